@@ -1,0 +1,53 @@
+/**
+ * The command line: the same core as the app, under Node. `npm run -s cli -- <command> …`.
+ * Exit codes: 0 done, 2 bad usage (the message says what to change), 1 anything else.
+ */
+import { DreamGymError, UsageError } from '../core/errors.ts';
+import { ENVS_USAGE, envsCommand } from './commands/envs.ts';
+import { ROLLOUT_USAGE, rolloutCommand } from './commands/rollout.ts';
+import { processIO, type CommandIO } from './io.ts';
+
+const USAGE = `usage: npm run -s cli -- <command> [options]
+
+commands:
+  ${ENVS_USAGE}
+      list the real environments and their task splits
+  ${ROLLOUT_USAGE}
+      run a scripted policy on a split; with --json prints
+      {env, policy, split, episodes, successRate, meanScore, meanSteps, invalidActionRate, stepsPerSec, digest}`;
+
+export async function main(argv: string[], io: CommandIO = processIO): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'envs':
+        envsCommand(io, rest.includes('--json'));
+        return 0;
+      case 'rollout':
+        await rolloutCommand(io, rest);
+        return 0;
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.out(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (error) {
+    // parseArgs reports unknown or malformed options with ERR_PARSE_ARGS_* codes.
+    const code = (error as { code?: unknown }).code;
+    if (error instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
+      io.progress(`error: ${(error as Error).message}\n\n${USAGE}`);
+      return 2;
+    }
+    io.progress(`error: ${error instanceof DreamGymError ? error.message : String((error as Error)?.stack ?? error)}`);
+    return 1;
+  }
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
+if (invokedDirectly) {
+  process.exitCode = await main(process.argv.slice(2));
+}

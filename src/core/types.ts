@@ -1,0 +1,81 @@
+/**
+ * The contracts every part of the system shares. A newcomer should read this file first:
+ * environments, experience models, policies and the trainer all speak these shapes.
+ */
+
+/** A task: one instruction for one environment. `goal` is known only to the real environment. */
+export interface Task {
+  id: string;
+  env: string;
+  instruction: string;
+  /** Read and varied by the curriculum; each environment documents its scale. */
+  difficulty: number;
+  origin: 'seed' | 'generated';
+  parentId?: string;
+  goal?: unknown;
+}
+
+/** The abstract textual state (see `state.ts`) and the actions admissible in it. */
+export interface Observation {
+  text: string;
+  actions: string[];
+}
+
+export interface StepInfo {
+  /** False when the action was malformed or not admissible: reward 0, state unchanged. */
+  valid: boolean;
+  won: boolean;
+  /** True when the episode ended because the step limit was reached. */
+  truncated: boolean;
+  [key: string]: unknown;
+}
+
+export interface StepResult {
+  observation: Observation;
+  reward: number;
+  done: boolean;
+  info: StepInfo;
+}
+
+/**
+ * Async so that a real environment, a synthetic one (an experience model behind it) and a page in
+ * an iframe share one interface. `step` never throws on a bad action; it reports `info.valid = false`.
+ */
+export interface Env {
+  readonly name: string;
+  reset(task: Task): Promise<Observation>;
+  step(action: string): Promise<StepResult>;
+}
+
+export interface Transition {
+  id?: number;
+  runId: string;
+  taskId: string;
+  env: string;
+  instruction: string;
+  history: string[];
+  state: Observation;
+  action: string;
+  reasoning?: string;
+  next: Observation;
+  reward: number;
+  done: boolean;
+  source: 'real' | 'synthetic';
+  createdAt: number;
+}
+
+/**
+ * A scripted or learned actor for one episode at a time. `reset` is called with the task and the
+ * first observation; `act` returns one action string (which need not be admissible).
+ */
+export interface Agent {
+  readonly name: string;
+  reset(task: Task, first: Observation): void;
+  act(observation: Observation): string;
+}
+
+/** The task splits an environment offers, by name, with their sizes. */
+export interface SplitInfo {
+  name: string;
+  size: number;
+}

@@ -1,0 +1,129 @@
+/**
+ * Running scripted agents through real environments: one episode, and an evaluation over many
+ * with a transcript digest. The digest is a SHA-256 over every episode's full transcript (task,
+ * every observation, action, reward and flag), so two runs agree exactly when their digests do.
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { UsageError } from '../core/errors.ts';
+import { Rng } from '../core/rng.ts';
+import type { Agent, Env, Observation, StepResult, Task } from '../core/types.ts';
+import type { EnvOptions, EnvSpec } from './spec.ts';
+
+export type ScriptedPolicy = 'oracle' | 'random';
+export const SCRIPTED_POLICIES: readonly ScriptedPolicy[] = ['oracle', 'random'];
+
+export interface EpisodeStep {
+  action: string;
+  result: StepResult;
+}
+
+export interface EpisodeRecord {
+  task: Task;
+  first: Observation;
+  steps: EpisodeStep[];
+  /** Sum of rewards. */
+  score: number;
+  won: boolean;
+  invalidActions: number;
+}
+
+export async function runEpisode(env: Env, agent: Agent, task: Task, onStep?: (step: EpisodeStep) => void): Promise<EpisodeRecord> {
+  const first = await env.reset(task);
+  agent.reset(task, first);
+  const record: EpisodeRecord = { task, first, steps: [], score: 0, won: false, invalidActions: 0 };
+  let observation = first;
+  for (;;) {
+    const action = agent.act(observation);
+    const result = await env.step(action);
+    const step = { action, result };
+    record.steps.push(step);
+    onStep?.(step);
+    record.score += result.reward;
+    if (!result.info.valid) record.invalidActions++;
+    observation = result.observation;
+    if (result.done) {
+      record.won = result.info.won;
+      return record;
+    }
+  }
+}
+
+export interface RolloutOptions {
+  spec: EnvSpec;
+  policy: ScriptedPolicy;
+  split: string;
+  episodes: number;
+  seed: number;
+  envOptions?: EnvOptions;
+  onEpisode?: (index: number, record: EpisodeRecord) => void;
+}
+
+export interface RolloutSummary {
+  env: string;
+  policy: ScriptedPolicy;
+  split: string;
+  episodes: number;
+  successRate: number;
+  /** Mean episode return × 100, as WebShop reports its score. */
+  meanScore: number;
+  meanSteps: number;
+  invalidActionRate: number;
+  stepsPerSec: number;
+  digest: string;
+}
+
+function observationLines(o: Observation): string {
+  return `${o.text}\n--actions--\n${o.actions.join('\n')}\n`;
+}
+
+/** Which tasks a seeded evaluation visits: a seeded permutation of the split, cycled if needed. */
+export function episodeTasks(tasks: readonly Task[], episodes: number, seed: number): Task[] {
+  if (tasks.length === 0) throw new UsageError('the split has no tasks');
+  const order = new Rng(`episodes:${seed}`).shuffle(tasks);
+  return Array.from({ length: episodes }, (_, i) => order[i % order.length] as Task);
+}
+
+export function createAgent(spec: EnvSpec, policy: ScriptedPolicy, rng: Rng): Agent {
+  if (policy === 'oracle') return spec.createOracle();
+  if (policy === 'random') return spec.createRandom(rng);
+  throw new UsageError(`unknown policy "${String(policy)}"; use one of: ${SCRIPTED_POLICIES.join(', ')}`);
+}
+
+export async function rollout(options: RolloutOptions): Promise<RolloutSummary> {
+  const { spec, policy, split, episodes, seed } = options;
+  if (!Number.isInteger(episodes) || episodes < 1) throw new UsageError(`--episodes must be a positive integer, got ${episodes}`);
+  const tasks = episodeTasks(spec.tasks(split), episodes, seed);
+  const env = spec.createEnv(options.envOptions);
+  const rng = new Rng(`agent:${seed}`);
+  const hash = sha256.create();
+  let wins = 0, score = 0, steps = 0, invalid = 0;
+  let envSeconds = 0;
+  for (let i = 0; i < tasks.length; i++) {
+    const agent = createAgent(spec, policy, rng.fork(i));
+    const started = performance.now();
+    const record = await runEpisode(env, agent, tasks[i] as Task);
+    envSeconds += (performance.now() - started) / 1000;
+    hash.update(utf8ToBytes(`#episode ${i} ${record.task.id}\n${observationLines(record.first)}`));
+    for (const { action, result } of record.steps) {
+      hash.update(utf8ToBytes(`>${action}\n${result.reward} ${result.done} ${result.info.valid} ${result.info.won} ${result.info.truncated}\n${observationLines(result.observation)}`));
+    }
+    if (record.won) wins++;
+    score += record.score;
+    steps += record.steps.length;
+    invalid += record.invalidActions;
+    options.onEpisode?.(i, record);
+  }
+  return {
+    env: spec.name,
+    policy,
+    split,
+    episodes,
+    successRate: wins / episodes,
+    meanScore: (100 * score) / episodes,
+    meanSteps: steps / episodes,
+    invalidActionRate: steps === 0 ? 0 : invalid / steps,
+    stepsPerSec: steps / Math.max(envSeconds, 1e-9),
+    digest: bytesToHex(hash.digest()),
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * What the registry knows about an environment: how to make one, its task splits, and the two
+ * scripted agents (oracle and random) that judge it and seed the replay buffer.
+ */
+import type { Agent, Env, SplitInfo, Task } from '../core/types.ts';
+import type { Rng } from '../core/rng.ts';
+
+export interface EnvOptions {
+  /** Episode step limit; each environment has its own default (shop 15, home 50). */
+  maxSteps?: number;
+}
+
+export interface EnvSpec {
+  readonly name: string;
+  readonly description: string;
+  /** Kind of action syntax the environment speaks. */
+  readonly actionSyntax: 'web' | 'household';
+  readonly splits: readonly SplitInfo[];
+  /** The split that held-out evaluation uses by default. */
+  readonly testSplit: string;
+  createEnv(options?: EnvOptions): Env;
+  /** The tasks of a split, in a fixed order. Throws `UsageError` for an unknown split. */
+  tasks(split: string): readonly Task[];
+  /** Reads the task's goal and acts optimally. */
+  createOracle(): Agent;
+  /** Picks uniformly among admissible actions (and random queries where free text is needed). */
+  createRandom(rng: Rng): Agent;
+}
