@@ -57,7 +57,8 @@ export class ShopEnv implements Env {
     if (ep.done) throw new EnvStateError('shop: the episode is over; call reset(task) to start another');
     ep.steps++;
     const outcome = this.transition(ep, action);
-    let { reward, done } = outcome;
+    const reward = outcome.reward;
+    let done = outcome.done;
     const truncated = !done && ep.steps >= this.maxSteps;
     if (truncated) done = true;
     ep.done = done;

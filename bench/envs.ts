@@ -1,0 +1,37 @@
+/**
+ * Steps per second of each real environment under its scripted policies, in Node. Each figure is
+ * the median over repeats of a full seeded rollout (environment and agent time; digest hashing
+ * excluded). A warm-up repeat builds the catalog, the search index and the task splits first.
+ */
+import { parseArgs } from 'node:util';
+import { SCRIPTED_POLICIES, rollout } from '../src/envs/episode.ts';
+import { ENVIRONMENTS } from '../src/envs/registry.ts';
+import { median } from './stats.ts';
+
+export async function envsBench(argv: string[]): Promise<unknown> {
+  const { values } = parseArgs({ args: argv, options: { episodes: { type: 'string', default: '200' }, repeats: { type: 'string', default: '5' } } });
+  const episodes = Number(values.episodes);
+  const repeats = Number(values.repeats);
+  const results = [];
+  for (const spec of ENVIRONMENTS) {
+    for (const policy of SCRIPTED_POLICIES) {
+      await rollout({ spec, policy, split: spec.testSplit, episodes: 20, seed: 999 });
+      const runs = [];
+      for (let r = 0; r < repeats; r++) runs.push(await rollout({ spec, policy, split: spec.testSplit, episodes, seed: r }));
+      const rates = runs.map((s) => s.stepsPerSec);
+      results.push({
+        env: spec.name,
+        policy,
+        split: spec.testSplit,
+        episodes,
+        repeats,
+        stepsPerSecMedian: Math.round(median(rates)),
+        stepsPerSecMin: Math.round(Math.min(...rates)),
+        stepsPerSecMax: Math.round(Math.max(...rates)),
+        meanSteps: Number(median(runs.map((s) => s.meanSteps)).toFixed(2)),
+        successRate: Number(median(runs.map((s) => s.successRate)).toFixed(3)),
+      });
+    }
+  }
+  return { results };
+}

@@ -1,0 +1,21 @@
+/**
+ * `npm run bench -- <name>`: runs one benchmark and prints its figures as one JSON object.
+ * Benchmarks measure; tests never assert timings.
+ */
+import { cpus } from 'node:os';
+import { envsBench } from './envs.ts';
+
+const BENCHES: Record<string, (args: string[]) => Promise<unknown>> = {
+  envs: envsBench,
+};
+
+const [name, ...args] = process.argv.slice(2);
+const bench = name === undefined ? undefined : BENCHES[name];
+if (!bench) {
+  process.stderr.write(`usage: npm run bench -- <${Object.keys(BENCHES).join('|')}> [options]\n`);
+  process.exitCode = 2;
+} else {
+  const figures = await bench(args);
+  const machine = { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown' };
+  process.stdout.write(`${JSON.stringify({ bench: name, machine, ...(figures as object) }, null, 2)}\n`);
+}

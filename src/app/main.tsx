@@ -1,0 +1,5 @@
+import { render } from 'preact';
+import { App } from './App.tsx';
+import './styles.css';
+
+render(<App />, document.getElementById('app') as HTMLElement);

@@ -1,0 +1,55 @@
+import { useState } from 'preact/hooks';
+import { SEARCH_TEMPLATE, searchAction } from '../../core/actions.ts';
+
+interface Props {
+  actions: string[];
+  syntax: 'web' | 'household';
+  disabled: boolean;
+  onAct: (action: string) => void;
+}
+
+/** The admissible actions as buttons, a search box where the page has one, and a free command line. */
+export function ActionPanel({ actions, syntax, disabled, onAct }: Props) {
+  const [query, setQuery] = useState('');
+  const [command, setCommand] = useState('');
+  const searchable = actions.includes(SEARCH_TEMPLATE);
+  const buttons = actions.filter((a) => a !== SEARCH_TEMPLATE);
+  return (
+    <section class="actions" aria-label="Actions">
+      {searchable && (
+        <form
+          class="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (query.trim()) onAct(searchAction(query.trim()));
+          }}
+        >
+          <label for="search-query">Search the store</label>
+          <input id="search-query" type="search" value={query} placeholder="e.g. non-slip running shoes" disabled={disabled}
+            onInput={(e) => setQuery((e.target as HTMLInputElement).value)} />
+          <button type="submit" disabled={disabled || !query.trim()}>Search</button>
+        </form>
+      )}
+      <div class="action-buttons" role="group" aria-label="Admissible actions">
+        {buttons.map((action) => (
+          <button key={action} type="button" class="action" disabled={disabled} onClick={() => onAct(action)}>
+            {action}
+          </button>
+        ))}
+      </div>
+      <form
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (command.trim()) onAct(command);
+          setCommand('');
+        }}
+      >
+        <label for="free-command">Type any action</label>
+        <input id="free-command" type="text" value={command} placeholder={syntax === 'web' ? 'search[...] or click[...]' : 'go to countertop 1'}
+          disabled={disabled} onInput={(e) => setCommand((e.target as HTMLInputElement).value)} />
+        <button type="submit" disabled={disabled || !command.trim()}>Send</button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,112 @@
+import { useEffect } from 'preact/hooks';
+import { ActionPanel } from './ActionPanel.tsx';
+import { StateView } from './StateView.tsx';
+import {
+  act, autoplay, busy, chooseEnv, currentEnv, envs, episode, error, isDone, lastResult, loadEnvs, log, observation,
+  oracleStep, selectedEnv, selectedSplit, splitSize, startEpisode, taskIndex, totalReward, watchOracle,
+} from './play-store.ts';
+
+function EnvPicker() {
+  return (
+    <section class="panel" aria-labelledby="envs-title">
+      <h2 id="envs-title">Environments</h2>
+      <div class="env-cards">
+        {envs.value.map((env) => (
+          <button key={env.name} type="button" class={`env-card${env.name === selectedEnv.value ? ' selected' : ''}`}
+            aria-pressed={env.name === selectedEnv.value} onClick={() => chooseEnv(env.name)}>
+            <strong>{env.name}</strong>
+            <span>{env.description}</span>
+            <span class="muted small">{env.splits.map((s) => `${s.name}: ${s.size}`).join(' · ')}</span>
+          </button>
+        ))}
+      </div>
+      <form class="row" onSubmit={(e) => { e.preventDefault(); void startEpisode(); }}>
+        <label for="split">Split</label>
+        <select id="split" value={selectedSplit.value} onChange={(e) => { selectedSplit.value = (e.target as HTMLSelectElement).value; taskIndex.value = 0; }}>
+          {currentEnv.value?.splits.map((s) => <option key={s.name} value={s.name}>{s.name}</option>)}
+        </select>
+        <label for="task-index">Task</label>
+        <input id="task-index" type="number" min={0} max={Math.max(0, splitSize.value - 1)} value={taskIndex.value}
+          onInput={(e) => { taskIndex.value = Number((e.target as HTMLInputElement).value); }} />
+        <button type="button" onClick={() => { taskIndex.value = Math.floor(Math.random() * splitSize.value); }}>Random task</button>
+        <button type="submit" class="primary" disabled={busy.value && !autoplay.value}>Start episode</button>
+      </form>
+    </section>
+  );
+}
+
+function Status() {
+  const last = lastResult.value;
+  let message = 'Choose an action.';
+  if (last && !last.info.valid) message = 'That action is not valid here: nothing happened (reward 0).';
+  if (last?.done) {
+    const outcome = last.info.won ? 'success' : last.info.truncated ? 'step limit reached' : 'not a success';
+    message = `Episode over: reward ${last.reward.toFixed(2)} (${outcome}).`;
+  }
+  return (
+    <p class={`status${last?.done ? (last.info.won ? ' won' : ' lost') : ''}`} role="status" aria-live="polite">
+      <span data-testid="status">{message}</span>{' '}
+      <span class="muted">Steps: {log.value.length} · Total reward: <span data-testid="total-reward">{totalReward.value.toFixed(2)}</span></span>
+    </p>
+  );
+}
+
+function Transcript() {
+  if (log.value.length === 0) return null;
+  return (
+    <section class="panel" aria-labelledby="transcript-title">
+      <h2 id="transcript-title">Transcript</h2>
+      <ol class="transcript">
+        {log.value.map((entry, i) => (
+          <li key={i} class={entry.result.info.valid ? '' : 'invalid'}>
+            <span class="muted">{entry.actor}</span> <code>{entry.action}</code>
+            {' → '}reward {entry.result.reward.toFixed(2)}{entry.result.info.valid ? '' : ' (invalid)'}{entry.result.done ? ' · done' : ''}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function Episode() {
+  const ep = episode.value;
+  const obs = observation.value;
+  if (!ep || !obs) return <p class="muted">Start an episode to play it yourself, or let the oracle show how.</p>;
+  return (
+    <>
+      <section class="panel" aria-labelledby="task-title">
+        <h2 id="task-title">Task <span class="muted small">{ep.task.id} · difficulty {ep.task.difficulty}</span></h2>
+        <p class="instruction" data-testid="instruction">{ep.task.instruction}</p>
+        <div class="row">
+          <button type="button" disabled={busy.value || isDone.value} onClick={() => void oracleStep()}>Oracle: next step</button>
+          {autoplay.value
+            ? <button type="button" onClick={() => { autoplay.value = false; }}>Pause the oracle</button>
+            : <button type="button" disabled={busy.value} onClick={() => void watchOracle()}>Watch the oracle play</button>}
+        </div>
+        <Status />
+      </section>
+      <div class="columns">
+        <section class="panel" aria-labelledby="state-title">
+          <h2 id="state-title">What the agent sees</h2>
+          <StateView text={obs.text} />
+        </section>
+        <section class="panel" aria-labelledby="actions-title">
+          <h2 id="actions-title">Act</h2>
+          <ActionPanel key={obs.text} actions={obs.actions} syntax={envs.value.find((e) => e.name === ep.task.env)?.actionSyntax ?? 'web'} disabled={busy.value || isDone.value || autoplay.value} onAct={(a) => void act(a)} />
+        </section>
+      </div>
+      <Transcript />
+    </>
+  );
+}
+
+export function PlayView() {
+  useEffect(() => { void loadEnvs(); }, []);
+  return (
+    <>
+      {error.value && <p class="error" role="alert">{error.value}</p>}
+      <EnvPicker />
+      <Episode />
+    </>
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * One person's play session with a real environment: list environments and tasks, start an
+ * episode, step it by hand, or let the oracle choose the next action. The page calls it through
+ * comlink in `workers/env.worker.ts`; tests call the very same class in-process.
+ */
+import { UsageError } from '../core/errors.ts';
+import type { Agent, Env, Observation, SplitInfo, StepResult, Task } from '../core/types.ts';
+import { ENVIRONMENTS, envSpec } from '../envs/registry.ts';
+
+export interface EnvSummary {
+  name: string;
+  description: string;
+  actionSyntax: 'web' | 'household';
+  splits: SplitInfo[];
+  testSplit: string;
+}
+
+/** A task as the page sees it: the goal stays in the worker, as it would stay inside a real site. */
+export interface PublicTask {
+  id: string;
+  env: string;
+  instruction: string;
+  difficulty: number;
+  origin: Task['origin'];
+}
+
+export interface EpisodeStart {
+  task: PublicTask;
+  split: string;
+  index: number;
+  observation: Observation;
+}
+
+export interface PlayedStep {
+  action: string;
+  result: StepResult;
+}
+
+function publicTask(task: Task): PublicTask {
+  return { id: task.id, env: task.env, instruction: task.instruction, difficulty: task.difficulty, origin: task.origin };
+}
+
+export class EnvSession {
+  private env: Env | null = null;
+  private oracle: Agent | null = null;
+  private last: Observation | null = null;
+  private done = false;
+
+  listEnvs(): EnvSummary[] {
+    return ENVIRONMENTS.map((s) => ({ name: s.name, description: s.description, actionSyntax: s.actionSyntax, splits: [...s.splits], testSplit: s.testSplit }));
+  }
+
+  listTasks(envName: string, split: string, offset = 0, limit = 50): { total: number; tasks: PublicTask[] } {
+    const tasks = envSpec(envName).tasks(split);
+    return { total: tasks.length, tasks: tasks.slice(offset, offset + limit).map(publicTask) };
+  }
+
+  async start(envName: string, split: string, index: number): Promise<EpisodeStart> {
+    const spec = envSpec(envName);
+    const tasks = spec.tasks(split);
+    if (!Number.isInteger(index) || index < 0 || index >= tasks.length) {
+      throw new UsageError(`task number must be between 0 and ${tasks.length - 1} for ${envName}/${split}`);
+    }
+    const task = tasks[index] as Task;
+    this.env = spec.createEnv();
+    this.oracle = spec.createOracle();
+    const observation = await this.env.reset(task);
+    this.oracle.reset(task, observation);
+    this.last = observation;
+    this.done = false;
+    return { task: publicTask(task), split, index, observation };
+  }
+
+  async step(action: string): Promise<PlayedStep> {
+    if (!this.env || !this.last) throw new UsageError('start an episode first');
+    if (this.done) throw new UsageError('the episode is over; start another one');
+    const result = await this.env.step(action);
+    if (result.info.valid) this.last = result.observation;
+    this.done = result.done;
+    return { action, result };
+  }
+
+  /**
+   * The oracle's next action from the current state. The household oracle plans from the start of
+   * the episode, so after a person's own moves its advice may not apply; the page restarts the
+   * episode when a person asks to watch the oracle.
+   */
+  oracleAction(): string {
+    if (!this.oracle || !this.last) throw new UsageError('start an episode first');
+    return this.oracle.act(this.last);
+  }
+
+  async oracleStep(): Promise<PlayedStep> {
+    return this.step(this.oracleAction());
+  }
+}
