@@ -50,7 +50,12 @@ async function guarded<T>(work: () => Promise<T>): Promise<T | undefined> {
 
 export async function loadEnvs(): Promise<void> {
   await guarded(async () => {
-    envs.value = await envClient().listEnvs();
+    const client = envClient((message) => {
+      error.value = message;
+      autoplay.value = false;
+      busy.value = false;
+    });
+    envs.value = await client.listEnvs();
   });
 }
 
