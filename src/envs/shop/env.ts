@@ -43,7 +43,7 @@ export class ShopEnv implements Env {
     return this.stepSync(action);
   }
 
-  /** The synchronous core, for hot loops (benchmarks, scripted rollouts) that need no awaits. */
+  /** The synchronous core; `reset` and `step` wrap it to honour the async `Env` contract. */
   resetSync(task: Task): Observation {
     if (!isShopGoal(task.goal)) throw new UsageError(`task ${task.id} has no shop goal; shop tasks come from the shop task splits`);
     const page: Page = { kind: 'search' };

@@ -80,7 +80,7 @@ export function buildShopTasks(catalog: Catalog, seed: Seed = 'shop-tasks-v1'): 
   const rng = new Rng(seed);
   const drafts: Record<ShopSplit, { goal: ShopGoal; instruction: string }[]> = { train: [], test: [] };
   const textSplit = new Map<string, ShopSplit | 'both'>();
-  // Two passes over the shuffled products give enough goals for the larger split.
+  // Up to three passes over the shuffled products: the test split has fewer products than goals it needs.
   for (let pass = 0; pass < 3; pass++) {
     for (const product of rng.shuffle(catalog.products)) {
       const split = productSplit(product);
