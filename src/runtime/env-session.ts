@@ -4,16 +4,10 @@
  * comlink in `workers/env.worker.ts`; tests call the very same class in-process.
  */
 import { UsageError } from '../core/errors.ts';
-import type { Agent, Env, Observation, SplitInfo, StepResult, Task } from '../core/types.ts';
-import { ENVIRONMENTS, envSpec } from '../envs/registry.ts';
+import type { Agent, Env, Observation, StepResult, Task } from '../core/types.ts';
+import { ENVIRONMENTS, describeEnv, envSpec, type EnvSummary } from '../envs/registry.ts';
 
-export interface EnvSummary {
-  name: string;
-  description: string;
-  actionSyntax: 'web' | 'household';
-  splits: SplitInfo[];
-  testSplit: string;
-}
+export type { EnvSummary };
 
 /** A task as the page sees it: the goal stays in the worker, as it would stay inside a real site. */
 export interface PublicTask {
@@ -47,7 +41,7 @@ export class EnvSession {
   private done = false;
 
   listEnvs(): EnvSummary[] {
-    return ENVIRONMENTS.map((s) => ({ name: s.name, description: s.description, actionSyntax: s.actionSyntax, splits: [...s.splits], testSplit: s.testSplit }));
+    return ENVIRONMENTS.map(describeEnv);
   }
 
   listTasks(envName: string, split: string, offset = 0, limit = 50): { total: number; tasks: PublicTask[] } {

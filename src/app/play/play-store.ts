@@ -5,7 +5,7 @@
 import { computed, signal } from '@preact/signals';
 import type { StepResult } from '../../core/types.ts';
 import type { EnvSummary, EpisodeStart } from '../../runtime/env-session.ts';
-import { envClient } from '../env-client.ts';
+import { createEnvClient, type EnvClient } from '../env-client.ts';
 
 export interface LogEntry {
   actor: 'you' | 'oracle';
@@ -48,14 +48,21 @@ async function guarded<T>(work: () => Promise<T>): Promise<T | undefined> {
   }
 }
 
+let client: EnvClient | null = null;
+
+/** The worker starts on first use; one per page. */
+function envClient(): EnvClient {
+  client ??= createEnvClient((message) => {
+    error.value = message;
+    autoplay.value = false;
+    busy.value = false;
+  });
+  return client;
+}
+
 export async function loadEnvs(): Promise<void> {
   await guarded(async () => {
-    const client = envClient((message) => {
-      error.value = message;
-      autoplay.value = false;
-      busy.value = false;
-    });
-    envs.value = await client.listEnvs();
+    envs.value = await envClient().listEnvs();
   });
 }
 

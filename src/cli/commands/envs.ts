@@ -1,16 +1,11 @@
-import { ENVIRONMENTS } from '../../envs/registry.ts';
+import { ENVIRONMENTS, describeEnv } from '../../envs/registry.ts';
 import type { CommandIO } from '../io.ts';
 
 export const ENVS_USAGE = 'envs [--json]';
 
 export function envsCommand(io: CommandIO, json: boolean): void {
-  const envs = ENVIRONMENTS.map((spec) => ({
-    name: spec.name,
-    description: spec.description,
-    actionSyntax: spec.actionSyntax,
-    testSplit: spec.testSplit,
-    splits: Object.fromEntries(spec.splits.map((s) => [s.name, s.size])),
-  }));
+  // Splits as {name: size}: the shape a script reading `envs --json` wants.
+  const envs = ENVIRONMENTS.map(describeEnv).map((e) => ({ ...e, splits: Object.fromEntries(e.splits.map((s) => [s.name, s.size])) }));
   if (json) {
     io.result({ envs });
     return;

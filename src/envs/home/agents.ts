@@ -90,18 +90,15 @@ export function planGoal(world: World, goal: HomeGoal): string[] {
   const candidates = indicesWhere(world.objects, (o) => o.type === goal.object && o.pickupable);
   const targets = indicesWhere(world.layout.receptacles, (r) => r.type === goal.target);
   const plans: string[][] = [];
-  const consider = (plan: string[]): void => {
-    plans.push(plan);
-  };
 
   if (goal.type === 'look_at_obj_in_light') {
     const lamp = world.objects.findIndex((o) => o.toggleable && o.type === goal.lamp);
-    if (lamp >= 0) for (const obj of candidates) consider(new PlanBuilder(world).take(obj).use(lamp).commands);
+    if (lamp >= 0) for (const obj of candidates) plans.push(new PlanBuilder(world).take(obj).use(lamp).commands);
   } else if (goal.type === 'pick_two_obj_and_place') {
     for (const a of candidates) {
       for (const b of candidates) {
         if (a === b) continue;
-        for (const t of targets) consider(new PlanBuilder(world).take(a).put(a, t).take(b).put(b, t).commands);
+        for (const t of targets) plans.push(new PlanBuilder(world).take(a).put(a, t).take(b).put(b, t).commands);
       }
     }
   } else {
@@ -112,7 +109,7 @@ export function planGoal(world: World, goal: HomeGoal): string[] {
         for (const t of targets) {
           const plan = new PlanBuilder(world).take(obj);
           if (transform) plan.transform(transform.verb, obj, app);
-          consider(plan.put(obj, t).commands);
+          plans.push(plan.put(obj, t).commands);
         }
       }
     }

@@ -6,6 +6,7 @@
  * only: anything else (malformed, unknown target, physically impossible here) is invalid, leaves the
  * observation exactly as it was, and still counts as a step, as in ALFWorld.
  */
+import { matchKey } from '../../core/actions.ts';
 import { EnvStateError } from '../../core/errors.ts';
 import { joinFields, renderState, type StateElement } from '../../core/state.ts';
 import type { Env, Observation, StepResult, Task } from '../../core/types.ts';
@@ -34,7 +35,7 @@ interface Command {
 /** Normalise a command to the spelling the admissible list uses; null when it cannot be one. */
 export function normalizeCommand(action: unknown): Command | null {
   if (typeof action !== 'string' || action.length === 0 || action.length > MAX_COMMAND_LENGTH) return null;
-  const text = action.toLowerCase().replace(/\s+/g, ' ').trim();
+  const text = matchKey(action);
   if (text === '') return null;
   const move = MOVE.exec(text);
   if (move) return { key: `put ${move[1] as string} in/on ${move[2] as string}`, move: true };

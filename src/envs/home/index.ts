@@ -18,7 +18,3 @@ export const homeSpec: EnvSpec = {
   createOracle: () => new HomeOracle(),
   createRandom: (rng: Rng) => new HomeRandom(rng),
 };
-
-export { HomeEnv, HOME_MAX_STEPS } from './env.ts';
-export { HomeOracle, HomeRandom } from './agents.ts';
-export type { HomeGoal, TaskType } from './goal.ts';

@@ -36,40 +36,28 @@ export class ShopEnv implements Env {
   ) {}
 
   async reset(task: Task): Promise<Observation> {
-    return this.resetSync(task);
-  }
-
-  async step(action: string): Promise<StepResult> {
-    return this.stepSync(action);
-  }
-
-  /** The synchronous core; `reset` and `step` wrap it to honour the async `Env` contract. */
-  resetSync(task: Task): Observation {
     if (!isShopGoal(task.goal)) throw new UsageError(`task ${task.id} has no shop goal; shop tasks come from the shop task splits`);
     const page: Page = { kind: 'search' };
     this.episode = { task, goal: task.goal, page, selected: {}, steps: 0, done: false, ...this.view(page, task, {}) };
     return this.episode.observation;
   }
 
-  stepSync(action: string): StepResult {
+  async step(action: string): Promise<StepResult> {
     const ep = this.episode;
     if (!ep) throw new EnvStateError('shop: call reset(task) before step(action)');
     if (ep.done) throw new EnvStateError('shop: the episode is over; call reset(task) to start another');
     ep.steps++;
     const outcome = this.transition(ep, action);
-    const reward = outcome.reward;
-    let done = outcome.done;
-    const truncated = !done && ep.steps >= this.maxSteps;
-    if (truncated) done = true;
-    ep.done = done;
+    const truncated = !outcome.done && ep.steps >= this.maxSteps;
+    ep.done = outcome.done || truncated;
     if (outcome.valid && outcome.page) {
       ep.page = outcome.page;
       Object.assign(ep, this.view(ep.page, ep.task, ep.selected));
     }
     return {
       observation: ep.observation,
-      reward,
-      done,
+      reward: outcome.reward,
+      done: ep.done,
       info: { valid: outcome.valid, won: outcome.won, truncated, page: ep.page.kind, ...outcome.extra },
     };
   }

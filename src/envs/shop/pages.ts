@@ -30,7 +30,7 @@ export interface RenderedPage {
   searchable: boolean;
 }
 
-function pageCount(results: ResultsPage): number {
+export function pageCount(results: ResultsPage): number {
   return Math.max(1, Math.ceil(results.ids.length / RESULTS_PER_PAGE));
 }
 
@@ -97,5 +97,3 @@ export function admissibleActions(rendered: RenderedPage): string[] {
   for (const name of rendered.clickables.values()) actions.push(clickAction(name));
   return actions;
 }
-
-export { pageCount };

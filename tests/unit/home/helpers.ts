@@ -5,6 +5,7 @@
 import { expect } from 'vitest';
 import { headerValue, parseState } from '../../../src/core/state.ts';
 import type { Agent, Observation, StepResult, Task } from '../../../src/core/types.ts';
+import { runEpisode } from '../../../src/envs/episode.ts';
 import type { EnvOptions } from '../../../src/envs/spec.ts';
 import { HomeEnv } from '../../../src/envs/home/env.ts';
 import type { HomeGoal, TaskType } from '../../../src/envs/home/goal.ts';
@@ -115,14 +116,8 @@ export interface Outcome {
 
 /** Play one episode to the end. */
 export async function play(env: HomeEnv, agent: Agent, task: Task): Promise<Outcome> {
-  let observation = await env.reset(task);
-  agent.reset(task, observation);
-  const transcript = [observation.text];
-  for (let steps = 1; ; steps++) {
-    const action = agent.act(observation);
-    const result = await env.step(action);
-    observation = result.observation;
-    transcript.push(`> ${action}`, observation.text);
-    if (result.done) return { won: result.info.won, steps, transcript };
-  }
+  const record = await runEpisode(env, agent, task);
+  const transcript = [record.first.text];
+  for (const { action, result } of record.steps) transcript.push(`> ${action}`, result.observation.text);
+  return { won: record.won, steps: record.steps.length, transcript };
 }
