@@ -5,6 +5,7 @@
 import { DreamGymError, UsageError } from '../core/errors.ts';
 import { ENVS_USAGE, envsCommand } from './commands/envs.ts';
 import { ROLLOUT_USAGE, rolloutCommand } from './commands/rollout.ts';
+import { TRAIN_USAGE, trainCommand } from './commands/train.ts';
 import { processIO, type CommandIO } from './io.ts';
 
 const USAGE = `usage: npm run -s cli -- <command> [options]
@@ -14,7 +15,11 @@ commands:
       list the real environments and their task splits
   ${ROLLOUT_USAGE}
       run a scripted policy on a split; with --json prints
-      {env, policy, split, episodes, successRate, meanScore, meanSteps, invalidActionRate, stepsPerSec, digest}`;
+      {env, policy, split, episodes, successRate, meanScore, meanSteps, invalidActionRate, stepsPerSec, digest};
+      --policy FILE.dgp evaluates a saved policy greedily and adds {backend, actionsDigest}
+  ${TRAIN_USAGE}
+      train a policy; progress on stderr; with --json prints {env, mode, algo, backend,
+      realTransitions, syntheticTransitions, wallSeconds, eval: {split, episodes, successRate, meanScore}}`;
 
 export async function main(argv: string[], io: CommandIO = processIO): Promise<number> {
   const [command, ...rest] = argv;
@@ -25,6 +30,9 @@ export async function main(argv: string[], io: CommandIO = processIO): Promise<n
         return 0;
       case 'rollout':
         await rolloutCommand(io, rest);
+        return 0;
+      case 'train':
+        await trainCommand(io, rest);
         return 0;
       case undefined:
       case 'help':

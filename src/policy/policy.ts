@@ -1,0 +1,146 @@
+/**
+ * The policy: featurizer + network + query proposer behind one `act` call. It only ever chooses
+ * among the admissible actions (with the search box's template expanded into proposed queries).
+ */
+import { DreamGymError } from '../core/errors.ts';
+import type { Rng } from '../core/rng.ts';
+import { tf } from '../runtime/tf.ts';
+import { DEFAULT_FEATURIZER, Featurizer, packBatch, relationPrior, type FeaturizerConfig, type Features, type PolicyInput } from './featurizer.ts';
+import { DEFAULT_HIDDEN, PolicyNetwork, type NetworkConfig } from './network.ts';
+import { expandActions } from './query.ts';
+
+export interface PolicyConfig {
+  featurizer: FeaturizerConfig;
+  hidden: number;
+  inputInitStd: number;
+  /** Scale of the starting relation prior (featurizer.ts DEFAULT_RELATION_PRIOR); 0 starts uniform. */
+  priorScale: number;
+}
+
+export const DEFAULT_POLICY: PolicyConfig = { featurizer: DEFAULT_FEATURIZER, hidden: DEFAULT_HIDDEN, inputInitStd: 0.3, priorScale: 1 };
+
+export interface ActionChoice {
+  action: string;
+  index: number;
+  candidates: string[];
+  logProb: number;
+  value: number;
+  entropy: number;
+  features: Features;
+}
+
+export class NoActionsError extends DreamGymError {
+  constructor() {
+    super('no-actions', 'the observation lists no admissible actions, so the policy has nothing to choose from');
+  }
+}
+
+/** Tensors for a packed batch; dispose them (or build inside tf.tidy). */
+export function batchTensors(features: readonly Features[], config: FeaturizerConfig, options: { maxActions?: number; transposed?: boolean } = {}) {
+  const packed = packBatch(features, config, options);
+  const featurizer = new Featurizer(config);
+  const S = featurizer.stateWidth;
+  const A = featurizer.actionWidth;
+  const rows = packed.size * packed.maxActions;
+  return {
+    size: packed.size,
+    maxActions: packed.maxActions,
+    states: tf.tensor2d(packed.states, [packed.size, S]),
+    actions: tf.tensor2d(packed.actions, [rows, A]),
+    mask: tf.tensor2d(packed.mask, [packed.size, packed.maxActions]),
+    ...(packed.statesT && packed.actionsT
+      ? { statesT: tf.tensor2d(packed.statesT, [S, packed.size]), actionsT: tf.tensor2d(packed.actionsT, [A, rows]) }
+      : {}),
+  };
+}
+
+export class Policy {
+  readonly featurizer: Featurizer;
+  readonly network: PolicyNetwork;
+
+  constructor(
+    readonly config: PolicyConfig,
+    seed: number | string,
+  ) {
+    this.featurizer = new Featurizer(config.featurizer);
+    this.network = new PolicyNetwork(networkConfig(config), seed);
+  }
+
+  candidates(input: PolicyInput): string[] {
+    const candidates = expandActions(input.observation.actions, input.instruction);
+    if (candidates.length === 0) throw new NoActionsError();
+    return candidates;
+  }
+
+  /**
+   * Choose one action per input, sampling with `rng` or greedily. One batched forward pass and one
+   * asynchronous read-back for the whole batch.
+   */
+  async act(inputs: readonly PolicyInput[], options: { greedy: boolean; rng?: Rng }): Promise<ActionChoice[]> {
+    if (inputs.length === 0) return [];
+    const candidateLists = inputs.map((input) => this.candidates(input));
+    const features = inputs.map((input, i) => this.featurizer.featurize(input, candidateLists[i] as string[]));
+    const { logProbs, values } = tf.tidy(() => {
+      const batch = batchTensors(features, this.config.featurizer);
+      const out = this.network.forward(batch);
+      return { logProbs: out.logProbs, values: out.values };
+    });
+    const [lp, v] = await Promise.all([logProbs.data<'float32'>(), values.data<'float32'>()]);
+    const K = logProbs.shape[1] as number;
+    logProbs.dispose();
+    values.dispose();
+    return candidateLists.map((candidates, n) => {
+      const row = lp.subarray(n * K, n * K + candidates.length);
+      let index = 0;
+      if (options.greedy || !options.rng) {
+        for (let k = 1; k < row.length; k++) if ((row[k] as number) > (row[index] as number)) index = k;
+      } else {
+        let u = options.rng.next();
+        index = row.length - 1;
+        for (let k = 0; k < row.length; k++) {
+          u -= Math.exp(row[k] as number);
+          if (u < 0) {
+            index = k;
+            break;
+          }
+        }
+      }
+      let entropy = 0;
+      for (const l of row) entropy -= Math.exp(l) * l;
+      return {
+        action: candidates[index] as string,
+        index,
+        candidates,
+        logProb: row[index] as number,
+        value: v[n] as number,
+        entropy,
+        features: features[n] as Features,
+      };
+    });
+  }
+
+  /** The whole distribution over one input's candidates (for showing what the policy considered). */
+  async probabilities(input: PolicyInput): Promise<{ action: string; probability: number }[]> {
+    const candidates = this.candidates(input);
+    const features = this.featurizer.featurize(input, candidates);
+    const logProbs = tf.tidy(() => this.network.forward(batchTensors([features], this.config.featurizer)).logProbs);
+    const row = await logProbs.data<'float32'>();
+    logProbs.dispose();
+    return candidates.map((action, k) => ({ action, probability: Math.exp(row[k] as number) }));
+  }
+
+  dispose(): void {
+    this.network.dispose();
+  }
+}
+
+export function networkConfig(config: PolicyConfig): NetworkConfig {
+  const featurizer = new Featurizer(config.featurizer);
+  return {
+    stateWidth: featurizer.stateWidth,
+    actionWidth: featurizer.actionWidth,
+    hidden: config.hidden,
+    inputInitStd: config.inputInitStd,
+    relationPrior: relationPrior(config.priorScale),
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * The deterministic query proposer. A search box admits any text (`search[...]`); rather than
+ * generate free text, the policy chooses among a few queries built from the instruction, so it
+ * only ever chooses (as DESIGN.md asks, after WebShop's choice-based RL baseline).
+ */
+import { SEARCH_TEMPLATE, searchAction } from '../core/actions.ts';
+import { tokens } from './text.ts';
+
+const REQUEST_OPENERS = /^(i need|i am looking for|i'm looking for|find me|i want to buy|get me|i would like)\s+/;
+const PRICE_CLAUSE = /,?\s*and price (lower|less) than [0-9.]+ dollars\.?$/;
+
+/** Distinct queries, most specific first: the whole request without its price clause, then its head. */
+export function proposeQueries(instruction: string): string[] {
+  const request = instruction.toLowerCase().trim().replace(PRICE_CLAUSE, '').replace(REQUEST_OPENERS, '');
+  const whole = tokens(request).join(' ');
+  const head = tokens(request.split(/\bwith\b/)[0] ?? request).join(' ');
+  return [...new Set([whole, head].filter((q) => q.length > 0))];
+}
+
+/** The admissible actions with the search template replaced by concrete proposed searches. */
+export function expandActions(actions: readonly string[], instruction: string): string[] {
+  const out: string[] = [];
+  for (const action of actions) {
+    if (action === SEARCH_TEMPLATE) out.push(...proposeQueries(instruction).map(searchAction));
+    else out.push(action);
+  }
+  return out;
+}

@@ -1,0 +1,56 @@
+/**
+ * Adam with a learning rate given per step (for schedules) and global-norm gradient clipping.
+ * Written out rather than taken from tf.train so the rate can change every step and the moments
+ * can be reset when a run resumes from a file.
+ */
+import { tf } from '../runtime/tf.ts';
+
+export interface AdamOptions {
+  beta1: number;
+  beta2: number;
+  epsilon: number;
+}
+
+export class Adam {
+  private readonly m: tf.Variable[];
+  private readonly v: tf.Variable[];
+  private t = 0;
+
+  constructor(
+    private readonly variables: readonly tf.Variable[],
+    private readonly options: AdamOptions = { beta1: 0.9, beta2: 0.999, epsilon: 1e-5 },
+  ) {
+    this.m = variables.map((x) => tf.variable(tf.zerosLike(x), false));
+    this.v = variables.map((x) => tf.variable(tf.zerosLike(x), false));
+  }
+
+  /**
+   * Clip `grads` (same order as the variables) to a global L2 norm of `maxNorm` and take one step.
+   * Returns the pre-clip norm as a scalar tensor (read it later, asynchronously).
+   */
+  step(grads: readonly tf.Tensor[], learningRate: number, maxNorm: number | null): tf.Scalar {
+    this.t++;
+    const { beta1, beta2, epsilon } = this.options;
+    return tf.tidy(() => {
+      const norm = tf.sqrt(tf.addN(grads.map((g) => tf.sum(tf.square(g))))) as tf.Scalar;
+      const scale = maxNorm === null ? tf.scalar(1) : tf.minimum(1, tf.div(maxNorm, tf.add(norm, 1e-6)));
+      const correction1 = 1 - beta1 ** this.t;
+      const correction2 = 1 - beta2 ** this.t;
+      const stepSize = (learningRate * Math.sqrt(correction2)) / correction1;
+      grads.forEach((raw, i) => {
+        const g = tf.mul(raw, scale);
+        const m = this.m[i] as tf.Variable;
+        const v = this.v[i] as tf.Variable;
+        m.assign(tf.add(tf.mul(m, beta1), tf.mul(g, 1 - beta1)));
+        v.assign(tf.add(tf.mul(v, beta2), tf.mul(tf.square(g), 1 - beta2)));
+        const x = this.variables[i] as tf.Variable;
+        x.assign(tf.sub(x, tf.mul(stepSize, tf.div(m, tf.add(tf.sqrt(v), epsilon)))));
+      });
+      return tf.keep(norm);
+    });
+  }
+
+  dispose(): void {
+    for (const x of [...this.m, ...this.v]) x.dispose();
+  }
+}

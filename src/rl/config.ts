@@ -1,0 +1,90 @@
+/** One typed config per algorithm, with the defaults the CLI and the app start from. */
+
+export interface CommonConfig {
+  /** Adam learning rate at the start of training. */
+  learningRate: number;
+  /** 'linear' anneals the rate to 0 over the run's real-transition budget (CleanRL's anneal_lr). */
+  learningRateSchedule: 'constant' | 'linear';
+  /** Passes over each batch of experience. */
+  epochs: number;
+  /** Samples (steps) per gradient step. */
+  minibatchSize: number;
+  /** PPO's ratio clip ε. */
+  clip: number;
+  /** Weight of the entropy bonus. */
+  entropyCoef: number;
+  /** Clip the global gradient L2 norm to this; null leaves it unclipped. */
+  maxGradNorm: number | null;
+  /** Stop the epochs of an update once approximate KL(old‖new) exceeds this; null never stops. */
+  targetKl: number | null;
+  /** Environments stepped in lockstep while collecting. */
+  parallelEnvs: number;
+}
+
+export interface PpoConfig extends CommonConfig {
+  algo: 'ppo';
+  /** Episodes collected per iteration (one update each). */
+  episodesPerIteration: number;
+  gamma: number;
+  /** GAE λ. */
+  gaeLambda: number;
+  valueCoef: number;
+  /** Clip the value update to ±this around the old value (CleanRL's clip_vloss); null disables. */
+  valueClip: number | null;
+  /** Normalise advantages within each minibatch. */
+  normalizeAdvantages: boolean;
+}
+
+export interface GrpoConfig extends CommonConfig {
+  algo: 'grpo';
+  /** Tasks per iteration; each is attempted `groupSize` times. */
+  tasksPerIteration: number;
+  /** G: rollouts per task whose outcomes are normalised against each other. */
+  groupSize: number;
+  /** Weight of KL(π‖π_ref) to the frozen reference (the policy at the start of training); 0 disables. */
+  klCoef: number;
+}
+
+export type AlgoConfig = PpoConfig | GrpoConfig;
+export type AlgoName = AlgoConfig['algo'];
+export const ALGORITHMS: readonly AlgoName[] = ['ppo', 'grpo'];
+
+const COMMON: CommonConfig = {
+  learningRate: 1e-3,
+  learningRateSchedule: 'linear',
+  epochs: 4,
+  minibatchSize: 256,
+  clip: 0.2,
+  entropyCoef: 0.01,
+  maxGradNorm: 0.5,
+  targetKl: 0.05,
+  parallelEnvs: 32,
+};
+
+export const DEFAULT_PPO: PpoConfig = {
+  ...COMMON,
+  algo: 'ppo',
+  episodesPerIteration: 64,
+  gamma: 0.99,
+  gaeLambda: 0.95,
+  valueCoef: 0.5,
+  valueClip: 0.2,
+  normalizeAdvantages: true,
+};
+
+export const DEFAULT_GRPO: GrpoConfig = {
+  ...COMMON,
+  algo: 'grpo',
+  tasksPerIteration: 8,
+  groupSize: 8,
+  klCoef: 0,
+};
+
+export function defaultConfig(algo: AlgoName): AlgoConfig {
+  return algo === 'ppo' ? { ...DEFAULT_PPO } : { ...DEFAULT_GRPO };
+}
+
+/** Episodes one iteration collects. */
+export function episodesPerIteration(config: AlgoConfig): number {
+  return config.algo === 'ppo' ? config.episodesPerIteration : config.tasksPerIteration * config.groupSize;
+}

@@ -1,0 +1,123 @@
+/**
+ * Lockstep batched rollouts over any `Env`: every live episode advances one step per round, so the
+ * policy (and, in dream mode, the experience model behind a synthetic env) sees a batch per call.
+ */
+import type { Rng } from '../core/rng.ts';
+import type { Env, Observation, Task } from '../core/types.ts';
+import type { Features } from '../policy/featurizer.ts';
+import type { Policy } from '../policy/policy.ts';
+
+export interface StepSample {
+  features: Features;
+  actionIndex: number;
+  action: string;
+  logProb: number;
+  value: number;
+  reward: number;
+  done: boolean;
+}
+
+export interface Trajectory {
+  task: Task;
+  steps: StepSample[];
+  /** Sum of rewards: the outcome GRPO normalises. */
+  totalReward: number;
+  won: boolean;
+  truncated: boolean;
+}
+
+export interface CollectOptions {
+  /** One env per lane; lanes run episodes in lockstep and pick up the next task when theirs ends. */
+  envs: readonly Env[];
+  tasks: readonly Task[];
+  policy: Policy;
+  greedy: boolean;
+  rng?: Rng;
+  /** Safety net against envs without a step limit. */
+  maxSteps?: number;
+  /** Called between rounds; return true to stop early (episodes in flight are dropped). */
+  shouldStop?: () => boolean;
+  /** Never take more env steps than this in total (a round that would pass it is not started). */
+  stepBudget?: number;
+  onEpisode?: (trajectory: Trajectory, index: number) => void;
+}
+
+interface Lane {
+  env: Env;
+  taskIndex: number;
+  observation: Observation;
+  history: string[];
+  steps: StepSample[];
+  totalReward: number;
+}
+
+export interface Collected {
+  /** Finished episodes in task order (fewer than the tasks if stopped early). */
+  trajectories: Trajectory[];
+  /** Env steps taken, including those of episodes dropped unfinished. */
+  steps: number;
+}
+
+export async function collectTrajectories(options: CollectOptions): Promise<Collected> {
+  const { envs, tasks, policy, greedy, rng } = options;
+  const maxSteps = options.maxSteps ?? 1000;
+  const results: (Trajectory | undefined)[] = new Array(tasks.length);
+  let nextTask = 0;
+  const lanes: Lane[] = [];
+
+  const startLane = async (env: Env): Promise<Lane | null> => {
+    if (nextTask >= tasks.length) return null;
+    const taskIndex = nextTask++;
+    const observation = await env.reset(tasks[taskIndex] as Task);
+    return { env, taskIndex, observation, history: [], steps: [], totalReward: 0 };
+  };
+  for (const env of envs) {
+    const lane = await startLane(env);
+    if (lane) lanes.push(lane);
+  }
+
+  let steps = 0;
+  const budget = options.stepBudget ?? Infinity;
+  while (lanes.length > 0) {
+    if (options.shouldStop?.() || steps + lanes.length > budget) break;
+    steps += lanes.length;
+    const choices = await policy.act(
+      lanes.map((lane) => ({ instruction: (tasks[lane.taskIndex] as Task).instruction, observation: lane.observation, history: lane.history })),
+      rng ? { greedy, rng } : { greedy },
+    );
+    const outcomes = await Promise.all(lanes.map((lane, i) => lane.env.step((choices[i] as (typeof choices)[number]).action)));
+    for (let i = lanes.length - 1; i >= 0; i--) {
+      const lane = lanes[i] as Lane;
+      const choice = choices[i] as (typeof choices)[number];
+      const outcome = outcomes[i] as (typeof outcomes)[number];
+      const forcedEnd = !outcome.done && lane.steps.length + 1 >= maxSteps;
+      const done = outcome.done || forcedEnd;
+      lane.steps.push({
+        features: choice.features,
+        actionIndex: choice.index,
+        action: choice.action,
+        logProb: choice.logProb,
+        value: choice.value,
+        reward: outcome.reward,
+        done,
+      });
+      lane.totalReward += outcome.reward;
+      lane.history.push(choice.action);
+      lane.observation = outcome.observation;
+      if (!done) continue;
+      const trajectory: Trajectory = {
+        task: tasks[lane.taskIndex] as Task,
+        steps: lane.steps,
+        totalReward: lane.totalReward,
+        won: outcome.info.won,
+        truncated: outcome.info.truncated || forcedEnd,
+      };
+      results[lane.taskIndex] = trajectory;
+      options.onEpisode?.(trajectory, lane.taskIndex);
+      const next = await startLane(lane.env);
+      if (next) lanes[i] = next;
+      else lanes.splice(i, 1);
+    }
+  }
+  return { trajectories: results.filter((t): t is Trajectory => t !== undefined), steps };
+}

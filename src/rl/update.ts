@@ -1,0 +1,141 @@
+/**
+ * The optimisation loop both algorithms share: epochs × shuffled minibatches of stored samples,
+ * one gradient step each, global-norm clipping, early stop on approximate KL. Statistics stay on
+ * the device until the end of an epoch and are then read back asynchronously, once.
+ */
+import type { Rng } from '../core/rng.ts';
+import type { Features } from '../policy/featurizer.ts';
+import { batchTensors, type Policy } from '../policy/policy.ts';
+import { tf } from '../runtime/tf.ts';
+import type { Adam } from './adam.ts';
+import { normalize } from './advantages.ts';
+import type { AlgoConfig } from './config.ts';
+import { grpoLoss, ppoLoss, type LossTerms } from './losses.ts';
+
+export interface UpdateSample {
+  features: Features;
+  actionIndex: number;
+  oldLogProb: number;
+  advantage: number;
+  /** PPO only: the GAE return target and the value at collection time. */
+  returnTarget: number;
+  oldValue: number;
+  /** GRPO with a KL term only: log π_ref of the taken action. */
+  referenceLogProb: number;
+}
+
+export interface UpdateStats {
+  policyLoss: number;
+  valueLoss: number;
+  entropy: number;
+  approxKl: number;
+  clipFraction: number;
+  referenceKl: number;
+  gradNorm: number;
+  epochs: number;
+  gradientSteps: number;
+  samples: number;
+  earlyStopped: boolean;
+}
+
+const STAT_NAMES = ['policyLoss', 'valueLoss', 'entropy', 'approxKl', 'clipFraction', 'referenceKl', 'gradNorm'] as const;
+
+function minibatchLoss(policy: Policy, batch: UpdateSample[], config: AlgoConfig): { terms: LossTerms } {
+  const tensors = batchTensors(
+    batch.map((s) => s.features),
+    policy.config.featurizer,
+    { transposed: true },
+  );
+  const K = tensors.maxActions;
+  const out = policy.network.forward(tensors);
+  const onehot = new Float32Array(batch.length * K);
+  batch.forEach((s, n) => (onehot[n * K + s.actionIndex] = 1));
+  const actionMask = tf.tensor2d(onehot, [batch.length, K]);
+  const oldLogProb = tf.tensor1d(batch.map((s) => s.oldLogProb));
+  if (config.algo === 'ppo') {
+    const raw = batch.map((s) => s.advantage);
+    const advantages = tf.tensor1d(config.normalizeAdvantages && batch.length > 1 ? normalize(raw) : raw);
+    return {
+      terms: ppoLoss(
+        out,
+        {
+          actionMask,
+          oldLogProb,
+          advantages,
+          returns: tf.tensor1d(batch.map((s) => s.returnTarget)),
+          oldValues: tf.tensor1d(batch.map((s) => s.oldValue)),
+        },
+        config,
+      ),
+    };
+  }
+  return {
+    terms: grpoLoss(
+      out,
+      { actionMask, oldLogProb, advantages: tf.tensor1d(batch.map((s) => s.advantage)), referenceLogProb: tf.tensor1d(batch.map((s) => s.referenceLogProb)) },
+      config,
+    ),
+  };
+}
+
+export async function optimize(
+  policy: Policy,
+  optimizer: Adam,
+  samples: readonly UpdateSample[],
+  config: AlgoConfig,
+  learningRate: number,
+  rng: Rng,
+): Promise<UpdateStats> {
+  const totals = Object.fromEntries(STAT_NAMES.map((n) => [n, 0])) as Record<(typeof STAT_NAMES)[number], number>;
+  let steps = 0;
+  let epochs = 0;
+  let earlyStopped = false;
+  const variables = policy.network.variables;
+  for (let epoch = 0; epoch < config.epochs && samples.length > 0; epoch++) {
+    const order = rng.shuffle(samples.map((_, i) => i));
+    const pending: tf.Tensor1D[] = [];
+    for (let start = 0; start < order.length; start += config.minibatchSize) {
+      const batch = order.slice(start, start + config.minibatchSize).map((i) => samples[i] as UpdateSample);
+      let stats: tf.Tensor[] = [];
+      const { grads, value } = tf.variableGrads(() => {
+        const { terms } = minibatchLoss(policy, batch, config);
+        stats = [terms.policyLoss, terms.valueLoss, terms.entropy, terms.approxKl, terms.clipFraction, terms.referenceKl].map((t) => tf.keep(t));
+        return terms.loss;
+      }, variables);
+      const norm = optimizer.step(
+        variables.map((v) => grads[v.name] as tf.Tensor),
+        learningRate,
+        config.maxGradNorm,
+      );
+      pending.push(tf.tidy(() => tf.stack([...stats, norm]) as tf.Tensor1D));
+      for (const t of [...stats, norm, value, ...Object.values(grads)]) t.dispose();
+      steps++;
+    }
+    const read = await Promise.all(pending.map((t) => t.data<'float32'>()));
+    pending.forEach((t) => t.dispose());
+    let epochKl = 0;
+    for (const row of read) {
+      STAT_NAMES.forEach((name, j) => (totals[name] += row[j] as number));
+      epochKl += row[3] as number;
+    }
+    epochs++;
+    if (config.targetKl !== null && epochKl / read.length > config.targetKl) {
+      earlyStopped = true;
+      break;
+    }
+  }
+  const mean = (x: number) => (steps === 0 ? 0 : x / steps);
+  return {
+    policyLoss: mean(totals.policyLoss),
+    valueLoss: mean(totals.valueLoss),
+    entropy: mean(totals.entropy),
+    approxKl: mean(totals.approxKl),
+    clipFraction: mean(totals.clipFraction),
+    referenceKl: mean(totals.referenceKl),
+    gradNorm: mean(totals.gradNorm),
+    epochs,
+    gradientSteps: steps,
+    samples: samples.length,
+    earlyStopped,
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The one place that chooses a TensorFlow.js backend. The browser trainer prefers webgpu, then
+ * wasm, then cpu; Node uses wasm (cpu when a run must be bit-reproducible). Whatever is chosen is
+ * returned so that every result can record it.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-cpu';
+import '@tensorflow/tfjs-backend-wasm';
+import { PLATFORM_BACKENDS, preparePlatform } from '#tf-platform';
+import { DreamGymError } from '../core/errors.ts';
+
+export type BackendName = 'webgpu' | 'wasm' | 'cpu';
+export const BACKENDS: readonly BackendName[] = ['webgpu', 'wasm', 'cpu'];
+
+let prepared = false;
+
+/** Backends this platform can offer, most preferred first. */
+export function platformBackends(): readonly BackendName[] {
+  return PLATFORM_BACKENDS;
+}
+
+export class BackendUnavailableError extends DreamGymError {
+  constructor(tried: readonly string[], reasons: string[]) {
+    super('backend-unavailable', `no TensorFlow.js backend could start (tried ${tried.join(', ')}): ${reasons.join('; ')}`);
+  }
+}
+
+/**
+ * Switch to the first backend in `preference` that initialises here. Backends this platform does
+ * not offer are skipped with a reason, never silently substituted.
+ */
+export async function useBackend(preference: readonly BackendName[] = PLATFORM_BACKENDS): Promise<BackendName> {
+  if (!prepared) {
+    preparePlatform();
+    prepared = true;
+  }
+  const reasons: string[] = [];
+  for (const name of preference) {
+    if (!(PLATFORM_BACKENDS as readonly string[]).includes(name)) {
+      reasons.push(`${name}: not available on this platform`);
+      continue;
+    }
+    if (tf.getBackend() === name) return name;
+    try {
+      if (await tf.setBackend(name)) {
+        await tf.ready();
+        return name;
+      }
+      reasons.push(`${name}: failed to initialise`);
+    } catch (error) {
+      reasons.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  throw new BackendUnavailableError(preference, reasons);
+}
+
+export function parseBackend(name: string): BackendName {
+  if ((BACKENDS as readonly string[]).includes(name)) return name as BackendName;
+  throw new DreamGymError('usage', `unknown backend "${name}"; choose one of ${BACKENDS.join(', ')}`);
+}
+
+export { tf };

@@ -1,0 +1,206 @@
+/**
+ * What the trainer worker offers the page: real-mode training with live metrics, pause / resume /
+ * stop, export of the current policy at any moment, and the Evaluate view's import-and-play of a
+ * `.dgp` file step by step. Plain class, no worker APIs, so it is tested in Node and in a page.
+ */
+import { DreamGymError, UsageError } from '../core/errors.ts';
+import type { Observation, StepInfo, Task } from '../core/types.ts';
+import { envSpec } from '../envs/registry.ts';
+import type { PolicyFileHeader } from '../policy/dgp.ts';
+import { exportPolicy, importPolicy, inspectPolicyFile } from '../policy/policy-file.ts';
+import type { Policy } from '../policy/policy.ts';
+import type { AlgoConfig, AlgoName } from '../rl/config.ts';
+import { TrainControl } from '../train/control.ts';
+import type { IterationMetrics } from '../train/metrics.ts';
+import { Trainer, type TrainResult } from '../train/trainer.ts';
+import { platformBackends, useBackend, type BackendName } from './tf.ts';
+
+export interface TrainRequest {
+  env: string;
+  algo: AlgoName;
+  realBudget: number;
+  seed: number;
+  /** Evaluate on the held-out split every this many iterations (0: only at the end). */
+  evalEvery?: number;
+  evalEpisodes?: number;
+  algoConfig?: Partial<AlgoConfig>;
+  /** Train only on tasks at most this difficult (quick demos, tests). */
+  maxDifficulty?: number;
+}
+
+export type TrainerEvent =
+  | { kind: 'iteration'; metrics: IterationMetrics }
+  | { kind: 'evaluating'; done: number; total: number }
+  | { kind: 'done'; result: TrainResult }
+  | { kind: 'error'; message: string };
+
+export type TrainerState = 'idle' | 'running' | 'paused' | 'done' | 'stopped' | 'error';
+
+export interface PolicyStep {
+  action: string;
+  /** Every candidate the policy scored, with its probability, best first. */
+  candidates: { action: string; probability: number }[];
+  value: number;
+  observation: Observation;
+  reward: number;
+  done: boolean;
+  info: StepInfo;
+}
+
+export class TrainerService {
+  private backend: BackendName | null = null;
+  private trainer: Trainer | null = null;
+  private control: TrainControl | null = null;
+  private state: TrainerState = 'idle';
+  private loaded: { policy: Policy; header: PolicyFileHeader } | null = null;
+  private episode: { env: ReturnType<ReturnType<typeof envSpec>['createEnv']>; task: Task; observation: Observation; history: string[]; done: boolean } | null = null;
+
+  /** Start tfjs on the first backend that works here (webgpu, then wasm, then cpu in a browser). */
+  async init(preference?: BackendName[]): Promise<BackendName> {
+    this.backend = await useBackend(preference ?? platformBackends());
+    return this.backend;
+  }
+
+  status(): { state: TrainerState; backend: BackendName | null; realTransitions: number } {
+    return { state: this.state, backend: this.backend, realTransitions: this.trainer?.realTransitions ?? 0 };
+  }
+
+  /**
+   * Train until the budget is spent or `stop()`; events stream to `onEvent` (a comlink proxy in
+   * the app). Resolves with the final result; a second start while one runs is refused.
+   */
+  async train(request: TrainRequest, onEvent: (event: TrainerEvent) => void): Promise<TrainResult> {
+    if (this.state === 'running' || this.state === 'paused') throw new DreamGymError('busy', 'a training run is already in progress; stop it first');
+    const backend = this.backend ?? (await this.init());
+    this.trainer?.policy.dispose();
+    const control = new TrainControl();
+    this.control = control;
+    this.trainer = new Trainer({
+      env: request.env,
+      mode: 'real',
+      algo: request.algo,
+      realBudget: request.realBudget,
+      seed: request.seed,
+      backend,
+      evalEvery: request.evalEvery ?? 0,
+      ...(request.evalEpisodes !== undefined ? { evalEpisodes: request.evalEpisodes } : {}),
+      ...(request.algoConfig ? { algoConfig: request.algoConfig } : {}),
+      ...(request.maxDifficulty !== undefined ? { maxDifficulty: request.maxDifficulty } : {}),
+    });
+    this.state = 'running';
+    try {
+      const result = await this.trainer.run({
+        control,
+        onIteration: (metrics) => onEvent({ kind: 'iteration', metrics }),
+        onEvalProgress: (done, total) => onEvent({ kind: 'evaluating', done, total }),
+      });
+      this.state = result.stopped ? 'stopped' : 'done';
+      onEvent({ kind: 'done', result });
+      return result;
+    } catch (error) {
+      this.state = 'error';
+      const message = error instanceof Error ? error.message : String(error);
+      onEvent({ kind: 'error', message });
+      throw error;
+    }
+  }
+
+  pause(): void {
+    if (this.state !== 'running') return;
+    this.control?.pause();
+    this.state = 'paused';
+  }
+
+  resume(): void {
+    if (this.state !== 'paused') return;
+    this.control?.resume();
+    this.state = 'running';
+  }
+
+  stop(): void {
+    this.control?.stop();
+  }
+
+  /** The current policy as a `.dgp` file: safe to call mid-run (weights are read in one pass). */
+  async exportPolicy(): Promise<Uint8Array> {
+    const trainer = this.trainer;
+    if (!trainer || !this.backend) throw new UsageError('nothing to export yet: start a training run first');
+    const last = trainer.history[trainer.history.length - 1];
+    const evaluation = trainer.lastEval;
+    return exportPolicy(trainer.policy, {
+      env: trainer.options.env,
+      algorithm: trainer.options.algo,
+      backend: this.backend,
+      training: {
+        mode: trainer.options.mode,
+        seed: trainer.options.seed,
+        realBudget: trainer.options.realBudget,
+        realTransitions: trainer.realTransitions,
+        syntheticTransitions: 0,
+        iterations: last?.iteration ?? 0,
+        wallSeconds: last?.wallSeconds ?? 0,
+      },
+      evaluation: evaluation ? { split: evaluation.split, episodes: evaluation.episodes, successRate: evaluation.successRate, meanScore: evaluation.meanScore } : null,
+      createdAt: new Date().toISOString(),
+    });
+  }
+
+  /** Header only, for showing a file before loading it. Throws PolicyFileError on a bad file. */
+  inspectPolicy(bytes: Uint8Array): PolicyFileHeader {
+    return inspectPolicyFile(bytes);
+  }
+
+  /** Load a `.dgp` for the Evaluate view; a bad file is rejected before anything is replaced. */
+  async loadPolicy(bytes: Uint8Array): Promise<PolicyFileHeader> {
+    if (!this.backend) await this.init();
+    const loaded = importPolicy(bytes);
+    this.loaded?.policy.dispose();
+    this.loaded = loaded;
+    this.episode = null;
+    return loaded.header;
+  }
+
+  /** Reset the loaded policy's env on a task of a split; returns the task and first observation. */
+  async startEpisode(split: string, taskIndex: number): Promise<{ task: Task; observation: Observation; tasks: number }> {
+    const loaded = this.requireLoaded();
+    const spec = envSpec(loaded.header.env);
+    const tasks = spec.tasks(split);
+    if (!Number.isInteger(taskIndex) || taskIndex < 0 || taskIndex >= tasks.length) {
+      throw new UsageError(`task index must be between 0 and ${tasks.length - 1}, got ${taskIndex}`);
+    }
+    const task = tasks[taskIndex] as Task;
+    const env = spec.createEnv();
+    const observation = await env.reset(task);
+    this.episode = { env, task, observation, history: [], done: false };
+    return { task: { ...task, goal: undefined }, observation, tasks: tasks.length };
+  }
+
+  /** One greedy step of the loaded policy in the real env. */
+  async stepPolicy(): Promise<PolicyStep> {
+    const loaded = this.requireLoaded();
+    const episode = this.episode;
+    if (!episode) throw new UsageError('start an episode first');
+    if (episode.done) throw new UsageError('the episode has ended; start another');
+    const [choice] = await loaded.policy.act([{ instruction: episode.task.instruction, observation: episode.observation, history: episode.history }], { greedy: true });
+    if (!choice) throw new DreamGymError('no-choice', 'the policy returned no action');
+    const probabilities = await loaded.policy.probabilities({ instruction: episode.task.instruction, observation: episode.observation, history: episode.history });
+    const result = await episode.env.step(choice.action);
+    episode.history.push(choice.action);
+    episode.observation = result.observation;
+    episode.done = result.done;
+    return {
+      action: choice.action,
+      candidates: probabilities.sort((a, b) => b.probability - a.probability),
+      value: choice.value,
+      observation: result.observation,
+      reward: result.reward,
+      done: result.done,
+      info: result.info,
+    };
+  }
+
+  private requireLoaded(): { policy: Policy; header: PolicyFileHeader } {
+    if (!this.loaded) throw new UsageError('load a .dgp policy file first');
+    return this.loaded;
+  }
+}

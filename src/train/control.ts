@@ -1,0 +1,34 @@
+/** Pause / resume / stop for a long run, checked by the trainer between rounds and iterations. */
+export class TrainControl {
+  private paused = false;
+  private stopped = false;
+  private wake: (() => void) | null = null;
+
+  pause(): void {
+    if (!this.stopped) this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.wake?.();
+    this.wake = null;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.resume();
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  /** Resolves at once unless paused; then when resumed or stopped. */
+  async checkpoint(): Promise<void> {
+    while (this.paused && !this.stopped) await new Promise<void>((resolve) => (this.wake = resolve));
+  }
+}

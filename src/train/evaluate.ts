@@ -1,0 +1,67 @@
+/** Greedy evaluation of a policy in the real environment on held-out tasks: the ground truth of every claim. */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import type { Task } from '../core/types.ts';
+import { episodeTasks } from '../envs/episode.ts';
+import type { EnvSpec } from '../envs/spec.ts';
+import type { Policy } from '../policy/policy.ts';
+import { collectTrajectories, type Trajectory } from '../rl/rollout.ts';
+
+export interface EvalResult {
+  split: string;
+  episodes: number;
+  successRate: number;
+  /** Mean final reward × 100, as WebShop reports its score. */
+  meanScore: number;
+  meanSteps: number;
+  /** SHA-256 over every episode's task id and actions, in task order: equal digests, equal behaviour. */
+  actionsDigest: string;
+}
+
+export interface EvaluateOptions {
+  spec: EnvSpec;
+  policy: Policy;
+  split: string;
+  /** Default: every task of the split once. */
+  episodes?: number;
+  seed?: number;
+  parallelEnvs?: number;
+  shouldStop?: () => boolean;
+  onEpisode?: (trajectory: Trajectory, index: number) => void;
+}
+
+export function summarize(split: string, trajectories: readonly Trajectory[]): EvalResult {
+  const n = trajectories.length;
+  const mean = (f: (t: Trajectory) => number) => (n === 0 ? 0 : trajectories.reduce((a, t) => a + f(t), 0) / n);
+  return {
+    split,
+    episodes: n,
+    successRate: mean((t) => (t.won ? 1 : 0)),
+    meanScore: 100 * mean((t) => t.totalReward),
+    meanSteps: mean((t) => t.steps.length),
+    actionsDigest: actionsDigest(trajectories),
+  };
+}
+
+export function actionsDigest(trajectories: readonly Trajectory[]): string {
+  const hash = sha256.create();
+  for (const t of trajectories) hash.update(utf8ToBytes(`${t.task.id}\n${t.steps.map((s) => s.action).join('\n')}\n\n`));
+  return bytesToHex(hash.digest());
+}
+
+export async function evaluatePolicy(options: EvaluateOptions): Promise<EvalResult> {
+  const { spec, policy, split } = options;
+  const all = spec.tasks(split);
+  const tasks: readonly Task[] = options.episodes === undefined ? all : episodeTasks(all, options.episodes, options.seed ?? 0);
+  const lanes = Math.min(options.parallelEnvs ?? 50, tasks.length);
+  const envs = Array.from({ length: lanes }, () => spec.createEnv());
+  const { trajectories } = await collectTrajectories({
+    envs,
+    tasks,
+    policy,
+    greedy: true,
+    ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
+    ...(options.onEpisode ? { onEpisode: options.onEpisode } : {}),
+  });
+  return summarize(split, trajectories);
+}

@@ -1,0 +1,205 @@
+/**
+ * The training loop. Mode `real` samples train-split tasks, collects episodes in the real
+ * environment, updates with PPO or GRPO, and evaluates greedily on the held-out split at intervals:
+ * the baseline every synthetic-experience result is compared with.
+ */
+import { UsageError } from '../core/errors.ts';
+import { Rng } from '../core/rng.ts';
+import type { Task } from '../core/types.ts';
+import { envSpec } from '../envs/registry.ts';
+import type { EnvSpec } from '../envs/spec.ts';
+import { DEFAULT_POLICY, Policy, type PolicyConfig } from '../policy/policy.ts';
+import { Adam } from '../rl/adam.ts';
+import { ALGORITHMS, defaultConfig, episodesPerIteration, type AlgoConfig, type AlgoName } from '../rl/config.ts';
+import { collectTrajectories, type Trajectory } from '../rl/rollout.ts';
+import { grpoSamples, ppoSamples } from '../rl/samples.ts';
+import { optimize } from '../rl/update.ts';
+import { TrainControl } from './control.ts';
+import { evaluatePolicy, type EvalResult } from './evaluate.ts';
+import type { IterationMetrics } from './metrics.ts';
+
+export type TrainMode = 'real';
+export const TRAIN_MODES: readonly TrainMode[] = ['real'];
+
+export interface TrainOptions {
+  env: string;
+  mode: TrainMode;
+  algo: AlgoName;
+  /** Real environment steps the run may take, evaluation excluded. */
+  realBudget: number;
+  seed: number;
+  /** The tfjs backend in use, recorded in every result. */
+  backend: string;
+  algoConfig?: Partial<AlgoConfig>;
+  policy?: Partial<PolicyConfig>;
+  trainSplit?: string;
+  evalSplit?: string;
+  /** Held-out episodes per evaluation; default every task of the split once. */
+  evalEpisodes?: number;
+  /** Evaluate every this many iterations (0: only at the end). */
+  evalEvery?: number;
+  /** Train only on tasks at most this difficult (for smoke runs and tests). */
+  maxDifficulty?: number;
+}
+
+export interface TrainResult {
+  env: string;
+  mode: TrainMode;
+  algo: AlgoName;
+  backend: string;
+  seed: number;
+  realTransitions: number;
+  syntheticTransitions: number;
+  wallSeconds: number;
+  iterations: number;
+  stopped: boolean;
+  eval: EvalResult | null;
+  history: IterationMetrics[];
+}
+
+export interface TrainHooks {
+  control?: TrainControl;
+  onIteration?: (metrics: IterationMetrics) => void;
+  /** Called while evaluating, with episodes done so far. */
+  onEvalProgress?: (done: number, total: number) => void;
+}
+
+export function validateTrainOptions(options: TrainOptions): void {
+  if (!TRAIN_MODES.includes(options.mode)) {
+    throw new UsageError(`unknown mode "${options.mode}"; this build trains in: ${TRAIN_MODES.join(', ')}`);
+  }
+  if (!ALGORITHMS.includes(options.algo)) throw new UsageError(`unknown algorithm "${options.algo}"; use one of: ${ALGORITHMS.join(', ')}`);
+  if (!Number.isInteger(options.realBudget) || options.realBudget < 1) {
+    throw new UsageError(`the real budget must be a positive integer number of transitions, got ${options.realBudget}`);
+  }
+  if (!Number.isInteger(options.seed)) throw new UsageError(`the seed must be an integer, got ${options.seed}`);
+}
+
+export class Trainer {
+  readonly spec: EnvSpec;
+  readonly policy: Policy;
+  readonly config: AlgoConfig;
+  readonly policyConfig: PolicyConfig;
+  private readonly optimizer: Adam;
+  private readonly trainTasks: readonly Task[];
+  private readonly evalSplit: string;
+  readonly history: IterationMetrics[] = [];
+  realTransitions = 0;
+  lastEval: EvalResult | null = null;
+
+  constructor(readonly options: TrainOptions) {
+    validateTrainOptions(options);
+    this.spec = envSpec(options.env);
+    this.config = { ...defaultConfig(options.algo), ...options.algoConfig } as AlgoConfig;
+    this.policyConfig = { ...DEFAULT_POLICY, ...options.policy };
+    this.policy = new Policy(this.policyConfig, options.seed);
+    this.optimizer = new Adam(this.policy.network.variables);
+    const trainSplit = options.trainSplit ?? this.spec.splits[0]?.name ?? 'train';
+    const tasks = this.spec.tasks(trainSplit);
+    this.trainTasks = options.maxDifficulty === undefined ? tasks : tasks.filter((t) => t.difficulty <= (options.maxDifficulty as number));
+    if (this.trainTasks.length === 0) throw new UsageError(`no ${trainSplit} tasks with difficulty ≤ ${options.maxDifficulty}`);
+    this.evalSplit = options.evalSplit ?? this.spec.testSplit;
+  }
+
+  private iterationTasks(rng: Rng): Task[] {
+    if (this.config.algo === 'ppo') return Array.from({ length: this.config.episodesPerIteration }, () => rng.pick(this.trainTasks));
+    const groups = rng.sample(this.trainTasks, this.config.tasksPerIteration);
+    return groups.flatMap((t) => Array.from({ length: (this.config as { groupSize: number }).groupSize }, () => t));
+  }
+
+  async evaluate(hooks: TrainHooks = {}): Promise<EvalResult> {
+    let done = 0;
+    const control = hooks.control;
+    const result = await evaluatePolicy({
+      spec: this.spec,
+      policy: this.policy,
+      split: this.evalSplit,
+      ...(this.options.evalEpisodes !== undefined ? { episodes: this.options.evalEpisodes } : {}),
+      seed: this.options.seed,
+      ...(control ? { shouldStop: () => control.isStopped } : {}),
+      onEpisode: () => hooks.onEvalProgress?.(++done, this.options.evalEpisodes ?? this.spec.tasks(this.evalSplit).length),
+    });
+    this.lastEval = result;
+    return result;
+  }
+
+  async run(hooks: TrainHooks = {}): Promise<TrainResult> {
+    const { options, config } = this;
+    const control = hooks.control ?? new TrainControl();
+    const started = performance.now();
+    const root = new Rng(`train:${options.env}:${options.algo}:${options.seed}`);
+    const taskRng = root.fork('tasks');
+    const actRng = root.fork('act');
+    const updateRng = root.fork('update');
+    const envs = Array.from({ length: config.parallelEnvs }, () => this.spec.createEnv());
+    const evalEvery = options.evalEvery ?? 0;
+    let iteration = 0;
+
+    while (this.realTransitions < options.realBudget && !control.isStopped) {
+      await control.checkpoint();
+      if (control.isStopped) break;
+      const iterationStart = performance.now();
+      iteration++;
+      const tasks = this.iterationTasks(taskRng);
+      const { trajectories, steps } = await collectTrajectories({
+        envs: envs.slice(0, Math.min(envs.length, episodesPerIteration(config))),
+        tasks,
+        policy: this.policy,
+        greedy: false,
+        rng: actRng,
+        stepBudget: options.realBudget - this.realTransitions,
+        shouldStop: () => control.isStopped,
+      });
+      this.realTransitions += steps;
+      if (trajectories.length === 0) break; // the budget cannot fit another round
+      const learningRate =
+        config.learningRateSchedule === 'linear' ? config.learningRate * Math.max(0.05, 1 - this.realTransitions / options.realBudget) : config.learningRate;
+      const samples = config.algo === 'ppo' ? ppoSamples(trajectories, config) : grpoSamples(trajectories, config);
+      const stats = await optimize(this.policy, this.optimizer, samples, config, learningRate, updateRng);
+      const metrics: IterationMetrics = {
+        iteration,
+        realTransitions: this.realTransitions,
+        syntheticTransitions: 0,
+        episodes: trajectories.length,
+        ...episodeStats(trajectories),
+        entropy: stats.entropy,
+        approxKl: stats.approxKl,
+        clipFraction: stats.clipFraction,
+        policyLoss: stats.policyLoss,
+        valueLoss: stats.valueLoss,
+        referenceKl: stats.referenceKl,
+        gradNorm: stats.gradNorm,
+        learningRate,
+        samplesPerSecond: steps / ((performance.now() - iterationStart) / 1000),
+        wallSeconds: (performance.now() - started) / 1000,
+      };
+      const last = this.realTransitions >= options.realBudget || control.isStopped;
+      if (!last && evalEvery > 0 && iteration % evalEvery === 0) metrics.eval = await this.evaluate(hooks);
+      this.history.push(metrics);
+      hooks.onIteration?.(metrics);
+    }
+    const stopped = control.isStopped;
+    const finalEval = stopped ? this.lastEval : await this.evaluate({ ...hooks, control: new TrainControl() });
+    return {
+      env: options.env,
+      mode: options.mode,
+      algo: options.algo,
+      backend: options.backend,
+      seed: options.seed,
+      realTransitions: this.realTransitions,
+      syntheticTransitions: 0,
+      wallSeconds: (performance.now() - started) / 1000,
+      iterations: iteration,
+      stopped,
+      eval: finalEval,
+      history: this.history,
+    };
+  }
+}
+
+function episodeStats(trajectories: readonly Trajectory[]): { successRate: number; meanScore: number; meanReturn: number } {
+  const n = trajectories.length;
+  if (n === 0) return { successRate: 0, meanScore: 0, meanReturn: 0 };
+  const ret = trajectories.reduce((a, t) => a + t.totalReward, 0) / n;
+  return { successRate: trajectories.filter((t) => t.won).length / n, meanScore: 100 * ret, meanReturn: ret };
+}

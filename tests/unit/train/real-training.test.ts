@@ -1,0 +1,46 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useBackend } from '../../../src/runtime/tf.ts';
+import { envSpec } from '../../../src/envs/registry.ts';
+import { Policy } from '../../../src/policy/policy.ts';
+import { evaluatePolicy } from '../../../src/train/evaluate.ts';
+import { Trainer, type TrainOptions } from '../../../src/train/trainer.ts';
+
+// A small network on small features so that the cpu backend (pure JS, bit-reproducible) trains
+// in seconds. Easy shop tasks; evaluation on held-out test tasks.
+const options: TrainOptions = {
+  env: 'shop',
+  mode: 'real',
+  algo: 'ppo',
+  realBudget: 2500,
+  seed: 7,
+  backend: 'cpu',
+  maxDifficulty: 4,
+  evalEpisodes: 60,
+  policy: { hidden: 32, featurizer: { stateBuckets: 512, actionBuckets: 256, historyWindow: 3, maxElements: 40 } },
+  algoConfig: { episodesPerIteration: 32, parallelEnvs: 32, minibatchSize: 128, learningRate: 3e-3 },
+};
+
+describe('real-mode training', () => {
+  beforeAll(async () => {
+    await useBackend(['cpu']);
+  });
+
+  it('improves held-out success on easy shop tasks, and a second run with the same seed is identical', async () => {
+    const spec = envSpec('shop');
+    const untrained = new Policy(new Trainer(options).policyConfig, options.seed);
+    const before = await evaluatePolicy({ spec, policy: untrained, split: 'test', episodes: 60, seed: options.seed });
+    untrained.dispose();
+
+    const first = await new Trainer(options).run();
+    expect(first.realTransitions).toBeLessThanOrEqual(options.realBudget);
+    expect(first.realTransitions).toBeGreaterThan(options.realBudget * 0.9);
+    expect(first.eval).not.toBeNull();
+    expect(first.eval!.successRate).toBeGreaterThan(before.successRate + 0.1);
+    expect(first.eval!.meanScore).toBeGreaterThan(before.meanScore + 10);
+
+    const second = await new Trainer(options).run();
+    expect(second.eval!.actionsDigest).toBe(first.eval!.actionsDigest);
+    const strip = (h: typeof first.history) => h.map(({ wallSeconds: _w, samplesPerSecond: _s, ...rest }) => rest);
+    expect(strip(second.history)).toEqual(strip(first.history));
+  }, 240_000);
+});
