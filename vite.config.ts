@@ -7,5 +7,19 @@ export default defineConfig({
   build: { target: 'es2022', sourcemap: true },
   worker: { format: 'es' },
   server: { port: 5173 },
+  // Pre-bundle tfjs up front: discovered late (inside the trainer worker), it would make the dev
+  // server and browser tests reload mid-run.
+  optimizeDeps: {
+    include: [
+      '@tensorflow/tfjs-core',
+      '@tensorflow/tfjs-core/dist/register_all_gradients',
+      '@tensorflow/tfjs-backend-cpu',
+      '@tensorflow/tfjs-backend-wasm',
+      '@tensorflow/tfjs-backend-webgpu',
+      '@noble/hashes/sha2.js',
+      '@noble/hashes/utils.js',
+      'comlink',
+    ],
+  },
   preview: { port: 4173 },
 });

@@ -4,9 +4,11 @@
  */
 import { cpus } from 'node:os';
 import { envsBench } from './envs.ts';
+import { policyBench } from './policy.ts';
 
 const BENCHES: Record<string, (args: string[]) => Promise<unknown>> = {
   envs: envsBench,
+  policy: policyBench,
 };
 
 const [name, ...args] = process.argv.slice(2);

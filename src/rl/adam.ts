@@ -26,18 +26,23 @@ export class Adam {
 
   /**
    * Clip `grads` (same order as the variables) to a global L2 norm of `maxNorm` and take one step.
+   * A variable the loss does not touch (GRPO has no value loss) has no gradient and is left alone.
    * Returns the pre-clip norm as a scalar tensor (read it later, asynchronously).
    */
-  step(grads: readonly tf.Tensor[], learningRate: number, maxNorm: number | null): tf.Scalar {
+  step(grads: readonly (tf.Tensor | undefined)[], learningRate: number, maxNorm: number | null): tf.Scalar {
     this.t++;
     const { beta1, beta2, epsilon } = this.options;
     return tf.tidy(() => {
-      const norm = tf.sqrt(tf.addN(grads.map((g) => tf.sum(tf.square(g))))) as tf.Scalar;
+      const present = grads.filter((g): g is tf.Tensor => g !== undefined && g !== null);
+      // Pairwise sums, not tf.addN: tfjs-webgpu's addN returns zeros past 8 inputs (see update.ts).
+      const squares = present.map((g) => tf.sum(tf.square(g)));
+      const norm = tf.sqrt(squares.slice(1).reduce((acc, x) => tf.add(acc, x), squares[0] ?? tf.scalar(0))) as tf.Scalar;
       const scale = maxNorm === null ? tf.scalar(1) : tf.minimum(1, tf.div(maxNorm, tf.add(norm, 1e-6)));
       const correction1 = 1 - beta1 ** this.t;
       const correction2 = 1 - beta2 ** this.t;
       const stepSize = (learningRate * Math.sqrt(correction2)) / correction1;
       grads.forEach((raw, i) => {
+        if (raw === undefined || raw === null) return;
         const g = tf.mul(raw, scale);
         const m = this.m[i] as tf.Variable;
         const v = this.v[i] as tf.Variable;

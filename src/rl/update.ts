@@ -78,6 +78,15 @@ function minibatchLoss(policy: Policy, batch: UpdateSample[], config: AlgoConfig
   };
 }
 
+/**
+ * Concatenate one input at a time. WebGPU caps the storage buffers one shader may bind (8 by
+ * default), and tfjs-webgpu 4.22's many-input kernels (addN, concat, stack) silently return zeros
+ * beyond it: that zeroed the gradient norm and poisoned every update on WebGPU.
+ */
+export function sequentialConcat(parts: readonly tf.Tensor1D[]): tf.Tensor1D {
+  return parts.slice(1).reduce((acc, t) => tf.concat([acc, t]), parts[0] as tf.Tensor1D);
+}
+
 export async function optimize(
   policy: Policy,
   optimizer: Adam,
@@ -103,12 +112,12 @@ export async function optimize(
         return terms.loss;
       }, variables);
       const norm = optimizer.step(
-        variables.map((v) => grads[v.name] as tf.Tensor),
+        variables.map((v) => grads[v.name]),
         learningRate,
         config.maxGradNorm,
       );
-      pending.push(tf.tidy(() => tf.stack([...stats, norm]) as tf.Tensor1D));
-      for (const t of [...stats, norm, value, ...Object.values(grads)]) t.dispose();
+      pending.push(tf.tidy(() => sequentialConcat([...stats, norm].map((t) => tf.reshape(t, [1]) as tf.Tensor1D))));
+      for (const t of [...stats, norm, value, ...Object.values(grads)]) t?.dispose();
       steps++;
     }
     const read = await Promise.all(pending.map((t) => t.data<'float32'>()));

@@ -10,6 +10,7 @@ import type { PolicyFileHeader } from '../policy/dgp.ts';
 import { exportPolicy, importPolicy, inspectPolicyFile } from '../policy/policy-file.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { AlgoConfig, AlgoName } from '../rl/config.ts';
+import { probeUpdates, type ProbeResult } from '../train/consistency.ts';
 import { TrainControl } from '../train/control.ts';
 import type { IterationMetrics } from '../train/metrics.ts';
 import { Trainer, type TrainResult } from '../train/trainer.ts';
@@ -119,6 +120,12 @@ export class TrainerService {
 
   stop(): void {
     this.control?.stop();
+  }
+
+  /** A few seeded updates on a fixed batch, for comparing backends (see train/consistency.ts). */
+  async probeUpdates(seed: number, updates: number): Promise<ProbeResult> {
+    const backend = this.backend ?? (await this.init());
+    return probeUpdates({ backend, seed, updates });
   }
 
   /** The current policy as a `.dgp` file: safe to call mid-run (weights are read in one pass). */

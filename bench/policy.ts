@@ -1,0 +1,102 @@
+/**
+ * The policy's speed on one backend (default wasm, as the CLI uses):
+ *  - matmul GFLOP/s of the backend itself (square 1024³, and the update's own largest shape);
+ *  - one PPO update step on a real minibatch (256 shop steps): samples/s and the GFLOP/s it
+ *    achieves, counted from the network's matmuls (network.ts updateFlops);
+ *  - rollout throughput: env steps/s of 32 lockstep shop episodes with sampled actions.
+ * Medians over repeats, all measured in this one run, and the ratio update / matmul.
+ */
+import { parseArgs } from 'node:util';
+import { Rng } from '../src/core/rng.ts';
+import { envSpec } from '../src/envs/registry.ts';
+import { updateFlops } from '../src/policy/network.ts';
+import { DEFAULT_POLICY, networkConfig, Policy } from '../src/policy/policy.ts';
+import { Adam } from '../src/rl/adam.ts';
+import { DEFAULT_PPO } from '../src/rl/config.ts';
+import { collectTrajectories } from '../src/rl/rollout.ts';
+import { ppoSamples } from '../src/rl/samples.ts';
+import { optimize } from '../src/rl/update.ts';
+import { parseBackend, tf, useBackend } from '../src/runtime/tf.ts';
+import { median } from './stats.ts';
+
+async function timeMs(repeats: number, run: () => Promise<void>): Promise<number[]> {
+  await run(); // warm-up: kernels compiled, buffers allocated
+  const times: number[] = [];
+  for (let r = 0; r < repeats; r++) {
+    const start = performance.now();
+    await run();
+    times.push(performance.now() - start);
+  }
+  return times;
+}
+
+async function matmulGflops(m: number, k: number, n: number, repeats: number): Promise<number> {
+  const a = tf.randomNormal([m, k]) as tf.Tensor2D;
+  const b = tf.randomNormal([k, n]) as tf.Tensor2D;
+  const times = await timeMs(repeats, async () => {
+    const c = tf.matMul(a, b);
+    await c.data();
+    c.dispose();
+  });
+  a.dispose();
+  b.dispose();
+  return (2 * m * k * n) / (median(times) / 1000) / 1e9;
+}
+
+export async function policyBench(argv: string[]): Promise<unknown> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { backend: { type: 'string', default: 'wasm' }, repeats: { type: 'string', default: '7' }, minibatch: { type: 'string', default: '256' } },
+  });
+  const backend = await useBackend([parseBackend(values.backend)]);
+  const repeats = Number(values.repeats);
+  const minibatch = Number(values.minibatch);
+  const spec = envSpec('shop');
+  const policy = new Policy(DEFAULT_POLICY, 1);
+  const rng = new Rng('bench-policy');
+  const tasks = Array.from({ length: 96 }, () => rng.pick(spec.tasks('train')));
+  const lanes = 32;
+  const envs = Array.from({ length: lanes }, () => spec.createEnv());
+
+  let collected = await collectTrajectories({ envs, tasks, policy, greedy: false, rng });
+  const rolloutTimes = await timeMs(repeats, async () => {
+    collected = await collectTrajectories({ envs, tasks, policy, greedy: false, rng });
+  });
+  const rolloutSteps = collected.steps;
+
+  const samples = ppoSamples(collected.trajectories, DEFAULT_PPO).slice(0, minibatch);
+  if (samples.length < minibatch) throw new Error(`only ${samples.length} samples collected, need ${minibatch}`);
+  const maxActions = Math.max(...samples.map((s) => s.features.actions.length));
+  const optimizer = new Adam(policy.network.variables);
+  // One gradient step on one minibatch: a single epoch over exactly `minibatch` samples.
+  const config = { ...DEFAULT_PPO, epochs: 1, minibatchSize: minibatch, targetKl: null };
+  const updateTimes = await timeMs(repeats, async () => {
+    await optimize(policy, optimizer, samples, config, 1e-4, rng);
+  });
+  const flops = updateFlops(networkConfig(DEFAULT_POLICY), minibatch, maxActions);
+  const updateMs = median(updateTimes);
+  const updateGflops = flops.update / (updateMs / 1000) / 1e9;
+
+  const net = networkConfig(DEFAULT_POLICY);
+  const square = await matmulGflops(1024, 1024, 1024, repeats);
+  const widest = await matmulGflops(minibatch * maxActions, net.actionWidth, net.hidden, repeats);
+  const matmulPeak = Math.max(square, widest);
+  policy.dispose();
+  optimizer.dispose();
+  const round = (x: number, d = 2) => Number(x.toFixed(d));
+  return {
+    backend,
+    network: { stateWidth: net.stateWidth, actionWidth: net.actionWidth, hidden: net.hidden },
+    matmul: { square1024Gflops: round(square), updateShapeGflops: round(widest), shape: [minibatch * maxActions, net.actionWidth, net.hidden] },
+    update: {
+      minibatch,
+      maxActions,
+      gflopPerUpdate: round(flops.update / 1e9, 3),
+      msMedian: round(updateMs, 1),
+      samplesPerSec: Math.round(minibatch / (updateMs / 1000)),
+      gflops: round(updateGflops),
+      fractionOfMatmul: round(updateGflops / matmulPeak, 3),
+    },
+    rollout: { lanes, steps: rolloutSteps, stepsPerSecMedian: Math.round(rolloutSteps / (median(rolloutTimes) / 1000)), repeats },
+  };
+}

@@ -1,0 +1,59 @@
+import { proxy, wrap } from 'comlink';
+import { describe, expect, it } from 'vitest';
+import type { TrainerEvent, TrainerService } from '../../src/runtime/trainer-service.ts';
+
+function trainerWorker() {
+  const worker = new Worker(new URL('../../workers/trainer.worker.ts', import.meta.url), { type: 'module' });
+  return { worker, service: wrap<TrainerService>(worker) };
+}
+
+describe('the trainer worker (real Chromium, tfjs in a Worker)', () => {
+  it('trains on WebGPU and agrees with the cpu backend within float tolerance', async () => {
+    const gpu = trainerWorker();
+    const cpu = trainerWorker();
+    expect(await gpu.service.init(['webgpu'])).toBe('webgpu');
+    expect(await cpu.service.init(['cpu'])).toBe('cpu');
+    const [a, b] = await Promise.all([gpu.service.probeUpdates(5, 4), cpu.service.probeUpdates(5, 4)]);
+    expect(a.backend).toBe('webgpu');
+    expect(a.samples).toBe(b.samples);
+    expect(a.samples).toBeGreaterThanOrEqual(16);
+    // The updates did something: the loss moved.
+    expect(Math.abs((b.policyLosses[3] as number) - (b.policyLosses[0] as number))).toBeGreaterThan(1e-3);
+    const tolerance = (x: number) => 1e-3 + 1e-3 * Math.abs(x);
+    a.policyLosses.forEach((l, i) => expect(Math.abs(l - (b.policyLosses[i] as number))).toBeLessThan(tolerance(l)));
+    a.valueLosses.forEach((l, i) => expect(Math.abs(l - (b.valueLosses[i] as number))).toBeLessThan(tolerance(l)));
+    expect(a.logits.length).toBe(b.logits.length);
+    a.logits.forEach((l, i) => expect(Math.abs(l - (b.logits[i] as number))).toBeLessThan(tolerance(l)));
+    gpu.worker.terminate();
+    cpu.worker.terminate();
+  }, 120_000);
+
+  it('runs a short real-mode training run on WebGPU, streams metrics, exports a .dgp', async () => {
+    const { worker, service } = trainerWorker();
+    expect(await service.init(['webgpu'])).toBe('webgpu');
+    const events: TrainerEvent['kind'][] = [];
+    const result = await service.train(
+      {
+        env: 'shop',
+        algo: 'grpo',
+        realBudget: 300,
+        seed: 2,
+        evalEpisodes: 10,
+        algoConfig: { tasksPerIteration: 4, groupSize: 4, parallelEnvs: 16, minibatchSize: 64, epochs: 1 },
+      },
+      proxy((event: TrainerEvent) => void events.push(event.kind)),
+    );
+    expect(result.backend).toBe('webgpu');
+    expect(result.realTransitions).toBeGreaterThan(0);
+    expect(result.realTransitions).toBeLessThanOrEqual(300);
+    expect(result.eval?.episodes).toBe(10);
+    expect(events).toContain('iteration');
+    expect(events[events.length - 1]).toBe('done');
+    const bytes = await service.exportPolicy();
+    expect(new TextDecoder().decode(bytes.subarray(0, 4))).toBe('DGPF');
+    const header = await service.inspectPolicy(bytes);
+    expect(header.backend).toBe('webgpu');
+    expect(header.algorithm).toBe('grpo');
+    worker.terminate();
+  }, 180_000);
+});
