@@ -1,23 +1,52 @@
+import { signal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
+import { EvaluateView } from './evaluate/EvaluateView.tsx';
 import { PlayView } from './play/PlayView.tsx';
+import { TrainView } from './train/TrainView.tsx';
 
 /**
- * The shell. Views are added by the issues that build their parts (Train, Evaluate, Buffer,
- * Experience, Curriculum, Runs); Play is the first.
+ * The shell: one tab per view, routed by the URL hash (#play, #train, #evaluate). Each view keeps
+ * its state in module signals, so switching tabs never loses a run or an episode. Views are added
+ * by the issues that build their parts (Buffer, Experience, Curriculum, Runs next).
  */
+const VIEWS = [
+  { id: 'play', label: 'Play', render: () => <PlayView /> },
+  { id: 'train', label: 'Train', render: () => <TrainView /> },
+  { id: 'evaluate', label: 'Evaluate', render: () => <EvaluateView /> },
+] as const;
+
+type ViewId = (typeof VIEWS)[number]['id'];
+
+function viewFromHash(): ViewId {
+  const id = window.location.hash.replace(/^#/, '');
+  return VIEWS.find((v) => v.id === id)?.id ?? 'play';
+}
+
+const route = signal<ViewId>(viewFromHash());
+
 export function App() {
+  useEffect(() => {
+    const onHash = () => { route.value = viewFromHash(); };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  const current = VIEWS.find((v) => v.id === route.value) ?? VIEWS[0];
   return (
     <div class="shell">
       <header class="topbar">
         <h1>DreamGym <span class="muted">in the browser</span></h1>
         <nav aria-label="Views">
-          <a class="tab active" href="#play" aria-current="page">Play</a>
+          {VIEWS.map((v) => (
+            <a key={v.id} class={`tab${v.id === current.id ? ' active' : ''}`} href={`#${v.id}`}
+              aria-current={v.id === current.id ? 'page' : undefined}>{v.label}</a>
+          ))}
         </nav>
       </header>
-      <main id="play">
-        <PlayView />
+      <main id={current.id} aria-label={current.label}>
+        {current.render()}
       </main>
       <footer class="muted small">
-        Everything runs on this machine: the environments in a Web Worker, nothing sent to a server.
+        Everything runs on this machine: the environments and the trainer in Web Workers, nothing sent to a server.
       </footer>
     </div>
   );

@@ -39,6 +39,8 @@ export interface CollectOptions {
   shouldStop?: () => boolean;
   /** Never take more env steps than this in total (a round that would pass it is not started). */
   stepBudget?: number;
+  /** Awaited before every round: where a trainer yields to its message port and honours pause. */
+  beforeRound?: () => Promise<void>;
   onEpisode?: (trajectory: Trajectory, index: number) => void;
 }
 
@@ -79,6 +81,7 @@ export async function collectTrajectories(options: CollectOptions): Promise<Coll
   let steps = 0;
   const budget = options.stepBudget ?? Infinity;
   while (lanes.length > 0) {
+    await options.beforeRound?.();
     if (options.shouldStop?.() || steps + lanes.length > budget) break;
     steps += lanes.length;
     const choices = await policy.act(

@@ -7,7 +7,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-backend-wasm';
 import { PLATFORM_BACKENDS, preparePlatform } from '#tf-platform';
-import { DreamGymError } from '../core/errors.ts';
+import { DreamGymError, UsageError } from '../core/errors.ts';
 
 export type BackendName = 'webgpu' | 'wasm' | 'cpu';
 export const BACKENDS: readonly BackendName[] = ['webgpu', 'wasm', 'cpu'];
@@ -56,7 +56,7 @@ export async function useBackend(preference: readonly BackendName[] = PLATFORM_B
 
 export function parseBackend(name: string): BackendName {
   if ((BACKENDS as readonly string[]).includes(name)) return name as BackendName;
-  throw new DreamGymError('usage', `unknown backend "${name}"; choose one of ${BACKENDS.join(', ')}`);
+  throw new UsageError(`unknown backend "${name}"; choose one of ${BACKENDS.join(', ')}`);
 }
 
 export { tf };

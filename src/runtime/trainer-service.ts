@@ -24,6 +24,8 @@ export interface TrainRequest {
   /** Evaluate on the held-out split every this many iterations (0: only at the end). */
   evalEvery?: number;
   evalEpisodes?: number;
+  /** Episodes of the final held-out evaluation (default: the whole split). */
+  finalEvalEpisodes?: number;
   algoConfig?: Partial<AlgoConfig>;
   /** Train only on tasks at most this difficult (quick demos, tests). */
   maxDifficulty?: number;
@@ -85,6 +87,7 @@ export class TrainerService {
       backend,
       evalEvery: request.evalEvery ?? 0,
       ...(request.evalEpisodes !== undefined ? { evalEpisodes: request.evalEpisodes } : {}),
+      ...(request.finalEvalEpisodes !== undefined ? { finalEvalEpisodes: request.finalEvalEpisodes } : {}),
       ...(request.algoConfig ? { algoConfig: request.algoConfig } : {}),
       ...(request.maxDifficulty !== undefined ? { maxDifficulty: request.maxDifficulty } : {}),
     });

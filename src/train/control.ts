@@ -1,3 +1,20 @@
+/**
+ * Give the event loop one turn. A worker training on wasm or cpu never awaits real I/O, so
+ * without this its message port is never read and pause, stop and export wait for the whole run.
+ * MessageChannel avoids setTimeout's 4 ms clamp in browsers; Node has setImmediate.
+ */
+export function yieldToEventLoop(): Promise<void> {
+  if (typeof setImmediate === 'function') return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
 /** Pause / resume / stop for a long run, checked by the trainer between rounds and iterations. */
 export class TrainControl {
   private paused = false;
@@ -27,8 +44,9 @@ export class TrainControl {
     return this.stopped;
   }
 
-  /** Resolves at once unless paused; then when resumed or stopped. */
+  /** Lets pending messages in, then resolves unless paused; if paused, when resumed or stopped. */
   async checkpoint(): Promise<void> {
+    await yieldToEventLoop();
     while (this.paused && !this.stopped) await new Promise<void>((resolve) => (this.wake = resolve));
   }
 }

@@ -27,6 +27,7 @@ export interface EvaluateOptions {
   seed?: number;
   parallelEnvs?: number;
   shouldStop?: () => boolean;
+  beforeRound?: () => Promise<void>;
   onEpisode?: (trajectory: Trajectory, index: number) => void;
 }
 
@@ -61,6 +62,7 @@ export async function evaluatePolicy(options: EvaluateOptions): Promise<EvalResu
     policy,
     greedy: true,
     ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
+    ...(options.beforeRound ? { beforeRound: options.beforeRound } : {}),
     ...(options.onEpisode ? { onEpisode: options.onEpisode } : {}),
   });
   return summarize(split, trajectories);

@@ -34,8 +34,10 @@ export interface TrainOptions {
   policy?: Partial<PolicyConfig>;
   trainSplit?: string;
   evalSplit?: string;
-  /** Held-out episodes per evaluation; default every task of the split once. */
+  /** Held-out episodes per evaluation during training; default every task of the split once. */
   evalEpisodes?: number;
+  /** Held-out episodes of the final evaluation; default every task of the split once. */
+  finalEvalEpisodes?: number;
   /** Evaluate every this many iterations (0: only at the end). */
   evalEvery?: number;
   /** Train only on tasks at most this difficult (for smoke runs and tests). */
@@ -107,17 +109,18 @@ export class Trainer {
     return groups.flatMap((t) => Array.from({ length: (this.config as { groupSize: number }).groupSize }, () => t));
   }
 
-  async evaluate(hooks: TrainHooks = {}): Promise<EvalResult> {
+  async evaluate(hooks: TrainHooks = {}, episodes = this.options.evalEpisodes): Promise<EvalResult> {
     let done = 0;
     const control = hooks.control;
+    const total = episodes ?? this.spec.tasks(this.evalSplit).length;
     const result = await evaluatePolicy({
       spec: this.spec,
       policy: this.policy,
       split: this.evalSplit,
-      ...(this.options.evalEpisodes !== undefined ? { episodes: this.options.evalEpisodes } : {}),
+      ...(episodes !== undefined ? { episodes } : {}),
       seed: this.options.seed,
-      ...(control ? { shouldStop: () => control.isStopped } : {}),
-      onEpisode: () => hooks.onEvalProgress?.(++done, this.options.evalEpisodes ?? this.spec.tasks(this.evalSplit).length),
+      ...(control ? { shouldStop: () => control.isStopped, beforeRound: () => control.checkpoint() } : {}),
+      onEpisode: () => hooks.onEvalProgress?.(++done, total),
     });
     this.lastEval = result;
     return result;
@@ -139,7 +142,6 @@ export class Trainer {
       await control.checkpoint();
       if (control.isStopped) break;
       const iterationStart = performance.now();
-      iteration++;
       const tasks = this.iterationTasks(taskRng);
       const { trajectories, steps } = await collectTrajectories({
         envs: envs.slice(0, Math.min(envs.length, episodesPerIteration(config))),
@@ -149,9 +151,11 @@ export class Trainer {
         rng: actRng,
         stepBudget: options.realBudget - this.realTransitions,
         shouldStop: () => control.isStopped,
+        beforeRound: () => control.checkpoint(),
       });
       this.realTransitions += steps;
-      if (trajectories.length === 0) break; // the budget cannot fit another round
+      if (trajectories.length === 0) break; // the budget cannot fit another episode
+      iteration++;
       const learningRate =
         config.learningRateSchedule === 'linear' ? config.learningRate * Math.max(0.05, 1 - this.realTransitions / options.realBudget) : config.learningRate;
       const samples = config.algo === 'ppo' ? ppoSamples(trajectories, config) : grpoSamples(trajectories, config);
@@ -179,7 +183,7 @@ export class Trainer {
       hooks.onIteration?.(metrics);
     }
     const stopped = control.isStopped;
-    const finalEval = stopped ? this.lastEval : await this.evaluate({ ...hooks, control: new TrainControl() });
+    const finalEval = stopped ? this.lastEval : await this.evaluate({ ...hooks, control: new TrainControl() }, options.finalEvalEpisodes);
     return {
       env: options.env,
       mode: options.mode,

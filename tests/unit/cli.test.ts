@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import type { CommandIO } from '../../src/cli/io.ts';
@@ -55,5 +58,53 @@ describe('the CLI', () => {
     expect(await main(argv, io)).toBe(2);
     expect(io.stderr.join('\n')).toMatch(message);
     expect(io.stdout).toEqual([]);
+  });
+});
+
+describe('the CLI: train and saved policies', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-cli-'));
+
+  it('train writes a .dgp whose greedy actions rollout --policy reproduces', async () => {
+    const out = path.join(dir, 'tiny.dgp');
+    const io = capture();
+    const args = ['train', '--env', 'shop', '--mode', 'real', '--algo', 'grpo', '--real-budget', '200', '--seed', '4'];
+    expect(await main([...args, '--out', out, '--final-eval-episodes', '6', '--json'], io)).toBe(0);
+    const result = lastJson(io.stdout);
+    expect(result).toMatchObject({ env: 'shop', mode: 'real', algo: 'grpo', backend: 'wasm', syntheticTransitions: 0 });
+    expect(result.realTransitions).toBeGreaterThan(100);
+    expect(result.realTransitions).toBeLessThanOrEqual(200);
+    expect(result.eval).toMatchObject({ split: 'test', episodes: 6 });
+    expect(io.stderr.some((line) => line.startsWith('iter 1:'))).toBe(true);
+
+    const replay = capture();
+    expect(await main(['rollout', '--env', 'shop', '--policy', out, '--episodes', '6', '--seed', '4', '--json'], replay)).toBe(0);
+    const evaluated = lastJson(replay.stdout);
+    expect(evaluated.actionsDigest).toBe(result.eval.actionsDigest);
+    expect(evaluated.successRate).toBe(result.eval.successRate);
+
+    // A damaged copy is refused with what is wrong, before any episode runs.
+    const broken = path.join(dir, 'broken.dgp');
+    writeFileSync(broken, readFileSync(out).subarray(0, 5000));
+    const refused = capture();
+    expect(await main(['rollout', '--env', 'shop', '--policy', broken, '--json'], refused)).toBe(1);
+    expect(refused.stderr.join('\n')).toMatch(/truncated/);
+    expect(refused.stdout).toEqual([]);
+    const wrongEnv = capture();
+    expect(await main(['rollout', '--env', 'home', '--policy', out], wrongEnv)).toBe(2);
+    expect(wrongEnv.stderr.join('\n')).toMatch(/policy for "shop", not "home"/);
+  }, 120_000);
+
+  it.each([
+    [['train', '--env', 'shop', '--algo', 'ppo'], /--real-budget is required/],
+    [['train', '--env', 'shop', '--algo', 'ppo', '--real-budget', '0'], /--real-budget must be an integer ≥ 1/],
+    [['train', '--env', 'shop', '--algo', 'a2c', '--real-budget', '10'], /--algo must be one of: ppo, grpo/],
+    [['train', '--env', 'shop', '--mode', 'dream', '--algo', 'ppo', '--real-budget', '10'], /--mode must be one of: real/],
+    [['train', '--env', 'shop', '--algo', 'ppo', '--real-budget', '10', '--out', 'policy.json'], /--out must name a .dgp file/],
+    [['train', '--env', 'shop', '--algo', 'ppo', '--real-budget', '10', '--backend', 'tpu'], /unknown backend "tpu"/],
+    [['rollout', '--env', 'shop', '--policy', '/no/such/file.dgp'], /cannot read --policy/],
+  ])('refuses %j with exit 2 and says why', async (argv, message) => {
+    const io = capture();
+    expect(await main(argv, io)).toBe(2);
+    expect(io.stderr.join('\n')).toMatch(message);
   });
 });

@@ -11,7 +11,8 @@ import type { CommandIO } from '../io.ts';
 
 export const TRAIN_USAGE =
   'train --env <shop|home> --mode real --algo <ppo|grpo> --real-budget N [--seed S] [--out FILE.dgp]\n' +
-  '        [--eval-every ITERATIONS] [--eval-episodes N] [--backend wasm|cpu] [--history FILE.json] [--json]';
+  '        [--eval-every ITERATIONS] [--eval-episodes N (per evaluation during training; the final one uses\n' +
+  '        the whole held-out split unless --final-eval-episodes N)] [--backend wasm|cpu] [--history FILE.json] [--json]';
 
 export async function trainCommand(io: CommandIO, argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -25,6 +26,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
       out: { type: 'string' },
       'eval-every': { type: 'string' },
       'eval-episodes': { type: 'string' },
+      'final-eval-episodes': { type: 'string' },
       backend: { type: 'string', default: 'wasm' },
       history: { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -48,6 +50,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     backend,
     evalEvery: intOption(values['eval-every'], 'eval-every', 0),
     ...(values['eval-episodes'] !== undefined ? { evalEpisodes: intOption(values['eval-episodes'], 'eval-episodes', 0, 1) } : {}),
+    ...(values['final-eval-episodes'] !== undefined ? { finalEvalEpisodes: intOption(values['final-eval-episodes'], 'final-eval-episodes', 0, 1) } : {}),
   });
   io.progress(`train ${env}/${mode}/${algo} on ${backend}: budget ${realBudget} real transitions, seed ${seed}`);
   const result = await trainer.run({
@@ -64,6 +67,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     episodes: result.eval.episodes,
     successRate: result.eval.successRate,
     meanScore: result.eval.meanScore,
+    actionsDigest: result.eval.actionsDigest,
   };
   if (values.out) {
     const bytes = await exportPolicy(trainer.policy, {

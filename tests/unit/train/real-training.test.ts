@@ -15,7 +15,7 @@ const options: TrainOptions = {
   seed: 7,
   backend: 'cpu',
   maxDifficulty: 4,
-  evalEpisodes: 60,
+  finalEvalEpisodes: 60,
   policy: { hidden: 32, featurizer: { stateBuckets: 512, actionBuckets: 256, historyWindow: 3, maxElements: 40 } },
   algoConfig: { episodesPerIteration: 32, parallelEnvs: 32, minibatchSize: 128, learningRate: 3e-3 },
 };

@@ -1,0 +1,203 @@
+import { useEffect, useState } from 'preact/hooks';
+import { StateView } from '../play/StateView.tsx';
+import {
+  busy, episode, episodeError, ensureEnvs, fileError, fileName, header, isDone, lastStep, loadPolicyFile, loading,
+  observation, policyEnv, runToEnd, running, split, splitSize, startEpisode, stepOnce, steps, taskIndex, totalReward,
+} from './evaluate-store.ts';
+import type { PolicyFileHeader } from '../../policy/dgp.ts';
+
+/** Any value read from a file, as plain text (rendered by JSX as a text node, never as HTML). */
+function show(value: unknown): string {
+  if (value === undefined || value === null) return '—';
+  if (typeof value === 'number') return Number.isInteger(value) ? value.toLocaleString('en-US') : String(Number(value.toPrecision(6)));
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function percent(value: unknown): string {
+  return typeof value === 'number' && Number.isFinite(value) ? `${(100 * value).toFixed(1)}%` : show(value);
+}
+
+function localTime(value: string): string | null {
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? null : new Date(time).toLocaleString();
+}
+
+function DropZone() {
+  const [over, setOver] = useState(false);
+  const pick = (files: FileList | null | undefined) => {
+    const file = files?.[0];
+    if (file) void loadPolicyFile(file);
+  };
+  return (
+    <section class="panel" aria-labelledby="import-title">
+      <h2 id="import-title">Import a policy</h2>
+      <div
+        class={`dropzone${over ? ' over' : ''}`}
+        role="group"
+        aria-label="Drop a .dgp policy file here"
+        onDragEnter={(e) => { e.preventDefault(); setOver(true); }}
+        onDragOver={(e) => { e.preventDefault(); if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy'; setOver(true); }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(e) => { e.preventDefault(); setOver(false); pick(e.dataTransfer?.files); }}
+      >
+        <p>Drop a <code>.dgp</code> policy file here (exported from the Train view or the CLI), or choose one:</p>
+        <div class="row">
+          <label for="policy-file">Policy file (.dgp)</label>
+          <input id="policy-file" type="file" accept=".dgp" disabled={loading.value || running.value}
+            onChange={(e) => { const input = e.target as HTMLInputElement; pick(input.files); input.value = ''; }} />
+          {loading.value && <span class="muted">Checking the file…</span>}
+        </div>
+      </div>
+      {fileError.value && <p class="error" role="alert" data-testid="file-error">{fileError.value}</p>}
+    </section>
+  );
+}
+
+function HeaderView({ h }: { h: PolicyFileHeader }) {
+  const training = h.training;
+  const evaluation = h.evaluation;
+  const created = localTime(h.createdAt);
+  const sha = h.weightsSha256;
+  return (
+    <section class="panel" aria-labelledby="policy-title">
+      <h2 id="policy-title">Policy <span class="muted small">{fileName.value}</span></h2>
+      <dl class="fields" data-testid="policy-header">
+        <div><dt>Environment</dt><dd data-testid="policy-env">{h.env}</dd></div>
+        <div><dt>Algorithm</dt><dd data-testid="policy-algorithm">{h.algorithm}</dd></div>
+        <div><dt>Trained on backend</dt><dd>{h.backend}</dd></div>
+        <div><dt>Created</dt><dd>{h.createdAt}{created && <span class="muted"> ({created})</span>}</dd></div>
+        <div><dt>Real transitions</dt><dd>{show(training.realTransitions)}</dd></div>
+        <div><dt>Iterations</dt><dd>{show(training.iterations)}</dd></div>
+        {training.seed !== undefined && <div><dt>Seed</dt><dd>{show(training.seed)}</dd></div>}
+        <div><dt>Evaluation</dt><dd>{evaluation
+          ? <>split {show(evaluation.split)}: success {percent(evaluation.successRate)}, score {show(evaluation.meanScore)} over {show(evaluation.episodes)} episodes</>
+          : <span class="muted">none recorded</span>}</dd></div>
+        <div><dt>Hidden size</dt><dd>{show(h.architecture.hidden)}</dd></div>
+        <div><dt>Weights SHA-256</dt><dd><code title={sha}>{sha.slice(0, 12)}…</code></dd></div>
+      </dl>
+    </section>
+  );
+}
+
+function EpisodeControls() {
+  const env = policyEnv.value;
+  const max = Math.max(0, splitSize.value - 1);
+  return (
+    <section class="panel" aria-labelledby="episode-title">
+      <h2 id="episode-title">Watch it act</h2>
+      {!env && <p class="muted">Looking up the environment {header.value?.env}…</p>}
+      <form class="row" onSubmit={(e) => { e.preventDefault(); void startEpisode(); }}>
+        <label for="eval-split">Split</label>
+        <select id="eval-split" value={split.value} disabled={running.value}
+          onChange={(e) => { split.value = (e.target as HTMLSelectElement).value; taskIndex.value = 0; }}>
+          {env?.splits.map((s) => <option key={s.name} value={s.name}>{s.name} ({s.size})</option>)}
+        </select>
+        <label for="eval-task">Task</label>
+        <input id="eval-task" type="number" min={0} max={max} step={1} value={taskIndex.value} disabled={running.value}
+          onInput={(e) => { taskIndex.value = (e.target as HTMLInputElement).valueAsNumber; }} />
+        <button type="submit" class="primary" disabled={busy.value || running.value}>Start episode</button>
+        <button type="button" disabled={!episode.value || isDone.value || busy.value || running.value} onClick={() => void stepOnce()}>Step</button>
+        {running.value
+          ? <button type="button" onClick={() => { running.value = false; }}>Stop</button>
+          : <button type="button" disabled={!episode.value || isDone.value || busy.value} onClick={() => void runToEnd()}>Run to end</button>}
+      </form>
+      {episodeError.value && <p class="error" role="alert">{episodeError.value}</p>}
+    </section>
+  );
+}
+
+function EpisodeStatus() {
+  const last = lastStep.value;
+  let message = 'The policy has not acted yet: press Step or Run to end.';
+  if (last) message = `Last reward ${last.reward.toFixed(2)}${last.info.valid ? '' : ' (invalid action)'}.`;
+  if (last?.done) {
+    const outcome = last.info.won ? 'won' : last.info.truncated ? 'step limit reached, not won' : 'not won';
+    message = `Episode over: reward ${last.reward.toFixed(2)} (${outcome}).`;
+  }
+  return (
+    <p class={`status${last?.done ? (last.info.won ? ' won' : ' lost') : ''}`} role="status" aria-live="polite">
+      <span data-testid="eval-status">{message}</span>{' '}
+      <span class="muted">Steps: {steps.value.length} · Total reward: {totalReward.value.toFixed(2)}</span>
+    </p>
+  );
+}
+
+function Choice() {
+  const last = lastStep.value;
+  if (!last) return <p class="muted">No action yet.</p>;
+  const top = last.candidates.slice(0, 5);
+  return (
+    <>
+      <p>Chose <code data-testid="chosen-action">{last.action}</code> <span class="muted small">value estimate {last.value.toFixed(3)}</span></p>
+      <h3 class="small">Top candidates <span class="muted">of {last.candidates.length}</span></h3>
+      <ol class="candidates" data-testid="candidates">
+        {top.map((c) => (
+          <li key={c.action} class={c.action === last.action ? 'chosen' : ''}>
+            <code>{c.action}</code>
+            <span class="bar" aria-hidden="true"><span style={{ width: `${Math.max(0, Math.min(100, 100 * c.probability)).toFixed(1)}%` }} /></span>
+            <span class="prob">{(100 * c.probability).toFixed(1)}%</span>
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}
+
+function Episode() {
+  const ep = episode.value;
+  const obs = observation.value;
+  if (!ep || !obs) return null;
+  return (
+    <>
+      <section class="panel" aria-labelledby="eval-task-title">
+        <h2 id="eval-task-title">Task <span class="muted small">{ep.split} #{ep.index} · {ep.task.id} · difficulty {ep.task.difficulty}</span></h2>
+        <p class="instruction" data-testid="eval-instruction">{ep.task.instruction}</p>
+        <EpisodeStatus />
+      </section>
+      <div class="columns">
+        <section class="panel" aria-labelledby="eval-state-title">
+          <h2 id="eval-state-title">What the policy sees</h2>
+          <StateView text={obs.text} />
+        </section>
+        <section class="panel" aria-labelledby="eval-choice-title">
+          <h2 id="eval-choice-title">The policy's choice</h2>
+          <Choice />
+        </section>
+      </div>
+      {steps.value.length > 0 && (
+        <section class="panel" aria-labelledby="eval-transcript-title">
+          <h2 id="eval-transcript-title">Transcript</h2>
+          <ol class="transcript">
+            {steps.value.map((s, i) => (
+              <li key={i} class={s.info.valid ? '' : 'invalid'}>
+                <code>{s.action}</code> → reward {s.reward.toFixed(2)}{s.info.valid ? '' : ' (invalid)'}{s.done ? (s.info.won ? ' · won' : ' · done') : ''}
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+    </>
+  );
+}
+
+export function EvaluateView() {
+  useEffect(() => { void ensureEnvs(); }, []);
+  const h = header.value;
+  return (
+    <>
+      <DropZone />
+      {h ? (
+        <>
+          <HeaderView h={h} />
+          <EpisodeControls />
+          <Episode />
+        </>
+      ) : <p class="muted">Load a policy to see what it was trained on and watch it play.</p>}
+    </>
+  );
+}

@@ -1,0 +1,130 @@
+/**
+ * State of the Evaluate view: a `.dgp` policy file loaded into the trainer worker, and an episode
+ * the policy plays greedily, one step at a time or to the end. A bad file is refused by the worker
+ * with a message that says what is wrong; the page shows it and keeps what it had.
+ */
+import { computed, signal } from '@preact/signals';
+import { transfer } from 'comlink';
+import type { Observation, Task } from '../../core/types.ts';
+import { DGP_MAX_BYTES, type PolicyFileHeader } from '../../policy/dgp.ts';
+import type { PolicyStep } from '../../runtime/trainer-service.ts';
+import { envs, loadEnvs } from '../play/play-store.ts';
+import { errorMessage, onTrainerCrash, trainerClient } from '../trainer-client.ts';
+
+export const header = signal<PolicyFileHeader | null>(null);
+export const fileName = signal<string | null>(null);
+/** Why the last file could not be loaded (shown in an alert); null after a good load. */
+export const fileError = signal<string | null>(null);
+export const loading = signal(false);
+
+export const split = signal('');
+export const taskIndex = signal(0);
+export const episode = signal<{ task: Task; observation: Observation; tasks: number; split: string; index: number } | null>(null);
+export const steps = signal<PolicyStep[]>([]);
+export const busy = signal(false);
+/** True while "Run to end" is stepping; setting it false stops after the current step. */
+export const running = signal(false);
+export const episodeError = signal<string | null>(null);
+
+/** The loaded policy's environment as the env worker describes it (its splits and sizes). */
+export const policyEnv = computed(() => (header.value ? envs.value.find((e) => e.name === header.value?.env) ?? null : null));
+export const splitSize = computed(() => policyEnv.value?.splits.find((s) => s.name === split.value)?.size ?? 0);
+export const observation = computed(() => steps.value.at(-1)?.observation ?? episode.value?.observation ?? null);
+export const lastStep = computed(() => steps.value.at(-1) ?? null);
+export const isDone = computed(() => lastStep.value?.done ?? false);
+export const totalReward = computed(() => steps.value.reduce((sum, s) => sum + s.reward, 0));
+
+let listening = false;
+function listenForCrash(): void {
+  if (listening) return;
+  listening = true;
+  onTrainerCrash((message) => {
+    episodeError.value = message;
+    busy.value = false;
+    loading.value = false;
+    running.value = false;
+  });
+}
+
+/** The splits to choose from need the env list; the Play view's env worker provides it. */
+export async function ensureEnvs(): Promise<void> {
+  if (envs.value.length === 0) await loadEnvs();
+}
+
+/** Load a `.dgp` file into the worker; on any problem show the worker's message and change nothing else. */
+export async function loadPolicyFile(file: File): Promise<void> {
+  if (loading.value) return;
+  if (running.value) {
+    fileError.value = 'Stop the running episode before loading another policy.';
+    return;
+  }
+  listenForCrash();
+  if (file.size > DGP_MAX_BYTES) {
+    fileError.value = `${file.name} is ${file.size} bytes, more than the ${DGP_MAX_BYTES} bytes a policy file may be; it is probably not a policy file.`;
+    return;
+  }
+  loading.value = true;
+  try {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const loaded = await trainerClient().loadPolicy(transfer(bytes, [bytes.buffer]));
+    header.value = loaded;
+    fileName.value = file.name;
+    fileError.value = null;
+    episode.value = null;
+    steps.value = [];
+    episodeError.value = null;
+    await ensureEnvs();
+    const env = envs.value.find((e) => e.name === loaded.env);
+    split.value = env?.testSplit ?? env?.splits[0]?.name ?? '';
+    taskIndex.value = 0;
+  } catch (e) {
+    fileError.value = `${file.name}: ${errorMessage(e)}`;
+  } finally {
+    loading.value = false;
+  }
+}
+
+async function guarded(work: () => Promise<void>): Promise<void> {
+  busy.value = true;
+  episodeError.value = null;
+  try {
+    await work();
+  } catch (e) {
+    episodeError.value = errorMessage(e);
+    running.value = false;
+  } finally {
+    busy.value = false;
+  }
+}
+
+export async function startEpisode(): Promise<void> {
+  if (!header.value || busy.value) return;
+  listenForCrash();
+  const chosenSplit = split.value;
+  const index = taskIndex.value;
+  await guarded(async () => {
+    const started = await trainerClient().startEpisode(chosenSplit, index);
+    episode.value = { ...started, split: chosenSplit, index };
+    steps.value = [];
+  });
+}
+
+export async function stepOnce(): Promise<void> {
+  if (!episode.value || isDone.value || busy.value) return;
+  await guarded(async () => {
+    const step = await trainerClient().stepPolicy();
+    steps.value = [...steps.value, step];
+  });
+}
+
+/** Let the policy play until the episode ends (the env's step limit ends every episode) or Stop. */
+export async function runToEnd(): Promise<void> {
+  if (!episode.value || isDone.value || running.value) return;
+  running.value = true;
+  while (running.value && episode.value && !isDone.value) {
+    await stepOnce();
+    // Yield so the page paints each step.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  running.value = false;
+}

@@ -1,0 +1,211 @@
+import { formatNumber, LiveChart, type ChartSeries } from './LiveChart.tsx';
+import {
+  ALGO_CHOICES, BACKEND_CHOICES, ENV_CHOICES, backend, canExport, error, evaluating, exportCurrentPolicy, exporting,
+  formAlgo, formBackend, formBudget, formEnv, formEvalEpisodes, formEvalEvery, formProblem, formSeed, history, isActive,
+  latest, lossData, pauseTraining, realTransitions, result, resumeTraining, runRequest, runState, secondsLeft,
+  stabilityData, startTraining, stopTraining, successData, type BackendChoice, type RunState,
+} from './train-store.ts';
+import type { AlgoName } from '../../rl/config.ts';
+
+const STATE_TEXT: Record<RunState, string> = {
+  idle: 'Not started',
+  starting: 'Starting the trainer…',
+  running: 'Training',
+  pausing: 'Pausing…',
+  paused: 'Paused',
+  stopping: 'Stopping…',
+  done: 'Done',
+  stopped: 'Stopped',
+  error: 'Failed',
+};
+
+// Mid-tone colours that read on both the light and the dark background.
+const BLUE = '#3b82f6';
+const ORANGE = '#f08c00';
+const GREEN = '#2f9e44';
+const PURPLE = '#ae3ec9';
+
+const SUCCESS_SERIES: ChartSeries[] = [
+  { label: 'train success', color: BLUE, axis: 'left' },
+  { label: 'held-out success', color: GREEN, axis: 'left', points: true },
+  { label: 'train score', color: ORANGE, axis: 'right', dash: [6, 4] },
+  { label: 'held-out score', color: PURPLE, axis: 'right', dash: [6, 4], points: true },
+];
+const LOSS_SERIES: ChartSeries[] = [
+  { label: 'policy loss', color: BLUE, axis: 'left' },
+  { label: 'value loss', color: ORANGE, axis: 'right' },
+];
+const STABILITY_SERIES: ChartSeries[] = [
+  { label: 'entropy', color: GREEN, axis: 'left' },
+  { label: 'approx KL', color: PURPLE, axis: 'right' },
+];
+
+const int = (n: number) => n.toLocaleString('en-US');
+const pct = (n: number) => `${(100 * n).toFixed(1)}%`;
+
+export function formatDuration(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+}
+
+function numberInput(id: string, value: number, set: (n: number) => void, min: number) {
+  return (
+    <input id={id} type="number" min={min} step={1} value={Number.isNaN(value) ? '' : value}
+      onInput={(e) => set((e.target as HTMLInputElement).valueAsNumber)} />
+  );
+}
+
+function RunForm() {
+  const state = runState.value;
+  return (
+    <section class="panel" aria-labelledby="run-title">
+      <h2 id="run-title">Train a policy in the real environment</h2>
+      <form onSubmit={(e) => { e.preventDefault(); void startTraining(); }}>
+        <fieldset class="plain" disabled={isActive.value}>
+          <legend class="visually-hidden">Run settings</legend>
+          <div class="form-grid">
+            <label for="train-env">Environment</label>
+            <select id="train-env" value={formEnv.value} onChange={(e) => { formEnv.value = (e.target as HTMLSelectElement).value; }}>
+              {ENV_CHOICES.map((name) => <option key={name} value={name}>{name}</option>)}
+            </select>
+            <label for="train-algo">Algorithm</label>
+            <select id="train-algo" value={formAlgo.value} onChange={(e) => { formAlgo.value = (e.target as HTMLSelectElement).value as AlgoName; }}>
+              {ALGO_CHOICES.map((name) => <option key={name} value={name}>{name.toUpperCase()}</option>)}
+            </select>
+            <label for="train-budget">Real-transition budget</label>
+            {numberInput('train-budget', formBudget.value, (n) => { formBudget.value = n; }, 1)}
+            <label for="train-seed">Seed</label>
+            {numberInput('train-seed', formSeed.value, (n) => { formSeed.value = n; }, 0)}
+            <label for="train-eval-every">Evaluate every N iterations</label>
+            {numberInput('train-eval-every', formEvalEvery.value, (n) => { formEvalEvery.value = n; }, 0)}
+            <label for="train-eval-episodes">Evaluation episodes</label>
+            {numberInput('train-eval-episodes', formEvalEpisodes.value, (n) => { formEvalEpisodes.value = n; }, 1)}
+          </div>
+          <details class="advanced">
+            <summary>Advanced</summary>
+            <div class="row">
+              <label for="train-backend">Backend</label>
+              <select id="train-backend" value={formBackend.value} onChange={(e) => { formBackend.value = (e.target as HTMLSelectElement).value as BackendChoice; }}>
+                {BACKEND_CHOICES.map((name) => <option key={name} value={name}>{name === 'auto' ? 'auto (webgpu, then wasm, then cpu)' : name}</option>)}
+              </select>
+            </div>
+          </details>
+        </fieldset>
+        {formProblem.value && !isActive.value && <p class="muted small">{formProblem.value}</p>}
+        <div class="row">
+          <button type="submit" class="primary" disabled={isActive.value || formProblem.value !== null}>Start</button>
+          <button type="button" disabled={state !== 'running'} onClick={() => void pauseTraining()}>Pause</button>
+          <button type="button" disabled={state !== 'paused'} onClick={() => void resumeTraining()}>Resume</button>
+          <button type="button" disabled={!['running', 'pausing', 'paused'].includes(state)} onClick={() => void stopTraining()}>Stop</button>
+          <button type="button" disabled={!canExport.value} onClick={() => void exportCurrentPolicy()}>
+            {exporting.value ? 'Exporting…' : 'Export policy'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function Progress() {
+  const request = runRequest.value;
+  const m = latest.value;
+  const done = realTransitions.value;
+  const left = secondsLeft.value;
+  const rate = m?.samplesPerSecond;
+  const evaluation = evaluating.value;
+  return (
+    <section class="panel" aria-labelledby="progress-title">
+      <h2 id="progress-title">Progress</h2>
+      <p class="row" role="status" aria-live="polite">
+        <span data-testid="backend">Backend: {backend.value ?? '—'}</span>
+        <span class="muted">·</span>
+        <span data-testid="train-state" class={`run-state state-${runState.value}`}>{STATE_TEXT[runState.value]}</span>
+      </p>
+      {request && (
+        <>
+          <label class="progress-label" for="budget-progress">
+            <span data-testid="real-transitions">{int(done)}</span> / {int(request.realBudget)} real transitions
+            {m && <> · iteration {m.iteration}</>}
+            {rate !== undefined && Number.isFinite(rate) && <> · {int(Math.round(rate))} samples/s</>}
+            {left !== null && <> · about {formatDuration(left)} left</>}
+          </label>
+          <progress id="budget-progress" max={request.realBudget} value={Math.min(done, request.realBudget)} />
+        </>
+      )}
+      {evaluation && (
+        <>
+          <label class="progress-label" for="eval-progress" data-testid="eval-progress">
+            Evaluating on the held-out split: {evaluation.done} / {evaluation.total} episodes
+          </label>
+          <progress id="eval-progress" max={evaluation.total} value={evaluation.done} />
+        </>
+      )}
+      {m && <LatestMetrics />}
+    </section>
+  );
+}
+
+function LatestMetrics() {
+  const m = latest.value;
+  if (!m) return null;
+  return (
+    <dl class="metrics" aria-label="Latest iteration">
+      <div><dt>train success</dt><dd>{pct(m.successRate)}</dd></div>
+      <div><dt>train score</dt><dd>{m.meanScore.toFixed(1)}</dd></div>
+      <div><dt>policy loss</dt><dd>{formatNumber(m.policyLoss)}</dd></div>
+      <div><dt>value loss</dt><dd>{formatNumber(m.valueLoss)}</dd></div>
+      <div><dt>entropy</dt><dd>{formatNumber(m.entropy)}</dd></div>
+      <div><dt>approx KL</dt><dd>{formatNumber(m.approxKl)}</dd></div>
+      {m.eval && <div><dt>held-out success</dt><dd>{pct(m.eval.successRate)}</dd></div>}
+    </dl>
+  );
+}
+
+function Charts() {
+  if (!runRequest.value) return null;
+  return (
+    <section class="panel" aria-labelledby="charts-title">
+      <h2 id="charts-title">Charts <span class="muted small">{history.value.length === 0 ? 'the first points appear after the first iteration' : ''}</span></h2>
+      <div class="charts">
+        <LiveChart title="Success and score" xLabel="real transitions" data={successData.value} series={SUCCESS_SERIES}
+          left={{ label: 'success rate', range: [0, 1] }} right={{ label: 'score', range: [0, 100] }} />
+        <LiveChart title="Losses" xLabel="real transitions" data={lossData.value} series={LOSS_SERIES}
+          left={{ label: 'policy loss' }} right={{ label: 'value loss' }} />
+        <LiveChart title="Entropy and approximate KL" xLabel="real transitions" data={stabilityData.value} series={STABILITY_SERIES}
+          left={{ label: 'entropy' }} right={{ label: 'approx KL' }} />
+      </div>
+    </section>
+  );
+}
+
+function Result() {
+  const final = result.value;
+  if (!final) return null;
+  const evaluation = final.eval;
+  return (
+    <section class="panel" aria-labelledby="result-title">
+      <h2 id="result-title">{final.stopped ? 'Stopped' : 'Result'}</h2>
+      <p data-testid="train-result">
+        {final.env} · {final.algo.toUpperCase()} · seed {final.seed} · {int(final.realTransitions)} real transitions in {final.iterations} iterations
+        ({formatDuration(final.wallSeconds)}) on {final.backend}.{' '}
+        {evaluation
+          ? <>Held-out split <strong>{evaluation.split}</strong>: success <strong>{pct(evaluation.successRate)}</strong>, score <strong>{evaluation.meanScore.toFixed(1)}</strong> over {evaluation.episodes} episodes.</>
+          : <>No held-out evaluation ran before the stop.</>}
+      </p>
+    </section>
+  );
+}
+
+export function TrainView() {
+  return (
+    <>
+      {error.value && <p class="error" role="alert">{error.value}</p>}
+      <RunForm />
+      <Progress />
+      <Charts />
+      <Result />
+    </>
+  );
+}

@@ -1,0 +1,228 @@
+/**
+ * State of the Train view as signals, and the commands that drive the trainer worker. The run
+ * itself lives in the worker; the page keeps the metrics it streams (for the charts and the
+ * progress bar) and shows every error to the person.
+ */
+import { computed, signal } from '@preact/signals';
+import { proxy } from 'comlink';
+import type { AlgoName } from '../../rl/config.ts';
+import type { BackendName } from '../../runtime/tf.ts';
+import type { TrainRequest, TrainerEvent } from '../../runtime/trainer-service.ts';
+import type { IterationMetrics } from '../../train/metrics.ts';
+import type { TrainResult } from '../../train/trainer.ts';
+import { errorMessage, onTrainerCrash, trainerClient } from '../trainer-client.ts';
+
+export type RunState = 'idle' | 'starting' | 'running' | 'pausing' | 'paused' | 'stopping' | 'done' | 'stopped' | 'error';
+export type BackendChoice = 'auto' | BackendName;
+
+export const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', 'webgpu', 'wasm', 'cpu'];
+export const ENV_CHOICES = ['shop', 'home'] as const;
+export const ALGO_CHOICES: readonly AlgoName[] = ['ppo', 'grpo'];
+
+// The form.
+export const formEnv = signal<string>('shop');
+export const formAlgo = signal<AlgoName>('ppo');
+export const formBudget = signal(20_000);
+export const formSeed = signal(1);
+export const formEvalEvery = signal(10);
+export const formEvalEpisodes = signal(100);
+export const formBackend = signal<BackendChoice>('auto');
+
+// The run.
+export const runState = signal<RunState>('idle');
+export const backend = signal<BackendName | null>(null);
+/** The request of the run shown (the form may change while it runs). */
+export const runRequest = signal<TrainRequest | null>(null);
+/** Every iteration's metrics, in order; a new array on each iteration so views re-render. */
+export const history = signal<IterationMetrics[]>([]);
+export const evaluating = signal<{ done: number; total: number } | null>(null);
+export const result = signal<TrainResult | null>(null);
+export const error = signal<string | null>(null);
+export const exporting = signal(false);
+
+export const latest = computed(() => history.value.at(-1) ?? null);
+export const realTransitions = computed(() => result.value?.realTransitions ?? latest.value?.realTransitions ?? 0);
+export const isActive = computed(() => ['starting', 'running', 'pausing', 'paused', 'stopping'].includes(runState.value));
+export const canExport = computed(() => runRequest.value !== null && runState.value !== 'starting' && !exporting.value);
+
+/** Problems with the form, or null when it can start a run. */
+export const formProblem = computed(() => {
+  const int = (n: number) => Number.isInteger(n);
+  if (!int(formBudget.value) || formBudget.value < 1) return 'The budget must be a whole number of real transitions, at least 1.';
+  if (!int(formSeed.value)) return 'The seed must be a whole number.';
+  if (!int(formEvalEvery.value) || formEvalEvery.value < 0) return 'Evaluate every N iterations: a whole number, 0 for only at the end.';
+  if (!int(formEvalEpisodes.value) || formEvalEpisodes.value < 1) return 'Evaluation episodes: a whole number, at least 1.';
+  return null;
+});
+
+/** Seconds left for the budget at the recent sampling rate (mean of the last three iterations). */
+export const secondsLeft = computed(() => {
+  const request = runRequest.value;
+  const recent = history.value.slice(-3).filter((m) => Number.isFinite(m.samplesPerSecond) && m.samplesPerSecond > 0);
+  if (!request || recent.length === 0 || !isActive.value) return null;
+  const rate = recent.reduce((a, m) => a + m.samplesPerSecond, 0) / recent.length;
+  return Math.max(0, request.realBudget - realTransitions.value) / rate;
+});
+
+let listening = false;
+function listenForCrash(): void {
+  if (listening) return;
+  listening = true;
+  onTrainerCrash((message) => {
+    error.value = message;
+    evaluating.value = null;
+    exporting.value = false;
+    if (isActive.value) runState.value = 'error';
+  });
+}
+
+function onEvent(event: TrainerEvent): void {
+  switch (event.kind) {
+    case 'iteration':
+      history.value = [...history.value, event.metrics];
+      evaluating.value = null;
+      break;
+    case 'evaluating':
+      evaluating.value = { done: event.done, total: event.total };
+      break;
+    case 'done':
+      finish(event.result);
+      break;
+    case 'error':
+      error.value = event.message;
+      evaluating.value = null;
+      runState.value = 'error';
+      break;
+  }
+}
+
+function finish(final: TrainResult): void {
+  result.value = final;
+  evaluating.value = null;
+  runState.value = final.stopped ? 'stopped' : 'done';
+}
+
+export async function startTraining(): Promise<void> {
+  if (isActive.value || formProblem.value) return;
+  listenForCrash();
+  const request: TrainRequest = {
+    env: formEnv.value,
+    algo: formAlgo.value,
+    realBudget: formBudget.value,
+    seed: formSeed.value,
+    evalEvery: formEvalEvery.value,
+    evalEpisodes: formEvalEpisodes.value,
+  };
+  runState.value = 'starting';
+  runRequest.value = request;
+  history.value = [];
+  result.value = null;
+  evaluating.value = null;
+  error.value = null;
+  backend.value = null;
+  try {
+    const client = trainerClient();
+    backend.value = await client.init(formBackend.value === 'auto' ? undefined : [formBackend.value]);
+    if (runState.value !== 'starting') return; // crashed meanwhile
+    runState.value = 'running';
+    const final = await client.train(request, proxy(onEvent));
+    finish(final);
+  } catch (e) {
+    error.value = errorMessage(e);
+    evaluating.value = null;
+    runState.value = 'error';
+  }
+}
+
+async function command(work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (e) {
+    error.value = errorMessage(e);
+  }
+}
+
+export async function pauseTraining(): Promise<void> {
+  if (runState.value !== 'running') return;
+  runState.value = 'pausing';
+  await command(async () => {
+    await trainerClient().pause();
+    const { state } = await trainerClient().status();
+    // The run may have ended while the command travelled; only a run still going is paused.
+    if (runState.value === 'pausing') runState.value = state === 'paused' ? 'paused' : 'running';
+  });
+}
+
+export async function resumeTraining(): Promise<void> {
+  if (runState.value !== 'paused') return;
+  await command(async () => {
+    await trainerClient().resume();
+    if (runState.value === 'paused') runState.value = 'running';
+  });
+}
+
+export async function stopTraining(): Promise<void> {
+  if (!['running', 'pausing', 'paused'].includes(runState.value)) return;
+  runState.value = 'stopping';
+  await command(() => trainerClient().stop());
+}
+
+/** `dreamgym-<env>-<algo>-<seed>.dgp`, from the run (not the form, which may have changed). */
+export function exportFileName(request: TrainRequest): string {
+  return `dreamgym-${request.env}-${request.algo}-${request.seed}.dgp`;
+}
+
+/** Download the current policy of the run (mid-run, paused or finished) as a `.dgp` file. */
+export async function exportCurrentPolicy(): Promise<void> {
+  const request = runRequest.value;
+  if (!request || exporting.value) return;
+  exporting.value = true;
+  try {
+    const bytes = await trainerClient().exportPolicy();
+    downloadBytes(bytes, exportFileName(request));
+  } catch (e) {
+    error.value = errorMessage(e);
+  } finally {
+    exporting.value = false;
+  }
+}
+
+function downloadBytes(bytes: Uint8Array, fileName: string): void {
+  const blob = new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.style.display = 'none';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The download has started from the click; give the browser a moment before freeing the blob.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+// Chart data, in uPlot's aligned form: x = real transitions, then one array per series.
+
+type Column = (number | null)[];
+
+function columns(width: number, pick: (m: IterationMetrics) => Column): [number[], ...Column[]] {
+  const rows = history.value;
+  const x = rows.map((m) => m.realTransitions);
+  const cols: Column[] = Array.from({ length: width }, () => []);
+  for (const m of rows) pick(m).forEach((v, i) => cols[i]!.push(v));
+  return [x, ...cols];
+}
+
+/** The held-out result of an iteration, or of the whole run on its last iteration (the final evaluation). */
+function heldOut(m: IterationMetrics): { successRate: number; meanScore: number } | null {
+  if (m.eval) return m.eval;
+  const final = result.value;
+  return final?.eval && m === history.value.at(-1) ? final.eval : null;
+}
+
+/** Train success, held-out success (left, 0–1); train score, held-out score (right, 0–100). */
+export const successData = computed(() =>
+  columns(4, (m) => [m.successRate, heldOut(m)?.successRate ?? null, m.meanScore, heldOut(m)?.meanScore ?? null]),
+);
+export const lossData = computed(() => columns(2, (m) => [m.policyLoss, m.valueLoss]));
+export const stabilityData = computed(() => columns(2, (m) => [m.entropy, m.approxKl]));

@@ -1,0 +1,136 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { exportPolicy, type PolicyFileInfo } from '../../src/policy/policy-file.ts';
+import { DEFAULT_POLICY, Policy } from '../../src/policy/policy.ts';
+import { useBackend } from '../../src/runtime/tf.ts';
+import { ARTIFACTS, collectErrors, launch } from './browser.ts';
+
+const MARKUP = '<img src=x onerror="window.__pwned=1">';
+
+function info(env: string, algorithm: string, backend: string): PolicyFileInfo {
+  return {
+    env,
+    algorithm,
+    backend,
+    training: { mode: 'real', seed: 7, realBudget: 5000, realTransitions: 4321, syntheticTransitions: 0, iterations: 6, wallSeconds: 12.5 },
+    evaluation: { split: 'test', episodes: 20, successRate: 0.25, meanScore: 41.5 },
+    createdAt: '2025-01-02T03:04:05.000Z',
+  };
+}
+
+/** Drop a file onto the drop zone as a person dragging it from the desktop would. */
+async function dropFile(page: Page, name: string, bytes: Uint8Array): Promise<void> {
+  const data = await page.evaluateHandle(({ name, b64 }) => {
+    const raw = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([raw], name, { type: 'application/octet-stream' }));
+    return transfer;
+  }, { name, b64: Buffer.from(bytes).toString('base64') });
+  const zone = page.getByRole('group', { name: 'Drop a .dgp policy file here' });
+  await zone.dispatchEvent('dragenter', { dataTransfer: data });
+  await zone.dispatchEvent('dragover', { dataTransfer: data });
+  await zone.dispatchEvent('drop', { dataTransfer: data });
+}
+
+describe('the Evaluate view, driven by a person in Chromium', () => {
+  let browser: Browser;
+  let dir: string;
+  let shopFile: string;
+  let brokenFile: string;
+  let homeBytes: Uint8Array;
+
+  beforeAll(async () => {
+    browser = await launch();
+    // Policy files made in Node by the same code the CLI and the trainer use (random weights).
+    await useBackend(['cpu']);
+    dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-e2e-'));
+    const shop = new Policy(DEFAULT_POLICY, 1);
+    const shopBytes = await exportPolicy(shop, info('shop', 'grpo', 'webgpu'));
+    shop.dispose();
+    shopFile = path.join(dir, 'shop-grpo.dgp');
+    writeFileSync(shopFile, shopBytes);
+    brokenFile = path.join(dir, 'broken.dgp');
+    writeFileSync(brokenFile, shopBytes.subarray(0, shopBytes.length - 1000));
+    const home = new Policy(DEFAULT_POLICY, 2);
+    homeBytes = await exportPolicy(home, info('home', 'ppo', MARKUP));
+    home.dispose();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('imports a policy, shows its header, steps it, and refuses a truncated file without losing it', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const errors = collectErrors(page);
+    await page.goto(`${inject('appUrl')}#evaluate`);
+    expect(await page.getByRole('link', { name: 'Evaluate' }).getAttribute('aria-current')).toBe('page');
+
+    await page.getByLabel('Policy file (.dgp)').setInputFiles(shopFile);
+    await expect.poll(() => page.getByTestId('policy-env').textContent(), { timeout: 30_000 }).toBe('shop');
+    expect(await page.getByTestId('policy-algorithm').textContent()).toBe('grpo');
+    const headerText = await page.getByTestId('policy-header').textContent();
+    expect(headerText).toContain('webgpu');
+    expect(headerText).toContain('4,321');
+    expect(headerText).toMatch(/success 25\.0%/);
+    const sha = (readFileSync(shopFile).subarray(8).toString('utf8').match(/"weightsSha256":"([0-9a-f]{64})"/) ?? [])[1]!;
+    expect(headerText).toContain(sha.slice(0, 12));
+
+    // The split selector comes from the env worker: shop's splits, the test split first chosen.
+    await expect.poll(() => page.getByLabel('Split').inputValue(), { timeout: 30_000 }).toBe('test');
+    await page.getByLabel('Task').fill('3');
+    await page.getByRole('button', { name: 'Start episode' }).click();
+    await expect.poll(() => page.getByTestId('eval-instruction').textContent(), { timeout: 30_000 }).toMatch(/price lower than/);
+
+    for (let i = 1; i <= 3; i++) {
+      await page.getByRole('button', { name: 'Step', exact: true }).click();
+      await expect.poll(() => page.getByRole('status').filter({ hasText: `Steps: ${i}` }).count(), { timeout: 30_000 }).toBe(1);
+    }
+    const action = await page.getByTestId('chosen-action').textContent();
+    expect(action).toMatch(/^(search|click)\[/);
+    const candidates = page.getByTestId('candidates').getByRole('listitem');
+    const count = await candidates.count();
+    expect(count).toBeGreaterThanOrEqual(1);
+    expect(count).toBeLessThanOrEqual(5);
+    expect(await candidates.first().textContent()).toMatch(/\d+\.\d%$/);
+
+    await page.getByRole('button', { name: 'Run to end' }).click();
+    await expect.poll(() => page.getByTestId('eval-status').textContent(), { timeout: 60_000 }).toMatch(/^Episode over: reward \d\.\d\d \(.+\)\.$/);
+
+    // A truncated file: the worker's message in the alert, the loaded policy and episode unchanged.
+    await page.getByLabel('Policy file (.dgp)').setInputFiles(brokenFile);
+    const alert = page.getByRole('alert');
+    await expect.poll(() => alert.textContent(), { timeout: 30_000 }).toMatch(/^broken\.dgp: the policy file is truncated/);
+    expect(await page.getByTestId('policy-env').textContent()).toBe('shop');
+    expect(await page.getByTestId('policy-algorithm').textContent()).toBe('grpo');
+    expect(await page.getByText('shop-grpo.dgp').count()).toBe(1);
+    expect(await page.getByTestId('eval-status').textContent()).toMatch(/^Episode over/);
+    await page.screenshot({ path: `${ARTIFACTS}/evaluate-truncated.png`, fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
+  it('loads a policy dropped on the drop zone and shows file text as text', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const errors = collectErrors(page);
+    await page.goto(`${inject('appUrl')}#evaluate`);
+    await dropFile(page, 'home.dgp', homeBytes);
+    await expect.poll(() => page.getByTestId('policy-env').textContent(), { timeout: 30_000 }).toBe('home');
+    expect(await page.getByTestId('policy-algorithm').textContent()).toBe('ppo');
+    // The backend field carried markup: shown verbatim, never parsed.
+    expect(await page.getByText(MARKUP).count()).toBe(1);
+    expect(await page.locator('main img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.getByRole('alert').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Start episode' }).click();
+    await page.getByTestId('eval-instruction').waitFor();
+    expect(await page.getByLabel('Split').inputValue()).toBe('valid-unseen');
+    await page.getByRole('button', { name: 'Step', exact: true }).click();
+    await expect.poll(() => page.getByTestId('chosen-action').count(), { timeout: 30_000 }).toBe(1);
+    await page.screenshot({ path: `${ARTIFACTS}/evaluate-home.png`, fullPage: true });
+    expect(errors).toEqual([]);
+  });
+});
