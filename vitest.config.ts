@@ -2,6 +2,7 @@ import { defineConfig, mergeConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import viteConfig from './vite.config.ts';
 import { CHROMIUM_ARGS, chromiumPath } from './tests/chromium.ts';
+import { cliRolloutPolicy } from './tests/browser/cli-command.ts';
 
 // Three suites, one command (`npm test`): unit tests in Node, browser tests in the system Chromium
 // (real WebGPU through SwiftShader, real IndexedDB, real workers), and end-to-end tests that build
@@ -27,6 +28,7 @@ export default mergeConfig(
               screenshotFailures: false,
               provider: playwright({ launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS } }),
               instances: [{ browser: 'chromium' }],
+              commands: { cliRolloutPolicy },
             },
           },
         },

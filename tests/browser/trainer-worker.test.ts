@@ -1,5 +1,6 @@
 import { proxy, wrap } from 'comlink';
 import { describe, expect, it, vi } from 'vitest';
+import { commands } from 'vitest/browser';
 import type { TrainerEvent, TrainerService } from '../../src/runtime/trainer-service.ts';
 
 function trainerWorker() {
@@ -55,6 +56,13 @@ describe('the trainer worker (real Chromium, tfjs in a Worker)', () => {
     const header = await service.inspectPolicy(bytes);
     expect(header.backend).toBe('webgpu');
     expect(header.algorithm).toBe('grpo');
+    // The same file under the Node CLI (wasm) takes the same greedy actions on the same tasks.
+    let binary = '';
+    for (const byte of bytes) binary += String.fromCharCode(byte);
+    const cli = await commands.cliRolloutPolicy(btoa(binary), ['--env', 'shop', '--episodes', '10', '--seed', '2']);
+    expect(cli.backend).toBe('wasm');
+    expect(cli.episodes).toBe(10);
+    expect(cli.actionsDigest).toBe(result.eval?.actionsDigest);
     worker.terminate();
   }, 180_000);
 });
