@@ -109,7 +109,8 @@ export class Trainer {
     return groups.flatMap((t) => Array.from({ length: (this.config as { groupSize: number }).groupSize }, () => t));
   }
 
-  async evaluate(hooks: TrainHooks = {}, episodes = this.options.evalEpisodes): Promise<EvalResult> {
+  /** Greedy held-out evaluation; `episodes` undefined means every task of the split once. */
+  async evaluate(hooks: TrainHooks, episodes: number | undefined): Promise<EvalResult> {
     let done = 0;
     const control = hooks.control;
     const total = episodes ?? this.spec.tasks(this.evalSplit).length;
@@ -178,7 +179,7 @@ export class Trainer {
         wallSeconds: (performance.now() - started) / 1000,
       };
       const last = this.realTransitions >= options.realBudget || control.isStopped;
-      if (!last && evalEvery > 0 && iteration % evalEvery === 0) metrics.eval = await this.evaluate(hooks);
+      if (!last && evalEvery > 0 && iteration % evalEvery === 0) metrics.eval = await this.evaluate(hooks, options.evalEpisodes);
       this.history.push(metrics);
       hooks.onIteration?.(metrics);
     }

@@ -35,6 +35,7 @@ describe('real-mode training', () => {
     expect(first.realTransitions).toBeLessThanOrEqual(options.realBudget);
     expect(first.realTransitions).toBeGreaterThan(options.realBudget * 0.9);
     expect(first.eval).not.toBeNull();
+    expect(first.eval!.episodes).toBe(60);
     expect(first.eval!.successRate).toBeGreaterThan(before.successRate + 0.1);
     expect(first.eval!.meanScore).toBeGreaterThan(before.meanScore + 10);
 
@@ -42,5 +43,22 @@ describe('real-mode training', () => {
     expect(second.eval!.actionsDigest).toBe(first.eval!.actionsDigest);
     const strip = (h: typeof first.history) => h.map(({ wallSeconds: _w, samplesPerSecond: _s, ...rest }) => rest);
     expect(strip(second.history)).toEqual(strip(first.history));
+  }, 240_000);
+
+  it('evaluates on a sample during training and on the whole held-out split at the end', async () => {
+    const result = await new Trainer({
+      ...options,
+      algo: 'grpo',
+      realBudget: 120,
+      evalEvery: 1,
+      evalEpisodes: 5,
+      finalEvalEpisodes: undefined,
+      algoConfig: { tasksPerIteration: 4, groupSize: 4, parallelEnvs: 16, minibatchSize: 64, epochs: 1 },
+    }).run();
+    const during = result.history.flatMap((m) => (m.eval ? [m.eval.episodes] : []));
+    expect(during.length).toBeGreaterThan(0);
+    expect(new Set(during)).toEqual(new Set([5]));
+    expect(result.eval?.episodes).toBe(500);
+    expect(result.iterations).toBe(result.history.length);
   }, 240_000);
 });
