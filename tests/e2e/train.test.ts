@@ -58,7 +58,7 @@ describe('the Train view, driven by a person in Chromium', () => {
 
     // The run finishes: the held-out result, then the final policy exported.
     await expect.poll(() => state.textContent(), { timeout: 400_000, interval: 1000 }).toBe('Done');
-    expect(await page.getByTestId('train-result').textContent()).toMatch(/Held-out split test: success \d+\.\d%, score \d+\.\d over 20 episodes\./);
+    expect(await page.getByTestId('train-result').textContent()).toMatch(/Held-out split test: success \d+\.\d%, score \d+\.\d over 500 episodes\./);
     // The budget is a cap: the last round stops when another episode step would not fit.
     const used = await transitions();
     expect(used).toBeGreaterThan(BUDGET / 2);

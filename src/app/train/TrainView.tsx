@@ -83,6 +83,7 @@ function RunForm() {
             <label for="train-eval-episodes">Evaluation episodes</label>
             {numberInput('train-eval-episodes', formEvalEpisodes.value, (n) => { formEvalEpisodes.value = n; }, 1)}
           </div>
+          <p class="muted small">Evaluations during training use that many held-out episodes; the final one plays every held-out task once.</p>
           <details class="advanced">
             <summary>Advanced</summary>
             <div class="row">
