@@ -34,3 +34,8 @@ export class StateFormatError extends DreamGymError {
     this.line = line;
   }
 }
+
+/** The message of anything thrown (comlink and workers pass plain values through too). */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -16,7 +16,7 @@
 
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { DreamGymError } from '../core/errors.ts';
+import { DreamGymError, errorMessage } from '../core/errors.ts';
 
 export const DGP_MAGIC = 'DGPF';
 export const DGP_VERSION = 1;
@@ -477,7 +477,7 @@ function readHeaderPart(bytes: Uint8Array, maxBytes: number): HeaderPart {
   try {
     raw = JSON.parse(text);
   } catch (cause) {
-    const detail = cause instanceof Error ? cause.message : String(cause);
+    const detail = errorMessage(cause);
     throw new PolicyFileError('header', `the header is not valid JSON (${detail}); the file is damaged`, { cause });
   }
   return { header: validateHeader(raw), headerEnd };

@@ -6,7 +6,7 @@
  * "this product title shares most words with the request" holds for words never seen in training.
  */
 import { parseWebAction } from '../core/actions.ts';
-import { elementFields, elementTarget, parseState, type AbstractState } from '../core/state.ts';
+import { elementFields, elementTarget, parseState, type AbstractState, type StateElement } from '../core/state.ts';
 import type { Observation } from '../core/types.ts';
 import { contentWords, dollarAmount, featureIndex, tokens, wordsAndBigrams } from './text.ts';
 
@@ -130,12 +130,21 @@ function overlap(words: readonly string[], reference: ReadonlySet<string>): numb
   return n;
 }
 
+/** Elements by what a click names, lowercased; built once per state, not once per candidate. */
+function elementsByTarget(state: AbstractState): Map<string, StateElement> {
+  const byTarget = new Map<string, StateElement>();
+  for (const element of state.elements) {
+    const key = elementTarget(element).toLowerCase();
+    if (!byTarget.has(key)) byTarget.set(key, element);
+  }
+  return byTarget;
+}
+
 /** The text an action is about: the element it clicks (a product id says nothing by itself), or the command. */
-function describeAction(action: string, state: AbstractState): { text: string; kind: string; primary: string } {
+function describeAction(action: string, byTarget: ReadonlyMap<string, StateElement>): { text: string; kind: string; primary: string } {
   const web = parseWebAction(action);
   if (web?.kind === 'click') {
-    const key = web.target.toLowerCase();
-    const element = state.elements.find((e) => elementTarget(e).toLowerCase() === key);
+    const element = byTarget.get(web.target.toLowerCase());
     if (element) return { text: elementFields(element).join(' '), kind: element.kind, primary: elementTarget(element) };
     return { text: web.target, kind: 'click', primary: web.target };
   }
@@ -145,13 +154,6 @@ function describeAction(action: string, state: AbstractState): { text: string; k
 
 export class Featurizer {
   constructor(readonly config: FeaturizerConfig = DEFAULT_FEATURIZER) {}
-
-  get stateWidth(): number {
-    return stateWidth(this.config);
-  }
-  get actionWidth(): number {
-    return actionWidth(this.config);
-  }
 
   /** Features of a state and of each candidate action (`candidates` in the order the policy scores them). */
   featurize(input: PolicyInput, candidates: readonly string[]): Features {
@@ -188,8 +190,9 @@ export class Featurizer {
     for (const a of history) counts.set(a, (counts.get(a) ?? 0) + 1);
     const last = history[history.length - 1];
 
+    const byTarget = elementsByTarget(state);
     const actions = candidates.map((action, position) => {
-      const about = describeAction(action, state);
+      const about = describeAction(action, byTarget);
       const aBag = new BagBuilder(actionWidth(config));
       const words = tokens(about.text);
       aBag.group('action', wordsAndBigrams(words));

@@ -5,7 +5,7 @@
 import { DreamGymError } from '../core/errors.ts';
 import type { Rng } from '../core/rng.ts';
 import { tf } from '../runtime/tf.ts';
-import { DEFAULT_FEATURIZER, Featurizer, packBatch, relationPrior, type FeaturizerConfig, type Features, type PolicyInput } from './featurizer.ts';
+import { actionWidth, DEFAULT_FEATURIZER, Featurizer, packBatch, relationPrior, stateWidth, type FeaturizerConfig, type Features, type PolicyInput } from './featurizer.ts';
 import { DEFAULT_HIDDEN, PolicyNetwork, type NetworkConfig } from './network.ts';
 import { expandActions } from './query.ts';
 
@@ -23,9 +23,10 @@ export interface ActionChoice {
   action: string;
   index: number;
   candidates: string[];
+  /** log π over `candidates` (a view into the batch's read-back, no copy). */
+  logProbs: Float32Array;
   logProb: number;
   value: number;
-  entropy: number;
   features: Features;
 }
 
@@ -38,9 +39,8 @@ export class NoActionsError extends DreamGymError {
 /** Tensors for a packed batch; dispose them (or build inside tf.tidy). */
 export function batchTensors(features: readonly Features[], config: FeaturizerConfig, options: { maxActions?: number; transposed?: boolean } = {}) {
   const packed = packBatch(features, config, options);
-  const featurizer = new Featurizer(config);
-  const S = featurizer.stateWidth;
-  const A = featurizer.actionWidth;
+  const S = stateWidth(config);
+  const A = actionWidth(config);
   const rows = packed.size * packed.maxActions;
   return {
     size: packed.size,
@@ -105,28 +105,16 @@ export class Policy {
           }
         }
       }
-      let entropy = 0;
-      for (const l of row) entropy -= Math.exp(l) * l;
       return {
         action: candidates[index] as string,
         index,
         candidates,
+        logProbs: row,
         logProb: row[index] as number,
         value: v[n] as number,
-        entropy,
         features: features[n] as Features,
       };
     });
-  }
-
-  /** The whole distribution over one input's candidates (for showing what the policy considered). */
-  async probabilities(input: PolicyInput): Promise<{ action: string; probability: number }[]> {
-    const candidates = this.candidates(input);
-    const features = this.featurizer.featurize(input, candidates);
-    const logProbs = tf.tidy(() => this.network.forward(batchTensors([features], this.config.featurizer)).logProbs);
-    const row = await logProbs.data<'float32'>();
-    logProbs.dispose();
-    return candidates.map((action, k) => ({ action, probability: Math.exp(row[k] as number) }));
   }
 
   dispose(): void {
@@ -135,10 +123,9 @@ export class Policy {
 }
 
 export function networkConfig(config: PolicyConfig): NetworkConfig {
-  const featurizer = new Featurizer(config.featurizer);
   return {
-    stateWidth: featurizer.stateWidth,
-    actionWidth: featurizer.actionWidth,
+    stateWidth: stateWidth(config.featurizer),
+    actionWidth: actionWidth(config.featurizer),
     hidden: config.hidden,
     inputInitStd: config.inputInitStd,
     relationPrior: relationPrior(config.priorScale),

@@ -38,9 +38,11 @@ export interface UpdateStats {
   earlyStopped: boolean;
 }
 
+/** The loss terms read back per minibatch, in this order, then the gradient norm. */
 const STAT_NAMES = ['policyLoss', 'valueLoss', 'entropy', 'approxKl', 'clipFraction', 'referenceKl', 'gradNorm'] as const;
+const KL_INDEX = STAT_NAMES.indexOf('approxKl');
 
-function minibatchLoss(policy: Policy, batch: UpdateSample[], config: AlgoConfig): { terms: LossTerms } {
+function minibatchLoss(policy: Policy, batch: UpdateSample[], config: AlgoConfig): LossTerms {
   const tensors = batchTensors(
     batch.map((s) => s.features),
     policy.config.featurizer,
@@ -55,27 +57,13 @@ function minibatchLoss(policy: Policy, batch: UpdateSample[], config: AlgoConfig
   if (config.algo === 'ppo') {
     const raw = batch.map((s) => s.advantage);
     const advantages = tf.tensor1d(config.normalizeAdvantages && batch.length > 1 ? normalize(raw) : raw);
-    return {
-      terms: ppoLoss(
-        out,
-        {
-          actionMask,
-          oldLogProb,
-          advantages,
-          returns: tf.tensor1d(batch.map((s) => s.returnTarget)),
-          oldValues: tf.tensor1d(batch.map((s) => s.oldValue)),
-        },
-        config,
-      ),
-    };
+    const returns = tf.tensor1d(batch.map((s) => s.returnTarget));
+    const oldValues = tf.tensor1d(batch.map((s) => s.oldValue));
+    return ppoLoss(out, { actionMask, oldLogProb, advantages, returns, oldValues }, config);
   }
-  return {
-    terms: grpoLoss(
-      out,
-      { actionMask, oldLogProb, advantages: tf.tensor1d(batch.map((s) => s.advantage)), referenceLogProb: tf.tensor1d(batch.map((s) => s.referenceLogProb)) },
-      config,
-    ),
-  };
+  const advantages = tf.tensor1d(batch.map((s) => s.advantage));
+  const referenceLogProb = tf.tensor1d(batch.map((s) => s.referenceLogProb));
+  return grpoLoss(out, { actionMask, oldLogProb, advantages, referenceLogProb }, config);
 }
 
 /**
@@ -107,8 +95,8 @@ export async function optimize(
       const batch = order.slice(start, start + config.minibatchSize).map((i) => samples[i] as UpdateSample);
       let stats: tf.Tensor[] = [];
       const { grads, value } = tf.variableGrads(() => {
-        const { terms } = minibatchLoss(policy, batch, config);
-        stats = [terms.policyLoss, terms.valueLoss, terms.entropy, terms.approxKl, terms.clipFraction, terms.referenceKl].map((t) => tf.keep(t));
+        const terms = minibatchLoss(policy, batch, config);
+        stats = STAT_NAMES.slice(0, -1).map((name) => tf.keep(terms[name as Exclude<(typeof STAT_NAMES)[number], 'gradNorm'>]));
         return terms.loss;
       }, variables);
       const norm = optimizer.step(
@@ -125,7 +113,7 @@ export async function optimize(
     let epochKl = 0;
     for (const row of read) {
       STAT_NAMES.forEach((name, j) => (totals[name] += row[j] as number));
-      epochKl += row[3] as number;
+      epochKl += row[KL_INDEX] as number;
     }
     epochs++;
     if (config.targetKl !== null && epochKl / read.length > config.targetKl) {

@@ -7,7 +7,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-backend-wasm';
 import { PLATFORM_BACKENDS, preparePlatform } from '#tf-platform';
-import { DreamGymError, UsageError } from '../core/errors.ts';
+import { DreamGymError, errorMessage, UsageError } from '../core/errors.ts';
 
 export type BackendName = 'webgpu' | 'wasm' | 'cpu';
 export const BACKENDS: readonly BackendName[] = ['webgpu', 'wasm', 'cpu'];
@@ -48,7 +48,7 @@ export async function useBackend(preference: readonly BackendName[] = PLATFORM_B
       }
       reasons.push(`${name}: failed to initialise`);
     } catch (error) {
-      reasons.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+      reasons.push(`${name}: ${errorMessage(error)}`);
     }
   }
   throw new BackendUnavailableError(preference, reasons);

@@ -3,7 +3,7 @@
  * stop, export of the current policy at any moment, and the Evaluate view's import-and-play of a
  * `.dgp` file step by step. Plain class, no worker APIs, so it is tested in Node and in a page.
  */
-import { DreamGymError, UsageError } from '../core/errors.ts';
+import { DreamGymError, errorMessage, UsageError } from '../core/errors.ts';
 import type { Observation, StepInfo, Task } from '../core/types.ts';
 import { envSpec } from '../envs/registry.ts';
 import type { PolicyFileHeader } from '../policy/dgp.ts';
@@ -103,7 +103,7 @@ export class TrainerService {
       return result;
     } catch (error) {
       this.state = 'error';
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       onEvent({ kind: 'error', message });
       throw error;
     }
@@ -193,14 +193,15 @@ export class TrainerService {
     if (episode.done) throw new UsageError('the episode has ended; start another');
     const [choice] = await loaded.policy.act([{ instruction: episode.task.instruction, observation: episode.observation, history: episode.history }], { greedy: true });
     if (!choice) throw new DreamGymError('no-choice', 'the policy returned no action');
-    const probabilities = await loaded.policy.probabilities({ instruction: episode.task.instruction, observation: episode.observation, history: episode.history });
     const result = await episode.env.step(choice.action);
     episode.history.push(choice.action);
     episode.observation = result.observation;
     episode.done = result.done;
     return {
       action: choice.action,
-      candidates: probabilities.sort((a, b) => b.probability - a.probability),
+      candidates: choice.candidates
+        .map((action, k) => ({ action, probability: Math.exp(choice.logProbs[k] as number) }))
+        .sort((a, b) => b.probability - a.probability),
       value: choice.value,
       observation: result.observation,
       reward: result.reward,

@@ -17,6 +17,7 @@ export interface IterationMetrics {
   clipFraction: number;
   policyLoss: number;
   valueLoss: number;
+  /** GRPO with klCoef > 0: KL(π‖π_ref) to the policy before training; 0 otherwise. */
   referenceKl: number;
   gradNorm: number;
   learningRate: number;

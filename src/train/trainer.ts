@@ -9,9 +9,11 @@ import type { Task } from '../core/types.ts';
 import { envSpec } from '../envs/registry.ts';
 import type { EnvSpec } from '../envs/spec.ts';
 import { DEFAULT_POLICY, Policy, type PolicyConfig } from '../policy/policy.ts';
+import type { PolicyNetwork } from '../policy/network.ts';
 import { Adam } from '../rl/adam.ts';
 import { ALGORITHMS, defaultConfig, episodesPerIteration, type AlgoConfig, type AlgoName } from '../rl/config.ts';
 import { collectTrajectories, type Trajectory } from '../rl/rollout.ts';
+import { attachReferenceLogProbs } from '../rl/reference.ts';
 import { grpoSamples, ppoSamples } from '../rl/samples.ts';
 import { optimize } from '../rl/update.ts';
 import { TrainControl } from './control.ts';
@@ -83,6 +85,8 @@ export class Trainer {
   readonly config: AlgoConfig;
   readonly policyConfig: PolicyConfig;
   private readonly optimizer: Adam;
+  /** GRPO with klCoef > 0: the policy as it was before training, frozen. */
+  private readonly reference: PolicyNetwork | null;
   private readonly trainTasks: readonly Task[];
   private readonly evalSplit: string;
   readonly history: IterationMetrics[] = [];
@@ -96,6 +100,7 @@ export class Trainer {
     this.policyConfig = { ...DEFAULT_POLICY, ...options.policy };
     this.policy = new Policy(this.policyConfig, options.seed);
     this.optimizer = new Adam(this.policy.network.variables);
+    this.reference = this.config.algo === 'grpo' && this.config.klCoef > 0 ? this.policy.network.clone() : null;
     const trainSplit = options.trainSplit ?? this.spec.splits[0]?.name ?? 'train';
     const tasks = this.spec.tasks(trainSplit);
     this.trainTasks = options.maxDifficulty === undefined ? tasks : tasks.filter((t) => t.difficulty <= (options.maxDifficulty as number));
@@ -160,6 +165,7 @@ export class Trainer {
       const learningRate =
         config.learningRateSchedule === 'linear' ? config.learningRate * Math.max(0.05, 1 - this.realTransitions / options.realBudget) : config.learningRate;
       const samples = config.algo === 'ppo' ? ppoSamples(trajectories, config) : grpoSamples(trajectories, config);
+      if (this.reference) await attachReferenceLogProbs(this.reference, this.policyConfig.featurizer, samples, config.minibatchSize);
       const stats = await optimize(this.policy, this.optimizer, samples, config, learningRate, updateRng);
       const metrics: IterationMetrics = {
         iteration,
@@ -172,7 +178,8 @@ export class Trainer {
         clipFraction: stats.clipFraction,
         policyLoss: stats.policyLoss,
         valueLoss: stats.valueLoss,
-        referenceKl: stats.referenceKl,
+        // Without a reference the term compares with nothing; report it only when it is trained on.
+        referenceKl: this.reference ? stats.referenceKl : 0,
         gradNorm: stats.gradNorm,
         learningRate,
         samplesPerSecond: steps / ((performance.now() - iterationStart) / 1000),

@@ -61,4 +61,23 @@ describe('real-mode training', () => {
     expect(result.eval?.episodes).toBe(500);
     expect(result.iterations).toBe(result.history.length);
   }, 240_000);
+
+  it('GRPO with a KL coefficient measures KL to the policy it started from', async () => {
+    const grpo = (klCoef: number) =>
+      new Trainer({
+        ...options,
+        algo: 'grpo',
+        realBudget: 400,
+        finalEvalEpisodes: 5,
+        algoConfig: { tasksPerIteration: 4, groupSize: 4, parallelEnvs: 16, minibatchSize: 64, epochs: 2, klCoef, learningRate: 3e-3 },
+      }).run();
+    const anchored = await grpo(0.1);
+    const kls = anchored.history.map((m) => m.referenceKl);
+    // The first update starts at the reference, so its KL is small; it grows as the policy moves.
+    expect(kls[0]).toBeGreaterThanOrEqual(0);
+    expect(kls[0]).toBeLessThan(0.05);
+    expect(Math.max(...kls)).toBeGreaterThan(kls[0] as number);
+    const free = await grpo(0);
+    expect(free.history.every((m) => m.referenceKl === 0)).toBe(true);
+  }, 240_000);
 });
