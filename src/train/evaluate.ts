@@ -3,7 +3,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { Task } from '../core/types.ts';
 import { episodeTasks } from '../envs/episode.ts';
-import type { EnvSpec } from '../envs/spec.ts';
+import type { EnvOptions, EnvSpec } from '../envs/spec.ts';
 import type { Policy } from '../policy/policy.ts';
 import { collectTrajectories, type Trajectory } from '../rl/rollout.ts';
 
@@ -22,8 +22,9 @@ export interface EvaluateOptions {
   spec: EnvSpec;
   policy: Policy;
   split: string;
-  /** Default: every task of the split once. */
+  /** Default: every task of the split once, in order; a number draws a seeded sample. */
   episodes?: number;
+  envOptions?: EnvOptions;
   seed?: number;
   parallelEnvs?: number;
   shouldStop?: () => boolean;
@@ -55,7 +56,7 @@ export async function evaluatePolicy(options: EvaluateOptions): Promise<EvalResu
   const all = spec.tasks(split);
   const tasks: readonly Task[] = options.episodes === undefined ? all : episodeTasks(all, options.episodes, options.seed ?? 0);
   const lanes = Math.min(options.parallelEnvs ?? 50, tasks.length);
-  const envs = Array.from({ length: lanes }, () => spec.createEnv());
+  const envs = Array.from({ length: lanes }, () => spec.createEnv(options.envOptions));
   const { trajectories } = await collectTrajectories({
     envs,
     tasks,

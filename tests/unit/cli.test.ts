@@ -94,6 +94,17 @@ describe('the CLI: train and saved policies', () => {
     expect(wrongEnv.stderr.join('\n')).toMatch(/policy for "shop", not "home"/);
   }, 120_000);
 
+  it('without --episodes, rollout --policy plays the whole split in the order training evaluated it', async () => {
+    const out = path.join(dir, 'whole-split.dgp');
+    const io = capture();
+    expect(await main(['train', '--env', 'shop', '--algo', 'ppo', '--real-budget', '100', '--seed', '5', '--out', out, '--json'], io)).toBe(0);
+    const trained = lastJson(io.stdout);
+    expect(trained.eval.episodes).toBe(500);
+    const replay = capture();
+    expect(await main(['rollout', '--env', 'shop', '--policy', out, '--json'], replay)).toBe(0);
+    expect(lastJson(replay.stdout)).toMatchObject({ episodes: 500, actionsDigest: trained.eval.actionsDigest });
+  }, 180_000);
+
   it.each([
     [['train', '--env', 'shop', '--algo', 'ppo'], /--real-budget is required/],
     [['train', '--env', 'shop', '--algo', 'ppo', '--real-budget', '0'], /--real-budget must be an integer ≥ 1/],

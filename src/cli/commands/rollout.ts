@@ -1,48 +1,68 @@
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { UsageError } from '../../core/errors.ts';
 import { SCRIPTED_POLICIES, rollout, type ScriptedPolicy } from '../../envs/episode.ts';
 import { ENVIRONMENTS, envSpec, splitNames } from '../../envs/registry.ts';
-import { intOption, requireOption } from '../args.ts';
-import type { CommandIO } from '../io.ts';
-import { readFile } from 'node:fs/promises';
-import { UsageError } from '../../core/errors.ts';
-import type { EnvSpec } from '../../envs/spec.ts';
+import type { EnvOptions, EnvSpec } from '../../envs/spec.ts';
 import { importPolicy } from '../../policy/policy-file.ts';
 import { parseBackend, useBackend } from '../../runtime/tf.ts';
 import { evaluatePolicy } from '../../train/evaluate.ts';
+import { intOption, requireOption } from '../args.ts';
+import type { CommandIO } from '../io.ts';
 
-/** Greedy evaluation of a saved policy; every check on the file runs before any episode. */
-async function policyFileRollout(
-  io: CommandIO,
-  spec: EnvSpec,
-  path: string,
-  values: { split?: string | undefined; episodes?: string | undefined; seed?: string | undefined; json?: boolean | undefined; backend?: string | undefined },
-): Promise<void> {
-  const split = requireOption(values.split ?? spec.testSplit, 'split', splitNames(spec));
-  const episodes = intOption(values.episodes, 'episodes', spec.tasks(split).length, 1);
-  const seed = intOption(values.seed, 'seed', 0);
+export const ROLLOUT_USAGE =
+  'rollout --env <shop|home> --policy <oracle|random|FILE.dgp> [--split NAME] [--episodes N] [--seed S] [--max-steps N]\n' +
+  '        [--backend wasm|cpu (FILE.dgp only)] [--json]';
+
+interface RolloutArgs {
+  spec: EnvSpec;
+  split: string;
+  /** Undefined: a scripted policy plays 100 seeded episodes, a saved one every task of the split in order. */
+  episodes: number | undefined;
+  seed: number;
+  envOptions: EnvOptions;
+  backend: string;
+  json: boolean;
+}
+
+/** Progress on stderr about every tenth of the episodes. */
+function progressEvery(io: CommandIO, label: string, total: number): (done: number) => void {
+  const every = Math.max(1, Math.floor(total / 10));
+  return (done) => {
+    if (done % every === 0 || done === total) io.progress(`rollout ${label}: ${done}/${total} episodes`);
+  };
+}
+
+/**
+ * Greedy evaluation of a saved policy; every check on the file runs before any episode. Without
+ * --episodes it plays the split in order, exactly as training's final evaluation does, so the two
+ * report the same actions digest.
+ */
+async function policyFileRollout(io: CommandIO, path: string, args: RolloutArgs): Promise<void> {
+  const { spec, split, episodes, seed } = args;
   let bytes: Uint8Array;
   try {
     bytes = new Uint8Array(await readFile(path));
   } catch (error) {
     throw new UsageError(`cannot read --policy ${path}: ${(error as Error).message}`);
   }
-  const backend = await useBackend([parseBackend(values.backend ?? 'wasm')]);
+  const backend = await useBackend([parseBackend(args.backend)]);
   const { policy, header } = importPolicy(bytes);
   if (header.env !== spec.name) throw new UsageError(`${path} is a policy for "${header.env}", not "${spec.name}"`);
-  const every = Math.max(1, Math.floor(episodes / 10));
+  const report = progressEvery(io, `${spec.name}/${path}`, episodes ?? spec.tasks(split).length);
   let done = 0;
   const started = performance.now();
   const result = await evaluatePolicy({
-    spec, policy, split, episodes, seed,
-    onEpisode: () => {
-      done++;
-      if (done % every === 0 || done === episodes) io.progress(`rollout ${spec.name}/${path}: ${done}/${episodes} episodes`);
-    },
+    spec, policy, split, seed,
+    ...(episodes !== undefined ? { episodes } : {}),
+    envOptions: args.envOptions,
+    onEpisode: () => report(++done),
   });
   policy.dispose();
+  // Wall-clock steps/s: policy forward passes included, unlike the scripted rollout's env-only rate.
   const seconds = (performance.now() - started) / 1000;
   const summary = { env: spec.name, policy: path, backend, ...result, stepsPerSec: (result.meanSteps * result.episodes) / seconds };
-  if (values.json) {
+  if (args.json) {
     io.result(summary);
     return;
   }
@@ -52,8 +72,21 @@ async function policyFileRollout(
   );
 }
 
-export const ROLLOUT_USAGE =
-  'rollout --env <shop|home> --policy <oracle|random|FILE.dgp> [--split NAME] [--episodes N] [--seed S] [--max-steps N] [--json]';
+async function scriptedRollout(io: CommandIO, policy: ScriptedPolicy, args: RolloutArgs): Promise<void> {
+  const { spec, split, seed } = args;
+  const episodes = args.episodes ?? 100;
+  const report = progressEvery(io, `${spec.name}/${policy}`, episodes);
+  const summary = await rollout({ spec, policy, split, episodes, seed, envOptions: args.envOptions, onEpisode: (i) => report(i + 1) });
+  if (args.json) {
+    io.result(summary);
+    return;
+  }
+  io.out(
+    `${summary.env} ${summary.policy} on ${summary.split}: success ${(summary.successRate * 100).toFixed(1)}%, ` +
+      `score ${summary.meanScore.toFixed(1)}, ${summary.meanSteps.toFixed(2)} steps/episode, ` +
+      `invalid ${(summary.invalidActionRate * 100).toFixed(1)}%, ${Math.round(summary.stepsPerSec)} steps/s\ndigest ${summary.digest}`,
+  );
+}
 
 export async function rolloutCommand(io: CommandIO, argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -71,30 +104,15 @@ export async function rolloutCommand(io: CommandIO, argv: string[]): Promise<voi
     strict: true,
   });
   const spec = envSpec(requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name)));
-  if (values.policy?.endsWith('.dgp')) {
-    await policyFileRollout(io, spec, values.policy, values);
-    return;
-  }
-  const policy = requireOption(values.policy, 'policy', SCRIPTED_POLICIES) as ScriptedPolicy;
-  const split = requireOption(values.split ?? spec.testSplit, 'split', splitNames(spec));
-  const episodes = intOption(values.episodes, 'episodes', 100, 1);
-  const seed = intOption(values.seed, 'seed', 0);
-  const maxSteps = values['max-steps'] === undefined ? undefined : intOption(values['max-steps'], 'max-steps', 0, 1);
-  const every = Math.max(1, Math.floor(episodes / 10));
-  const summary = await rollout({
-    spec, policy, split, episodes, seed,
-    envOptions: maxSteps === undefined ? {} : { maxSteps },
-    onEpisode: (i) => {
-      if ((i + 1) % every === 0 || i + 1 === episodes) io.progress(`rollout ${spec.name}/${policy}: ${i + 1}/${episodes} episodes`);
-    },
-  });
-  if (values.json) {
-    io.result(summary);
-    return;
-  }
-  io.out(
-    `${summary.env} ${summary.policy} on ${summary.split}: success ${(summary.successRate * 100).toFixed(1)}%, ` +
-      `score ${summary.meanScore.toFixed(1)}, ${summary.meanSteps.toFixed(2)} steps/episode, ` +
-      `invalid ${(summary.invalidActionRate * 100).toFixed(1)}%, ${Math.round(summary.stepsPerSec)} steps/s\ndigest ${summary.digest}`,
-  );
+  const args: RolloutArgs = {
+    spec,
+    split: requireOption(values.split ?? spec.testSplit, 'split', splitNames(spec)),
+    episodes: values.episodes === undefined ? undefined : intOption(values.episodes, 'episodes', 0, 1),
+    seed: intOption(values.seed, 'seed', 0),
+    envOptions: values['max-steps'] === undefined ? {} : { maxSteps: intOption(values['max-steps'], 'max-steps', 0, 1) },
+    backend: values.backend,
+    json: values.json,
+  };
+  if (values.policy?.endsWith('.dgp')) return policyFileRollout(io, values.policy, args);
+  return scriptedRollout(io, requireOption(values.policy, 'policy', SCRIPTED_POLICIES) as ScriptedPolicy, args);
 }

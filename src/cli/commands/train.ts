@@ -82,7 +82,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     io.progress(`wrote ${values.out} (${bytes.length} bytes)`);
   }
   if (values.history) {
-    await writeFile(values.history, `${JSON.stringify({ ...result, history: result.history }, null, 1)}\n`);
+    await writeFile(values.history, `${JSON.stringify(result, null, 1)}\n`);
   }
   const summary = {
     env,
