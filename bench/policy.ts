@@ -1,6 +1,8 @@
 /**
  * The policy's speed on one backend (default wasm, as the CLI uses):
- *  - matmul GFLOP/s of the backend itself (square 1024³, and the update's own largest shape);
+ *  - matmul GFLOP/s of the backend itself (square 1024³, and the update's own largest shape), and
+ *    of the weight gradient of that shape computed as tfjs's built-in gradient does (xᵀ·dy with
+ *    transposeA) against the plain matmul on a pre-transposed x that src/policy/dense.ts uses;
  *  - one PPO update step on a real minibatch (256 shop steps): samples/s and the GFLOP/s it
  *    achieves, counted from the network's matmuls (network.ts updateFlops);
  *  - rollout throughput: env steps/s of 32 lockstep shop episodes with sampled actions.
@@ -30,11 +32,12 @@ async function timeMs(repeats: number, run: () => Promise<void>): Promise<number
   return times;
 }
 
-async function matmulGflops(m: number, k: number, n: number, repeats: number): Promise<number> {
-  const a = tf.randomNormal([m, k]) as tf.Tensor2D;
+/** GFLOP/s of a·b for a [m, k] and b [k, n]; with `transposeA`, a is stored [k, m] and read transposed. */
+async function matmulGflops(m: number, k: number, n: number, repeats: number, transposeA = false): Promise<number> {
+  const a = tf.randomNormal(transposeA ? [k, m] : [m, k]) as tf.Tensor2D;
   const b = tf.randomNormal([k, n]) as tf.Tensor2D;
   const times = await timeMs(repeats, async () => {
-    const c = tf.matMul(a, b);
+    const c = tf.matMul(a, b, transposeA, false);
     await c.data();
     c.dispose();
   });
@@ -73,13 +76,17 @@ export async function policyBench(argv: string[]): Promise<unknown> {
   const updateTimes = await timeMs(repeats, async () => {
     await optimize(policy, optimizer, samples, config, 1e-4, rng);
   });
-  const flops = updateFlops(networkConfig(DEFAULT_POLICY), minibatch, maxActions);
+  const net = networkConfig(DEFAULT_POLICY);
+  const flops = updateFlops(net, minibatch, maxActions);
   const updateMs = median(updateTimes);
   const updateGflops = flops.update / (updateMs / 1000) / 1e9;
 
-  const net = networkConfig(DEFAULT_POLICY);
   const square = await matmulGflops(1024, 1024, 1024, repeats);
-  const widest = await matmulGflops(minibatch * maxActions, net.actionWidth, net.hidden, repeats);
+  const rows = minibatch * maxActions;
+  const widest = await matmulGflops(rows, net.actionWidth, net.hidden, repeats);
+  // The action layer's weight gradient: [A, rows]·[rows, H], built-in (transposeA) vs dense.ts.
+  const gradientBuiltin = await matmulGflops(net.actionWidth, rows, net.hidden, repeats, true);
+  const gradientPretransposed = await matmulGflops(net.actionWidth, rows, net.hidden, repeats);
   const matmulPeak = Math.max(square, widest);
   policy.dispose();
   optimizer.dispose();
@@ -87,7 +94,13 @@ export async function policyBench(argv: string[]): Promise<unknown> {
   return {
     backend,
     network: { stateWidth: net.stateWidth, actionWidth: net.actionWidth, hidden: net.hidden },
-    matmul: { square1024Gflops: round(square), updateShapeGflops: round(widest), shape: [minibatch * maxActions, net.actionWidth, net.hidden] },
+    matmul: { square1024Gflops: round(square), updateShapeGflops: round(widest), shape: [rows, net.actionWidth, net.hidden] },
+    weightGradient: {
+      shape: [net.actionWidth, rows, net.hidden],
+      transposeAGflops: round(gradientBuiltin),
+      pretransposedGflops: round(gradientPretransposed),
+      speedup: round(gradientPretransposed / gradientBuiltin, 1),
+    },
     update: {
       minibatch,
       maxActions,
