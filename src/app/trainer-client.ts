@@ -36,8 +36,3 @@ export function trainerClient(): TrainerClient {
   client = wrap<TrainerService>(worker);
   return client;
 }
-
-/** The message of anything thrown across the worker boundary (comlink rebuilds it as an Error). */
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -30,8 +30,18 @@ export interface PlayedStep {
   result: StepResult;
 }
 
-function publicTask(task: Task): PublicTask {
+/** The task without its goal, for anything that leaves the worker. */
+export function publicTask(task: Task): PublicTask {
   return { id: task.id, env: task.env, instruction: task.instruction, difficulty: task.difficulty, origin: task.origin };
+}
+
+/** Task `index` of an env's split; a UsageError that gives the valid range otherwise. */
+export function taskAt(envName: string, split: string, index: number): Task {
+  const tasks = envSpec(envName).tasks(split);
+  if (!Number.isInteger(index) || index < 0 || index >= tasks.length) {
+    throw new UsageError(`task number must be between 0 and ${tasks.length - 1} for ${envName}/${split}`);
+  }
+  return tasks[index] as Task;
 }
 
 export class EnvSession {
@@ -51,11 +61,7 @@ export class EnvSession {
 
   async start(envName: string, split: string, index: number): Promise<EpisodeStart> {
     const spec = envSpec(envName);
-    const tasks = spec.tasks(split);
-    if (!Number.isInteger(index) || index < 0 || index >= tasks.length) {
-      throw new UsageError(`task number must be between 0 and ${tasks.length - 1} for ${envName}/${split}`);
-    }
-    const task = tasks[index] as Task;
+    const task = taskAt(envName, split, index);
     this.env = spec.createEnv();
     this.oracle = spec.createOracle();
     const observation = await this.env.reset(task);

@@ -4,7 +4,7 @@
  * `.dgp` file step by step. Plain class, no worker APIs, so it is tested in Node and in a page.
  */
 import { DreamGymError, errorMessage, UsageError } from '../core/errors.ts';
-import type { Observation, StepInfo, Task } from '../core/types.ts';
+import type { Observation, Task } from '../core/types.ts';
 import { envSpec } from '../envs/registry.ts';
 import type { PolicyFileHeader } from '../policy/dgp.ts';
 import { exportPolicy, importPolicy, inspectPolicyFile } from '../policy/policy-file.ts';
@@ -14,6 +14,7 @@ import { probeUpdates, type ProbeResult } from '../train/consistency.ts';
 import { TrainControl } from '../train/control.ts';
 import type { IterationMetrics } from '../train/metrics.ts';
 import { Trainer, type TrainResult } from '../train/trainer.ts';
+import { publicTask, taskAt, type EpisodeStart, type PlayedStep } from './env-session.ts';
 import { platformBackends, useBackend, type BackendName } from './tf.ts';
 
 export interface TrainRequest {
@@ -39,15 +40,11 @@ export type TrainerEvent =
 
 export type TrainerState = 'idle' | 'running' | 'paused' | 'done' | 'stopped' | 'error';
 
-export interface PolicyStep {
-  action: string;
+/** One step of the loaded policy: the step as the Play view shows it, plus why the policy chose it. */
+export interface PolicyStep extends PlayedStep {
   /** Every candidate the policy scored, with its probability, best first. */
   candidates: { action: string; probability: number }[];
   value: number;
-  observation: Observation;
-  reward: number;
-  done: boolean;
-  info: StepInfo;
 }
 
 export class TrainerService {
@@ -109,10 +106,13 @@ export class TrainerService {
     }
   }
 
-  pause(): void {
-    if (this.state !== 'running') return;
-    this.control?.pause();
-    this.state = 'paused';
+  /** Pause a running run; returns the state after (a run that already ended is not 'paused'). */
+  pause(): TrainerState {
+    if (this.state === 'running') {
+      this.control?.pause();
+      this.state = 'paused';
+    }
+    return this.state;
   }
 
   resume(): void {
@@ -170,19 +170,14 @@ export class TrainerService {
     return loaded.header;
   }
 
-  /** Reset the loaded policy's env on a task of a split; returns the task and first observation. */
-  async startEpisode(split: string, taskIndex: number): Promise<{ task: Task; observation: Observation; tasks: number }> {
-    const loaded = this.requireLoaded();
-    const spec = envSpec(loaded.header.env);
-    const tasks = spec.tasks(split);
-    if (!Number.isInteger(taskIndex) || taskIndex < 0 || taskIndex >= tasks.length) {
-      throw new UsageError(`task index must be between 0 and ${tasks.length - 1}, got ${taskIndex}`);
-    }
-    const task = tasks[taskIndex] as Task;
-    const env = spec.createEnv();
+  /** Reset the loaded policy's env on a task of a split; answers as `EnvSession.start` does. */
+  async startEpisode(split: string, index: number): Promise<EpisodeStart> {
+    const envName = this.requireLoaded().header.env;
+    const task = taskAt(envName, split, index);
+    const env = envSpec(envName).createEnv();
     const observation = await env.reset(task);
     this.episode = { env, task, observation, history: [], done: false };
-    return { task: { ...task, goal: undefined }, observation, tasks: tasks.length };
+    return { task: publicTask(task), split, index, observation };
   }
 
   /** One greedy step of the loaded policy in the real env. */
@@ -199,14 +194,11 @@ export class TrainerService {
     episode.done = result.done;
     return {
       action: choice.action,
+      result,
       candidates: choice.candidates
         .map((action, k) => ({ action, probability: Math.exp(choice.logProbs[k] as number) }))
         .sort((a, b) => b.probability - a.probability),
       value: choice.value,
-      observation: result.observation,
-      reward: result.reward,
-      done: result.done,
-      info: result.info,
     };
   }
 

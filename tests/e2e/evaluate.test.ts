@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { readPolicyHeader } from '../../src/policy/dgp.ts';
 import { exportPolicy, type PolicyFileInfo } from '../../src/policy/policy-file.ts';
 import { DEFAULT_POLICY, Policy } from '../../src/policy/policy.ts';
 import { useBackend } from '../../src/runtime/tf.ts';
@@ -76,7 +77,7 @@ describe('the Evaluate view, driven by a person in Chromium', () => {
     expect(headerText).toContain('webgpu');
     expect(headerText).toContain('4,321');
     expect(headerText).toMatch(/success 25\.0%/);
-    const sha = (readFileSync(shopFile).subarray(8).toString('utf8').match(/"weightsSha256":"([0-9a-f]{64})"/) ?? [])[1]!;
+    const sha = readPolicyHeader(readFileSync(shopFile)).weightsSha256;
     expect(headerText).toContain(sha.slice(0, 12));
 
     // The split selector comes from the env worker: shop's splits, the test split first chosen.

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import { readPolicyHeader } from '../../src/policy/dgp.ts';
 import { ARTIFACTS, collectErrors, launch } from './browser.ts';
 
 // WebGPU in this headless Chromium is SwiftShader (software): a 4,000-step run takes minutes
@@ -53,6 +54,7 @@ describe('the Train view, driven by a person in Chromium', () => {
     expect(paused.suggestedFilename()).toBe('dreamgym-shop-ppo-1.dgp');
     const pausedBytes = readFileSync(await paused.path());
     expect(pausedBytes.subarray(0, 4).toString('latin1')).toBe('DGPF');
+    expect(readPolicyHeader(pausedBytes)).toMatchObject({ env: 'shop', algorithm: 'ppo' });
     await page.getByRole('button', { name: 'Resume' }).click();
     await expect.poll(() => state.textContent(), { timeout: 30_000 }).toMatch(/^(Training|Done)$/);
 
@@ -68,8 +70,7 @@ describe('the Train view, driven by a person in Chromium', () => {
     await final.saveAs(`${ARTIFACTS}/browser-export.dgp`);
     const bytes = readFileSync(`${ARTIFACTS}/browser-export.dgp`);
     expect(bytes.subarray(0, 4).toString('latin1')).toBe('DGPF');
-    const headerLength = bytes.readUInt32LE(4);
-    const header = JSON.parse(bytes.subarray(8, 8 + headerLength).toString('utf8')) as { env: string; algorithm: string; training: { realTransitions: number } };
+    const header = readPolicyHeader(bytes);
     expect(header).toMatchObject({ env: 'shop', algorithm: 'ppo', training: { realTransitions: used } });
 
     await page.screenshot({ path: `${ARTIFACTS}/train-done.png`, fullPage: true });

@@ -1,10 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
+import type { PolicyFileHeader } from '../../policy/dgp.ts';
+import { envs } from '../env-client.ts';
+import { EpisodeStatus } from '../play/EpisodeStatus.tsx';
 import { StateView } from '../play/StateView.tsx';
+import { Transcript } from '../play/Transcript.tsx';
 import {
   busy, episode, episodeError, ensureEnvs, fileError, fileName, header, isDone, lastStep, loadPolicyFile, loading,
   observation, policyEnv, runToEnd, running, split, splitSize, startEpisode, stepOnce, steps, taskIndex, totalReward,
 } from './evaluate-store.ts';
-import type { PolicyFileHeader } from '../../policy/dgp.ts';
 
 /** Any value read from a file, as plain text (rendered by JSX as a text node, never as HTML). */
 function show(value: unknown): string {
@@ -90,7 +93,9 @@ function EpisodeControls() {
   return (
     <section class="panel" aria-labelledby="episode-title">
       <h2 id="episode-title">Watch it act</h2>
-      {!env && <p class="muted">Looking up the environment {header.value?.env}…</p>}
+      {!env && !episodeError.value && (envs.value.length === 0
+        ? <p class="muted">Looking up the environment {header.value?.env}…</p>
+        : <p class="error" role="alert">This page has no environment {header.value?.env}, so the policy cannot play here.</p>)}
       <form class="row" onSubmit={(e) => { e.preventDefault(); void startEpisode(); }}>
         <label for="eval-split">Split</label>
         <select id="eval-split" value={split.value} disabled={running.value}
@@ -111,19 +116,13 @@ function EpisodeControls() {
   );
 }
 
-function EpisodeStatus() {
-  const last = lastStep.value;
-  let message = 'The policy has not acted yet: press Step or Run to end.';
-  if (last) message = `Last reward ${last.reward.toFixed(2)}${last.info.valid ? '' : ' (invalid action)'}.`;
-  if (last?.done) {
-    const outcome = last.info.won ? 'won' : last.info.truncated ? 'step limit reached, not won' : 'not won';
-    message = `Episode over: reward ${last.reward.toFixed(2)} (${outcome}).`;
-  }
+function Status() {
+  const last = lastStep.value?.result ?? null;
   return (
-    <p class={`status${last?.done ? (last.info.won ? ' won' : ' lost') : ''}`} role="status" aria-live="polite">
-      <span data-testid="eval-status">{message}</span>{' '}
-      <span class="muted">Steps: {steps.value.length} · Total reward: {totalReward.value.toFixed(2)}</span>
-    </p>
+    <EpisodeStatus last={last} steps={steps.value.length} totalReward={totalReward.value} testId="eval-status"
+      ongoing={last
+        ? `Last reward ${last.reward.toFixed(2)}${last.info.valid ? '' : ' (invalid action)'}.`
+        : 'The policy has not acted yet: press Step or Run to end.'} />
   );
 }
 
@@ -157,7 +156,7 @@ function Episode() {
       <section class="panel" aria-labelledby="eval-task-title">
         <h2 id="eval-task-title">Task <span class="muted small">{ep.split} #{ep.index} · {ep.task.id} · difficulty {ep.task.difficulty}</span></h2>
         <p class="instruction" data-testid="eval-instruction">{ep.task.instruction}</p>
-        <EpisodeStatus />
+        <Status />
       </section>
       <div class="columns">
         <section class="panel" aria-labelledby="eval-state-title">
@@ -169,18 +168,7 @@ function Episode() {
           <Choice />
         </section>
       </div>
-      {steps.value.length > 0 && (
-        <section class="panel" aria-labelledby="eval-transcript-title">
-          <h2 id="eval-transcript-title">Transcript</h2>
-          <ol class="transcript">
-            {steps.value.map((s, i) => (
-              <li key={i} class={s.info.valid ? '' : 'invalid'}>
-                <code>{s.action}</code> → reward {s.reward.toFixed(2)}{s.info.valid ? '' : ' (invalid)'}{s.done ? (s.info.won ? ' · won' : ' · done') : ''}
-              </li>
-            ))}
-          </ol>
-        </section>
-      )}
+      <Transcript entries={steps.value} titleId="eval-transcript-title" />
     </>
   );
 }

@@ -5,11 +5,12 @@
  */
 import { computed, signal } from '@preact/signals';
 import { transfer } from 'comlink';
-import type { Observation, Task } from '../../core/types.ts';
+import { errorMessage } from '../../core/errors.ts';
 import { DGP_MAX_BYTES, type PolicyFileHeader } from '../../policy/dgp.ts';
+import type { EpisodeStart } from '../../runtime/env-session.ts';
 import type { PolicyStep } from '../../runtime/trainer-service.ts';
-import { envs, loadEnvs } from '../play/play-store.ts';
-import { errorMessage, onTrainerCrash, trainerClient } from '../trainer-client.ts';
+import { defaultSplit, envs, loadEnvs } from '../env-client.ts';
+import { onTrainerCrash, trainerClient } from '../trainer-client.ts';
 
 export const header = signal<PolicyFileHeader | null>(null);
 export const fileName = signal<string | null>(null);
@@ -19,7 +20,7 @@ export const loading = signal(false);
 
 export const split = signal('');
 export const taskIndex = signal(0);
-export const episode = signal<{ task: Task; observation: Observation; tasks: number; split: string; index: number } | null>(null);
+export const episode = signal<EpisodeStart | null>(null);
 export const steps = signal<PolicyStep[]>([]);
 export const busy = signal(false);
 /** True while "Run to end" is stepping; setting it false stops after the current step. */
@@ -29,26 +30,25 @@ export const episodeError = signal<string | null>(null);
 /** The loaded policy's environment as the env worker describes it (its splits and sizes). */
 export const policyEnv = computed(() => (header.value ? envs.value.find((e) => e.name === header.value?.env) ?? null : null));
 export const splitSize = computed(() => policyEnv.value?.splits.find((s) => s.name === split.value)?.size ?? 0);
-export const observation = computed(() => steps.value.at(-1)?.observation ?? episode.value?.observation ?? null);
 export const lastStep = computed(() => steps.value.at(-1) ?? null);
-export const isDone = computed(() => lastStep.value?.done ?? false);
-export const totalReward = computed(() => steps.value.reduce((sum, s) => sum + s.reward, 0));
+export const observation = computed(() => lastStep.value?.result.observation ?? episode.value?.observation ?? null);
+export const isDone = computed(() => lastStep.value?.result.done ?? false);
+export const totalReward = computed(() => steps.value.reduce((sum, s) => sum + s.result.reward, 0));
 
-let listening = false;
-function listenForCrash(): void {
-  if (listening) return;
-  listening = true;
-  onTrainerCrash((message) => {
-    episodeError.value = message;
-    busy.value = false;
-    loading.value = false;
-    running.value = false;
-  });
-}
+onTrainerCrash((message) => {
+  episodeError.value = message;
+  busy.value = false;
+  loading.value = false;
+  running.value = false;
+});
 
-/** The splits to choose from need the env list; the Play view's env worker provides it. */
+/** The splits to choose from need the env list (from the env worker); a failure shows here. */
 export async function ensureEnvs(): Promise<void> {
-  if (envs.value.length === 0) await loadEnvs();
+  try {
+    await loadEnvs();
+  } catch (e) {
+    episodeError.value = errorMessage(e);
+  }
 }
 
 /** Load a `.dgp` file into the worker; on any problem show the worker's message and change nothing else. */
@@ -58,7 +58,6 @@ export async function loadPolicyFile(file: File): Promise<void> {
     fileError.value = 'Stop the running episode before loading another policy.';
     return;
   }
-  listenForCrash();
   if (file.size > DGP_MAX_BYTES) {
     fileError.value = `${file.name} is ${file.size} bytes, more than the ${DGP_MAX_BYTES} bytes a policy file may be; it is probably not a policy file.`;
     return;
@@ -74,8 +73,7 @@ export async function loadPolicyFile(file: File): Promise<void> {
     steps.value = [];
     episodeError.value = null;
     await ensureEnvs();
-    const env = envs.value.find((e) => e.name === loaded.env);
-    split.value = env?.testSplit ?? env?.splits[0]?.name ?? '';
+    split.value = defaultSplit(envs.value.find((e) => e.name === loaded.env));
     taskIndex.value = 0;
   } catch (e) {
     fileError.value = `${file.name}: ${errorMessage(e)}`;
@@ -99,12 +97,8 @@ async function guarded(work: () => Promise<void>): Promise<void> {
 
 export async function startEpisode(): Promise<void> {
   if (!header.value || busy.value) return;
-  listenForCrash();
-  const chosenSplit = split.value;
-  const index = taskIndex.value;
   await guarded(async () => {
-    const started = await trainerClient().startEpisode(chosenSplit, index);
-    episode.value = { ...started, split: chosenSplit, index };
+    episode.value = await trainerClient().startEpisode(split.value, taskIndex.value);
     steps.value = [];
   });
 }

@@ -1,10 +1,13 @@
 import { useEffect } from 'preact/hooks';
+import { envs } from '../env-client.ts';
 import { ActionPanel } from './ActionPanel.tsx';
-import { StateView } from './StateView.tsx';
+import { EpisodeStatus } from './EpisodeStatus.tsx';
 import {
-  act, autoplay, busy, chooseEnv, currentEnv, envs, episode, error, isDone, lastResult, loadEnvs, log, observation,
+  act, autoplay, busy, chooseEnv, currentEnv, ensureEnvs, episode, error, isDone, lastResult, log, observation,
   oracleStep, selectedEnv, selectedSplit, splitSize, startEpisode, taskIndex, totalReward, watchOracle,
 } from './play-store.ts';
+import { StateView } from './StateView.tsx';
+import { Transcript } from './Transcript.tsx';
 
 function EnvPicker() {
   return (
@@ -37,34 +40,9 @@ function EnvPicker() {
 
 function Status() {
   const last = lastResult.value;
-  let message = 'Choose an action.';
-  if (last && !last.info.valid) message = 'That action is not valid here: nothing happened (reward 0).';
-  if (last?.done) {
-    const outcome = last.info.won ? 'success' : last.info.truncated ? 'step limit reached' : 'not a success';
-    message = `Episode over: reward ${last.reward.toFixed(2)} (${outcome}).`;
-  }
   return (
-    <p class={`status${last?.done ? (last.info.won ? ' won' : ' lost') : ''}`} role="status" aria-live="polite">
-      <span data-testid="status">{message}</span>{' '}
-      <span class="muted">Steps: {log.value.length} · Total reward: <span data-testid="total-reward">{totalReward.value.toFixed(2)}</span></span>
-    </p>
-  );
-}
-
-function Transcript() {
-  if (log.value.length === 0) return null;
-  return (
-    <section class="panel" aria-labelledby="transcript-title">
-      <h2 id="transcript-title">Transcript</h2>
-      <ol class="transcript">
-        {log.value.map((entry, i) => (
-          <li key={i} class={entry.result.info.valid ? '' : 'invalid'}>
-            <span class="muted">{entry.actor}</span> <code>{entry.action}</code>
-            {' → '}reward {entry.result.reward.toFixed(2)}{entry.result.info.valid ? '' : ' (invalid)'}{entry.result.done ? ' · done' : ''}
-          </li>
-        ))}
-      </ol>
-    </section>
+    <EpisodeStatus last={last} steps={log.value.length} totalReward={totalReward.value} testId="status"
+      ongoing={last && !last.info.valid ? 'That action is not valid here: nothing happened (reward 0).' : 'Choose an action.'} />
   );
 }
 
@@ -95,13 +73,13 @@ function Episode() {
           <ActionPanel key={obs.text} actions={obs.actions} syntax={envs.value.find((e) => e.name === ep.task.env)?.actionSyntax ?? 'web'} disabled={busy.value || isDone.value || autoplay.value} onAct={(a) => void act(a)} />
         </section>
       </div>
-      <Transcript />
+      <Transcript entries={log.value} titleId="transcript-title" />
     </>
   );
 }
 
 export function PlayView() {
-  useEffect(() => { void loadEnvs(); }, []);
+  useEffect(() => { void ensureEnvs(); }, []);
   return (
     <>
       {error.value && <p class="error" role="alert">{error.value}</p>}

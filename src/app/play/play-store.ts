@@ -3,17 +3,14 @@
  * environment worker; errors are shown to the person, never swallowed.
  */
 import { computed, signal } from '@preact/signals';
-import type { StepResult } from '../../core/types.ts';
-import type { EnvSummary, EpisodeStart } from '../../runtime/env-session.ts';
-import { createEnvClient, type EnvClient } from '../env-client.ts';
+import { errorMessage } from '../../core/errors.ts';
+import type { EpisodeStart, PlayedStep } from '../../runtime/env-session.ts';
+import { defaultSplit, envClient, envs, loadEnvs, onEnvCrash } from '../env-client.ts';
 
-export interface LogEntry {
+export interface LogEntry extends PlayedStep {
   actor: 'you' | 'oracle';
-  action: string;
-  result: StepResult;
 }
 
-export const envs = signal<EnvSummary[]>([]);
 export const selectedEnv = signal('shop');
 export const selectedSplit = signal('test');
 export const taskIndex = signal(0);
@@ -40,7 +37,7 @@ async function guarded<T>(work: () => Promise<T>): Promise<T | undefined> {
   try {
     return await work();
   } catch (e) {
-    error.value = e instanceof Error ? e.message : String(e);
+    error.value = errorMessage(e);
     autoplay.value = false;
     return undefined;
   } finally {
@@ -48,28 +45,21 @@ async function guarded<T>(work: () => Promise<T>): Promise<T | undefined> {
   }
 }
 
-let client: EnvClient | null = null;
+onEnvCrash((message) => {
+  error.value = message;
+  autoplay.value = false;
+  busy.value = false;
+});
 
-/** The worker starts on first use; one per page. */
-function envClient(): EnvClient {
-  client ??= createEnvClient((message) => {
-    error.value = message;
-    autoplay.value = false;
-    busy.value = false;
-  });
-  return client;
-}
-
-export async function loadEnvs(): Promise<void> {
-  await guarded(async () => {
-    envs.value = await envClient().listEnvs();
-  });
+/** The env cards need the env list; the worker is asked once per page, not on every visit. */
+export async function ensureEnvs(): Promise<void> {
+  if (envs.value.length === 0) await guarded(loadEnvs);
 }
 
 export function chooseEnv(name: string): void {
   const env = envs.value.find((e) => e.name === name);
   selectedEnv.value = name;
-  selectedSplit.value = env?.testSplit ?? env?.splits[0]?.name ?? '';
+  selectedSplit.value = defaultSplit(env);
   taskIndex.value = 0;
 }
 
@@ -85,7 +75,7 @@ export async function act(action: string): Promise<void> {
   if (!episode.value || isDone.value) return;
   await guarded(async () => {
     const played = await envClient().step(action);
-    log.value = [...log.value, { actor: 'you', action: played.action, result: played.result }];
+    log.value = [...log.value, { actor: 'you', ...played }];
   });
 }
 
@@ -93,7 +83,7 @@ export async function oracleStep(): Promise<void> {
   if (!episode.value || isDone.value) return;
   await guarded(async () => {
     const played = await envClient().oracleStep();
-    log.value = [...log.value, { actor: 'oracle', action: played.action, result: played.result }];
+    log.value = [...log.value, { actor: 'oracle', ...played }];
   });
 }
 

@@ -1,11 +1,13 @@
+import { useEffect } from 'preact/hooks';
+import { ALGORITHMS, type AlgoName } from '../../rl/config.ts';
+import { envs } from '../env-client.ts';
 import { formatNumber, LiveChart, type ChartSeries } from './LiveChart.tsx';
 import {
-  ALGO_CHOICES, BACKEND_CHOICES, ENV_CHOICES, backend, canExport, error, evaluating, exportCurrentPolicy, exporting,
+  BACKEND_CHOICES, backend, canExport, canStop, ensureEnvs, error, evaluating, exportCurrentPolicy, exporting,
   formAlgo, formBackend, formBudget, formEnv, formEvalEpisodes, formEvalEvery, formProblem, formSeed, history, isActive,
   latest, lossData, pauseTraining, realTransitions, result, resumeTraining, runRequest, runState, secondsLeft,
   stabilityData, startTraining, stopTraining, successData, type BackendChoice, type RunState,
 } from './train-store.ts';
-import type { AlgoName } from '../../rl/config.ts';
 
 const STATE_TEXT: Record<RunState, string> = {
   idle: 'Not started',
@@ -43,7 +45,7 @@ const STABILITY_SERIES: ChartSeries[] = [
 const int = (n: number) => n.toLocaleString('en-US');
 const pct = (n: number) => `${(100 * n).toFixed(1)}%`;
 
-export function formatDuration(seconds: number): string {
+function formatDuration(seconds: number): string {
   const s = Math.round(seconds);
   if (s < 60) return `${s} s`;
   if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
@@ -68,11 +70,11 @@ function RunForm() {
           <div class="form-grid">
             <label for="train-env">Environment</label>
             <select id="train-env" value={formEnv.value} onChange={(e) => { formEnv.value = (e.target as HTMLSelectElement).value; }}>
-              {ENV_CHOICES.map((name) => <option key={name} value={name}>{name}</option>)}
+              {envs.value.map((env) => <option key={env.name} value={env.name}>{env.name}</option>)}
             </select>
             <label for="train-algo">Algorithm</label>
             <select id="train-algo" value={formAlgo.value} onChange={(e) => { formAlgo.value = (e.target as HTMLSelectElement).value as AlgoName; }}>
-              {ALGO_CHOICES.map((name) => <option key={name} value={name}>{name.toUpperCase()}</option>)}
+              {ALGORITHMS.map((name) => <option key={name} value={name}>{name.toUpperCase()}</option>)}
             </select>
             <label for="train-budget">Real-transition budget</label>
             {numberInput('train-budget', formBudget.value, (n) => { formBudget.value = n; }, 1)}
@@ -99,7 +101,7 @@ function RunForm() {
           <button type="submit" class="primary" disabled={isActive.value || formProblem.value !== null}>Start</button>
           <button type="button" disabled={state !== 'running'} onClick={() => void pauseTraining()}>Pause</button>
           <button type="button" disabled={state !== 'paused'} onClick={() => void resumeTraining()}>Resume</button>
-          <button type="button" disabled={!['running', 'pausing', 'paused'].includes(state)} onClick={() => void stopTraining()}>Stop</button>
+          <button type="button" disabled={!canStop.value} onClick={() => void stopTraining()}>Stop</button>
           <button type="button" disabled={!canExport.value} onClick={() => void exportCurrentPolicy()}>
             {exporting.value ? 'Exporting…' : 'Export policy'}
           </button>
@@ -200,6 +202,7 @@ function Result() {
 }
 
 export function TrainView() {
+  useEffect(() => { void ensureEnvs(); }, []);
   return (
     <>
       {error.value && <p class="error" role="alert">{error.value}</p>}

@@ -5,19 +5,20 @@
  */
 import { computed, signal } from '@preact/signals';
 import { proxy } from 'comlink';
+import { errorMessage } from '../../core/errors.ts';
 import type { AlgoName } from '../../rl/config.ts';
 import type { BackendName } from '../../runtime/tf.ts';
 import type { TrainRequest, TrainerEvent } from '../../runtime/trainer-service.ts';
 import type { IterationMetrics } from '../../train/metrics.ts';
 import type { TrainResult } from '../../train/trainer.ts';
-import { errorMessage, onTrainerCrash, trainerClient } from '../trainer-client.ts';
+import { loadEnvs } from '../env-client.ts';
+import { onTrainerCrash, trainerClient } from '../trainer-client.ts';
 
 export type RunState = 'idle' | 'starting' | 'running' | 'pausing' | 'paused' | 'stopping' | 'done' | 'stopped' | 'error';
 export type BackendChoice = 'auto' | BackendName;
 
+// Not `runtime/tf.ts`'s list: importing it would pull tfjs into the page.
 export const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', 'webgpu', 'wasm', 'cpu'];
-export const ENV_CHOICES = ['shop', 'home'] as const;
-export const ALGO_CHOICES: readonly AlgoName[] = ['ppo', 'grpo'];
 
 // The form.
 export const formEnv = signal<string>('shop');
@@ -43,6 +44,7 @@ export const exporting = signal(false);
 export const latest = computed(() => history.value.at(-1) ?? null);
 export const realTransitions = computed(() => result.value?.realTransitions ?? latest.value?.realTransitions ?? 0);
 export const isActive = computed(() => ['starting', 'running', 'pausing', 'paused', 'stopping'].includes(runState.value));
+export const canStop = computed(() => ['running', 'pausing', 'paused'].includes(runState.value));
 export const canExport = computed(() => runRequest.value !== null && runState.value !== 'starting' && !exporting.value);
 
 /** Problems with the form, or null when it can start a run. */
@@ -64,47 +66,38 @@ export const secondsLeft = computed(() => {
   return Math.max(0, request.realBudget - realTransitions.value) / rate;
 });
 
-let listening = false;
-function listenForCrash(): void {
-  if (listening) return;
-  listening = true;
-  onTrainerCrash((message) => {
-    error.value = message;
-    evaluating.value = null;
-    exporting.value = false;
-    if (isActive.value) runState.value = 'error';
-  });
-}
+onTrainerCrash((message) => {
+  error.value = message;
+  evaluating.value = null;
+  exporting.value = false;
+  if (isActive.value) runState.value = 'error';
+});
 
-function onEvent(event: TrainerEvent): void {
-  switch (event.kind) {
-    case 'iteration':
-      history.value = [...history.value, event.metrics];
-      evaluating.value = null;
-      break;
-    case 'evaluating':
-      evaluating.value = { done: event.done, total: event.total };
-      break;
-    case 'done':
-      finish(event.result);
-      break;
-    case 'error':
-      error.value = event.message;
-      evaluating.value = null;
-      runState.value = 'error';
-      break;
+/** The environment <select> is built from the env worker's list; a failure shows in this view. */
+export async function ensureEnvs(): Promise<void> {
+  try {
+    await loadEnvs();
+  } catch (e) {
+    error.value = errorMessage(e);
   }
 }
 
-function finish(final: TrainResult): void {
-  result.value = final;
-  evaluating.value = null;
-  runState.value = final.stopped ? 'stopped' : 'done';
+/**
+ * Progress only: the outcome ('done' / 'error') is what the awaited `train()` resolves or throws.
+ * Events travel on the callback's own channel, so the last may land after `train()` resolved: an
+ * evaluation's progress then no longer applies.
+ */
+function onEvent(event: TrainerEvent): void {
+  if (event.kind === 'iteration') {
+    history.value = [...history.value, event.metrics];
+    evaluating.value = null;
+  } else if (event.kind === 'evaluating' && isActive.value) {
+    evaluating.value = { done: event.done, total: event.total };
+  }
 }
 
 export async function startTraining(): Promise<void> {
   if (isActive.value || formProblem.value) return;
-  listenForCrash();
   const request: TrainRequest = {
     env: formEnv.value,
     algo: formAlgo.value,
@@ -126,7 +119,9 @@ export async function startTraining(): Promise<void> {
     if (runState.value !== 'starting') return; // crashed meanwhile
     runState.value = 'running';
     const final = await client.train(request, proxy(onEvent));
-    finish(final);
+    result.value = final;
+    evaluating.value = null;
+    runState.value = final.stopped ? 'stopped' : 'done';
   } catch (e) {
     error.value = errorMessage(e);
     evaluating.value = null;
@@ -146,8 +141,7 @@ export async function pauseTraining(): Promise<void> {
   if (runState.value !== 'running') return;
   runState.value = 'pausing';
   await command(async () => {
-    await trainerClient().pause();
-    const { state } = await trainerClient().status();
+    const state = await trainerClient().pause();
     // The run may have ended while the command travelled; only a run still going is paused.
     if (runState.value === 'pausing') runState.value = state === 'paused' ? 'paused' : 'running';
   });
@@ -162,13 +156,13 @@ export async function resumeTraining(): Promise<void> {
 }
 
 export async function stopTraining(): Promise<void> {
-  if (!['running', 'pausing', 'paused'].includes(runState.value)) return;
+  if (!canStop.value) return;
   runState.value = 'stopping';
   await command(() => trainerClient().stop());
 }
 
 /** `dreamgym-<env>-<algo>-<seed>.dgp`, from the run (not the form, which may have changed). */
-export function exportFileName(request: TrainRequest): string {
+function exportFileName(request: TrainRequest): string {
   return `dreamgym-${request.env}-${request.algo}-${request.seed}.dgp`;
 }
 
