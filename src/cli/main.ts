@@ -3,6 +3,7 @@
  * Exit codes: 0 done, 2 bad usage (the message says what to change), 1 anything else.
  */
 import { DreamGymError, UsageError } from '../core/errors.ts';
+import { BUFFER_USAGE, bufferCommand } from './commands/buffer.ts';
 import { ENVS_USAGE, envsCommand } from './commands/envs.ts';
 import { ROLLOUT_USAGE, rolloutCommand } from './commands/rollout.ts';
 import { TRAIN_USAGE, trainCommand } from './commands/train.ts';
@@ -19,7 +20,11 @@ commands:
       --policy FILE.dgp evaluates a saved policy greedily and adds {backend, actionsDigest}
   ${TRAIN_USAGE}
       train a policy; progress on stderr; with --json prints {env, mode, algo, backend,
-      realTransitions, syntheticTransitions, wallSeconds, eval: {split, episodes, successRate, meanScore}}`;
+      realTransitions, syntheticTransitions, wallSeconds, eval: {split, episodes, successRate, meanScore}}
+  ${BUFFER_USAGE}
+      the replay buffer as JSONL files: seed plays oracle and random episodes (with --json prints
+      {env, episodes, transitions, mix, byAgent, out, wallSeconds}); import checks every line and reports
+      bad ones by line number (good lines still land); stats counts a store file`;
 
 export async function main(argv: string[], io: CommandIO = processIO): Promise<number> {
   const [command, ...rest] = argv;
@@ -33,6 +38,9 @@ export async function main(argv: string[], io: CommandIO = processIO): Promise<n
         return 0;
       case 'train':
         await trainCommand(io, rest);
+        return 0;
+      case 'buffer':
+        await bufferCommand(io, rest);
         return 0;
       case undefined:
       case 'help':

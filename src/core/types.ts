@@ -51,6 +51,8 @@ export interface Transition {
   id?: number;
   runId: string;
   taskId: string;
+  /** The episode within the run (a run plays one task many times); retrieval can exclude it. */
+  episodeId?: string;
   env: string;
   instruction: string;
   history: string[];

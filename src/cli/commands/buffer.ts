@@ -1,0 +1,127 @@
+/**
+ * `buffer …`: the replay buffer from the command line. `seed` plays oracle and random episodes into
+ * a JSONL file (a store file: import it in the app or load it with `--store`); `import` checks a JSONL
+ * file line by line into a store file; `stats` counts what a store file holds.
+ */
+import { createReadStream } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { UsageError } from '../../core/errors.ts';
+import { ENVIRONMENTS, envSpec } from '../../envs/registry.ts';
+import { FileReplayStore } from '../../replay/file-store.ts';
+import { importJsonl } from '../../replay/jsonl.ts';
+import { parseMix, seedEpisodes } from '../../replay/seed.ts';
+import { intOption, requireOption } from '../args.ts';
+import type { CommandIO } from '../io.ts';
+
+export const BUFFER_USAGE =
+  'buffer seed --env <shop|home> --episodes N [--mix oracle=0.6,random=0.4] [--seed S] [--split NAME] --out FILE.jsonl [--json]\n' +
+  '  buffer import FILE.jsonl --out STORE.jsonl [--json]\n' +
+  '  buffer stats STORE.jsonl [--json]';
+
+export async function bufferCommand(io: CommandIO, argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv;
+  switch (sub) {
+    case 'seed':
+      return seedCommand(io, rest);
+    case 'import':
+      return importCommand(io, rest);
+    case 'stats':
+      return statsCommand(io, rest);
+    default:
+      throw new UsageError(sub === undefined ? 'buffer needs a subcommand: seed, import or stats' : `unknown buffer subcommand "${sub}"; use seed, import or stats`);
+  }
+}
+
+function requireJsonl(path: string | undefined, flag: string): string {
+  if (path === undefined) throw new UsageError(`${flag} FILE.jsonl is required`);
+  if (!path.endsWith('.jsonl')) throw new UsageError(`${flag} must name a .jsonl file, got "${path}"`);
+  return path;
+}
+
+async function seedCommand(io: CommandIO, argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      env: { type: 'string' },
+      episodes: { type: 'string' },
+      mix: { type: 'string', default: 'oracle=0.6,random=0.4' },
+      seed: { type: 'string' },
+      split: { type: 'string' },
+      out: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const spec = envSpec(requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name)));
+  if (values.episodes === undefined) throw new UsageError('--episodes is required (how many seeding episodes to play)');
+  const episodes = intOption(values.episodes, 'episodes', 0, 1);
+  const mix = parseMix(values.mix);
+  const seed = intOption(values.seed, 'seed', 0);
+  const out = requireJsonl(values.out, '--out');
+  if (values.split !== undefined && !spec.splits.some((s) => s.name === values.split)) {
+    throw new UsageError(`--split must be one of: ${spec.splits.map((s) => s.name).join(', ')}; got "${values.split}"`);
+  }
+  const started = performance.now();
+  // The output is a fresh store file: seeding into an existing one would mix runs silently.
+  const store = await FileReplayStore.open(out);
+  if ((await store.count()) > 0) throw new UsageError(`${out} already holds transitions; choose a new --out file`);
+  const byAgent: Record<string, { episodes: number; wins: number; transitions: number }> = {};
+  let transitions = 0;
+  const runId = `seed-${spec.name}-${seed}`;
+  for await (const episode of seedEpisodes({ spec, episodes, mix, seed, runId, ...(values.split !== undefined ? { split: values.split } : {}) })) {
+    await store.add(episode.transitions);
+    await store.putTasks([{ id: episode.task.id, env: spec.name, instruction: episode.task.instruction, difficulty: episode.task.difficulty, origin: episode.task.origin, createdAt: 0 }]);
+    await store.recordOutcomes([{ taskId: episode.task.id, env: spec.name, won: episode.won, return: episode.transitions.reduce((a, t) => a + t.reward, 0) }]);
+    const tally = (byAgent[episode.agent] ??= { episodes: 0, wins: 0, transitions: 0 });
+    tally.episodes++;
+    tally.wins += episode.won ? 1 : 0;
+    tally.transitions += episode.transitions.length;
+    transitions += episode.transitions.length;
+    if ((episode.index + 1) % 100 === 0 || episode.index + 1 === episodes) io.progress(`seeded ${episode.index + 1}/${episodes} episodes, ${transitions} transitions`);
+  }
+  await store.putRun({ id: runId, env: spec.name, kind: `seed:${values.mix}`, createdAt: Date.now(), meta: { seed, episodes, mix } });
+  await store.save();
+  const summary = {
+    env: spec.name,
+    episodes,
+    transitions,
+    mix,
+    byAgent: Object.fromEntries(Object.entries(byAgent).map(([k, v]) => [k, { episodes: v.episodes, transitions: v.transitions, successRate: v.wins / v.episodes }])),
+    out,
+    wallSeconds: (performance.now() - started) / 1000,
+  };
+  if (values.json) io.out(JSON.stringify(summary));
+  else io.out(`${transitions} transitions from ${episodes} ${spec.name} episodes written to ${out}`);
+}
+
+async function importCommand(io: CommandIO, argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, options: { out: { type: 'string' }, json: { type: 'boolean', default: false } }, allowPositionals: true, strict: true });
+  const input = requireJsonl(positionals[0], 'buffer import');
+  const out = requireJsonl(values.out, '--out');
+  const store = await FileReplayStore.open(out);
+  const report = await importJsonl(createReadStream(input, { encoding: 'utf8' }), async (batch) => {
+    await store.add(batch);
+  });
+  await store.save();
+  for (const problem of report.rejected) io.progress(`${input}:${problem.line}: skipped: ${problem.problem}`);
+  if (report.rejectedCount > report.rejected.length) io.progress(`… and ${report.rejectedCount - report.rejected.length} more bad lines`);
+  const summary = { input, out, lines: report.lines, accepted: report.accepted, rejected: report.rejectedCount, stored: await store.count() };
+  if (values.json) io.out(JSON.stringify(summary));
+  else io.out(`${report.accepted} transitions imported into ${out}, ${report.rejectedCount} bad lines skipped`);
+}
+
+async function statsCommand(io: CommandIO, argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false } }, allowPositionals: true, strict: true });
+  const path = requireJsonl(positionals[0], 'buffer stats');
+  const store = await FileReplayStore.open(path);
+  const counts: Record<string, Record<string, number>> = {};
+  for (const spec of ENVIRONMENTS) {
+    for (const source of ['real', 'synthetic'] as const) {
+      const n = await store.count({ env: spec.name, source });
+      if (n > 0) (counts[spec.name] ??= {})[source] = n;
+    }
+  }
+  const summary = { path, transitions: await store.count(), byEnv: counts, runs: (await store.runs()).map((r) => ({ id: r.id, kind: r.kind })), tasks: (await store.taskStats()).length };
+  if (values.json) io.out(JSON.stringify(summary));
+  else io.out(JSON.stringify(summary, null, 2));
+}

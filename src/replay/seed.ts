@@ -1,0 +1,108 @@
+/**
+ * Offline seeding, as the paper seeds its buffer: real trajectories from an expert (the oracle) and
+ * from a random agent, in a chosen mix. The expert shows what success looks like; the random agent
+ * covers the mistakes and dead ends a learning policy will make, which the experience model must
+ * also predict.
+ */
+import { UsageError } from '../core/errors.ts';
+import { Rng } from '../core/rng.ts';
+import type { Task, Transition } from '../core/types.ts';
+import { createAgent, episodeTasks, runEpisode, SCRIPTED_POLICIES, type ScriptedPolicy } from '../envs/episode.ts';
+import type { EnvOptions, EnvSpec } from '../envs/spec.ts';
+
+export type SeedMix = Partial<Record<ScriptedPolicy, number>>;
+
+/** Parse `oracle=0.6,random=0.4` into weights that sum to 1. */
+export function parseMix(text: string): SeedMix {
+  const mix: SeedMix = {};
+  for (const part of text.split(',')) {
+    const [name, value, ...extra] = part.split('=').map((s) => s.trim());
+    if (!name || value === undefined || extra.length > 0) throw new UsageError(`--mix must look like oracle=0.6,random=0.4; got "${text}"`);
+    if (!(SCRIPTED_POLICIES as readonly string[]).includes(name)) {
+      throw new UsageError(`--mix names "${name}"; the seeding agents are: ${SCRIPTED_POLICIES.join(', ')}`);
+    }
+    const weight = Number(value);
+    if (!Number.isFinite(weight) || weight < 0) throw new UsageError(`--mix weight for ${name} must be a number ≥ 0, got "${value}"`);
+    mix[name as ScriptedPolicy] = weight;
+  }
+  const total = Object.values(mix).reduce((a, b) => a + b, 0);
+  if (total <= 0) throw new UsageError(`--mix needs a positive weight, got "${text}"`);
+  for (const key of Object.keys(mix) as ScriptedPolicy[]) mix[key] = (mix[key] as number) / total;
+  return mix;
+}
+
+/** Which agent plays each episode: exact proportions (largest remainder), in a seeded order. */
+export function agentSchedule(mix: SeedMix, episodes: number, rng: Rng): ScriptedPolicy[] {
+  const names = (Object.keys(mix) as ScriptedPolicy[]).filter((n) => (mix[n] as number) > 0);
+  const exact = names.map((n) => (mix[n] as number) * episodes);
+  const counts = exact.map(Math.floor);
+  let left = episodes - counts.reduce((a, b) => a + b, 0);
+  const byRemainder = names.map((_, i) => i).sort((a, b) => (exact[b] as number) - (counts[b] as number) - ((exact[a] as number) - (counts[a] as number)));
+  for (const i of byRemainder) {
+    if (left === 0) break;
+    counts[i] = (counts[i] as number) + 1;
+    left--;
+  }
+  return rng.shuffle(names.flatMap((n, i) => Array.from({ length: counts[i] as number }, () => n)));
+}
+
+export interface SeedOptions {
+  spec: EnvSpec;
+  episodes: number;
+  mix: SeedMix;
+  seed: number;
+  /** Tasks come from this split (default: the env's first, its training split). */
+  split?: string;
+  runId?: string;
+  envOptions?: EnvOptions;
+  /** Every transition gets this time (default: now). */
+  createdAt?: number;
+}
+
+export interface SeededEpisode {
+  index: number;
+  agent: ScriptedPolicy;
+  task: Task;
+  won: boolean;
+  transitions: Transition[];
+}
+
+/** Play the seeding episodes one by one; each yields its transitions, ready for a store or a file. */
+export async function* seedEpisodes(options: SeedOptions): AsyncGenerator<SeededEpisode> {
+  const { spec, episodes, seed } = options;
+  if (!Number.isInteger(episodes) || episodes < 1) throw new UsageError(`--episodes must be a positive integer, got ${episodes}`);
+  const split = options.split ?? spec.splits[0]?.name ?? 'train';
+  const tasks = episodeTasks(spec.tasks(split), episodes, seed);
+  const rng = new Rng(`seed-buffer:${spec.name}:${seed}`);
+  const schedule = agentSchedule(options.mix, episodes, rng.fork('schedule'));
+  const runId = options.runId ?? `seed-${spec.name}-${seed}`;
+  const createdAt = options.createdAt ?? Date.now();
+  const env = spec.createEnv(options.envOptions);
+  for (let i = 0; i < episodes; i++) {
+    const agentName = schedule[i] as ScriptedPolicy;
+    const task = tasks[i] as Task;
+    const agent = createAgent(spec, agentName, rng.fork(`agent:${i}`));
+    const record = await runEpisode(env, agent, task);
+    const transitions: Transition[] = [];
+    let state = record.first;
+    record.steps.forEach(({ action, result }, step) => {
+      transitions.push({
+        runId,
+        taskId: task.id,
+        episodeId: `${runId}/${i}`,
+        env: spec.name,
+        instruction: task.instruction,
+        history: record.steps.slice(0, step).map((s) => s.action),
+        state,
+        action,
+        next: result.observation,
+        reward: result.reward,
+        done: result.done,
+        source: 'real',
+        createdAt,
+      });
+      state = result.observation;
+    });
+    yield { index: i, agent: agentName, task, won: record.won, transitions };
+  }
+}

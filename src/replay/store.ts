@@ -1,0 +1,133 @@
+/**
+ * The replay buffer's contract. Two stores implement it: `IdbReplayStore` in the browser (IndexedDB
+ * through `idb`) and `MemoryReplayStore` in Node (in memory, persisted as JSONL). Everything above —
+ * seeding, retrieval, the Buffer view, the trainer — speaks only this interface.
+ */
+import { DreamGymError } from '../core/errors.ts';
+import type { Transition } from '../core/types.ts';
+
+export type TransitionSource = Transition['source'];
+export const TRANSITION_SOURCES: readonly TransitionSource[] = ['real', 'synthetic'];
+
+/** A transition once stored: it has an id, and the vector retrieval compares. */
+export interface StoredTransition extends Transition {
+  id: number;
+  /** L2-normalised embedding of (state, action); see embed.ts. Absent until embedded. */
+  vector?: Float32Array;
+}
+
+/** Narrow a listing or a count; every field is optional and they combine with AND. */
+export interface TransitionFilter {
+  env?: string;
+  source?: TransitionSource;
+  runId?: string;
+  taskId?: string;
+}
+
+export interface TaskRecord {
+  id: string;
+  env: string;
+  instruction: string;
+  difficulty: number;
+  origin: 'seed' | 'generated';
+  parentId?: string;
+  createdAt: number;
+}
+
+export interface RunRecord {
+  id: string;
+  env: string;
+  /** What made the run: `seed:oracle=0.6,random=0.4`, `train:ppo`, `import:file.jsonl`… */
+  kind: string;
+  createdAt: number;
+  /** Free-form facts about the run (seed, config) for the Runs view. */
+  meta?: Record<string, unknown>;
+}
+
+/** Per-task outcomes the curriculum reads: how often a task was attempted and won. */
+export interface TaskStats {
+  taskId: string;
+  env: string;
+  attempts: number;
+  successes: number;
+  /** Sum and sum of squares of episode returns, so mean and variance update incrementally. */
+  returnSum: number;
+  returnSquares: number;
+  updatedAt: number;
+}
+
+export interface EpisodeOutcome {
+  taskId: string;
+  env: string;
+  won: boolean;
+  return: number;
+}
+
+/** A page of a cursor walk: `next` is null at the end. */
+export interface TransitionPage {
+  items: StoredTransition[];
+  next: number | null;
+}
+
+export interface StorageEstimate {
+  /** Bytes used and allowed, as the platform reports them (null where it cannot say). */
+  usage: number | null;
+  quota: number | null;
+  /** Whether the browser granted persistent storage (null outside a browser). */
+  persisted: boolean | null;
+  /** The store's own cap on transitions, if any (eviction keeps it under). */
+  cap: number | null;
+}
+
+export interface ReplayStore {
+  /** Add transitions in one all-or-nothing batch; returns their ids in order. */
+  add(transitions: readonly Transition[]): Promise<number[]>;
+  get(id: number): Promise<StoredTransition | undefined>;
+  /** Walk the transitions in id order, `limit` at a time, starting after `after`. */
+  page(options: { filter?: TransitionFilter; after?: number; limit: number }): Promise<TransitionPage>;
+  count(filter?: TransitionFilter): Promise<number>;
+  /** Delete a run's transitions (and the run record); returns how many transitions went. */
+  deleteRun(runId: string): Promise<number>;
+
+  putTasks(tasks: readonly TaskRecord[]): Promise<void>;
+  getTask(id: string): Promise<TaskRecord | undefined>;
+  putRun(run: RunRecord): Promise<void>;
+  runs(): Promise<RunRecord[]>;
+
+  /** Fold episode outcomes into the per-task statistics. */
+  recordOutcomes(outcomes: readonly EpisodeOutcome[]): Promise<void>;
+  taskStats(env?: string): Promise<TaskStats[]>;
+
+  estimate(): Promise<StorageEstimate>;
+  close(): Promise<void>;
+}
+
+/** The store cannot take more: the platform's quota or the store's own cap. Nothing committed is lost. */
+export class StoreFullError extends DreamGymError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('store-full', message, options);
+  }
+}
+
+export function matchesFilter(t: Transition, filter: TransitionFilter | undefined): boolean {
+  if (!filter) return true;
+  return (
+    (filter.env === undefined || t.env === filter.env) &&
+    (filter.source === undefined || t.source === filter.source) &&
+    (filter.runId === undefined || t.runId === filter.runId) &&
+    (filter.taskId === undefined || t.taskId === filter.taskId)
+  );
+}
+
+/** Fold one outcome into a task's statistics (a fresh record when there is none). */
+export function foldOutcome(stats: TaskStats | undefined, outcome: EpisodeOutcome, now: number): TaskStats {
+  const base = stats ?? { taskId: outcome.taskId, env: outcome.env, attempts: 0, successes: 0, returnSum: 0, returnSquares: 0, updatedAt: now };
+  return {
+    ...base,
+    attempts: base.attempts + 1,
+    successes: base.successes + (outcome.won ? 1 : 0),
+    returnSum: base.returnSum + outcome.return,
+    returnSquares: base.returnSquares + outcome.return * outcome.return,
+    updatedAt: now,
+  };
+}

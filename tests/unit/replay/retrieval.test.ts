@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { Rng } from '../../../src/core/rng.ts';
+import { parseState } from '../../../src/core/state.ts';
+import { envSpec } from '../../../src/envs/registry.ts';
+import { actionKind, EMBEDDING_DIM, embedStateAction, embedTask, pageKind } from '../../../src/replay/embed.ts';
+import { MemoryReplayStore } from '../../../src/replay/memory-store.ts';
+import { ReplayBuffer } from '../../../src/replay/retrieval.ts';
+import { agentSchedule, parseMix, seedEpisodes } from '../../../src/replay/seed.ts';
+import { BLOCK_ROWS, VectorIndex } from '../../../src/replay/vector-index.ts';
+
+function randomUnit(rng: Rng, dim: number): Float32Array {
+  const v = Float32Array.from({ length: dim }, () => rng.next() - 0.5);
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+}
+
+describe('the vector index', () => {
+  it('returns the exact top-k of a brute-force scan, across block boundaries, with filters', () => {
+    const rng = new Rng(3);
+    const dim = 13; // not a multiple of the unrolling, on purpose
+    const index = new VectorIndex(dim);
+    const rows = BLOCK_ROWS + 500;
+    const vectors: Float32Array[] = [];
+    for (let i = 0; i < rows; i++) {
+      const v = randomUnit(rng, dim);
+      vectors.push(v);
+      index.add(1000 + i, v, { env: i % 3 === 0 ? 'home' : 'shop', source: i % 2 === 0 ? 'real' : 'synthetic', episode: `e${i % 7}` });
+    }
+    expect(index.count).toBe(rows);
+    for (let q = 0; q < 5; q++) {
+      const query = randomUnit(rng, dim);
+      const scored = vectors.map((v, i) => ({ i, s: v.reduce((a, x, d) => a + x * (query[d] as number), 0) }));
+      const keep = (i: number) => i % 3 !== 0 && i % 2 === 0 && i % 7 !== 4;
+      const expected = scored.filter(({ i }) => keep(i)).sort((a, b) => b.s - a.s).slice(0, 4);
+      const got = index.search(query, 4, { env: 'shop', source: 'real', excludeEpisode: 'e4' });
+      expect(got.map((n) => n.id)).toEqual(expected.map(({ i }) => 1000 + i));
+      got.forEach((n, j) => expect(n.score).toBeCloseTo(expected[j]?.s as number, 5));
+    }
+    expect(index.search(randomUnit(rng, dim), 4, { env: 'nowhere' })).toEqual([]);
+    expect(() => index.add(1, new Float32Array(dim + 1), { env: 'shop', source: 'real' })).toThrow(RangeError);
+  });
+});
+
+describe('embeddings', () => {
+  it('are deterministic unit vectors that put the same page and action kind close together', () => {
+    const results = { text: 'page: results\ninstruction: red shoes\n[1] button: Back to Search\n[2] link: b01 | red running shoes | $20.00', actions: [] };
+    const item = { text: 'page: item\ninstruction: red shoes\n[1] button: Buy Now\n[2] option: size | 10', actions: [] };
+    const a = embedStateAction('red shoes', results, 'click[b01]');
+    expect(a).toHaveLength(EMBEDDING_DIM);
+    expect(Math.hypot(...a)).toBeCloseTo(1, 5);
+    expect(embedStateAction('red shoes', results, 'click[b01]')).toEqual(a);
+    const dot = (x: Float32Array, y: Float32Array) => x.reduce((s, v, i) => s + v * (y[i] as number), 0);
+    const sameKind = embedStateAction('blue hat', { ...results, text: results.text.replace('red running shoes', 'blue hat') }, 'click[b01]');
+    const otherPage = embedStateAction('red shoes', item, 'click[Buy Now]');
+    expect(dot(a, sameKind)).toBeGreaterThan(dot(a, otherPage));
+    expect(pageKind(parseState(results.text))).toBe('page results');
+    expect(actionKind('click[b01]', parseState(results.text))).toBe('click link');
+    expect(actionKind('take mug 1 from cabinet 2', parseState('location: cabinet 2'))).toBe('take');
+    expect(Math.hypot(...embedTask({ env: 'home', instruction: 'put a mug in cabinet' }))).toBeCloseTo(1, 5);
+  });
+});
+
+describe('offline seeding', () => {
+  it('parses the mix and plays exact proportions of each agent', () => {
+    expect(parseMix('oracle=3,random=1')).toEqual({ oracle: 0.75, random: 0.25 });
+    expect(() => parseMix('oracle=0.5,expert=0.5')).toThrow(/seeding agents are: oracle, random/);
+    expect(() => parseMix('oracle')).toThrow(/must look like/);
+    expect(() => parseMix('oracle=0,random=0')).toThrow(/positive weight/);
+    const schedule = agentSchedule({ oracle: 0.6, random: 0.4 }, 7, new Rng(1));
+    expect(schedule.filter((a) => a === 'oracle')).toHaveLength(4);
+    expect(schedule).toHaveLength(7);
+  });
+
+  it('records whole episodes: oracle ones end in success, and the history is every earlier action', async () => {
+    const spec = envSpec('home');
+    const episodes = [];
+    for await (const e of seedEpisodes({ spec, episodes: 6, mix: { oracle: 0.5, random: 0.5 }, seed: 4, createdAt: 0 })) episodes.push(e);
+    for (const e of episodes) {
+      const last = e.transitions.at(-1);
+      expect(last?.done).toBe(true);
+      if (e.agent === 'oracle') expect(e.won && last?.reward === 1).toBe(true);
+      e.transitions.forEach((t, i) => {
+        expect(t.history).toEqual(e.transitions.slice(0, i).map((p) => p.action));
+        if (i > 0) expect(t.state).toEqual(e.transitions[i - 1]?.next);
+      });
+    }
+    const again = [];
+    for await (const e of seedEpisodes({ spec, episodes: 6, mix: { oracle: 0.5, random: 0.5 }, seed: 4, createdAt: 0 })) again.push(e);
+    expect(again).toEqual(episodes);
+  });
+});
+
+describe('retrieval that grounds', () => {
+  it('on held-out real transitions, at least 90% of the 4 neighbours share the page type and the action kind', async () => {
+    for (const env of ['shop', 'home']) {
+      const spec = envSpec(env);
+      const buffer = await ReplayBuffer.open(new MemoryReplayStore());
+      for await (const e of seedEpisodes({ spec, episodes: 150, mix: parseMix('oracle=0.6,random=0.4'), seed: 1 })) await buffer.add(e.transitions);
+      let agree = 0;
+      let total = 0;
+      for await (const e of seedEpisodes({ spec, episodes: 20, mix: parseMix('oracle=0.6,random=0.4'), seed: 2, split: spec.testSplit })) {
+        const neighbours = await buffer.nearest(e.transitions, 4, { env });
+        e.transitions.forEach((t, i) => {
+          const state = parseState(t.state.text);
+          for (const n of neighbours[i] ?? []) {
+            const nState = parseState(n.state.text);
+            total++;
+            if (pageKind(nState) === pageKind(state) && actionKind(n.action, nState) === actionKind(t.action, state)) agree++;
+          }
+        });
+      }
+      expect(total).toBeGreaterThan(100);
+      expect(agree / total, env).toBeGreaterThanOrEqual(0.9);
+    }
+  });
+
+  it('indexes what a store already holds, grows with adds, and can skip the querying episode', async () => {
+    const spec = envSpec('shop');
+    const store = new MemoryReplayStore();
+    const first = await ReplayBuffer.open(store);
+    const episodes = [];
+    for await (const e of seedEpisodes({ spec, episodes: 10, mix: { oracle: 1 }, seed: 9 })) episodes.push(e);
+    for (const e of episodes) await first.add(e.transitions);
+    const reopened = await ReplayBuffer.open(store);
+    expect(reopened.index.count).toBe(await store.count());
+    const probe = episodes[3]?.transitions[1];
+    if (!probe) throw new Error('no probe transition');
+    const [own] = await reopened.nearest([probe], 1);
+    expect(own?.[0]?.episodeId).toBe(probe.episodeId);
+    const [others] = await reopened.nearest([probe], 4, { excludeEpisode: probe.episodeId as string });
+    expect(others).toHaveLength(4);
+    expect(others?.every((t) => t.episodeId !== probe.episodeId)).toBe(true);
+  });
+});
