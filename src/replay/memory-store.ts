@@ -3,12 +3,12 @@
  * not wanted. Persistence is separate (`file-store.ts` writes it as JSONL), so this module runs on
  * any platform.
  */
-import type { Transition } from '../core/types.ts';
 import {
   foldOutcome,
   matchesFilter,
   StoreFullError,
   type EpisodeOutcome,
+  type NewTransition,
   type ReplayStore,
   type RunRecord,
   type StorageEstimate,
@@ -55,7 +55,7 @@ export class MemoryReplayStore implements ReplayStore {
     }
   }
 
-  async add(batch: readonly Transition[]): Promise<number[]> {
+  async add(batch: readonly NewTransition[]): Promise<number[]> {
     const evicted = this.planEviction(batch.length);
     if (evicted.size > 0) this.transitions = this.transitions.filter((t) => !evicted.has(t.id));
     const ids: number[] = [];

@@ -16,6 +16,9 @@ export interface StoredTransition extends Transition {
   vector?: Float32Array;
 }
 
+/** What `add` takes: a transition, optionally with its embedding. */
+export type NewTransition = Transition & { vector?: Float32Array };
+
 /** Narrow a listing or a count; every field is optional and they combine with AND. */
 export interface TransitionFilter {
   env?: string;
@@ -80,8 +83,12 @@ export interface StorageEstimate {
 }
 
 export interface ReplayStore {
-  /** Add transitions in one all-or-nothing batch; returns their ids in order. */
-  add(transitions: readonly Transition[]): Promise<number[]>;
+  /**
+   * Add transitions in one all-or-nothing batch; returns their ids in order. The store assigns the
+   * ids (an `id` passed in is ignored: an imported file's ids name nothing here); a `vector`, when
+   * given, is stored with its transition so retrieval need not embed it again after a reload.
+   */
+  add(transitions: readonly NewTransition[]): Promise<number[]>;
   get(id: number): Promise<StoredTransition | undefined>;
   /** Walk the transitions in id order, `limit` at a time, starting after `after`. */
   page(options: { filter?: TransitionFilter; after?: number; limit: number }): Promise<TransitionPage>;
