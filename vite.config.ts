@@ -7,10 +7,13 @@ export default defineConfig({
   build: { target: 'es2022', sourcemap: true },
   worker: { format: 'es' },
   server: { port: 5173 },
-  // Pre-bundle tfjs up front: discovered late (inside the trainer worker), it would make the dev
-  // server and browser tests reload mid-run.
+  // Pre-bundle the workers' dependencies up front: discovered late (inside a worker), they would make
+  // the dev server and browser tests reload mid-run.
   optimizeDeps: {
     include: [
+      'idb',
+      'minisearch',
+      'valibot',
       '@tensorflow/tfjs-core',
       '@tensorflow/tfjs-core/dist/register_all_gradients',
       '@tensorflow/tfjs-backend-cpu',

@@ -5,10 +5,12 @@
 import { cpus } from 'node:os';
 import { envsBench } from './envs.ts';
 import { policyBench } from './policy.ts';
+import { replayBench } from './replay.ts';
 
 const BENCHES: Record<string, (args: string[]) => Promise<unknown>> = {
   envs: envsBench,
   policy: policyBench,
+  replay: replayBench,
 };
 
 const [name, ...args] = process.argv.slice(2);

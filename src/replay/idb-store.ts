@@ -13,6 +13,7 @@ import {
   type ReplayStore,
   type RunRecord,
   type StorageEstimate,
+  type StoreLimits,
   type StoredTransition,
   type TaskRecord,
   type TaskStats,
@@ -105,6 +106,11 @@ export class IdbReplayStore implements ReplayStore {
       blocking: () => db.close(),
     });
     return new IdbReplayStore(db, options.cap ?? null, options.evictReal ?? false);
+  }
+
+  setLimits(limits: StoreLimits): void {
+    this.cap = limits.cap;
+    this.evictReal = limits.evictReal;
   }
 
   /** Delete a replay database (closed connections only; open ones block until they close). */

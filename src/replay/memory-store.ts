@@ -12,6 +12,7 @@ import {
   type ReplayStore,
   type RunRecord,
   type StorageEstimate,
+  type StoreLimits,
   type StoredTransition,
   type TaskRecord,
   type TaskStats,
@@ -40,7 +41,7 @@ export class MemoryReplayStore implements ReplayStore {
   private readonly tasks = new Map<string, TaskRecord>();
   private readonly runRecords = new Map<string, RunRecord>();
   private readonly stats = new Map<string, TaskStats>();
-  readonly cap: number | null;
+  cap: number | null;
   evictReal: boolean;
 
   constructor(options: MemoryStoreOptions = {}, contents?: MemoryStoreContents) {
@@ -169,6 +170,11 @@ export class MemoryReplayStore implements ReplayStore {
 
   async estimate(): Promise<StorageEstimate> {
     return { usage: null, quota: null, persisted: null, cap: this.cap };
+  }
+
+  setLimits(limits: StoreLimits): void {
+    this.cap = limits.cap;
+    this.evictReal = limits.evictReal;
   }
 
   async close(): Promise<void> {}

@@ -106,7 +106,14 @@ export interface ReplayStore {
   taskStats(env?: string): Promise<TaskStats[]>;
 
   estimate(): Promise<StorageEstimate>;
+  /** The cap on stored transitions (null: none) and whether real ones may be evicted to honour it. */
+  setLimits(limits: StoreLimits): void;
   close(): Promise<void>;
+}
+
+export interface StoreLimits {
+  cap: number | null;
+  evictReal: boolean;
 }
 
 /** The store cannot take more: the platform's quota or the store's own cap. Nothing committed is lost. */

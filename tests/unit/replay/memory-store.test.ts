@@ -61,7 +61,7 @@ describe('MemoryReplayStore', () => {
     expect((await store.page({ limit: 100 })).items.filter((t) => t.source === 'real')).toHaveLength(10);
     expect(before.filter((t) => t.source === 'real').every((t) => t.id <= 6)).toBe(true);
 
-    store.evictReal = true;
+    store.setLimits({ cap: 10, evictReal: true });
     await store.add([transition(41)]);
     expect((await store.page({ limit: 1 })).items[0]?.id).toBe(2);
   });

@@ -1,0 +1,442 @@
+/**
+ * What the replay worker offers the Buffer view: counts and storage, seeding from the scripted
+ * agents, JSONL import and export, paging, text search and deleting a run. Plain class, no DOM, so
+ * it runs in a worker (see workers/replay.worker.ts) or in-process with any `ReplayStore`.
+ *
+ * Writes go through a `ReplayBuffer`, so every stored transition carries its retrieval vector and
+ * the trainer never has to embed it again. Each write is one store batch: a failure (a full store
+ * included) loses only that batch, never what earlier batches committed.
+ */
+import { DreamGymError, UsageError } from '../core/errors.ts';
+import type { Transition } from '../core/types.ts';
+import { ENVIRONMENTS, envSpec } from '../envs/registry.ts';
+import { IdbReplayStore, requestPersistence } from '../replay/idb-store.ts';
+import { importJsonl, transitionLine, type ImportReport } from '../replay/jsonl.ts';
+import { ReplayBuffer } from '../replay/retrieval.ts';
+import { TransitionSearch } from '../replay/text-search.ts';
+import { parseMix, seedEpisodes, type SeededEpisode } from '../replay/seed.ts';
+import {
+  StoreFullError,
+  type ReplayStore,
+  type RunRecord,
+  type StorageEstimate,
+  type StoreLimits,
+  type StoredTransition,
+  type TransitionFilter,
+} from '../replay/store.ts';
+
+/** A transition as the page gets it: the vector stays in the worker (512 bytes nobody reads there). */
+export type BufferTransition = Omit<StoredTransition, 'vector'>;
+
+export interface EnvCounts {
+  env: string;
+  real: number;
+  synthetic: number;
+}
+
+export interface BufferSummary {
+  /** The environments this build can seed, in registry order. */
+  envs: string[];
+  /** One row per known environment, then (if any) one for environments this build does not know. */
+  counts: EnvCounts[];
+  total: number;
+  runs: (RunRecord & { transitions: number })[];
+  storage: StorageEstimate;
+}
+
+export interface SeedRequest {
+  env: string;
+  episodes: number;
+  /** `oracle=0.6,random=0.4`, as the CLI's --mix. */
+  mix: string;
+  seed: number;
+}
+
+export interface SeedProgress {
+  runId: string;
+  /** Episodes committed to the store so far (played ones wait for their batch). */
+  episodes: number;
+  total: number;
+  transitions: number;
+}
+
+export interface SeedResult extends SeedProgress {
+  stopped: boolean;
+}
+
+export interface ImportProgress {
+  bytesRead: number;
+  totalBytes: number;
+  lines: number;
+  accepted: number;
+  rejected: number;
+}
+
+export interface ImportResult extends ImportReport {
+  fileName: string;
+  bytes: number;
+  /** Stopped by `stop()`: the counts cover the lines up to the last committed batch. */
+  stopped: boolean;
+}
+
+export interface ExportProgress {
+  written: number;
+  total: number;
+}
+
+export interface BrowsePage {
+  items: BufferTransition[];
+  next: number | null;
+}
+
+export interface SearchPage {
+  /** Every match; `items` holds the best `limit` of them, best first. */
+  total: number;
+  items: BufferTransition[];
+}
+
+export interface ReplayServiceOptions {
+  /** IndexedDB database name (tests use their own so they never touch a person's data). */
+  dbName?: string;
+  /** Most transitions kept; eviction drops the oldest synthetic ones first. */
+  cap?: number | null;
+  /** Whether real transitions may be evicted too (only when the person says so). */
+  evictReal?: boolean;
+}
+
+/** Episodes go to the store in batches: one transaction per episode is the slow part of seeding. */
+const SEED_BATCH_EPISODES = 16;
+const SEED_BATCH_TRANSITIONS = 2000;
+const IMPORT_BATCH = 1000;
+const EXPORT_PAGE = 1000;
+/** Progress messages at most this often: each one is a postMessage the page must render. */
+const PROGRESS_INTERVAL_MS = 100;
+const MAX_PAGE = 200;
+
+type OpenStore = (options: ReplayServiceOptions) => Promise<ReplayStore>;
+
+const openIdb: OpenStore = (options) =>
+  IdbReplayStore.open({ ...(options.dbName !== undefined ? { name: options.dbName } : {}), cap: options.cap ?? null, evictReal: options.evictReal ?? false });
+
+export class ReplayService {
+  private options: ReplayServiceOptions = {};
+  private opening: Promise<ReplayStore> | null = null;
+  private buffering: Promise<ReplayBuffer> | null = null;
+  private searchIndex: TransitionSearch | null = null;
+  /** The write job running (one at a time: two would interleave their batches and their progress). */
+  private job: 'seeding' | 'importing' | null = null;
+  private stopRequested = false;
+
+  /** `openStore` is the seam for tests in Node (a MemoryReplayStore); the app uses IndexedDB. */
+  constructor(private readonly openStore: OpenStore = openIdb) {}
+
+  /** Choose the database (and cap) before first use; a store already open is closed and reopened. */
+  async init(options: ReplayServiceOptions = {}): Promise<void> {
+    if (this.job) throw new DreamGymError('busy', `the buffer is ${this.job}; stop it before switching stores`);
+    const open = this.opening;
+    this.options = { ...options };
+    this.opening = null;
+    this.buffering = null;
+    this.searchIndex = null;
+    if (open) await (await open).close();
+  }
+
+  /** Change the cap and the eviction of real transitions; applies from the next write on. */
+  async setLimits(limits: StoreLimits): Promise<void> {
+    if (limits.cap !== null && (!Number.isInteger(limits.cap) || limits.cap < 1)) {
+      throw new UsageError(`the cap must be a whole number of transitions ≥ 1 (or none), got ${limits.cap}`);
+    }
+    this.options = { ...this.options, cap: limits.cap, evictReal: limits.evictReal };
+    (await this.store()).setLimits(limits);
+  }
+
+  async summary(): Promise<BufferSummary> {
+    const store = await this.store();
+    const envs = ENVIRONMENTS.map((e) => e.name);
+    const count = (filter: TransitionFilter) => store.count(filter);
+    const [total, realTotal, syntheticTotal, known, runs, storage] = await Promise.all([
+      store.count(),
+      count({ source: 'real' }),
+      count({ source: 'synthetic' }),
+      Promise.all(envs.map(async (env) => ({ env, real: await count({ env, source: 'real' }), synthetic: await count({ env, source: 'synthetic' }) }))),
+      store.runs(),
+      store.estimate(),
+    ]);
+    // A file may hold transitions of an environment this build lacks; they still count. (The
+    // counts are separate reads, so a write landing between them could make a difference negative.)
+    const other = {
+      env: 'other',
+      real: Math.max(0, realTotal - known.reduce((a, r) => a + r.real, 0)),
+      synthetic: Math.max(0, syntheticTotal - known.reduce((a, r) => a + r.synthetic, 0)),
+    };
+    return {
+      envs,
+      counts: other.real + other.synthetic > 0 ? [...known, other] : known,
+      total,
+      runs: await Promise.all(runs.map(async (run) => ({ ...run, transitions: await count({ runId: run.id }) }))),
+      storage,
+    };
+  }
+
+  /**
+   * Ask the browser to keep this site's storage under pressure. `persist()` exists only on a page
+   * (not in workers), so in the worker this reports the current state; the page asks first.
+   */
+  async requestPersistence(): Promise<boolean | null> {
+    await requestPersistence();
+    return (await (await this.store()).estimate()).persisted;
+  }
+
+  /** Stop the running seed or import after its current batch; what was committed stays. */
+  stop(): void {
+    if (this.job) this.stopRequested = true;
+  }
+
+  /**
+   * Play scripted episodes into the store as one run, a batch of episodes per write. Stoppable;
+   * a stopped run keeps its complete episodes. The run record is written first, so even a partial
+   * run shows in the list and can be deleted.
+   */
+  async seed(request: SeedRequest, onProgress: (progress: SeedProgress) => void): Promise<SeedResult> {
+    const spec = envSpec(request.env);
+    if (!Number.isInteger(request.episodes) || request.episodes < 1) throw new UsageError(`episodes must be a whole number, at least 1; got ${request.episodes}`);
+    if (!Number.isInteger(request.seed)) throw new UsageError(`the seed must be a whole number; got ${request.seed}`);
+    const mix = parseMix(request.mix);
+    return this.runJob('seeding', async () => {
+      const buffer = await this.buffer();
+      const createdAt = Date.now();
+      // Unique per seeding, so seeding the same seed twice makes two runs, each deletable.
+      const runId = `seed-${spec.name}-${request.seed}-${createdAt.toString(36)}`;
+      const run: RunRecord = { id: runId, env: spec.name, kind: `seed:${request.mix}`, createdAt, meta: { seed: request.seed, episodes: request.episodes, mix } };
+      await buffer.store.putRun(run);
+      const progress: SeedProgress = { runId, episodes: 0, total: request.episodes, transitions: 0 };
+      const throttle = throttled(onProgress);
+      let pending: SeededEpisode[] = [];
+      const flush = async () => {
+        if (pending.length === 0) return;
+        const batch = pending;
+        pending = [];
+        await this.writeEpisodes(buffer, batch, progress);
+        throttle({ ...progress });
+      };
+      try {
+        for await (const episode of seedEpisodes({ spec, episodes: request.episodes, mix, seed: request.seed, runId, createdAt })) {
+          pending.push(episode);
+          const size = pending.reduce((a, e) => a + e.transitions.length, 0);
+          if (pending.length >= SEED_BATCH_EPISODES || size >= SEED_BATCH_TRANSITIONS) await flush();
+          if (this.stopRequested) break;
+        }
+        await flush();
+      } catch (error) {
+        throw fullStoreMessage(error, `${progress.episodes} of ${request.episodes} episodes (${progress.transitions} transitions) were saved before it filled and are kept.`);
+      } finally {
+        await buffer.store.putRun({ ...run, meta: { ...run.meta, episodesSaved: progress.episodes, transitions: progress.transitions } }).catch(() => undefined);
+      }
+      throttle.flush();
+      return { ...progress, stopped: progress.episodes < request.episodes };
+    });
+  }
+
+  /** One batch of seeded episodes: their transitions (one transaction), then their tasks and outcomes. */
+  private async writeEpisodes(buffer: ReplayBuffer, episodes: readonly SeededEpisode[], progress: SeedProgress): Promise<void> {
+    const transitions = episodes.flatMap((e) => e.transitions);
+    await this.write(buffer, transitions);
+    progress.episodes += episodes.length;
+    progress.transitions += transitions.length;
+    // The curriculum reads tasks and their outcomes; they follow their transitions into the store.
+    await buffer.store.putTasks(episodes.map(({ task }) => ({ id: task.id, env: task.env, instruction: task.instruction, difficulty: task.difficulty, origin: task.origin, createdAt: 0 })));
+    await buffer.store.recordOutcomes(episodes.map((e) => ({ taskId: e.task.id, env: e.task.env, won: e.won, return: e.transitions.reduce((a, t) => a + t.reward, 0) })));
+  }
+
+  /**
+   * Stream a JSONL file into the store, a batch at a time: every good line lands, every bad one is
+   * reported with its line number. Runs the file names get a run record (kind `import:<file>`) if
+   * they have none, so they show in the list and can be deleted. Stoppable between batches.
+   */
+  async importJsonl(file: File, onProgress: (progress: ImportProgress) => void): Promise<ImportResult> {
+    return this.runJob('importing', async () => {
+      const buffer = await this.buffer();
+      const knownRuns = new Set((await buffer.store.runs()).map((r) => r.id));
+      const progress: ImportProgress = { bytesRead: 0, totalBytes: file.size, lines: 0, accepted: 0, rejected: 0 };
+      const throttle = throttled(onProgress);
+      // The report as of the last committed batch: what a stop or a full store leaves behind.
+      let committed: ImportReport = { accepted: 0, rejectedCount: 0, rejected: [], lines: 0 };
+      const onBatch = async (batch: Transition[]) => {
+        if (this.stopRequested) throw new ImportStopped();
+        await this.write(buffer, batch);
+        const fresh = new Map<string, string>();
+        for (const t of batch) if (!knownRuns.has(t.runId)) fresh.set(t.runId, t.env);
+        for (const [id, env] of fresh) {
+          await buffer.store.putRun({ id, env, kind: `import:${file.name}`, createdAt: Date.now(), meta: { file: file.name } });
+          knownRuns.add(id);
+        }
+      };
+      const onReport = (report: ImportReport) => {
+        committed = { ...report, rejected: report.rejected.slice() };
+        Object.assign(progress, { lines: report.lines, accepted: report.accepted, rejected: report.rejectedCount });
+        throttle({ ...progress });
+      };
+      const onBytes = (bytes: number) => {
+        progress.bytesRead = bytes;
+        throttle({ ...progress });
+      };
+      try {
+        const report = await importJsonl(textChunks(file, onBytes), onBatch, { batchSize: IMPORT_BATCH, onProgress: onReport });
+        throttle({ ...progress, lines: report.lines, accepted: report.accepted, rejected: report.rejectedCount });
+        throttle.flush();
+        return { ...report, fileName: file.name, bytes: file.size, stopped: false };
+      } catch (error) {
+        if (error instanceof ImportStopped) return { ...committed, fileName: file.name, bytes: file.size, stopped: true };
+        throw fullStoreMessage(error, `${committed.accepted} transitions from lines 1–${committed.lines} of ${file.name} were imported before it filled and are kept.`);
+      }
+    });
+  }
+
+  /** The transitions a filter selects as one JSONL blob, built a page at a time (cursor walk). */
+  async exportJsonl(filter: TransitionFilter = {}, onProgress?: (progress: ExportProgress) => void): Promise<Blob> {
+    const store = await this.store();
+    const progress: ExportProgress = { written: 0, total: await store.count(filter) };
+    const throttle = onProgress ? throttled(onProgress) : null;
+    // A blob per page: the browser may keep each on disk, so a large export never is one big string.
+    const parts: Blob[] = [];
+    for (let after: number | undefined; ; ) {
+      const page = await store.page({ filter, limit: EXPORT_PAGE, ...(after !== undefined ? { after } : {}) });
+      parts.push(new Blob([page.items.map(transitionLine).join('')]));
+      progress.written += page.items.length;
+      throttle?.({ ...progress, total: Math.max(progress.total, progress.written) });
+      if (page.next === null) break;
+      after = page.next;
+    }
+    throttle?.flush();
+    return new Blob(parts, { type: 'application/x-ndjson' });
+  }
+
+  /** A page of transitions in id order, after the cursor `after`. */
+  async browse({ filter, after, limit }: { filter?: TransitionFilter; after?: number; limit: number }): Promise<BrowsePage> {
+    const store = await this.store();
+    const page = await store.page({ limit: clampLimit(limit), ...(filter ? { filter } : {}), ...(after !== undefined ? { after } : {}) });
+    return { items: page.items.map(withoutVector), next: page.next };
+  }
+
+  /** Full-text search over instruction, state, action and next state, best match first. */
+  async search(text: string, { filter, limit = 50 }: { filter?: TransitionFilter; limit?: number } = {}): Promise<SearchPage> {
+    const store = await this.store();
+    this.searchIndex ??= new TransitionSearch(store);
+    const ids = await this.searchIndex.search(text, filter);
+    // The index may trail a writer in another worker or tab by a moment: skip ids no longer stored.
+    const found = await Promise.all(ids.slice(0, clampLimit(limit)).map((id) => store.get(id)));
+    return { total: ids.length, items: found.filter((t): t is StoredTransition => t !== undefined).map(withoutVector) };
+  }
+
+  async deleteRun(runId: string): Promise<number> {
+    if (this.job) throw new DreamGymError('busy', `the buffer is ${this.job}; stop it before deleting a run`);
+    const deleted = await (await this.store()).deleteRun(runId);
+    // Both indexes hold the deleted ids: the search index rebuilds on its next query (its count no
+    // longer matches), the vector index is reopened on the next write.
+    this.buffering = null;
+    return deleted;
+  }
+
+  private store(): Promise<ReplayStore> {
+    this.opening ??= this.openStore(this.options).catch((error: unknown) => {
+      this.opening = null;
+      throw error;
+    });
+    return this.opening;
+  }
+
+  /** The vector index walks the whole store when opened, so it is opened only when a write needs it. */
+  private buffer(): Promise<ReplayBuffer> {
+    this.buffering ??= this.store()
+      .then((store) => ReplayBuffer.open(store))
+      .catch((error: unknown) => {
+        this.buffering = null;
+        throw error;
+      });
+    return this.buffering;
+  }
+
+  /** Every write: store and vector index in one batch, then the search index (if built). */
+  private async write(buffer: ReplayBuffer, transitions: readonly Transition[]): Promise<void> {
+    const ids = await buffer.add(transitions);
+    this.searchIndex?.added(transitions.map((t, i) => ({ ...t, id: ids[i] as number })));
+  }
+
+  private async runJob<T>(job: 'seeding' | 'importing', work: () => Promise<T>): Promise<T> {
+    if (this.job) throw new DreamGymError('busy', `the buffer is already ${this.job}; wait for it or stop it first`);
+    this.job = job;
+    this.stopRequested = false;
+    try {
+      return await work();
+    } finally {
+      this.job = null;
+      this.stopRequested = false;
+    }
+  }
+}
+
+class ImportStopped extends Error {}
+
+function withoutVector(t: StoredTransition): BufferTransition {
+  const { vector: _vector, ...rest } = t;
+  return rest;
+}
+
+function clampLimit(limit: number): number {
+  return Number.isInteger(limit) ? Math.min(MAX_PAGE, Math.max(1, limit)) : 20;
+}
+
+/**
+ * A full store says so plainly, with what was kept. Comlink passes an Error's name and message to
+ * the page, so this is what the person reads.
+ */
+function fullStoreMessage(error: unknown, kept: string): unknown {
+  if (!(error instanceof StoreFullError)) return error;
+  const reason = /\bfull\b/.test(error.message) ? error.message : `the replay store is full: ${error.message}`;
+  const sentence = reason.charAt(0).toUpperCase() + reason.slice(1) + (/[.!?]$/.test(reason) ? '' : '.');
+  return new StoreFullError(`${sentence} ${kept}`, { cause: error });
+}
+
+/** A file's text, decoded as it streams; `onBytes` hears how many bytes have been read. */
+async function* textChunks(file: File, onBytes: (bytes: number) => void): AsyncGenerator<string> {
+  let bytes = 0;
+  const counted = file.stream().pipeThrough(
+    new TransformStream<Uint8Array<ArrayBuffer>, BufferSource>({
+      transform(chunk, controller) {
+        bytes += chunk.byteLength;
+        onBytes(bytes);
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  const reader = counted.pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/**
+ * Call `send` at most every PROGRESS_INTERVAL_MS with the latest value; `flush()` sends the last
+ * one held back. A comlink callback returns a promise; a page gone away must not fail the job.
+ */
+function throttled<T>(send: (value: T) => void): ((value: T) => void) & { flush(): void } {
+  let last = 0;
+  let held: { value: T } | null = null;
+  const deliver = (value: T) => {
+    last = Date.now();
+    held = null;
+    const sent: unknown = send(value);
+    if (sent instanceof Promise) sent.catch(() => undefined);
+  };
+  const call = (value: T) => {
+    if (Date.now() - last >= PROGRESS_INTERVAL_MS) deliver(value);
+    else held = { value };
+  };
+  return Object.assign(call, { flush: () => { if (held) deliver(held.value); } });
+}
