@@ -9,8 +9,8 @@
 import { parseArgs } from 'node:util';
 import type { Transition } from '../src/core/types.ts';
 import { envSpec } from '../src/envs/registry.ts';
-import { parseState } from '../src/core/state.ts';
-import { actionKind, EMBEDDING_DIM, embedStateAction, pageKind } from '../src/replay/embed.ts';
+import { EMBEDDING_DIM, embedStateAction } from '../src/replay/embed.ts';
+import { measureGrounding } from '../src/replay/grounding.ts';
 import { MemoryReplayStore } from '../src/replay/memory-store.ts';
 import { ReplayBuffer } from '../src/replay/retrieval.ts';
 import { parseMix, seedEpisodes } from '../src/replay/seed.ts';
@@ -27,31 +27,6 @@ async function seededTransitions(count: number): Promise<Transition[]> {
     }
   }
   return out;
-}
-
-/**
- * Grounding: for held-out real transitions (the env's test split), the share of the 4 retrieved
- * neighbours that are on the same kind of page and take the same kind of action.
- */
-async function retrievalAgreement(env: string, trainEpisodes: number, heldOutEpisodes: number): Promise<unknown> {
-  const spec = envSpec(env);
-  const mix = parseMix('oracle=0.6,random=0.4');
-  const buffer = await ReplayBuffer.open(new MemoryReplayStore());
-  for await (const e of seedEpisodes({ spec, episodes: trainEpisodes, mix, seed: 1 })) await buffer.add(e.transitions);
-  let agree = 0;
-  let total = 0;
-  for await (const e of seedEpisodes({ spec, episodes: heldOutEpisodes, mix, seed: 2, split: spec.testSplit })) {
-    const neighbours = await buffer.nearest(e.transitions, 4, { env });
-    e.transitions.forEach((t, i) => {
-      const state = parseState(t.state.text);
-      for (const n of neighbours[i] ?? []) {
-        const other = parseState(n.state.text);
-        total++;
-        if (pageKind(other) === pageKind(state) && actionKind(n.action, other) === actionKind(t.action, state)) agree++;
-      }
-    });
-  }
-  return { env, stored: buffer.index.count, heldOutNeighbours: total, samePageAndActionKind: Number((agree / total).toFixed(4)) };
 }
 
 export async function replayBench(argv: string[]): Promise<unknown> {
@@ -104,7 +79,11 @@ export async function replayBench(argv: string[]): Promise<unknown> {
     });
   }
 
-  const grounding = [await retrievalAgreement('shop', 400, 60), await retrievalAgreement('home', 400, 60)];
+  const grounding = [];
+  for (const env of ['shop', 'home']) {
+    const result = await measureGrounding(envSpec(env), { trainEpisodes: 400, heldOutEpisodes: 60 });
+    grounding.push({ ...result, samePageAndActionKind: Number(result.samePageAndActionKind.toFixed(4)) });
+  }
   const idb = values['no-idb'] ? null : await idbInsertBench(transitions.slice(0, 10_000));
   return {
     memoryInsert: { transitions: transitions.length, batch: 500, repeats: insertRuns.length, transitionsPerSecMedian: Math.round(median(insertRuns)) },

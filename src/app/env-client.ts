@@ -5,42 +5,24 @@
  * in-process class, returning promises.
  */
 import { signal } from '@preact/signals';
-import { wrap, type Remote } from 'comlink';
+import type { Remote } from 'comlink';
 import type { EnvSession, EnvSummary } from '../runtime/env-session.ts';
+import { workerHandle } from './worker-handle.ts';
 
 export type EnvClient = Remote<EnvSession>;
 
 /** The environments the worker offers; empty until `loadEnvs()` has answered. */
 export const envs = signal<EnvSummary[]>([]);
 
-const crashListeners = new Set<(message: string) => void>();
-let client: EnvClient | null = null;
-let crashed: string | null = null;
+const env = workerHandle<EnvSession>(
+  () => new Worker(new URL('../../workers/env.worker.ts', import.meta.url), { type: 'module', name: 'env' }),
+  (reason) => `The environment worker stopped (${reason}). Reload the page to start it again.`,
+);
+
+export const envClient = env.client;
+export const onEnvCrash = env.onCrash;
+
 let listing: Promise<EnvSummary[]> | null = null;
-
-/**
- * Hear about a worker that failed to load or died: comlink calls to it would otherwise wait
- * forever, so each view tells the person to reload. Returns a function that stops listening.
- */
-export function onEnvCrash(listener: (message: string) => void): () => void {
-  crashListeners.add(listener);
-  if (crashed) listener(crashed);
-  return () => crashListeners.delete(listener);
-}
-
-/** The shared environment worker, started on first use. Throws (with the reason) once it has crashed. */
-export function envClient(): EnvClient {
-  if (crashed) throw new Error(crashed);
-  if (client) return client;
-  const worker = new Worker(new URL('../../workers/env.worker.ts', import.meta.url), { type: 'module', name: 'env' });
-  worker.addEventListener('error', (event) => {
-    event.preventDefault();
-    crashed = `The environment worker stopped (${event.message || 'it failed to load'}). Reload the page to start it again.`;
-    for (const listener of crashListeners) listener(crashed);
-  });
-  client = wrap<EnvSession>(worker);
-  return client;
-}
 
 /**
  * Fill `envs` from the worker. Every view calls this; the worker is asked once per page, and

@@ -1,10 +1,11 @@
 /**
- * Text helpers for the policy's featurizer: one tokenizer, one notion of "content word", one
+ * Text helpers for the policy's featurizer (the tokenizer itself is core's): one notion of "content word", one
  * feature hash. Kept apart from the featurizer so the query proposer and tests share them.
  */
 import { hashString } from '../core/rng.ts';
+import { tokens } from '../core/text.ts';
 
-const TOKEN = /[a-z0-9]+(?:\.[0-9]+)?/g;
+export { tokens, wordsAndBigrams } from '../core/text.ts';
 
 /** Function words that say nothing about which action fits an instruction. */
 const STOPWORDS = new Set(
@@ -14,10 +15,6 @@ const STOPWORDS = new Set(
     'lower price dollars dollar less up put place'
   ).split(' '),
 );
-
-export function tokens(text: string): string[] {
-  return text.toLowerCase().match(TOKEN) ?? [];
-}
 
 /** Tokens that can tell two texts apart: not a stopword, not a bare number. */
 export function contentWords(text: string): string[] {
@@ -29,12 +26,6 @@ export function featureIndex(namespace: string, feature: string, dim: number): n
   return hashString(`${namespace}\u0000${feature}`) % dim;
 }
 
-/** Words and adjacent-word bigrams, the vocabulary-free bag the featurizer hashes. */
-export function wordsAndBigrams(words: readonly string[]): string[] {
-  const out = words.slice();
-  for (let i = 0; i + 1 < words.length; i++) out.push(`${words[i]} ${words[i + 1]}`);
-  return out;
-}
 
 /** The first dollar amount in a text ("$45.99", "80.00 dollars"), if any. */
 export function dollarAmount(text: string): number | null {

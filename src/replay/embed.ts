@@ -11,19 +11,10 @@
 import { parseWebAction } from '../core/actions.ts';
 import { hashString } from '../core/rng.ts';
 import { elementTarget, parseState, type AbstractState } from '../core/state.ts';
+import { tokens, wordsAndBigrams } from '../core/text.ts';
 import type { Observation, Task } from '../core/types.ts';
 
 export const EMBEDDING_DIM = 128;
-
-const TOKEN = /[a-z]+|[0-9]+(?:\.[0-9]+)?/g;
-function words(text: string): string[] {
-  return text.toLowerCase().match(TOKEN) ?? [];
-}
-function wordsAndBigrams(ws: readonly string[]): string[] {
-  const out = ws.slice();
-  for (let i = 0; i + 1 < ws.length; i++) out.push(`${ws[i]} ${ws[i + 1]}`);
-  return out;
-}
 
 /** Group weights (relative; the whole vector is normalised at the end). */
 export const GROUP_WEIGHTS = {
@@ -74,7 +65,7 @@ export function pageKind(state: AbstractState): string {
   const page = state.header.find(([k]) => k === 'page')?.[1];
   if (page !== undefined) return `page ${page.toLowerCase()}`;
   const location = state.header.find(([k]) => k === 'location')?.[1];
-  if (location !== undefined) return `at ${words(location).filter((w) => !/^[0-9]/.test(w)).join(' ')}`;
+  if (location !== undefined) return `at ${tokens(location).filter((w) => !/^[0-9]/.test(w)).join(' ')}`;
   return 'unknown';
 }
 
@@ -87,7 +78,7 @@ export function actionKind(action: string, state: AbstractState): string {
     const element = state.elements.find((e) => elementTarget(e).toLowerCase() === target);
     return element ? `click ${element.kind}` : 'click';
   }
-  return words(action)[0] ?? 'none';
+  return tokens(action)[0] ?? 'none';
 }
 
 /** Embed what the experience model is asked about: this action in this state, for this instruction. */
@@ -101,11 +92,11 @@ export function embedStateAction(instruction: string, state: Observation, action
   const v = new HashedVector(dim);
   v.group('page', [pageKind(parsed)], GROUP_WEIGHTS.page);
   v.group('actionKind', [actionKind(action, parsed)], GROUP_WEIGHTS.actionKind);
-  v.group('action', wordsAndBigrams(words(action)), GROUP_WEIGHTS.action);
+  v.group('action', wordsAndBigrams(tokens(action)), GROUP_WEIGHTS.action);
   const header = parsed.header.filter(([k]) => k !== 'page' && k !== 'instruction' && k !== 'task' && k !== 'feedback');
-  v.group('header', header.flatMap(([k, value]) => words(value).map((w) => `${k}:${w}`)), GROUP_WEIGHTS.header);
-  v.group('elements', parsed.elements.slice(0, 40).flatMap((e) => [`kind:${e.kind}`, ...words(e.text)]), GROUP_WEIGHTS.elements);
-  v.group('instruction', words(instruction), GROUP_WEIGHTS.instruction);
+  v.group('header', header.flatMap(([k, value]) => tokens(value).map((w) => `${k}:${w}`)), GROUP_WEIGHTS.header);
+  v.group('elements', parsed.elements.slice(0, 40).flatMap((e) => [`kind:${e.kind}`, ...tokens(e.text)]), GROUP_WEIGHTS.elements);
+  v.group('instruction', tokens(instruction), GROUP_WEIGHTS.instruction);
   return v.normalized();
 }
 
@@ -113,6 +104,6 @@ export function embedStateAction(instruction: string, state: Observation, action
 export function embedTask(task: Pick<Task, 'env' | 'instruction'>, dim = EMBEDDING_DIM): Float32Array {
   const v = new HashedVector(dim);
   v.group('env', [task.env], 1);
-  v.group('instruction', wordsAndBigrams(words(task.instruction)), 3);
+  v.group('instruction', wordsAndBigrams(tokens(task.instruction)), 3);
   return v.normalized();
 }

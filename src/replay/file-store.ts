@@ -11,9 +11,8 @@ import { createReadStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { DreamGymError } from '../core/errors.ts';
-import { lines, transitionLine } from './jsonl.ts';
+import { lines, parseLine, transitionLine } from './jsonl.ts';
 import { MemoryReplayStore, type MemoryStoreContents, type MemoryStoreOptions } from './memory-store.ts';
-import { validateTransition } from './schema.ts';
 import type { StoredTransition } from './store.ts';
 
 export const FILE_STORE_VERSION = 1;
@@ -32,6 +31,17 @@ function isMissing(error: unknown): boolean {
   return (error as { code?: string }).code === 'ENOENT';
 }
 
+function parseMeta(path: string, text: string): MetaLine['$meta'] {
+  let meta: MetaLine['$meta'];
+  try {
+    meta = (JSON.parse(text) as MetaLine).$meta;
+  } catch {
+    throw new StoreFileError(path, 1, 'not JSON');
+  }
+  if (meta.version !== FILE_STORE_VERSION) throw new StoreFileError(path, 1, `store format version ${meta.version}, this build reads ${FILE_STORE_VERSION}`);
+  return meta;
+}
+
 /** Load a store file; a missing file is an empty store. A damaged one is refused with the line at fault. */
 export async function loadStoreFile(path: string): Promise<MemoryStoreContents> {
   const contents: MemoryStoreContents = { transitions: [], tasks: [], runs: [], stats: [] };
@@ -39,22 +49,15 @@ export async function loadStoreFile(path: string): Promise<MemoryStoreContents> 
   try {
     for await (const text of lines(createReadStream(path, { encoding: 'utf8' }))) {
       n++;
-      if (text.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        throw new StoreFileError(path, n, 'not JSON');
-      }
-      if (n === 1 && typeof value === 'object' && value !== null && '$meta' in value) {
-        const meta = (value as MetaLine).$meta;
-        if (meta.version !== FILE_STORE_VERSION) throw new StoreFileError(path, n, `store format version ${meta.version}, this build reads ${FILE_STORE_VERSION}`);
+      if (n === 1 && text.startsWith('{"$meta"')) {
+        const meta = parseMeta(path, text);
         contents.tasks = meta.tasks ?? [];
         contents.runs = meta.runs ?? [];
         contents.stats = meta.stats ?? [];
         continue;
       }
-      const checked = validateTransition(value);
+      const checked = parseLine(text);
+      if (checked === null) continue;
       if (!checked.ok) throw new StoreFileError(path, n, checked.problem);
       if (checked.transition.id === undefined) throw new StoreFileError(path, n, 'a stored transition has no id');
       contents.transitions.push(checked.transition as StoredTransition);

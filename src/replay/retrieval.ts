@@ -5,7 +5,7 @@
  */
 import type { Observation, Transition } from '../core/types.ts';
 import { EMBEDDING_DIM, embedStateAction } from './embed.ts';
-import type { ReplayStore, StoredTransition, TransitionFilter } from './store.ts';
+import type { NewTransition, ReplayStore, StoredTransition, TransitionFilter } from './store.ts';
 import { VectorIndex, type SearchFilter } from './vector-index.ts';
 
 export interface RetrievalQuery {
@@ -16,15 +16,14 @@ export interface RetrievalQuery {
 
 export type RetrievalFilter = SearchFilter;
 
-function episodeKey(t: Transition): string | undefined {
-  return t.episodeId;
+function indexTransition(index: VectorIndex, id: number, t: Transition, vector: Float32Array): void {
+  index.add(id, vector, { env: t.env, source: t.source, ...(t.episodeId !== undefined ? { episode: t.episodeId } : {}) });
 }
 
-/** Vectors are computed where missing and stored with their transitions, so a reload need not redo them. */
-function withVector(t: Transition): Transition & { vector: Float32Array } {
-  const existing = (t as { vector?: unknown }).vector;
-  if (existing instanceof Float32Array && existing.length === EMBEDDING_DIM) return t as Transition & { vector: Float32Array };
-  return { ...t, vector: embedStateAction(t.instruction, t.state, t.action) };
+/** A transition's vector: the stored one, else computed (and then stored with it, so a reload need not redo it). */
+function vectorOf(t: NewTransition): Float32Array {
+  if (t.vector instanceof Float32Array && t.vector.length === EMBEDDING_DIM) return t.vector;
+  return embedStateAction(t.instruction, t.state, t.action);
 }
 
 export class ReplayBuffer {
@@ -39,11 +38,7 @@ export class ReplayBuffer {
     let after: number | undefined;
     for (;;) {
       const page = await store.page({ ...(options.filter ? { filter: options.filter } : {}), ...(after !== undefined ? { after } : {}), limit: options.pageSize ?? 2000 });
-      for (const t of page.items) {
-        const { vector } = withVector(t);
-        const episode = episodeKey(t);
-        index.add(t.id, vector, { env: t.env, source: t.source, ...(episode !== undefined ? { episode } : {}) });
-      }
+      for (const t of page.items) indexTransition(index, t.id, t, vectorOf(t));
       options.onProgress?.(index.count);
       if (page.next === null) break;
       after = page.next;
@@ -52,13 +47,10 @@ export class ReplayBuffer {
   }
 
   /** Store a batch (with its vectors) and index it; returns the new ids. */
-  async add(transitions: readonly Transition[]): Promise<number[]> {
-    const embedded = transitions.map(withVector);
+  async add(transitions: readonly NewTransition[]): Promise<number[]> {
+    const embedded = transitions.map((t) => ({ ...t, vector: vectorOf(t) }));
     const ids = await this.store.add(embedded);
-    embedded.forEach((t, i) => {
-      const episode = episodeKey(t);
-      this.index.add(ids[i] as number, t.vector, { env: t.env, source: t.source, ...(episode !== undefined ? { episode } : {}) });
-    });
+    embedded.forEach((t, i) => indexTransition(this.index, ids[i] as number, t, t.vector));
     return ids;
   }
 

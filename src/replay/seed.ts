@@ -9,6 +9,7 @@ import { Rng } from '../core/rng.ts';
 import type { Task, Transition } from '../core/types.ts';
 import { createAgent, episodeTasks, runEpisode, SCRIPTED_POLICIES, type ScriptedPolicy } from '../envs/episode.ts';
 import type { EnvOptions, EnvSpec } from '../envs/spec.ts';
+import { taskRecord, type ReplayStore } from './store.ts';
 
 export type SeedMix = Partial<Record<ScriptedPolicy, number>>;
 
@@ -105,4 +106,13 @@ export async function* seedEpisodes(options: SeedOptions): AsyncGenerator<Seeded
     });
     yield { index: i, agent: agentName, task, won: record.won, transitions };
   }
+}
+
+/**
+ * Store what the curriculum reads about seeded episodes: their tasks and outcomes. Call it after
+ * their transitions are stored, so statistics never count episodes whose transitions are missing.
+ */
+export async function recordSeededEpisodes(store: ReplayStore, episodes: readonly SeededEpisode[]): Promise<void> {
+  await store.putTasks(episodes.map((e) => taskRecord(e.task, 0)));
+  await store.recordOutcomes(episodes.map((e) => ({ taskId: e.task.id, env: e.task.env, won: e.won, return: e.transitions.reduce((a, t) => a + t.reward, 0) })));
 }

@@ -4,7 +4,7 @@
  * seeding, retrieval, the Buffer view, the trainer — speaks only this interface.
  */
 import { DreamGymError } from '../core/errors.ts';
-import type { Transition } from '../core/types.ts';
+import type { Task, Transition } from '../core/types.ts';
 
 export type TransitionSource = Transition['source'];
 export const TRANSITION_SOURCES: readonly TransitionSource[] = ['real', 'synthetic'];
@@ -27,14 +27,12 @@ export interface TransitionFilter {
   taskId?: string;
 }
 
-export interface TaskRecord {
-  id: string;
-  env: string;
-  instruction: string;
-  difficulty: number;
-  origin: 'seed' | 'generated';
-  parentId?: string;
-  createdAt: number;
+/** A task as the buffer keeps it: everything but the real environment's goal, plus when it was stored. */
+export type TaskRecord = Omit<Task, 'goal'> & { createdAt: number };
+
+export function taskRecord(task: Task, createdAt: number): TaskRecord {
+  const { goal: _goal, ...rest } = task;
+  return { ...rest, createdAt };
 }
 
 export interface RunRecord {

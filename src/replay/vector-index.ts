@@ -102,10 +102,10 @@ export class VectorIndex {
     const env = filter.env === undefined ? 0 : this.envCodes.find(filter.env);
     const source = filter.source === undefined ? 0 : SOURCE_CODE[filter.source];
     const skip = filter.excludeEpisode === undefined ? 0 : this.episodeCodes.find(filter.excludeEpisode);
+    if (k <= 0 || env === -1) return queries.map(() => []);
     // Per query: the k best so far, scores descending (insertion into a short sorted list beats a heap at k ≤ 32).
     const bestScores = queries.map(() => new Float64Array(k).fill(-Infinity));
     const bestRows = queries.map(() => new Int32Array(k).fill(-1));
-    if (k <= 0 || env === -1) return queries.map(() => []);
 
     for (let b = 0; b < this.blocks.length; b++) {
       const block = this.blocks[b] as Float32Array;

@@ -14,7 +14,7 @@ import { IdbReplayStore, requestPersistence } from '../replay/idb-store.ts';
 import { importJsonl, transitionLine, type ImportReport } from '../replay/jsonl.ts';
 import { ReplayBuffer } from '../replay/retrieval.ts';
 import { TransitionSearch } from '../replay/text-search.ts';
-import { parseMix, seedEpisodes, type SeededEpisode } from '../replay/seed.ts';
+import { parseMix, recordSeededEpisodes, seedEpisodes, type SeededEpisode } from '../replay/seed.ts';
 import {
   StoreFullError,
   type ReplayStore,
@@ -243,9 +243,7 @@ export class ReplayService {
     await this.write(buffer, transitions);
     progress.episodes += episodes.length;
     progress.transitions += transitions.length;
-    // The curriculum reads tasks and their outcomes; they follow their transitions into the store.
-    await buffer.store.putTasks(episodes.map(({ task }) => ({ id: task.id, env: task.env, instruction: task.instruction, difficulty: task.difficulty, origin: task.origin, createdAt: 0 })));
-    await buffer.store.recordOutcomes(episodes.map((e) => ({ taskId: e.task.id, env: e.task.env, won: e.won, return: e.transitions.reduce((a, t) => a + t.reward, 0) })));
+    await recordSeededEpisodes(buffer.store, episodes);
   }
 
   /**

@@ -12,6 +12,7 @@ import type {
   BrowsePage, BufferSummary, ExportProgress, ImportProgress, ImportResult, SearchPage, SeedProgress, SeedRequest,
 } from '../../runtime/replay-service.ts';
 import { onReplayCrash, replayClient } from '../replay-client.ts';
+import { downloadBlob } from '../download.ts';
 
 export const PAGE_SIZE = 20;
 export const SEARCH_LIMIT = 50;
@@ -230,19 +231,6 @@ export async function exportFiltered(): Promise<void> {
     downloadBlob(blob, name);
   });
   exportProgress.value = null;
-}
-
-function downloadBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The download has started from the click; give the browser a moment before freeing the blob.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 async function loadPage(after: number | undefined): Promise<void> {

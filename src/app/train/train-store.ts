@@ -13,6 +13,7 @@ import type { IterationMetrics } from '../../train/metrics.ts';
 import type { TrainResult } from '../../train/trainer.ts';
 import { loadEnvs } from '../env-client.ts';
 import { onTrainerCrash, trainerClient } from '../trainer-client.ts';
+import { downloadBlob } from '../download.ts';
 
 export type RunState = 'idle' | 'starting' | 'running' | 'pausing' | 'paused' | 'stopping' | 'done' | 'stopped' | 'error';
 export type BackendChoice = 'auto' | BackendName;
@@ -173,26 +174,12 @@ export async function exportCurrentPolicy(): Promise<void> {
   exporting.value = true;
   try {
     const bytes = await trainerClient().exportPolicy();
-    downloadBytes(bytes, exportFileName(request));
+    downloadBlob(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }), exportFileName(request));
   } catch (e) {
     error.value = errorMessage(e);
   } finally {
     exporting.value = false;
   }
-}
-
-function downloadBytes(bytes: Uint8Array, fileName: string): void {
-  const blob = new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The download has started from the click; give the browser a moment before freeing the blob.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 // Chart data, in uPlot's aligned form: x = real transitions, then one array per series.

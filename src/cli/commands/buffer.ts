@@ -9,7 +9,7 @@ import { UsageError } from '../../core/errors.ts';
 import { ENVIRONMENTS, envSpec } from '../../envs/registry.ts';
 import { FileReplayStore } from '../../replay/file-store.ts';
 import { importJsonl } from '../../replay/jsonl.ts';
-import { parseMix, seedEpisodes } from '../../replay/seed.ts';
+import { parseMix, recordSeededEpisodes, seedEpisodes } from '../../replay/seed.ts';
 import { intOption, requireOption } from '../args.ts';
 import type { CommandIO } from '../io.ts';
 
@@ -70,8 +70,7 @@ async function seedCommand(io: CommandIO, argv: string[]): Promise<void> {
   const runId = `seed-${spec.name}-${seed}`;
   for await (const episode of seedEpisodes({ spec, episodes, mix, seed, runId, ...(values.split !== undefined ? { split: values.split } : {}) })) {
     await store.add(episode.transitions);
-    await store.putTasks([{ id: episode.task.id, env: spec.name, instruction: episode.task.instruction, difficulty: episode.task.difficulty, origin: episode.task.origin, createdAt: 0 }]);
-    await store.recordOutcomes([{ taskId: episode.task.id, env: spec.name, won: episode.won, return: episode.transitions.reduce((a, t) => a + t.reward, 0) }]);
+    await recordSeededEpisodes(store, [episode]);
     const tally = (byAgent[episode.agent] ??= { episodes: 0, wins: 0, transitions: 0 });
     tally.episodes++;
     tally.wins += episode.won ? 1 : 0;

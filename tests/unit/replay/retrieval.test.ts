@@ -3,6 +3,7 @@ import { Rng } from '../../../src/core/rng.ts';
 import { parseState } from '../../../src/core/state.ts';
 import { envSpec } from '../../../src/envs/registry.ts';
 import { actionKind, EMBEDDING_DIM, embedStateAction, embedTask, pageKind } from '../../../src/replay/embed.ts';
+import { measureGrounding } from '../../../src/replay/grounding.ts';
 import { MemoryReplayStore } from '../../../src/replay/memory-store.ts';
 import { ReplayBuffer } from '../../../src/replay/retrieval.ts';
 import { agentSchedule, parseMix, seedEpisodes } from '../../../src/replay/seed.ts';
@@ -93,24 +94,9 @@ describe('offline seeding', () => {
 describe('retrieval that grounds', () => {
   it('on held-out real transitions, at least 90% of the 4 neighbours share the page type and the action kind', async () => {
     for (const env of ['shop', 'home']) {
-      const spec = envSpec(env);
-      const buffer = await ReplayBuffer.open(new MemoryReplayStore());
-      for await (const e of seedEpisodes({ spec, episodes: 150, mix: parseMix('oracle=0.6,random=0.4'), seed: 1 })) await buffer.add(e.transitions);
-      let agree = 0;
-      let total = 0;
-      for await (const e of seedEpisodes({ spec, episodes: 20, mix: parseMix('oracle=0.6,random=0.4'), seed: 2, split: spec.testSplit })) {
-        const neighbours = await buffer.nearest(e.transitions, 4, { env });
-        e.transitions.forEach((t, i) => {
-          const state = parseState(t.state.text);
-          for (const n of neighbours[i] ?? []) {
-            const nState = parseState(n.state.text);
-            total++;
-            if (pageKind(nState) === pageKind(state) && actionKind(n.action, nState) === actionKind(t.action, state)) agree++;
-          }
-        });
-      }
-      expect(total).toBeGreaterThan(100);
-      expect(agree / total, env).toBeGreaterThanOrEqual(0.9);
+      const result = await measureGrounding(envSpec(env), { trainEpisodes: 150, heldOutEpisodes: 20 });
+      expect(result.heldOutNeighbours).toBeGreaterThan(100);
+      expect(result.samePageAndActionKind, env).toBeGreaterThanOrEqual(0.9);
     }
   });
 
