@@ -15,3 +15,10 @@ export function requireOption(value: string | undefined, name: string, choices?:
   if (choices && !choices.includes(value)) throw new UsageError(`--${name} must be one of: ${choices.join(', ')}; got "${value}"`);
   return value;
 }
+
+export function numberOption(value: string | undefined, name: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new UsageError(`--${name} must be a number in [${min}, ${max}], got "${value}"`);
+  return n;
+}

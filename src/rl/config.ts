@@ -46,6 +46,7 @@ export interface GrpoConfig extends CommonConfig {
 }
 
 export type AlgoConfig = PpoConfig | GrpoConfig;
+export const LR_SCHEDULES: readonly CommonConfig['learningRateSchedule'][] = ['constant', 'linear'];
 export type AlgoName = AlgoConfig['algo'];
 export const ALGORITHMS: readonly AlgoName[] = ['ppo', 'grpo'];
 

@@ -112,6 +112,8 @@ describe('the CLI: train and saved policies', () => {
     [['train', '--env', 'shop', '--mode', 'dream', '--algo', 'ppo', '--real-budget', '10'], /--mode must be one of: real/],
     [['train', '--env', 'shop', '--algo', 'ppo', '--real-budget', '10', '--out', 'policy.json'], /--out must name a .dgp file/],
     [['train', '--env', 'shop', '--algo', 'ppo', '--real-budget', '10', '--backend', 'tpu'], /unknown backend "tpu"/],
+    [['train', '--env', 'shop', '--algo', 'ppo', '--real-budget', '10', '--lr', 'fast'], /--lr must be a number in/],
+    [['train', '--env', 'shop', '--algo', 'ppo', '--real-budget', '10', '--lr-schedule', 'cosine'], /--lr-schedule must be one of: constant, linear/],
     [['rollout', '--env', 'shop', '--policy', '/no/such/file.dgp'], /cannot read --policy/],
   ])('refuses %j with exit 2 and says why', async (argv, message) => {
     const io = capture();

@@ -3,15 +3,15 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
 import { ENVIRONMENTS } from '../../envs/registry.ts';
 import { exportPolicy } from '../../policy/policy-file.ts';
-import { ALGORITHMS, type AlgoName } from '../../rl/config.ts';
+import { ALGORITHMS, LR_SCHEDULES, type AlgoConfig, type AlgoName } from '../../rl/config.ts';
 import { parseBackend, useBackend } from '../../runtime/tf.ts';
 import { TRAIN_MODES, Trainer, type TrainMode } from '../../train/trainer.ts';
-import { intOption, requireOption } from '../args.ts';
+import { intOption, numberOption, requireOption } from '../args.ts';
 import type { CommandIO } from '../io.ts';
 
 export const TRAIN_USAGE =
   'train --env <shop|home> --mode real --algo <ppo|grpo> --real-budget N [--seed S] [--out FILE.dgp]\n' +
-  '        [--eval-every ITERATIONS] [--eval-episodes N (per evaluation during training; the final one uses\n' +
+  '        [--lr RATE] [--lr-schedule constant|linear] [--eval-every ITERATIONS] [--eval-episodes N (per evaluation during training; the final one uses\n' +
   '        the whole held-out split unless --final-eval-episodes N)] [--backend wasm|cpu] [--history FILE.json] [--json]';
 
 export async function trainCommand(io: CommandIO, argv: string[]): Promise<void> {
@@ -27,6 +27,8 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
       'eval-every': { type: 'string' },
       'eval-episodes': { type: 'string' },
       'final-eval-episodes': { type: 'string' },
+      lr: { type: 'string' },
+      'lr-schedule': { type: 'string' },
       backend: { type: 'string', default: 'wasm' },
       history: { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -40,6 +42,12 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
   const realBudget = intOption(values['real-budget'], 'real-budget', 0, 1);
   const seed = intOption(values.seed, 'seed', 0);
   if (values.out !== undefined && !values.out.endsWith('.dgp')) throw new UsageError(`--out must name a .dgp file, got "${values.out}"`);
+  const learningRate = numberOption(values.lr, 'lr', 1e-7, 1);
+  const schedule = values['lr-schedule'] === undefined ? undefined : requireOption(values['lr-schedule'], 'lr-schedule', LR_SCHEDULES);
+  const algoConfig: Partial<AlgoConfig> = {
+    ...(learningRate !== undefined ? { learningRate } : {}),
+    ...(schedule !== undefined ? { learningRateSchedule: schedule as AlgoConfig['learningRateSchedule'] } : {}),
+  };
   const backend = await useBackend([parseBackend(values.backend)]);
   const trainer = new Trainer({
     env,
@@ -48,6 +56,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     realBudget,
     seed,
     backend,
+    algoConfig,
     evalEvery: intOption(values['eval-every'], 'eval-every', 0),
     ...(values['eval-episodes'] !== undefined ? { evalEpisodes: intOption(values['eval-episodes'], 'eval-episodes', 0, 1) } : {}),
     ...(values['final-eval-episodes'] !== undefined ? { finalEvalEpisodes: intOption(values['final-eval-episodes'], 'final-eval-episodes', 0, 1) } : {}),
