@@ -22,6 +22,7 @@ export default defineConfig({
       '@noble/hashes/sha2.js',
       '@noble/hashes/utils.js',
       'comlink',
+      '@mlc-ai/web-llm',
     ],
   },
   preview: { port: 4173 },

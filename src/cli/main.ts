@@ -5,7 +5,9 @@
 import { DreamGymError, UsageError } from '../core/errors.ts';
 import { BUFFER_USAGE, bufferCommand } from './commands/buffer.ts';
 import { ENVS_USAGE, envsCommand } from './commands/envs.ts';
+import { EXPERIENCE_EVAL_USAGE, experienceCommand } from './commands/experience.ts';
 import { ROLLOUT_USAGE, rolloutCommand } from './commands/rollout.ts';
+import { SERVE_USAGE, serveCommand } from './commands/serve.ts';
 import { TRAIN_USAGE, trainCommand } from './commands/train.ts';
 import { processIO, type CommandIO } from './io.ts';
 
@@ -24,7 +26,13 @@ commands:
   ${BUFFER_USAGE}
       the replay buffer as JSONL files: seed plays oracle and random episodes (with --json prints
       {env, episodes, transitions, mix, byAgent, out, wallSeconds}); import checks every line and reports
-      bad ones by line number (good lines still land); stats counts a store file`;
+      bad ones by line number (good lines still land); stats counts a store file
+  ${EXPERIENCE_EVAL_USAGE}
+      fidelity of an experience model on held-out real transitions: next-state token F1, action-set F1,
+      reward accuracy/MAE, done accuracy, ε_R, ε_P, invalid-output rate, transitions/s, prompt tokens/step
+  ${SERVE_USAGE}
+      serve an experience model as an OpenAI-compatible /v1/chat/completions on loopback; with --json
+      the first stdout line is {url, port, model, transitions}`;
 
 export async function main(argv: string[], io: CommandIO = processIO): Promise<number> {
   const [command, ...rest] = argv;
@@ -41,6 +49,12 @@ export async function main(argv: string[], io: CommandIO = processIO): Promise<n
         return 0;
       case 'buffer':
         await bufferCommand(io, rest);
+        return 0;
+      case 'experience':
+        await experienceCommand(io, rest);
+        return 0;
+      case 'serve':
+        await serveCommand(io, rest);
         return 0;
       case undefined:
       case 'help':

@@ -37,3 +37,26 @@ export function normalizeText(text: string): string {
 export function matchKey(text: string): string {
   return normalizeText(text).toLowerCase();
 }
+
+/**
+ * The admissible action this text names, spelled as the list spells it, or null when it names none.
+ * `search[...]` in the list admits any non-empty query; clicks and commands match case- and
+ * whitespace-insensitively, as the real environments match them.
+ */
+export function matchAdmissible(action: string, admissible: readonly string[]): string | null {
+  const web = parseWebAction(action);
+  if (web?.kind === 'search') return admissible.includes(SEARCH_TEMPLATE) ? searchAction(web.query) : null;
+  const key = matchKey(action);
+  for (const candidate of admissible) {
+    if (candidate === SEARCH_TEMPLATE) continue;
+    if (matchKey(candidate) === key) return candidate;
+  }
+  if (web?.kind === 'click') {
+    const target = matchKey(web.target);
+    for (const candidate of admissible) {
+      const parsed = parseWebAction(candidate);
+      if (parsed?.kind === 'click' && matchKey(parsed.target) === target) return candidate;
+    }
+  }
+  return null;
+}

@@ -18,6 +18,8 @@ export interface EnvSpec {
   readonly splits: readonly SplitInfo[];
   /** The split that held-out evaluation uses by default. */
   readonly testSplit: string;
+  /** The default episode step limit (a synthetic env over this environment keeps the same one). */
+  readonly maxSteps: number;
   createEnv(options?: EnvOptions): Env;
   /** The tasks of a split, in a fixed order. Throws `UsageError` for an unknown split. */
   tasks(split: string): readonly Task[];

@@ -2,10 +2,18 @@
  * The training loop. Mode `real` samples train-split tasks, collects episodes in the real
  * environment, updates with PPO or GRPO, and evaluates greedily on the held-out split at intervals:
  * the baseline every synthetic-experience result is compared with.
+ *
+ * Mode `dream` does the same against a `SyntheticWorld` (an experience model over the replay
+ * buffer's offline real data) with 0 real transitions; only the evaluation plays the real
+ * environment. A task's first observation comes from the real environment's `reset` (no step is
+ * taken; the resets are counted and reported), since a start page is not something to predict.
  */
 import { UsageError } from '../core/errors.ts';
 import { Rng } from '../core/rng.ts';
-import type { Task } from '../core/types.ts';
+import type { Env, Task } from '../core/types.ts';
+import { SyntheticWorld, type SyntheticStats } from '../experience/synthetic-env.ts';
+import type { ExperienceModel, ExperienceStats } from '../experience/types.ts';
+import type { ReplayBuffer } from '../replay/retrieval.ts';
 import { envSpec } from '../envs/registry.ts';
 import type { EnvSpec } from '../envs/spec.ts';
 import { DEFAULT_POLICY, Policy, type PolicyConfig } from '../policy/policy.ts';
@@ -20,15 +28,31 @@ import { TrainControl } from './control.ts';
 import { evaluatePolicy, type EvalResult } from './evaluate.ts';
 import type { IterationMetrics } from './metrics.ts';
 
-export type TrainMode = 'real';
-export const TRAIN_MODES: readonly TrainMode[] = ['real'];
+export type TrainMode = 'real' | 'dream';
+export const TRAIN_MODES: readonly TrainMode[] = ['real', 'dream'];
+
+/** What mode `dream` trains against. */
+export interface DreamOptions {
+  model: ExperienceModel;
+  /** Offline real data the model retrieves from (and synthetic transitions are written back to). */
+  buffer: ReplayBuffer | null;
+  /** Retrieved examples per step. */
+  k: number;
+  /** Synthetic transitions the run may take. */
+  syntheticBudget: number;
+  /** Real transitions in the buffer when training started (offline data, reported separately). */
+  offlineTransitions: number;
+  writeBack?: boolean;
+}
 
 export interface TrainOptions {
   env: string;
   mode: TrainMode;
   algo: AlgoName;
-  /** Real environment steps the run may take, evaluation excluded. */
+  /** Real environment steps the run may take, evaluation excluded (0 in mode dream). */
   realBudget: number;
+  /** Mode dream: the experience model and its budget. */
+  dream?: DreamOptions;
   seed: number;
   /** The tfjs backend in use, recorded in every result. */
   backend: string;
@@ -54,6 +78,8 @@ export interface TrainResult {
   seed: number;
   realTransitions: number;
   syntheticTransitions: number;
+  /** Mode dream: offline real transitions the buffer held, real resets used for first observations, and the model's counters. */
+  dream?: { experience: string; k: number; offlineTransitions: number; realResets: number; model: ExperienceStats; synthetic: SyntheticStats };
   wallSeconds: number;
   iterations: number;
   stopped: boolean;
@@ -73,7 +99,12 @@ export function validateTrainOptions(options: TrainOptions): void {
     throw new UsageError(`unknown mode "${options.mode}"; this build trains in: ${TRAIN_MODES.join(', ')}`);
   }
   if (!ALGORITHMS.includes(options.algo)) throw new UsageError(`unknown algorithm "${options.algo}"; use one of: ${ALGORITHMS.join(', ')}`);
-  if (!Number.isInteger(options.realBudget) || options.realBudget < 1) {
+  if (options.mode === 'dream') {
+    if (!options.dream) throw new UsageError('mode dream needs an experience model (and a buffer for its retrieval)');
+    if (options.realBudget !== 0) throw new UsageError(`mode dream trains with 0 real transitions; got a real budget of ${options.realBudget}`);
+    const budget = options.dream.syntheticBudget;
+    if (!Number.isInteger(budget) || budget < 1) throw new UsageError(`the synthetic budget must be a positive integer number of transitions, got ${budget}`);
+  } else if (!Number.isInteger(options.realBudget) || options.realBudget < 1) {
     throw new UsageError(`the real budget must be a positive integer number of transitions, got ${options.realBudget}`);
   }
   if (!Number.isInteger(options.seed)) throw new UsageError(`the seed must be an integer, got ${options.seed}`);
@@ -91,6 +122,9 @@ export class Trainer {
   private readonly evalSplit: string;
   readonly history: IterationMetrics[] = [];
   realTransitions = 0;
+  syntheticTransitions = 0;
+  private realResets = 0;
+  private world: SyntheticWorld | null = null;
   lastEval: EvalResult | null = null;
 
   constructor(readonly options: TrainOptions) {
@@ -112,6 +146,27 @@ export class Trainer {
     if (this.config.algo === 'ppo') return Array.from({ length: this.config.episodesPerIteration }, () => rng.pick(this.trainTasks));
     const groups = rng.sample(this.trainTasks, this.config.tasksPerIteration);
     return groups.flatMap((t) => Array.from({ length: (this.config as { groupSize: number }).groupSize }, () => t));
+  }
+
+  /** The lanes training collects in: real environments, or synthetic ones over the experience model. */
+  private trainingEnvs(count: number): Env[] {
+    const dream = this.options.dream;
+    if (!dream) return Array.from({ length: count }, () => this.spec.createEnv());
+    const starter = this.spec.createEnv();
+    this.world = new SyntheticWorld({
+      env: this.spec.name,
+      model: dream.model,
+      buffer: dream.buffer,
+      k: dream.k,
+      runId: `dream-${this.spec.name}-${this.options.algo}-${this.options.seed}`,
+      ...(dream.writeBack !== undefined ? { writeBack: dream.writeBack } : {}),
+      initialObservation: (task) => {
+        this.realResets++;
+        return starter.reset(task);
+      },
+    });
+    const world = this.world;
+    return Array.from({ length: count }, () => world.createEnv());
   }
 
   /** Greedy held-out evaluation; `episodes` undefined means every task of the split once. */
@@ -140,11 +195,13 @@ export class Trainer {
     const taskRng = root.fork('tasks');
     const actRng = root.fork('act');
     const updateRng = root.fork('update');
-    const envs = Array.from({ length: config.parallelEnvs }, () => this.spec.createEnv());
+    const envs = this.trainingEnvs(config.parallelEnvs);
     const evalEvery = options.evalEvery ?? 0;
+    const budget = options.dream ? options.dream.syntheticBudget : options.realBudget;
+    const used = (): number => (options.dream ? this.syntheticTransitions : this.realTransitions);
     let iteration = 0;
 
-    while (this.realTransitions < options.realBudget && !control.isStopped) {
+    while (used() < budget && !control.isStopped) {
       await control.checkpoint();
       if (control.isStopped) break;
       const iterationStart = performance.now();
@@ -155,22 +212,23 @@ export class Trainer {
         policy: this.policy,
         greedy: false,
         rng: actRng,
-        stepBudget: options.realBudget - this.realTransitions,
+        stepBudget: budget - used(),
         shouldStop: () => control.isStopped,
         beforeRound: () => control.checkpoint(),
       });
-      this.realTransitions += steps;
+      if (options.dream) this.syntheticTransitions += steps;
+      else this.realTransitions += steps;
       if (trajectories.length === 0) break; // the budget cannot fit another episode
       iteration++;
       const learningRate =
-        config.learningRateSchedule === 'linear' ? config.learningRate * Math.max(0.05, 1 - this.realTransitions / options.realBudget) : config.learningRate;
+        config.learningRateSchedule === 'linear' ? config.learningRate * Math.max(0.05, 1 - used() / budget) : config.learningRate;
       const samples = config.algo === 'ppo' ? ppoSamples(trajectories, config) : grpoSamples(trajectories, config);
       if (this.reference) await attachReferenceLogProbs(this.reference, this.policyConfig.featurizer, samples, config.minibatchSize);
       const stats = await optimize(this.policy, this.optimizer, samples, config, learningRate, updateRng);
       const metrics: IterationMetrics = {
         iteration,
         realTransitions: this.realTransitions,
-        syntheticTransitions: 0,
+        syntheticTransitions: this.syntheticTransitions,
         episodes: trajectories.length,
         ...episodeStats(trajectories),
         entropy: stats.entropy,
@@ -185,7 +243,7 @@ export class Trainer {
         samplesPerSecond: steps / ((performance.now() - iterationStart) / 1000),
         wallSeconds: (performance.now() - started) / 1000,
       };
-      const last = this.realTransitions >= options.realBudget || control.isStopped;
+      const last = used() >= budget || control.isStopped;
       if (!last && evalEvery > 0 && iteration % evalEvery === 0) metrics.eval = await this.evaluate(hooks, options.evalEpisodes);
       this.history.push(metrics);
       hooks.onIteration?.(metrics);
@@ -199,7 +257,19 @@ export class Trainer {
       backend: options.backend,
       seed: options.seed,
       realTransitions: this.realTransitions,
-      syntheticTransitions: 0,
+      syntheticTransitions: this.syntheticTransitions,
+      ...(options.dream && this.world
+        ? {
+            dream: {
+              experience: options.dream.model.name,
+              k: options.dream.k,
+              offlineTransitions: options.dream.offlineTransitions,
+              realResets: this.realResets,
+              model: options.dream.model.stats(),
+              synthetic: this.world.stats(),
+            },
+          }
+        : {}),
       wallSeconds: (performance.now() - started) / 1000,
       iterations: iteration,
       stopped,

@@ -3,15 +3,27 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
 import { ENVIRONMENTS } from '../../envs/registry.ts';
 import { exportPolicy } from '../../policy/policy-file.ts';
-import { ALGORITHMS, LR_SCHEDULES, type AlgoConfig, type AlgoName } from '../../rl/config.ts';
+import { ALGORITHMS, LR_SCHEDULES, defaultConfig, type AlgoConfig, type AlgoName } from '../../rl/config.ts';
 import { parseBackend, useBackend } from '../../runtime/tf.ts';
-import { TRAIN_MODES, Trainer, type TrainMode } from '../../train/trainer.ts';
+import { TRAIN_MODES, Trainer, type DreamOptions, type TrainMode } from '../../train/trainer.ts';
 import { intOption, numberOption, requireOption } from '../args.ts';
 import type { CommandIO } from '../io.ts';
+import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, createExperienceModel, experienceK, openBufferFile, type ExperienceValues } from '../experience-options.ts';
+
+async function dreamOptions(values: ExperienceValues & { 'synthetic-budget'?: string | undefined; buffer?: string | undefined; env?: string | undefined }, io: CommandIO): Promise<DreamOptions> {
+  const syntheticBudget = intOption(values['synthetic-budget'], 'synthetic-budget', 0, 1);
+  const model = createExperienceModel(values);
+  const buffer = await openBufferFile(values.buffer);
+  const offlineTransitions = await buffer.store.count({ ...(values.env !== undefined ? { env: values.env } : {}), source: 'real' });
+  if (offlineTransitions === 0) throw new UsageError(`${values.buffer} holds no real ${values.env} transitions to retrieve from; seed it with: buffer seed --env ${values.env} --episodes 400 --out ${values.buffer}`);
+  io.progress(`buffer ${values.buffer}: ${offlineTransitions} offline real transitions`);
+  return { model, buffer, k: experienceK(values), syntheticBudget, offlineTransitions };
+}
 
 export const TRAIN_USAGE =
   'train --env <shop|home> --mode real --algo <ppo|grpo> --real-budget N [--seed S] [--out FILE.dgp]\n' +
-  '        [--lr RATE] [--lr-schedule constant|linear] [--eval-every ITERATIONS] [--eval-episodes N (per evaluation during training; the final one uses\n' +
+  '        | --mode dream --algo <ppo|grpo> --synthetic-budget N --buffer SEEDED.jsonl ' + EXPERIENCE_USAGE + '\n' +
+  '        [--lr RATE] [--lr-schedule constant|linear] [--set epochs=8,minibatchSize=128,… (numeric PPO/GRPO config)] [--eval-every ITERATIONS] [--eval-episodes N (per evaluation during training; the final one uses\n' +
   '        the whole held-out split unless --final-eval-episodes N)] [--backend wasm|cpu] [--history FILE.json] [--json]';
 
 export async function trainCommand(io: CommandIO, argv: string[]): Promise<void> {
@@ -22,12 +34,16 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
       mode: { type: 'string', default: 'real' },
       algo: { type: 'string' },
       'real-budget': { type: 'string' },
+      'synthetic-budget': { type: 'string' },
+      buffer: { type: 'string' },
+      ...EXPERIENCE_OPTIONS,
       seed: { type: 'string' },
       out: { type: 'string' },
       'eval-every': { type: 'string' },
       'eval-episodes': { type: 'string' },
       'final-eval-episodes': { type: 'string' },
       lr: { type: 'string' },
+      set: { type: 'string' },
       'lr-schedule': { type: 'string' },
       backend: { type: 'string', default: 'wasm' },
       history: { type: 'string' },
@@ -38,16 +54,25 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
   const env = requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name));
   const mode = requireOption(values.mode, 'mode', TRAIN_MODES) as TrainMode;
   const algo = requireOption(values.algo, 'algo', ALGORITHMS) as AlgoName;
-  if (values['real-budget'] === undefined) throw new UsageError('--real-budget is required (real environment transitions, e.g. 80000)');
-  const realBudget = intOption(values['real-budget'], 'real-budget', 0, 1);
+  const dreaming = mode === 'dream';
+  if (dreaming) {
+    if (values['real-budget'] !== undefined && values['real-budget'] !== '0') throw new UsageError('--mode dream trains with 0 real transitions: drop --real-budget (or give 0) and set --synthetic-budget');
+    if (values['synthetic-budget'] === undefined) throw new UsageError('--mode dream needs --synthetic-budget N (synthetic transitions, e.g. 80000)');
+  } else {
+    if (values['real-budget'] === undefined) throw new UsageError('--real-budget is required (real environment transitions, e.g. 80000)');
+    if (values['synthetic-budget'] !== undefined || values.experience !== undefined) throw new UsageError('--synthetic-budget and --experience go with --mode dream');
+  }
+  const realBudget = dreaming ? 0 : intOption(values['real-budget'], 'real-budget', 0, 1);
   const seed = intOption(values.seed, 'seed', 0);
   if (values.out !== undefined && !values.out.endsWith('.dgp')) throw new UsageError(`--out must name a .dgp file, got "${values.out}"`);
   const learningRate = numberOption(values.lr, 'lr', 1e-7, 1);
   const schedule = values['lr-schedule'] === undefined ? undefined : requireOption(values['lr-schedule'], 'lr-schedule', LR_SCHEDULES);
   const algoConfig: Partial<AlgoConfig> = {
+    ...(values.set !== undefined ? parseConfigOverrides(values.set, algo) : {}),
     ...(learningRate !== undefined ? { learningRate } : {}),
     ...(schedule !== undefined ? { learningRateSchedule: schedule as AlgoConfig['learningRateSchedule'] } : {}),
   };
+  const dream = dreaming ? await dreamOptions(values, io) : undefined;
   const backend = await useBackend([parseBackend(values.backend)]);
   const trainer = new Trainer({
     env,
@@ -57,16 +82,21 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     seed,
     backend,
     algoConfig,
+    ...(dream ? { dream } : {}),
     evalEvery: intOption(values['eval-every'], 'eval-every', 0),
     ...(values['eval-episodes'] !== undefined ? { evalEpisodes: intOption(values['eval-episodes'], 'eval-episodes', 0, 1) } : {}),
     ...(values['final-eval-episodes'] !== undefined ? { finalEvalEpisodes: intOption(values['final-eval-episodes'], 'final-eval-episodes', 0, 1) } : {}),
   });
-  io.progress(`train ${env}/${mode}/${algo} on ${backend}: budget ${realBudget} real transitions, seed ${seed}`);
+  io.progress(
+    dream
+      ? `train ${env}/dream/${algo} on ${backend}: ${dream.syntheticBudget} synthetic transitions from ${dream.model.name} (k=${dream.k}, ${dream.offlineTransitions} offline real transitions), 0 real, seed ${seed}`
+      : `train ${env}/${mode}/${algo} on ${backend}: budget ${realBudget} real transitions, seed ${seed}`,
+  );
   const result = await trainer.run({
     onIteration: (m) => {
       const evalText = m.eval ? ` | held-out success ${(m.eval.successRate * 100).toFixed(1)}% score ${m.eval.meanScore.toFixed(1)}` : '';
       io.progress(
-        `iter ${m.iteration}: ${m.realTransitions}/${realBudget} real, success ${(m.successRate * 100).toFixed(1)}%, ` +
+        `iter ${m.iteration}: ${dream ? `${m.syntheticTransitions}/${dream.syntheticBudget} synthetic` : `${m.realTransitions}/${realBudget} real`}, success ${(m.successRate * 100).toFixed(1)}%, ` +
           `score ${m.meanScore.toFixed(1)}, entropy ${m.entropy.toFixed(2)}, kl ${m.approxKl.toFixed(4)}, ${Math.round(m.samplesPerSecond)} samples/s${evalText}`,
       );
     },
@@ -83,7 +113,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
       env,
       algorithm: algo,
       backend,
-      training: { mode, seed, realBudget, realTransitions: result.realTransitions, syntheticTransitions: 0, iterations: result.iterations, wallSeconds: result.wallSeconds },
+      training: { mode, seed, realBudget, realTransitions: result.realTransitions, syntheticTransitions: result.syntheticTransitions, iterations: result.iterations, wallSeconds: result.wallSeconds },
       evaluation: evaluation ?? null,
       createdAt: new Date().toISOString(),
     });
@@ -100,6 +130,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     backend,
     realTransitions: result.realTransitions,
     syntheticTransitions: result.syntheticTransitions,
+    ...(result.dream ? { dream: result.dream } : {}),
     wallSeconds: Number(result.wallSeconds.toFixed(2)),
     eval: evaluation,
   };
@@ -109,4 +140,23 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
       `${env} ${algo} (${mode}, ${backend}): ${result.realTransitions} real transitions in ${result.wallSeconds.toFixed(1)} s; ` +
         (evaluation ? `held-out ${evaluation.split}: success ${(evaluation.successRate * 100).toFixed(1)}%, score ${evaluation.meanScore.toFixed(1)}` : 'stopped before evaluation'),
     );
+}
+
+const COUNT_SETTINGS = new Set(['epochs', 'minibatchSize', 'parallelEnvs', 'episodesPerIteration', 'tasksPerIteration', 'groupSize']);
+
+/** `--set key=value,…`: numeric fields of the algorithm's config (see rl/config.ts), checked by name. */
+function parseConfigOverrides(text: string, algo: AlgoName): Partial<AlgoConfig> {
+  const defaults = defaultConfig(algo) as unknown as Record<string, unknown>;
+  const out: Record<string, number> = {};
+  for (const part of text.split(',')) {
+    const [key, value, ...extra] = part.split('=').map((x) => x.trim());
+    const numeric = Object.keys(defaults).filter((k) => typeof defaults[k] === 'number');
+    if (!key || value === undefined || extra.length > 0) throw new UsageError(`--set takes key=value pairs separated by commas, got "${part}"`);
+    if (!numeric.includes(key)) throw new UsageError(`--set: "${key}" is not a numeric ${algo} setting; use one of: ${numeric.join(', ')}`);
+    const n = Number(value);
+    if (value === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--set ${key} must be a number ≥ 0, got "${value}"`);
+    if (COUNT_SETTINGS.has(key) && (!Number.isInteger(n) || n < 1)) throw new UsageError(`--set ${key} must be a positive integer, got "${value}"`);
+    out[key] = n;
+  }
+  return out as Partial<AlgoConfig>;
 }

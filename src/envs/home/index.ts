@@ -4,7 +4,7 @@
 import type { Rng } from '../../core/rng.ts';
 import type { EnvSpec } from '../spec.ts';
 import { HomeOracle, HomeRandom } from './agents.ts';
-import { HomeEnv } from './env.ts';
+import { HOME_MAX_STEPS, HomeEnv } from './env.ts';
 import { homeTasks, SPLIT_NAMES, SPLIT_SIZES } from './tasks.ts';
 
 export const homeSpec: EnvSpec = {
@@ -13,6 +13,7 @@ export const homeSpec: EnvSpec = {
   actionSyntax: 'household',
   splits: SPLIT_NAMES.map((name) => ({ name, size: SPLIT_SIZES[name] })),
   testSplit: 'valid-unseen',
+  maxSteps: HOME_MAX_STEPS,
   createEnv: (options) => new HomeEnv(options),
   tasks: homeTasks,
   createOracle: () => new HomeOracle(),

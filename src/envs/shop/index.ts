@@ -11,6 +11,7 @@ export const shopSpec: EnvSpec = {
   actionSyntax: 'web',
   splits: Object.entries(SHOP_SPLITS).map(([name, size]) => ({ name, size })),
   testSplit: 'test',
+  maxSteps: SHOP_MAX_STEPS,
   createEnv: (options) => new ShopEnv(shopWorld(), options?.maxSteps ?? SHOP_MAX_STEPS),
   tasks(split) {
     if (!(split in SHOP_SPLITS)) throw new UsageError(`shop has no split "${split}"; use one of: ${Object.keys(SHOP_SPLITS).join(', ')}`);

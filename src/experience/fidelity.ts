@@ -1,0 +1,187 @@
+/**
+ * How faithful an experience model is to the real environment, on held-out real transitions
+ * (teacher-forced: every step starts from the real state). The measures are DESIGN.md's:
+ * next-state token F1, admissible-action set F1, reward accuracy and MAE, done accuracy, and the two
+ * error terms of the paper's bound — ε_R, the mean absolute reward error, and an estimate of ε_P,
+ * the share of transitions whose predicted next state differs from the real one.
+ */
+import { matchKey } from '../core/actions.ts';
+import { parseState, renderState } from '../core/state.ts';
+import { tokens } from '../core/text.ts';
+import type { Observation, Task, Transition } from '../core/types.ts';
+import type { ReplayBuffer } from '../replay/retrieval.ts';
+import { adaptToTask } from './knn.ts';
+import type { ExperienceInput, ExperienceModel, ExperiencePrediction } from './types.ts';
+
+/** Rewards within this of the real one count as right (shop scores are continuous). */
+export const REWARD_TOLERANCE = 0.05;
+
+export interface TransitionScore {
+  nextStateF1: number;
+  actionSetF1: number;
+  rewardError: number;
+  doneRight: boolean;
+  sameNextState: boolean;
+  valid: boolean;
+}
+
+export interface FidelityReport {
+  transitions: number;
+  nextStateF1: number;
+  actionSetF1: number;
+  rewardAccuracy: number;
+  rewardMae: number;
+  doneAccuracy: number;
+  /** ε_R: mean absolute reward error (the same number as rewardMae, under the paper's name). */
+  epsilonR: number;
+  /** ε_P estimate: share of transitions whose predicted next state is not the real one. */
+  epsilonP: number;
+  invalidOutputRate: number;
+  transitionsPerSecond: number;
+  /** Where it goes wrong: mean next-state F1 by the kind of state the action was taken in. */
+  byStateKind: Record<string, { transitions: number; nextStateF1: number; rewardMae: number }>;
+}
+
+/** Multiset F1 of two token bags. */
+export function tokenF1(predicted: readonly string[], real: readonly string[]): number {
+  if (predicted.length === 0 && real.length === 0) return 1;
+  if (predicted.length === 0 || real.length === 0) return 0;
+  const counts = new Map<string, number>();
+  for (const t of real) counts.set(t, (counts.get(t) ?? 0) + 1);
+  let overlap = 0;
+  for (const t of predicted) {
+    const c = counts.get(t) ?? 0;
+    if (c > 0) {
+      overlap++;
+      counts.set(t, c - 1);
+    }
+  }
+  if (overlap === 0) return 0;
+  const precision = overlap / predicted.length;
+  const recall = overlap / real.length;
+  return (2 * precision * recall) / (precision + recall);
+}
+
+/** F1 of two action sets, compared case- and whitespace-insensitively. */
+export function setF1(predicted: readonly string[], real: readonly string[]): number {
+  const p = new Set(predicted.map(matchKey));
+  const r = new Set(real.map(matchKey));
+  if (p.size === 0 && r.size === 0) return 1;
+  if (p.size === 0 || r.size === 0) return 0;
+  let overlap = 0;
+  for (const a of p) if (r.has(a)) overlap++;
+  if (overlap === 0) return 0;
+  const precision = overlap / p.size;
+  const recall = overlap / r.size;
+  return (2 * precision * recall) / (precision + recall);
+}
+
+function canonical(text: string): string {
+  try {
+    return renderState(parseState(text));
+  } catch {
+    return text.replace(/\s+/g, ' ').trim();
+  }
+}
+
+export function scoreTransition(prediction: ExperiencePrediction, real: Transition): TransitionScore {
+  // The task's own words are given, not predicted: compare as if the prediction carried them.
+  const predictedNext: Observation = adaptToTask(prediction.next, real.instruction);
+  const sameNextState = canonical(predictedNext.text) === canonical(real.next.text) && setF1(predictedNext.actions, real.next.actions) === 1;
+  return {
+    nextStateF1: tokenF1(tokens(predictedNext.text), tokens(real.next.text)),
+    actionSetF1: setF1(predictedNext.actions, real.next.actions),
+    rewardError: Math.abs(prediction.reward - real.reward),
+    doneRight: prediction.done === real.done,
+    sameNextState,
+    valid: prediction.valid,
+  };
+}
+
+function stateKind(state: Observation): string {
+  try {
+    const parsed = parseState(state.text);
+    const page = parsed.header.find(([k]) => k === 'page')?.[1];
+    if (page) return page;
+    const location = parsed.header.find(([k]) => k === 'location')?.[1] ?? 'unknown';
+    return location.replace(/ \d+$/, '');
+  } catch {
+    return 'unparsed';
+  }
+}
+
+export interface FidelityOptions {
+  model: ExperienceModel;
+  /** Retrieval over the offline (training) data; null gives the model no examples. */
+  buffer: ReplayBuffer | null;
+  k: number;
+  /** Held-out real transitions, each with its task. */
+  heldout: readonly { transition: Transition; task: Task }[];
+  /** Transitions per model call (default 32). */
+  batchSize?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Predict every held-out transition from its real state and score it against what really happened. */
+export async function measureFidelity(options: FidelityOptions): Promise<{ report: FidelityReport; inputs: ExperienceInput[] }> {
+  const { model, buffer, k, heldout } = options;
+  const batchSize = options.batchSize ?? 32;
+  const scores: { score: TransitionScore; kind: string }[] = [];
+  const inputs: ExperienceInput[] = [];
+  const started = performance.now();
+  for (let start = 0; start < heldout.length; start += batchSize) {
+    const slice = heldout.slice(start, start + batchSize);
+    const examples = buffer
+      ? await buffer.nearest(
+          slice.map(({ transition: t }) => ({ instruction: t.instruction, state: t.state, action: t.action })),
+          k,
+          { env: slice[0]?.transition.env as string, source: 'real' },
+        )
+      : slice.map(() => []);
+    // No episode id: teacher forcing restarts every step from the real state, so each request is self-contained.
+    const batch: ExperienceInput[] = slice.map(({ transition: t, task }, i) => ({
+      task,
+      history: t.history.map((action) => ({ state: t.state, action })),
+      state: t.state,
+      action: t.action,
+      examples: examples[i] ?? [],
+    }));
+    const predictions = await model.predict(batch);
+    predictions.forEach((p, i) => scores.push({ score: scoreTransition(p, (slice[i] as { transition: Transition }).transition), kind: stateKind((slice[i] as { transition: Transition }).transition.state) }));
+    inputs.push(...batch);
+    options.onProgress?.(Math.min(heldout.length, start + batchSize), heldout.length);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const n = scores.length;
+  const mean = (f: (s: TransitionScore) => number): number => (n === 0 ? 0 : scores.reduce((a, s) => a + f(s.score), 0) / n);
+  const byStateKind: FidelityReport['byStateKind'] = {};
+  for (const kind of new Set(scores.map((s) => s.kind))) {
+    const group = scores.filter((s) => s.kind === kind);
+    byStateKind[kind] = {
+      transitions: group.length,
+      nextStateF1: round(group.reduce((a, s) => a + s.score.nextStateF1, 0) / group.length),
+      rewardMae: round(group.reduce((a, s) => a + s.score.rewardError, 0) / group.length),
+    };
+  }
+  const rewardMae = mean((s) => s.rewardError);
+  return {
+    report: {
+      transitions: n,
+      nextStateF1: round(mean((s) => s.nextStateF1)),
+      actionSetF1: round(mean((s) => s.actionSetF1)),
+      rewardAccuracy: round(mean((s) => (s.rewardError <= REWARD_TOLERANCE ? 1 : 0))),
+      rewardMae: round(rewardMae),
+      doneAccuracy: round(mean((s) => (s.doneRight ? 1 : 0))),
+      epsilonR: round(rewardMae),
+      epsilonP: round(mean((s) => (s.sameNextState ? 0 : 1))),
+      invalidOutputRate: round(mean((s) => (s.valid ? 0 : 1))),
+      transitionsPerSecond: Math.round(n / Math.max(seconds, 1e-9)),
+      byStateKind,
+    },
+    inputs,
+  };
+}
+
+function round(x: number): number {
+  return Math.round(x * 10_000) / 10_000;
+}

@@ -1,0 +1,357 @@
+/**
+ * A small OpenAI-compatible chat-completions server on node:http (Node only), behind the `serve`
+ * command: `GET /v1/models` and non-streaming `POST /v1/chat/completions`, answered by a callback.
+ * It lets the HTTP transport be tested against a real server, and a workshop host serve one
+ * experience model to a room of browsers (hence CORS on every answer).
+ *
+ * Faults can be injected for tests (`--faults 429,500,malformed,slow:2000,drop`): each chat request
+ * takes the next fault in order, and once they are used up the server answers normally. Other
+ * routes (models, preflight) never take a fault, so a client that probes first does not eat one.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as v from 'valibot';
+import { UsageError, errorMessage } from '../../core/errors.ts';
+import type { ChatRequest } from './chat.ts';
+
+export type Fault = { kind: 'status'; status: number } | { kind: 'slow'; ms: number } | { kind: 'malformed' } | { kind: 'drop' };
+
+const FAULT_SYNTAX = 'a comma-separated list of: an HTTP status 400-599 (e.g. 429, 500), malformed, drop, slow:MS (e.g. slow:2000)';
+
+/** "429,500,malformed,slow:2000,drop": one fault per request, in order, then normal answers. Throws UsageError on bad text. */
+export function parseFaults(text: string): Fault[] {
+  const faults: Fault[] = [];
+  for (const raw of text.split(',')) {
+    const token = raw.trim().toLowerCase();
+    if (token === '') continue;
+    if (token === 'malformed' || token === 'drop') {
+      faults.push({ kind: token });
+      continue;
+    }
+    const status = /^\d+$/.test(token) ? Number(token) : NaN;
+    if (status >= 400 && status <= 599) {
+      faults.push({ kind: 'status', status });
+      continue;
+    }
+    const slow = /^slow:(\d+)$/.exec(token);
+    if (slow && Number(slow[1]) <= 600_000) {
+      faults.push({ kind: 'slow', ms: Number(slow[1]) });
+      continue;
+    }
+    throw new UsageError(`--faults: "${raw.trim()}" is not a fault; use ${FAULT_SYNTAX} (slow at most 600000 ms)`);
+  }
+  return faults;
+}
+
+export interface ChatAnswer {
+  content: string;
+  usage?: { prompt_tokens: number; completion_tokens: number };
+}
+
+export interface ChatServerOptions {
+  /** Default 127.0.0.1: loopback only, unless the host asks to be reachable from the network. */
+  host?: string;
+  /** 0 = any free port. */
+  port?: number;
+  /** The id reported by `/v1/models` and in every completion. */
+  model: string;
+  /** Throw `UsageError` for a request that cannot be answered (→ 400 with its message); anything else → 500. */
+  answer(request: ChatRequest, signal: AbortSignal): Promise<ChatAnswer>;
+  faults?: Fault[];
+  log?: (line: string) => void;
+  /** Largest request body accepted (default 4 MB); larger ones get 413. */
+  maxBodyBytes?: number;
+}
+
+export interface RunningChatServer {
+  /** http://host:port */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+// --- the request body --------------------------------------------------------------------------
+
+const Message = v.object({
+  role: v.picklist(['system', 'user', 'assistant'], 'role must be "system", "user" or "assistant"'),
+  content: v.string('content must be a string'),
+});
+
+// Both the OpenAI shape (json_schema.schema) and the llama.cpp/WebLLM one (json_object + schema) are
+// read, so any client's constrained-decoding request is understood.
+const ResponseFormat = v.object({
+  type: v.picklist(['text', 'json_object', 'json_schema'], 'response_format.type must be "text", "json_object" or "json_schema"'),
+  schema: v.optional(v.unknown()),
+  json_schema: v.optional(v.object({ name: v.optional(v.string()), schema: v.optional(v.unknown()) })),
+});
+
+const finiteNumber = (what: string) => v.pipe(v.number(`${what} must be a number`), v.finite(`${what} must be finite`));
+
+// `v.object` ignores keys it does not name, so the fields OpenAI clients add (top_p, n, stop…) pass.
+const Body = v.object({
+  model: v.optional(v.string('model must be a string')),
+  messages: v.pipe(v.array(Message, 'messages must be an array of {role, content}'), v.minLength(1, 'messages is empty')),
+  temperature: v.optional(v.nullable(finiteNumber('temperature'))),
+  max_tokens: v.optional(v.nullable(v.pipe(finiteNumber('max_tokens'), v.integer('max_tokens must be an integer'), v.minValue(1, 'max_tokens must be at least 1')))),
+  seed: v.optional(v.nullable(v.pipe(finiteNumber('seed'), v.integer('seed must be an integer')))),
+  stream: v.optional(v.nullable(v.boolean('stream must be a boolean'))),
+  response_format: v.optional(v.nullable(ResponseFormat)),
+});
+
+type Body = v.InferOutput<typeof Body>;
+
+function schemaText(schema: unknown): string | undefined {
+  if (schema === undefined || schema === null) return undefined;
+  return typeof schema === 'string' ? schema : JSON.stringify(schema);
+}
+
+/** The request in this project's `ChatRequest` shape (the schema as text, as WebLLM takes it). */
+function toChatRequest(body: Body): ChatRequest {
+  const request: ChatRequest = { messages: body.messages.map((m) => ({ role: m.role, content: m.content })) };
+  if (typeof body.temperature === 'number') request.temperature = body.temperature;
+  if (typeof body.max_tokens === 'number') request.max_tokens = body.max_tokens;
+  if (typeof body.seed === 'number') request.seed = body.seed;
+  const format = body.response_format;
+  if (format && format.type !== 'text') {
+    const schema = schemaText(format.type === 'json_schema' ? format.json_schema?.schema : format.schema);
+    request.response_format = schema === undefined ? { type: 'json_object' } : { type: 'json_object', schema };
+  }
+  return request;
+}
+
+function describeIssue(issues: readonly v.BaseIssue<unknown>[]): string {
+  const issue = issues[0];
+  if (!issue) return 'the body is not a chat-completions request';
+  const path = issue.path?.map((p) => String(p.key)).join('.') ?? '';
+  return `${path ? `${path}: ` : ''}${issue.message}`;
+}
+
+// --- replies -----------------------------------------------------------------------------------
+
+/** Every answer, errors included, carries these, or a browser on another origin cannot read it. */
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+  'Access-Control-Expose-Headers': 'Retry-After',
+} as const;
+
+class HttpFailure extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly type: string = status >= 500 ? 'server_error' : 'invalid_request_error',
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, { ...CORS_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), ...headers });
+  res.end(body);
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+  send(res, status, JSON.stringify(value), headers);
+}
+
+/** OpenAI's error shape: `{error: {message, type, code}}`. */
+function sendError(res: ServerResponse, failure: HttpFailure): void {
+  sendJson(res, failure.status, { error: { message: failure.message, type: failure.type, code: failure.status } }, failure.headers);
+}
+
+// --- reading the body --------------------------------------------------------------------------
+
+/**
+ * The body as text, or an `HttpFailure` 413 once it passes `limit`. After a 413 the rest is still
+ * drained (up to a bound), because a client that is still sending cannot read a reply it did not
+ * wait for; a body far past the bound is cut off by closing the connection.
+ */
+function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const tooLarge = () => new HttpFailure(413, `the request body is larger than ${limit} bytes; send a shorter prompt`);
+    const declared = Number(req.headers['content-length']);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = Number.isFinite(declared) && declared > limit;
+    if (over) {
+      res.setHeader('Connection', 'close');
+      reject(tooLarge());
+    }
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (over) {
+        if (size > limit * 16) req.socket.destroy();
+        return;
+      }
+      if (size > limit) {
+        over = true;
+        chunks.length = 0;
+        res.setHeader('Connection', 'close');
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!over) resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('error', (error) => reject(error));
+  });
+}
+
+function parseBody(text: string): Body {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new HttpFailure(400, `the body is not JSON (${errorMessage(error)}); send a chat-completions request as application/json`);
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new HttpFailure(400, 'the body must be a JSON object with "messages"');
+  if ((json as { stream?: unknown }).stream === true) throw new HttpFailure(400, 'streaming is not supported: send "stream": false or leave it out');
+  const result = v.safeParse(Body, json);
+  if (!result.success) throw new HttpFailure(400, describeIssue(result.issues));
+  return result.output;
+}
+
+// --- the server --------------------------------------------------------------------------------
+
+/** Resolves after `ms`, or at once when the signal aborts (the client went away). */
+function wait(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
+
+export function startChatServer(options: ChatServerOptions): Promise<RunningChatServer> {
+  const host = options.host ?? '127.0.0.1';
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const faults = [...(options.faults ?? [])];
+  const log = options.log ?? (() => {});
+  let served = 0;
+
+  /** `notes` collects what the log line should say beside the status (a fault, a client that left). */
+  async function chat(req: IncomingMessage, res: ServerResponse, signal: AbortSignal, notes: string[]): Promise<void> {
+    const text = await readBody(req, res, maxBodyBytes);
+    const fault = faults.shift();
+    if (fault) {
+      notes.push(`fault ${fault.kind === 'status' ? fault.status : fault.kind === 'slow' ? `slow:${fault.ms}` : fault.kind}`);
+      switch (fault.kind) {
+        case 'status':
+          throw fault.status === 429
+            ? new HttpFailure(429, 'injected fault: status 429 (rate limited)', 'rate_limit_error', { 'Retry-After': '0' })
+            : new HttpFailure(fault.status, `injected fault: status ${fault.status}`);
+        case 'malformed':
+          send(res, 200, 'this is not JSON: the server was told to send a malformed body (--faults malformed)', { 'Content-Type': 'text/plain; charset=utf-8' });
+          return;
+        case 'drop':
+          req.socket.destroy();
+          return;
+        case 'slow':
+          await wait(fault.ms, signal);
+          if (signal.aborted) return void notes.push('client went away');
+          break;
+      }
+    }
+    const body = parseBody(text);
+    const request = toChatRequest(body);
+    let answer: ChatAnswer;
+    try {
+      answer = await options.answer(request, signal);
+    } catch (error) {
+      if (error instanceof UsageError) throw new HttpFailure(400, error.message);
+      throw new HttpFailure(500, `the model could not answer: ${errorMessage(error)}`);
+    }
+    if (signal.aborted) return void notes.push('client went away');
+    const usage = answer.usage ?? {
+      // The callback did not count; a rough estimate keeps clients that expect `usage` working.
+      prompt_tokens: request.messages.reduce((sum, m) => sum + estimateTokens(m.content), 0),
+      completion_tokens: estimateTokens(answer.content),
+    };
+    sendJson(res, 200, {
+      id: `chatcmpl-${Date.now().toString(36)}-${++served}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: options.model,
+      choices: [{ index: 0, message: { role: 'assistant', content: answer.content }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+    });
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse, signal: AbortSignal, notes: string[]): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0]?.replace(/\/+$/, '') ?? '';
+    if (req.method === 'OPTIONS') {
+      const headers: Record<string, string> = {
+        'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? 'Content-Type, Authorization',
+        'Access-Control-Max-Age': '86400',
+      };
+      // Chrome's Private Network Access: a page on a public origin may call a loopback server only if the preflight allows it.
+      if (req.headers['access-control-request-private-network'] === 'true') headers['Access-Control-Allow-Private-Network'] = 'true';
+      res.writeHead(204, { ...CORS_HEADERS, ...headers });
+      res.end();
+      return;
+    }
+    const routes: Record<string, string> = { '/v1/models': 'GET', '/v1/chat/completions': 'POST' };
+    const method = routes[path];
+    if (method === undefined) throw new HttpFailure(404, `no route ${req.method ?? ''} ${path || '/'}; this server serves GET /v1/models and POST /v1/chat/completions`);
+    if (req.method !== method) throw new HttpFailure(405, `${path} takes ${method}, not ${req.method ?? '?'}`, undefined, { Allow: `${method}, OPTIONS` });
+    if (method === 'GET') {
+      sendJson(res, 200, { object: 'list', data: [{ id: options.model, object: 'model', created: 0, owned_by: 'dreamgym' }] });
+      return;
+    }
+    return chat(req, res, signal, notes);
+  }
+
+  const server = createServer((req, res) => {
+    const started = performance.now();
+    const controller = new AbortController();
+    // 'close' before the reply finished means the client disconnected (or the server is closing).
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    const notes: string[] = [];
+    route(req, res, controller.signal, notes)
+      .catch((error: unknown) => {
+        const failure = error instanceof HttpFailure ? error : new HttpFailure(500, `the server failed: ${errorMessage(error)}`);
+        if (failure.status >= 500 && notes.length === 0) notes.push(failure.message); // a fault is already noted
+        sendError(res, failure);
+      })
+      .then(() => {
+        const status = res.headersSent ? String(res.statusCode) : 'no reply';
+        log(`${req.method ?? '?'} ${req.url ?? '/'} ${status}${notes.length ? ` (${notes.join('; ')})` : ''} ${Math.round(performance.now() - started)} ms`);
+      });
+  });
+
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') reject(new UsageError(`port ${options.port ?? 0} on ${host} is already in use; pick another --port (0 picks a free one)`, { cause: error }));
+      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') reject(new UsageError(`cannot listen on host "${host}": it is not an address of this machine`, { cause: error }));
+      else reject(error);
+    });
+    server.listen(options.port ?? 0, host, () => {
+      const { port } = server.address() as AddressInfo;
+      const urlHost = host.includes(':') ? `[${host}]` : host;
+      resolve({
+        url: `http://${urlHost}:${port}`,
+        port,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            // Idle keep-alive sockets would hold `close` open; in-flight answers are aborted with them.
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,90 @@
+/**
+ * Reads a prompt of this project's protocol back into the step it describes, so `serve` can answer
+ * a chat request with any `ExperienceModel` (kNN behind an OpenAI-compatible endpoint). Both
+ * framings are read: the current state is the last "## Current state" section, or, in a later round
+ * of a multi-round chat, the `next_state` of the last assistant answer.
+ */
+import { UsageError } from '../core/errors.ts';
+import { parseState } from '../core/state.ts';
+import type { Observation } from '../core/types.ts';
+import { ENVIRONMENTS } from '../envs/registry.ts';
+import type { ChatMessage } from './llm/chat.ts';
+import { parseOutput, webActionsFromState } from './output.ts';
+import { SECTION, systemPrompt, type ActionSyntax } from './prompt.ts';
+
+export interface ReadStep {
+  env: string;
+  syntax: ActionSyntax;
+  instruction: string;
+  state: Observation;
+  action: string;
+  /** Actions taken before this step, as far as the prompt tells. */
+  history: string[];
+}
+
+/** The text under a `## ` heading up to the next heading of the same level. */
+function section(content: string, heading: string): string | undefined {
+  const lines = content.split('\n');
+  const start = lines.lastIndexOf(heading);
+  if (start < 0) return undefined;
+  const body: string[] = [];
+  for (let i = start + 1; i < lines.length && !/^## /.test(lines[i] as string); i++) body.push(lines[i] as string);
+  return body.join('\n').trim();
+}
+
+function syntaxOfSystem(messages: readonly ChatMessage[]): ActionSyntax {
+  const system = messages.find((m) => m.role === 'system')?.content ?? '';
+  for (const syntax of ['web', 'household'] as const) if (system === systemPrompt(syntax)) return syntax;
+  for (const syntax of ['web', 'household'] as const) if (system.startsWith(systemPrompt(syntax).split('\n')[0] as string)) return syntax;
+  throw new UsageError('the system message is not one of this project\'s experience-model prompts');
+}
+
+function observationFromText(text: string, syntax: ActionSyntax): Observation {
+  const actions = syntax === 'web' ? webActionsFromState(parseState(text)) : [];
+  return { text, actions };
+}
+
+export function readPrompt(messages: readonly ChatMessage[]): ReadStep {
+  if (!Array.isArray(messages) || messages.length === 0) throw new UsageError('the request has no messages');
+  const syntax = syntaxOfSystem(messages);
+  const env = ENVIRONMENTS.find((e) => e.actionSyntax === syntax)?.name as string;
+  const users = messages.filter((m) => m.role === 'user');
+  const last = users[users.length - 1];
+  if (!last) throw new UsageError('the request has no user message');
+  const action = section(last.content, SECTION.action);
+  if (!action) throw new UsageError('the last user message has no "## Action" section');
+  let instruction: string | undefined;
+  let state: Observation | undefined;
+  let history: string[] = [];
+  let stateAt = -1;
+  messages.forEach((m, i) => {
+    if (m.role === 'user') {
+      instruction = section(m.content, SECTION.task) ?? instruction;
+      const s = section(m.content, SECTION.state);
+      if (s !== undefined) {
+        const listed = section(m.content, SECTION.admissible);
+        state = listed !== undefined ? { text: s, actions: listed.split('; ').filter((a) => a !== '') } : observationFromText(s, syntax);
+        stateAt = i;
+        const recent = section(m.content, SECTION.history);
+        history = recent ? recent.split('\n').map((l) => l.replace(/^\d+\.\s*/, '')) : [];
+      }
+    }
+  });
+  // Later rounds of a multi-round chat: the state is the model's last answer, the history grows by
+  // each user round's action.
+  messages.forEach((m, i) => {
+    if (i <= stateAt) return;
+    if (m.role === 'assistant') {
+      const parsed = parseOutput(m.content, syntax);
+      if (parsed.ok) {
+        state = parsed.prediction.next;
+        const previous = messages.slice(0, i).filter((x) => x.role === 'user').pop();
+        const taken = previous ? section(previous.content, SECTION.action) : undefined;
+        if (taken) history = [...history, taken];
+      }
+    }
+  });
+  if (instruction === undefined) throw new UsageError('no "## Task" section in the conversation');
+  if (state === undefined) throw new UsageError('no current state in the conversation');
+  return { env, syntax, instruction, state, action, history };
+}

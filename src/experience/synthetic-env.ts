@@ -1,0 +1,224 @@
+/**
+ * `SyntheticEnv`: an `Env` whose steps are predicted by an experience model instead of played in a
+ * real environment. Every step retrieves the top-k most similar real transitions from the replay
+ * buffer as the model's evidence, and the predicted transition is written back to the buffer with
+ * `source: 'synthetic'`.
+ *
+ * Lanes of one `SyntheticWorld` are batched: the rollout steps every lane in the same tick, each
+ * `step` joins a queue, and one flush (a microtask later) retrieves for the whole batch and asks
+ * the model once. An action outside the admissible list never reaches the model: it leads to the
+ * failure state (reward 0, the episode ends), as in the paper.
+ */
+import { matchAdmissible } from '../core/actions.ts';
+import { EnvStateError } from '../core/errors.ts';
+import type { Env, Observation, StepResult, Task, Transition } from '../core/types.ts';
+import { envSpec } from '../envs/registry.ts';
+import type { ReplayBuffer } from '../replay/retrieval.ts';
+import { StoreFullError } from '../replay/store.ts';
+import { failurePrediction, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type HistoryStep } from './types.ts';
+
+export interface SyntheticWorldOptions {
+  /** The real environment this one imitates (its action syntax and step limit). */
+  env: string;
+  model: ExperienceModel;
+  /** Where examples come from and where synthetic transitions go; null: no examples, no write-back. */
+  buffer: ReplayBuffer | null;
+  /** Retrieved examples per step (default 3). */
+  k?: number;
+  /** The first observation of a task: a task's start page is not something to predict. */
+  initialObservation: (task: Task) => Promise<Observation>;
+  /** Run id stamped on written-back transitions (and episode ids). */
+  runId: string;
+  /** Write predicted transitions to the buffer (default true when there is a buffer). */
+  writeBack?: boolean;
+  /** Episode step limit (default: the real environment's). */
+  maxSteps?: number;
+  now?: () => number;
+}
+
+export interface SyntheticStats {
+  steps: number;
+  episodes: number;
+  /** Actions outside the admissible list (failure state without asking the model). */
+  inadmissibleActions: number;
+  /** Steps whose prediction was the failure state because the model's output was unusable. */
+  modelFailures: number;
+  /** Synthetic transitions written back, and those the store refused (full). */
+  writtenBack: number;
+  writeBackRefused: number;
+}
+
+interface Pending {
+  input: ExperienceInput;
+  resolve: (prediction: ExperiencePrediction) => void;
+  reject: (error: unknown) => void;
+}
+
+export class SyntheticWorld {
+  readonly name: string;
+  readonly maxSteps: number;
+  private readonly k: number;
+  private queue: Pending[] = [];
+  private episodes = 0;
+  private readonly counters: SyntheticStats = { steps: 0, episodes: 0, inadmissibleActions: 0, modelFailures: 0, writtenBack: 0, writeBackRefused: 0 };
+
+  constructor(readonly options: SyntheticWorldOptions) {
+    const spec = envSpec(options.env);
+    this.name = `synthetic:${spec.name}`;
+    this.maxSteps = options.maxSteps ?? spec.maxSteps;
+    this.k = options.k ?? 3;
+  }
+
+  createEnv(): SyntheticEnv {
+    return new SyntheticEnv(this);
+  }
+
+  stats(): SyntheticStats {
+    return { ...this.counters };
+  }
+
+  /** @internal A fresh episode id. */
+  nextEpisodeId(): string {
+    this.counters.episodes++;
+    return `${this.options.runId}/${this.episodes++}`;
+  }
+
+  /** @internal Count an inadmissible action. */
+  countInadmissible(): void {
+    this.counters.inadmissibleActions++;
+    this.counters.steps++;
+  }
+
+  /** @internal Queue a step; the whole queue is predicted in one batch. */
+  predict(input: ExperienceInput): Promise<ExperiencePrediction> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ input, resolve, reject });
+      if (this.queue.length === 1) queueMicrotask(() => void this.flush());
+    });
+  }
+
+  endEpisode(episodeId: string): void {
+    this.options.model.endEpisode?.(episodeId);
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
+    try {
+      const { buffer } = this.options;
+      const examples: Transition[][] = buffer
+        ? await buffer.nearest(
+            batch.map((p) => ({ instruction: p.input.task.instruction, state: p.input.state, action: p.input.action })),
+            this.k,
+            { env: this.options.env, source: 'real' },
+          )
+        : batch.map(() => []);
+      const inputs = batch.map((p, i) => ({ ...p.input, examples: examples[i] ?? [] }));
+      const predictions = await this.options.model.predict(inputs);
+      this.counters.steps += batch.length;
+      this.counters.modelFailures += predictions.filter((p) => !p.valid).length;
+      await this.writeBack(inputs, predictions);
+      batch.forEach((p, i) => p.resolve(predictions[i] ?? failurePrediction('the model returned fewer predictions than asked')));
+    } catch (error) {
+      for (const p of batch) p.reject(error);
+    }
+  }
+
+  private async writeBack(inputs: readonly ExperienceInput[], predictions: readonly ExperiencePrediction[]): Promise<void> {
+    const { buffer } = this.options;
+    if (!buffer || this.options.writeBack === false) return;
+    const now = this.options.now?.() ?? Date.now();
+    const transitions: Transition[] = [];
+    inputs.forEach((input, i) => {
+      const p = predictions[i];
+      if (!p?.valid) return; // a failure state is not experience worth retrieving
+      transitions.push({
+        runId: this.options.runId,
+        taskId: input.task.id,
+        ...(input.episodeId !== undefined ? { episodeId: input.episodeId } : {}),
+        env: this.options.env,
+        instruction: input.task.instruction,
+        history: input.history.map((h) => h.action),
+        state: input.state,
+        action: input.action,
+        reasoning: p.reasoning,
+        next: p.next,
+        reward: p.reward,
+        done: p.done,
+        source: 'synthetic',
+        createdAt: now,
+      });
+    });
+    if (transitions.length === 0) return;
+    try {
+      await buffer.add(transitions);
+      this.counters.writtenBack += transitions.length;
+    } catch (error) {
+      // A full store must not stop training: synthetic write-back is a by-product.
+      if (!(error instanceof StoreFullError)) throw error;
+      this.counters.writeBackRefused += transitions.length;
+    }
+  }
+}
+
+export class SyntheticEnv implements Env {
+  readonly name: string;
+  private task: Task | null = null;
+  private observation: Observation | null = null;
+  private history: HistoryStep[] = [];
+  private episodeId = '';
+  private done = false;
+
+  constructor(private readonly world: SyntheticWorld) {
+    this.name = world.name;
+  }
+
+  async reset(task: Task): Promise<Observation> {
+    if (this.task && !this.done) this.world.endEpisode(this.episodeId);
+    const first = await this.world.options.initialObservation(task);
+    this.task = task;
+    this.observation = first;
+    this.history = [];
+    this.episodeId = this.world.nextEpisodeId();
+    this.done = false;
+    return first;
+  }
+
+  step(action: string): Promise<StepResult> {
+    // Synchronous up to the queueing, so every lane stepped in one tick lands in one batch.
+    const task = this.task;
+    const state = this.observation;
+    if (!task || !state) return Promise.reject(new EnvStateError('step() before reset(): reset the synthetic env with a task first'));
+    if (this.done) return Promise.reject(new EnvStateError('step() after the episode ended: reset() first'));
+    const admissible = matchAdmissible(action, state.actions);
+    if (admissible === null) {
+      this.world.countInadmissible();
+      const failure = failurePrediction(`"${String(action).slice(0, 80)}" is not an admissible action here`);
+      return Promise.resolve(this.finish(action, failure, false));
+    }
+    const input: ExperienceInput = { task, history: this.history, state, action: admissible, examples: [], episodeId: this.episodeId };
+    return this.world.predict(input).then((prediction) => this.finish(admissible, prediction, prediction.valid));
+  }
+
+  private finish(action: string, prediction: ExperiencePrediction, valid: boolean): StepResult {
+    const state = this.observation as Observation;
+    this.history = [...this.history, { state, action }];
+    const truncated = !prediction.done && this.history.length >= this.world.maxSteps;
+    const done = prediction.done || truncated;
+    this.observation = prediction.next;
+    this.done = done;
+    if (done) this.world.endEpisode(this.episodeId);
+    return {
+      observation: prediction.next,
+      reward: prediction.reward,
+      done,
+      info: {
+        valid,
+        won: prediction.done && prediction.reward >= 1 - 1e-9,
+        truncated,
+        reasoning: prediction.reasoning,
+        ...(prediction.problem !== undefined ? { problem: prediction.problem } : {}),
+      },
+    };
+  }
+}

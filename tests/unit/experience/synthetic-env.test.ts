@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import type { Task } from '../../../src/core/types.ts';
+import { envSpec } from '../../../src/envs/registry.ts';
+import { KnnExperienceModel, adaptToTask } from '../../../src/experience/knn.ts';
+import { SyntheticWorld } from '../../../src/experience/synthetic-env.ts';
+import type { ExperienceInput, ExperienceModel, ExperiencePrediction } from '../../../src/experience/types.ts';
+import { emptyStats } from '../../../src/experience/types.ts';
+import { seededBuffer } from './fixtures.ts';
+
+/** Counts the batches it is asked for, then answers as kNN does. */
+class CountingModel implements ExperienceModel {
+  readonly name = 'counting-knn';
+  readonly batches: number[] = [];
+  private readonly knn = new KnnExperienceModel();
+  async predict(batch: readonly ExperienceInput[]): Promise<ExperiencePrediction[]> {
+    this.batches.push(batch.length);
+    return this.knn.predict(batch);
+  }
+  stats() {
+    return emptyStats();
+  }
+}
+
+describe('the synthetic environment over kNN', () => {
+  const spec = envSpec('shop');
+  const tasks = spec.tasks('train').slice(0, 4) as Task[];
+
+  it('steps lanes in one batch, retrieves real examples, and writes synthetic transitions back', async () => {
+    const buffer = await seededBuffer('shop', 40);
+    const realBefore = await buffer.store.count({ source: 'real' });
+    const model = new CountingModel();
+    const starter = spec.createEnv();
+    const world = new SyntheticWorld({ env: 'shop', model, buffer, k: 3, runId: 'test', initialObservation: (t) => starter.reset(t) });
+    const envs = tasks.map(() => world.createEnv());
+    const firsts = [];
+    for (const [i, env] of envs.entries()) firsts.push(await env.reset(tasks[i] as Task));
+    const results = await Promise.all(envs.map((env, i) => env.step(`search[${(tasks[i] as Task).instruction.split(' ').slice(3, 6).join(' ')}]`)));
+    expect(model.batches).toEqual([4]);
+    for (const [i, r] of results.entries()) {
+      expect(r.info.valid).toBe(true);
+      expect(r.observation.text).toMatch(/^page: results/);
+      // The neighbour's instruction is replaced by this task's.
+      expect(r.observation.text).toContain(`instruction: ${(tasks[i] as Task).instruction}`);
+      expect(r.observation.actions.length).toBeGreaterThan(0);
+      expect(String(r.info.reasoning)).toMatch(/^kNN: copied the outcome of the most similar real transition/);
+    }
+    expect(await buffer.store.count({ source: 'real' })).toBe(realBefore);
+    const synthetic = await buffer.store.page({ filter: { source: 'synthetic' }, limit: 10 });
+    expect(synthetic.items).toHaveLength(4);
+    expect(synthetic.items[0]).toMatchObject({ source: 'synthetic', env: 'shop', runId: 'test', history: [], state: firsts[0] });
+    expect(world.stats()).toMatchObject({ steps: 4, episodes: 4, writtenBack: 4, inadmissibleActions: 0 });
+  });
+
+  it('ends the episode in the failure state, without asking the model, for an action that is not admissible', async () => {
+    const model = new CountingModel();
+    const starter = spec.createEnv();
+    const world = new SyntheticWorld({ env: 'shop', model, buffer: null, runId: 'test', initialObservation: (t) => starter.reset(t) });
+    const env = world.createEnv();
+    await env.reset(tasks[0] as Task);
+    const result = await env.step('click[Buy Now]');
+    expect(result).toMatchObject({ reward: 0, done: true, info: { valid: false, won: false } });
+    expect(result.observation.text).toMatch(/^status: failure\nreason: "click\[Buy Now\]" is not an admissible action here/);
+    expect(model.batches).toEqual([]);
+    await expect(env.step('search[x]')).rejects.toThrow(/after the episode ended/);
+    await expect(world.createEnv().step('search[x]')).rejects.toThrow(/before reset/);
+  });
+
+  it('without a similar real transition, kNN gives the failure state rather than inventing one', async () => {
+    const starter = spec.createEnv();
+    const world = new SyntheticWorld({ env: 'shop', model: new KnnExperienceModel(), buffer: null, runId: 'test', initialObservation: (t) => starter.reset(t) });
+    const env = world.createEnv();
+    await env.reset(tasks[1] as Task);
+    const result = await env.step('search[anything]');
+    expect(result).toMatchObject({ reward: 0, done: true, info: { valid: false } });
+    expect(result.observation.text).toMatch(/no similar real transition in the buffer/);
+    expect(world.stats().modelFailures).toBe(1);
+  });
+
+  it('truncates an episode at the real environment\'s step limit', async () => {
+    const loop: ExperienceModel = {
+      name: 'loop',
+      stats: emptyStats,
+      predict: async (batch) => batch.map((input) => ({ reasoning: 'same page', next: input.state, reward: 0, done: false, valid: true })),
+    };
+    const starter = spec.createEnv();
+    const world = new SyntheticWorld({ env: 'shop', model: loop, buffer: null, runId: 'test', initialObservation: (t) => starter.reset(t), maxSteps: 3 });
+    const env = world.createEnv();
+    await env.reset(tasks[2] as Task);
+    const steps = [await env.step('search[a]'), await env.step('search[b]'), await env.step('search[c]')];
+    expect(steps.map((s) => s.done)).toEqual([false, false, true]);
+    expect(steps[2]?.info.truncated).toBe(true);
+  });
+
+  it('adapts a neighbour\'s next state to the current task, leaving other states alone', () => {
+    expect(adaptToTask({ text: 'page: item\ninstruction: old words\n[1] button: Buy Now', actions: ['click[Buy Now]'] }, 'new words').text).toBe('page: item\ninstruction: new words\n[1] button: Buy Now');
+    const failure = { text: 'not a state', actions: [] };
+    expect(adaptToTask(failure, 'new')).toBe(failure);
+  });
+});

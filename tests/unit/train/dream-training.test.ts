@@ -1,0 +1,61 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { KnnExperienceModel } from '../../../src/experience/knn.ts';
+import { useBackend } from '../../../src/runtime/tf.ts';
+import { Trainer, type TrainOptions } from '../../../src/train/trainer.ts';
+import { seededBuffer } from '../experience/fixtures.ts';
+
+// Dream mode end to end at small size: a buffer seeded with real shop episodes, GRPO against the
+// kNN experience model with 0 real transitions, judged on the real test split.
+async function dreamOptions(): Promise<TrainOptions> {
+  const buffer = await seededBuffer('shop', 60, 3);
+  return {
+    env: 'shop',
+    mode: 'dream',
+    algo: 'grpo',
+    realBudget: 0,
+    seed: 5,
+    backend: 'cpu',
+    maxDifficulty: 4,
+    finalEvalEpisodes: 30,
+    dream: { model: new KnnExperienceModel(), buffer, k: 3, syntheticBudget: 600, offlineTransitions: await buffer.store.count({ source: 'real' }) },
+    policy: { hidden: 32, featurizer: { stateBuckets: 512, actionBuckets: 256, historyWindow: 3, maxElements: 40 } },
+    algoConfig: { tasksPerIteration: 4, groupSize: 8, parallelEnvs: 32, minibatchSize: 128, learningRate: 3e-3 },
+  };
+}
+
+describe('dream-mode training', () => {
+  beforeAll(async () => {
+    await useBackend(['cpu']);
+  });
+
+  it('trains GRPO against kNN with 0 real transitions, writes synthetic experience back, and judges on the real test split', async () => {
+    const options = await dreamOptions();
+    const buffer = options.dream!.buffer!;
+    const realBefore = await buffer.store.count({ source: 'real' });
+    const result = await new Trainer(options).run();
+    expect(result.mode).toBe('dream');
+    expect(result.realTransitions).toBe(0);
+    expect(result.syntheticTransitions).toBeGreaterThan(400);
+    expect(result.syntheticTransitions).toBeLessThanOrEqual(600);
+    expect(result.iterations).toBeGreaterThan(1);
+    expect(result.history.every((m) => m.realTransitions === 0)).toBe(true);
+    expect(result.eval).toMatchObject({ split: 'test', episodes: 30 });
+    expect(result.dream).toMatchObject({ experience: 'knn', k: 3, offlineTransitions: realBefore, model: { invalidOutputs: 0 }, synthetic: { steps: result.syntheticTransitions, inadmissibleActions: 0 } });
+    // Every training episode opened with one real reset and no real step.
+    expect(result.dream!.realResets).toBe(result.dream!.synthetic.episodes);
+    expect(await buffer.store.count({ source: 'real' })).toBe(realBefore);
+    expect(await buffer.store.count({ source: 'synthetic' })).toBe(result.dream!.synthetic.writtenBack);
+    expect(result.dream!.synthetic.writtenBack).toBe(result.syntheticTransitions);
+
+    const again = await new Trainer(await dreamOptions()).run();
+    expect(again.eval?.actionsDigest).toBe(result.eval?.actionsDigest);
+    expect(again.syntheticTransitions).toBe(result.syntheticTransitions);
+  });
+
+  it('refuses a dream run that would touch the real environment or has no model', async () => {
+    const options = await dreamOptions();
+    expect(() => new Trainer({ ...options, realBudget: 100 })).toThrow(/0 real transitions/);
+    const { dream: _dream, ...withoutModel } = options;
+    expect(() => new Trainer(withoutModel)).toThrow(/needs an experience model/);
+  });
+});
