@@ -4,11 +4,13 @@
  */
 import { cpus } from 'node:os';
 import { envsBench } from './envs.ts';
+import { experienceBench } from './experience.ts';
 import { policyBench } from './policy.ts';
 import { replayBench } from './replay.ts';
 
 const BENCHES: Record<string, (args: string[]) => Promise<unknown>> = {
   envs: envsBench,
+  experience: experienceBench,
   policy: policyBench,
   replay: replayBench,
 };

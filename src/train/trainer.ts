@@ -64,6 +64,8 @@ export interface TrainOptions {
   evalEpisodes?: number;
   /** Held-out episodes of the final evaluation; default every task of the split once. */
   finalEvalEpisodes?: number;
+  /** Stop after this many updates even if budget is left (to compare runs at the same number of updates). */
+  maxIterations?: number;
   /** Evaluate every this many iterations (0: only at the end). */
   evalEvery?: number;
   /** Train only on tasks at most this difficult (for smoke runs and tests). */
@@ -201,7 +203,8 @@ export class Trainer {
     const used = (): number => (options.dream ? this.syntheticTransitions : this.realTransitions);
     let iteration = 0;
 
-    while (used() < budget && !control.isStopped) {
+    const maxIterations = options.maxIterations ?? Infinity;
+    while (used() < budget && iteration < maxIterations && !control.isStopped) {
       await control.checkpoint();
       if (control.isStopped) break;
       const iterationStart = performance.now();
@@ -243,7 +246,7 @@ export class Trainer {
         samplesPerSecond: steps / ((performance.now() - iterationStart) / 1000),
         wallSeconds: (performance.now() - started) / 1000,
       };
-      const last = used() >= budget || control.isStopped;
+      const last = used() >= budget || iteration >= maxIterations || control.isStopped;
       if (!last && evalEvery > 0 && iteration % evalEvery === 0) metrics.eval = await this.evaluate(hooks, options.evalEpisodes);
       this.history.push(metrics);
       hooks.onIteration?.(metrics);

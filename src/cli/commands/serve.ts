@@ -6,11 +6,8 @@
  */
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
-import type { Task } from '../../core/types.ts';
 import { parseFaults, startChatServer } from '../../experience/llm/chat-server.ts';
-import { renderAnswer } from '../../experience/output.ts';
-import { readPrompt } from '../../experience/prompt-reader.ts';
-import { countChatTokens, countTokens } from '../../experience/tokens.ts';
+import { protocolAnswerer } from '../../experience/serve-answer.ts';
 import { intOption } from '../args.ts';
 import { EXPERIENCE_OPTIONS, createExperienceModel, experienceK, openBufferFile } from '../experience-options.ts';
 import type { CommandIO } from '../io.ts';
@@ -44,15 +41,7 @@ export async function serveCommand(io: CommandIO, argv: string[], stop: Promise<
     model: model.name,
     faults,
     log: (line) => io.progress(line),
-    async answer(request) {
-      const step = readPrompt(request.messages);
-      const [examples = []] = await buffer.nearest([{ instruction: step.instruction, state: step.state, action: step.action }], k, { env: step.env, source: 'real' });
-      const task: Task = { id: 'served', env: step.env, instruction: step.instruction, difficulty: 0, origin: 'seed' };
-      const [prediction] = await model.predict([{ task, history: step.history.map((action) => ({ state: step.state, action })), state: step.state, action: step.action, examples }]);
-      if (!prediction) throw new Error('the model returned no prediction');
-      const content = renderAnswer(prediction);
-      return { content, usage: { prompt_tokens: countChatTokens(request.messages), completion_tokens: countTokens(content) } };
-    },
+    answer: protocolAnswerer(model, buffer, k),
   });
   const transitions = buffer.index.count;
   if (values.host !== '127.0.0.1' && values.host !== 'localhost') io.progress(`warning: listening on ${values.host}, reachable from other machines on this network`);
