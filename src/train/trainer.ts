@@ -64,6 +64,11 @@ export interface TrainOptions {
   evalEpisodes?: number;
   /** Held-out episodes of the final evaluation; default every task of the split once. */
   finalEvalEpisodes?: number;
+  /**
+   * Step limit of training episodes (default: the environment's own). A shorter horizon spends
+   * fewer steps on episodes that are already lost; held-out evaluation always uses the env's limit.
+   */
+  trainMaxSteps?: number;
   /** Stop after this many updates even if budget is left (to compare runs at the same number of updates). */
   maxIterations?: number;
   /** Evaluate every this many iterations (0: only at the end). */
@@ -153,7 +158,8 @@ export class Trainer {
   /** The lanes training collects in: real environments, or synthetic ones over the experience model. */
   private trainingEnvs(count: number): Env[] {
     const dream = this.options.dream;
-    if (!dream) return Array.from({ length: count }, () => this.spec.createEnv());
+    const maxSteps = this.options.trainMaxSteps;
+    if (!dream) return Array.from({ length: count }, () => this.spec.createEnv(maxSteps !== undefined ? { maxSteps } : {}));
     const starter = this.spec.createEnv();
     this.world = new SyntheticWorld({
       env: this.spec.name,
@@ -162,6 +168,7 @@ export class Trainer {
       k: dream.k,
       runId: `dream-${this.spec.name}-${this.options.algo}-${this.options.seed}`,
       ...(dream.writeBack !== undefined ? { writeBack: dream.writeBack } : {}),
+      ...(maxSteps !== undefined ? { maxSteps } : {}),
       initialObservation: (task) => {
         this.realResets++;
         return starter.reset(task);

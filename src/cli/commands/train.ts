@@ -23,7 +23,7 @@ async function dreamOptions(values: ExperienceValues & { 'synthetic-budget'?: st
 export const TRAIN_USAGE =
   'train --env <shop|home> --mode real --algo <ppo|grpo> --real-budget N [--seed S] [--out FILE.dgp]\n' +
   '        | --mode dream --algo <ppo|grpo> --synthetic-budget N --buffer SEEDED.jsonl ' + EXPERIENCE_USAGE + '\n' +
-  '        [--lr RATE] [--lr-schedule constant|linear] [--set epochs=8,minibatchSize=128,… (numeric PPO/GRPO config)] [--iterations N (stop after N updates)] [--eval-every ITERATIONS] [--eval-episodes N (per evaluation during training; the final one uses\n' +
+  '        [--lr RATE] [--lr-schedule constant|linear] [--set epochs=8,minibatchSize=128,… (numeric PPO/GRPO config)] [--iterations N (stop after N updates)] [--train-max-steps N (training episodes' step limit)] [--eval-every ITERATIONS] [--eval-episodes N (per evaluation during training; the final one uses\n' +
   '        the whole held-out split unless --final-eval-episodes N)] [--backend wasm|cpu] [--history FILE.json] [--json]';
 
 export async function trainCommand(io: CommandIO, argv: string[]): Promise<void> {
@@ -41,6 +41,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
       out: { type: 'string' },
       'eval-every': { type: 'string' },
       iterations: { type: 'string' },
+      'train-max-steps': { type: 'string' },
       'eval-episodes': { type: 'string' },
       'final-eval-episodes': { type: 'string' },
       lr: { type: 'string' },
@@ -86,6 +87,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     ...(dream ? { dream } : {}),
     evalEvery: intOption(values['eval-every'], 'eval-every', 0),
     ...(values.iterations !== undefined ? { maxIterations: intOption(values.iterations, 'iterations', 0, 1) } : {}),
+    ...(values['train-max-steps'] !== undefined ? { trainMaxSteps: intOption(values['train-max-steps'], 'train-max-steps', 0, 1) } : {}),
     ...(values['eval-episodes'] !== undefined ? { evalEpisodes: intOption(values['eval-episodes'], 'eval-episodes', 0, 1) } : {}),
     ...(values['final-eval-episodes'] !== undefined ? { finalEvalEpisodes: intOption(values['final-eval-episodes'], 'final-eval-episodes', 0, 1) } : {}),
   });
