@@ -23,7 +23,9 @@ async function dreamOptions(values: ExperienceValues & { 'synthetic-budget'?: st
 export const TRAIN_USAGE =
   'train --env <shop|home> --mode real --algo <ppo|grpo> --real-budget N [--seed S] [--out FILE.dgp]\n' +
   '        | --mode dream --algo <ppo|grpo> --synthetic-budget N --buffer SEEDED.jsonl ' + EXPERIENCE_USAGE + '\n' +
-  '        [--lr RATE] [--lr-schedule constant|linear] [--set epochs=8,minibatchSize=128,… (numeric PPO/GRPO config)] [--iterations N (stop after N updates)] [--train-max-steps N (training episodes' step limit)] [--eval-every ITERATIONS] [--eval-episodes N (per evaluation during training; the final one uses\n' +
+  '        [--lr RATE] [--lr-schedule constant|linear] [--set epochs=8,minibatchSize=128,… (numeric PPO/GRPO settings)]\n' +
+  '        [--iterations N (stop after N updates)] [--train-max-steps N (step limit of training episodes)]\n' +
+  '        [--eval-every ITERATIONS] [--eval-episodes N (per evaluation during training; the final one uses\n' +
   '        the whole held-out split unless --final-eval-episodes N)] [--backend wasm|cpu] [--history FILE.json] [--json]';
 
 export async function trainCommand(io: CommandIO, argv: string[]): Promise<void> {
