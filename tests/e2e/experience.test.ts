@@ -1,0 +1,181 @@
+/**
+ * The Experience view, driven by a person in Chromium: step kNN by hand beside the real shop (after
+ * seeding the buffer through the Buffer view) and read the fidelity meter; choose a WebLLM model
+ * with no network and get a clear error, not a hang or a blank page; and an HTTP endpoint that is
+ * not running.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ARTIFACTS, collectErrors, launch } from './browser.ts';
+
+const number = async (page: Page, testId: string) => Number((await page.getByTestId(testId).textContent())?.replace(/,/g, ''));
+const SCORE = /^\d\.\d\d$/;
+/** Where WebLLM fetches models and libraries from; aborted so the test never depends on the network. */
+const MODEL_HOSTS = /huggingface\.co|hf\.co|githubusercontent\.com|mlc\.ai/;
+
+describe('the Experience view, driven by a person in Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => { browser = await launch(); });
+  afterAll(async () => { await browser?.close(); });
+
+  it('steps kNN beside the real shop from a seeded buffer and shows both answers and the fidelity meter', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1100 } });
+    const errors = collectErrors(page);
+
+    // Seed the buffer as a person does, in the Buffer view.
+    await page.goto(`${inject('appUrl')}#buffer`);
+    await expect.poll(() => number(page, 'count-total'), { timeout: 30_000 }).toBe(0);
+    await page.getByLabel('Environment', { exact: true }).selectOption('shop');
+    await page.getByLabel('Episodes', { exact: true }).fill('20');
+    await page.getByRole('button', { name: 'Seed the buffer' }).click();
+    await expect.poll(() => page.getByTestId('seed-status').textContent(), { timeout: 60_000 }).toMatch(/^Seeded 20 of 20 episodes/);
+    const seeded = await number(page, 'count-shop-real');
+    expect(seeded).toBeGreaterThan(20);
+
+    await page.getByRole('link', { name: 'Experience' }).click();
+    expect(await page.getByRole('link', { name: 'Experience' }).getAttribute('aria-current')).toBe('page');
+    expect(await page.getByTestId('active-backend').textContent()).toBe('knn');
+    await expect.poll(() => page.getByTestId('buffer-note').textContent(), { timeout: 30_000 })
+      .toBe(`Retrieval draws on the ${seeded.toLocaleString('en-US')} real shop transitions in the replay buffer (Buffer view).`);
+
+    // Start a shop task and search, as the first action.
+    expect(await page.getByLabel('Environment').inputValue()).toBe('shop');
+    await page.getByRole('button', { name: 'Start episode' }).click();
+    const instruction = page.getByTestId('experience-instruction');
+    await expect.poll(() => instruction.textContent(), { timeout: 30_000 }).toMatch(/price lower than/);
+    const query = (await instruction.textContent())!.replace(/,? and price lower than.*$/, '').split(' with ')[0]!;
+    await page.getByLabel('Search the store').fill(query);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+
+    // Both columns answer: the model's prediction (with kNN's reasoning) and the real next state.
+    await expect.poll(() => page.getByRole('heading', { name: /^Step 1:/ }).count(), { timeout: 30_000 }).toBe(1);
+    const predicted = page.getByTestId('predicted');
+    const real = page.getByTestId('real');
+    expect(await predicted.getByRole('heading', { name: /Experience model/ }).textContent()).toMatch(/knn$/);
+    expect(await page.getByTestId('predicted-reasoning').textContent()).toMatch(/^kNN: copied the outcome of the most similar real transition/);
+    expect(await page.getByTestId('predicted-next').textContent()).toMatch(/page\s*results/);
+    expect(await page.getByTestId('real-next').textContent()).toMatch(/page\s*results/);
+    expect(await page.getByTestId('predicted-next').getByRole('listitem').count()).toBeGreaterThan(0);
+    expect(await real.getByRole('heading', { name: 'Real environment' }).count()).toBe(1);
+    expect(await page.getByTestId('real-outcome').textContent()).toBe('Reward 0.00 · episode goes on');
+    expect(await page.getByTestId('step-next-f1').textContent()).toMatch(SCORE);
+    expect(await page.getByText(/^The 3 retrieved real transitions the model saw$/).count()).toBe(1);
+
+    // The meter shows numbers for the one scored step.
+    expect(await page.getByTestId('meter-steps').textContent()).toBe('1');
+    for (const id of ['meter-next-f1', 'meter-action-f1', 'meter-reward-mae', 'meter-done-accuracy']) {
+      expect(await page.getByTestId(id).textContent()).toMatch(SCORE);
+    }
+    const f1 = await number(page, 'meter-next-f1');
+    expect(f1).toBeGreaterThan(0);
+    expect(f1).toBeLessThanOrEqual(1);
+
+    // A second action, clicked from the admissible ones of the REAL results page.
+    await page.getByRole('group', { name: 'Admissible actions' }).getByRole('button', { name: /^click\[b0/ }).first().click();
+    await expect.poll(() => page.getByRole('heading', { name: /^Step 2:/ }).count(), { timeout: 30_000 }).toBe(1);
+    expect(await page.getByTestId('real-next').textContent()).toMatch(/page\s*item/);
+    expect(await page.getByTestId('predicted-next').textContent()).not.toBe('');
+    expect(await page.getByTestId('meter-steps').textContent()).toBe('2');
+    expect(await page.getByRole('heading', { name: 'Steps so far' }).count()).toBe(1);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await page.screenshot({ path: `${ARTIFACTS}/experience-knn.png`, fullPage: true });
+
+    // Switching tabs keeps the episode and the meter.
+    await page.getByRole('link', { name: 'Buffer', exact: true }).click();
+    await page.getByRole('link', { name: 'Experience' }).click();
+    expect(await page.getByTestId('meter-steps').textContent()).toBe('2');
+    expect(await page.getByRole('heading', { name: /^Step 2:/ }).count()).toBe(1);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: `${ARTIFACTS}/experience-knn-dark.png`, fullPage: true });
+    expect(errors).toEqual([]);
+  }, 240_000);
+
+  it('shows a clear error, not a hang or a blank page, when a WebLLM model is chosen with no network', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const blocked: string[] = [];
+    await context.route(MODEL_HOSTS, (route) => {
+      blocked.push(route.request().url());
+      return route.abort('internetdisconnected');
+    });
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    const scripts: string[] = [];
+    page.on('request', (r) => { if (r.resourceType() === 'script' || r.url().endsWith('.js')) scripts.push(r.url()); });
+
+    await page.goto(`${inject('appUrl')}#experience`);
+    await page.getByRole('heading', { name: 'Experience model', exact: true }).waitFor();
+    // WebLLM (megabytes) is not part of the first page: it comes only when the person picks it.
+    expect(scripts.some((u) => /webllm/i.test(u))).toBe(false);
+
+    await page.getByRole('radio', { name: /WebLLM/ }).check();
+    const select = page.getByLabel('Model', { exact: true });
+    await expect.poll(() => select.locator('option').count(), { timeout: 60_000 }).toBeGreaterThan(0);
+    expect(scripts.some((u) => /webllm/i.test(u))).toBe(true);
+    const modelId = await select.inputValue();
+    expect(modelId).toMatch(/-MLC$/);
+    await expect.poll(() => page.getByTestId('cache-status').textContent(), { timeout: 30_000 }).toMatch(/^(Not in the browser cache|The browser cache cannot be read)/);
+
+    const load = page.getByRole('button', { name: 'Load model' });
+    await load.click();
+    const alert = page.getByRole('alert');
+    await expect.poll(() => alert.count(), { timeout: 90_000 }).toBe(1);
+    const message = (await alert.textContent()) ?? '';
+    expect(message).toMatch(/could not be fetched|Check the network|WebGPU/);
+    if (/could not be fetched/.test(message)) {
+      // The download was tried (from WebLLM's worker) and refused by the route: no real network involved.
+      expect(message).toContain(modelId);
+      expect(blocked.length).toBeGreaterThan(0);
+    }
+
+    // The page is usable again: the load can be retried, nothing is stuck loading, kNN is still in use.
+    expect(await load.isEnabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Cancel loading' }).isDisabled()).toBe(true);
+    expect(await page.getByTestId('load-status').textContent()).toBe('Loading failed (see the message above).');
+    expect(await page.getByTestId('active-backend').textContent()).toBe('knn');
+    expect((await page.locator('main').innerText()).length).toBeGreaterThan(200);
+    expect(await page.getByRole('button', { name: 'Start episode' }).isEnabled()).toBe(true);
+    await page.screenshot({ path: `${ARTIFACTS}/experience-webllm-offline.png`, fullPage: true });
+
+    // With an empty buffer the view says to seed it first, and kNN's step says so too.
+    await page.getByRole('button', { name: 'Start episode' }).click();
+    await expect.poll(() => page.getByTestId('buffer-note').textContent(), { timeout: 30_000 }).toMatch(/holds no real shop transitions.*seed the buffer first/);
+    await page.getByLabel('Search the store').fill('shoes');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => page.getByTestId('predicted-problem').textContent(), { timeout: 30_000 }).toMatch(/seed it from the real environment first/);
+    expect(await page.getByTestId('real-next').textContent()).toMatch(/page\s*results/);
+    await page.screenshot({ path: `${ARTIFACTS}/experience-empty-buffer.png`, fullPage: true });
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  }, 240_000);
+
+  it('says what to do when the HTTP endpoint is not running, and the real environment does not move', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(`${inject('appUrl')}#experience`);
+    await page.getByRole('radio', { name: /HTTP endpoint/ }).check();
+    await page.getByLabel('Base URL').fill('http://127.0.0.1:9');
+    await page.getByLabel('Model name').fill('qwen2.5:0.5b');
+    await page.getByRole('button', { name: 'Use this endpoint' }).click();
+    await expect.poll(() => page.getByTestId('active-backend').textContent(), { timeout: 30_000 }).toBe('llm:http/qwen2.5:0.5b@127.0.0.1:9');
+
+    await page.getByRole('button', { name: 'Start episode' }).click();
+    await page.getByLabel('Search the store').fill('shoes');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const alert = page.getByRole('alert');
+    await expect.poll(() => alert.count(), { timeout: 90_000 }).toBe(1);
+    expect(await alert.textContent()).toMatch(/could not (connect to|reach) http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions/);
+    // No step was recorded: the real shop still shows its search page, ready for another try.
+    expect(await page.getByRole('heading', { name: /^Step 1:/ }).count()).toBe(0);
+    expect(await page.getByLabel('Search the store').isEnabled()).toBe(true);
+
+    // A bad address is refused when chosen, in words.
+    await page.getByLabel('Base URL').fill('localhost:8080');
+    await page.getByRole('button', { name: 'Use this endpoint' }).click();
+    await expect.poll(() => alert.textContent(), { timeout: 30_000 }).toMatch(/must start with http:\/\/ or https:\/\//);
+    expect(await page.getByTestId('active-backend').textContent()).toBe('llm:http/qwen2.5:0.5b@127.0.0.1:9');
+    await page.screenshot({ path: `${ARTIFACTS}/experience-http-refused.png`, fullPage: true });
+    expect(pageErrors).toEqual([]);
+  }, 240_000);
+});
