@@ -62,7 +62,7 @@ describe('the Buffer view, driven by a person in Chromium', () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1100 }, acceptDownloads: true });
     const errors = collectErrors(page);
     await page.goto(`${inject('appUrl')}#buffer`);
-    expect(await page.getByRole('link', { name: 'Buffer' }).getAttribute('aria-current')).toBe('page');
+    await expect.poll(() => page.getByRole('link', { name: 'Buffer' }).getAttribute('aria-current')).toBe('page'); // the tab follows the hash change a tick later
     await expect.poll(() => number(page, 'count-total'), { timeout: 30_000 }).toBe(0);
     expect(await page.getByTestId('list-status').textContent()).toMatch(/No transitions yet/);
 

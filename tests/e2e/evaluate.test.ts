@@ -68,7 +68,7 @@ describe('the Evaluate view, driven by a person in Chromium', () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     const errors = collectErrors(page);
     await page.goto(`${inject('appUrl')}#evaluate`);
-    expect(await page.getByRole('link', { name: 'Evaluate' }).getAttribute('aria-current')).toBe('page');
+    await expect.poll(() => page.getByRole('link', { name: 'Evaluate' }).getAttribute('aria-current')).toBe('page'); // the tab follows the hash change a tick later
 
     await page.getByLabel('Policy file (.dgp)').setInputFiles(shopFile);
     await expect.poll(() => page.getByTestId('policy-env').textContent(), { timeout: 30_000 }).toBe('shop');

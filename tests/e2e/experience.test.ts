@@ -33,13 +33,13 @@ describe('the Experience view, driven by a person in Chromium', () => {
     expect(seeded).toBeGreaterThan(20);
 
     await page.getByRole('link', { name: 'Experience' }).click();
-    expect(await page.getByRole('link', { name: 'Experience' }).getAttribute('aria-current')).toBe('page');
-    expect(await page.getByTestId('active-backend').textContent()).toBe('knn');
+    await expect.poll(() => page.getByRole('link', { name: 'Experience' }).getAttribute('aria-current')).toBe('page'); // the tab follows the hash change a tick later
+    await expect.poll(() => page.getByTestId('active-backend').textContent()).toBe('knn');
     await expect.poll(() => page.getByTestId('buffer-note').textContent(), { timeout: 30_000 })
       .toBe(`Retrieval draws on the ${seeded.toLocaleString('en-US')} real shop transitions in the replay buffer (Buffer view).`);
 
     // Start a shop task and search, as the first action.
-    expect(await page.getByLabel('Environment').inputValue()).toBe('shop');
+    await expect.poll(() => page.getByLabel('Environment').inputValue()).toBe('shop');
     await page.getByRole('button', { name: 'Start episode' }).click();
     const instruction = page.getByTestId('experience-instruction');
     await expect.poll(() => instruction.textContent(), { timeout: 30_000 }).toMatch(/price lower than/);

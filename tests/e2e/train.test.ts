@@ -20,7 +20,7 @@ describe('the Train view, driven by a person in Chromium', () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1100 }, acceptDownloads: true });
     const errors = collectErrors(page);
     await page.goto(`${inject('appUrl')}#train`);
-    expect(await page.getByRole('link', { name: 'Train' }).getAttribute('aria-current')).toBe('page');
+    await expect.poll(() => page.getByRole('link', { name: 'Train' }).getAttribute('aria-current')).toBe('page'); // the tab follows the hash change a tick later
 
     await page.getByLabel('Environment', { exact: true }).selectOption('shop');
     await page.getByLabel('Algorithm', { exact: true }).selectOption('ppo');
