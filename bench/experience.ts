@@ -11,15 +11,15 @@ import { Rng } from '../src/core/rng.ts';
 import type { Task, Transition } from '../src/core/types.ts';
 import { createAgent, episodeTasks } from '../src/envs/episode.ts';
 import { envSpec } from '../src/envs/registry.ts';
-import { measureFidelity, type FidelityReport } from '../src/experience/fidelity.ts';
+import { heldoutTransitions, measureFidelity, type FidelityReport } from '../src/experience/fidelity.ts';
 import { KnnExperienceModel } from '../src/experience/knn.ts';
 import { startChatServer } from '../src/experience/llm/chat-server.ts';
 import { OpenAiHttpClient } from '../src/experience/llm/http-client.ts';
 import { LlmExperienceModel } from '../src/experience/llm/llm-model.ts';
-import { singleStepMessages, type Framing } from '../src/experience/prompt.ts';
+import type { Framing } from '../src/experience/prompt.ts';
 import { protocolAnswerer } from '../src/experience/serve-answer.ts';
 import { SyntheticWorld } from '../src/experience/synthetic-env.ts';
-import { countChatTokens, countTokens } from '../src/experience/tokens.ts';
+import { countTokens, promptTokenStats } from '../src/experience/tokens.ts';
 import { MemoryReplayStore } from '../src/replay/memory-store.ts';
 import { ReplayBuffer } from '../src/replay/retrieval.ts';
 import { agentSchedule, seedEpisodes } from '../src/replay/seed.ts';
@@ -32,26 +32,19 @@ function option(args: string[], name: string, fallback: number): number {
   return i >= 0 ? Number(args[i + 1]) : fallback;
 }
 
-async function transitions(env: string, episodes: number, seed: number, split?: string): Promise<Transition[]> {
+/** The buffer's offline data: seeded train-split episodes, the paper's expert + random mix. */
+async function seededTrainTransitions(env: string, episodes: number): Promise<Transition[]> {
   const out: Transition[] = [];
-  const spec = envSpec(env);
-  for await (const e of seedEpisodes({ spec, episodes, mix: split ? { oracle: 0.5, random: 0.5 } : { oracle: 0.6, random: 0.4 }, seed, createdAt: 0, ...(split ? { split } : {}) })) out.push(...e.transitions);
+  for await (const e of seedEpisodes({ spec: envSpec(env), episodes, mix: { oracle: 0.6, random: 0.4 }, seed: 1, createdAt: 0 })) out.push(...e.transitions);
   return out;
 }
 
 async function fidelity(env: string, buffer: ReplayBuffer, heldoutCount: number): Promise<FidelityReport & { promptTokensPerStep: { mean: number; p95: number; max: number } }> {
-  const spec = envSpec(env);
-  const tasks = new Map(spec.tasks(spec.testSplit).map((t) => [t.id, t]));
-  const heldout = (await transitions(env, heldoutCount, 1, spec.testSplit)).slice(0, heldoutCount).map((transition) => ({ transition, task: tasks.get(transition.taskId) as Task }));
+  const { heldout } = await heldoutTransitions(envSpec(env), heldoutCount, { oracle: 0.5, random: 0.5 }, 1);
   const passes = [];
   for (let i = 0; i < 3; i++) passes.push(await measureFidelity({ model: new KnnExperienceModel(), buffer, k: K, heldout }));
   const { report, inputs } = passes[0] as (typeof passes)[number];
-  const tokens = inputs.map((input) => countChatTokens(singleStepMessages(input))).sort((a, b) => a - b);
-  return {
-    ...report,
-    transitionsPerSecond: median(passes.map((p) => p.report.transitionsPerSecond)),
-    promptTokensPerStep: { mean: Math.round(tokens.reduce((a, b) => a + b, 0) / tokens.length), p95: tokens[Math.floor(0.95 * (tokens.length - 1))] as number, max: tokens[tokens.length - 1] as number },
-  };
+  return { ...report, transitionsPerSecond: median(passes.map((p) => p.report.transitionsPerSecond)), promptTokensPerStep: promptTokenStats(inputs) };
 }
 
 /** Scripted episodes in a synthetic env whose model is an LLM client talking to a kNN server. */
@@ -106,7 +99,7 @@ export async function experienceBench(args: string[]): Promise<unknown> {
   const out: Record<string, unknown> = { k: K, seedEpisodes: seedEpisodeCount, heldoutTransitions: heldout, tokenizer: 'llama-3' };
   for (const env of ['shop', 'home']) {
     const buffer = await ReplayBuffer.open(new MemoryReplayStore());
-    await buffer.add(await transitions(env, seedEpisodeCount, 1));
+    await buffer.add(await seededTrainTransitions(env, seedEpisodeCount));
     const knn = await fidelity(env, buffer, heldout);
     const server = await startChatServer({ port: 0, model: 'knn', answer: protocolAnswerer(new KnnExperienceModel(), buffer, K) });
     try {

@@ -35,16 +35,8 @@ export const EXPERIENCE_OPTIONS = {
 
 export const EXPERIENCE_USAGE = '--experience <knn|llm> [--endpoint URL --model NAME [--api-key KEY] [--framing multi-round|single] [--concurrency N] [--timeout-ms MS]] [--k 3]';
 
-export interface ExperienceValues {
-  experience?: string | undefined;
-  endpoint?: string | undefined;
-  model?: string | undefined;
-  'api-key'?: string | undefined;
-  framing?: string | undefined;
-  concurrency?: string | undefined;
-  'timeout-ms'?: string | undefined;
-  k?: string | undefined;
-}
+/** What parseArgs gives for those options. */
+export type ExperienceValues = { [K in keyof typeof EXPERIENCE_OPTIONS]?: string | undefined };
 
 export function experienceK(values: ExperienceValues): number {
   return intOption(values.k, 'k', 3, 0);

@@ -80,6 +80,15 @@ export function parseState(text: string): AbstractState {
   return state;
 }
 
+/** The canonical rendering of a state's text (spacing, numbering), or the text itself when it does not parse. */
+export function canonicalState(text: string): string {
+  try {
+    return renderState(parseState(text));
+  } catch {
+    return text;
+  }
+}
+
 /** The value of the first header line with this key, if any. */
 export function headerValue(state: AbstractState, key: string): string | undefined {
   return state.header.find(([k]) => k === key)?.[1];

@@ -6,10 +6,13 @@
  * the share of transitions whose predicted next state differs from the real one.
  */
 import { matchKey } from '../core/actions.ts';
-import { parseState, renderState } from '../core/state.ts';
+import { canonicalState, parseState } from '../core/state.ts';
 import { tokens } from '../core/text.ts';
 import type { Observation, Task, Transition } from '../core/types.ts';
+import type { EnvSpec } from '../envs/spec.ts';
+import { pageKind } from '../replay/embed.ts';
 import type { ReplayBuffer } from '../replay/retrieval.ts';
+import { seedEpisodes, type SeedMix } from '../replay/seed.ts';
 import { adaptToTask } from './knn.ts';
 import type { ExperienceInput, ExperienceModel, ExperiencePrediction } from './types.ts';
 
@@ -76,18 +79,10 @@ export function setF1(predicted: readonly string[], real: readonly string[]): nu
   return (2 * precision * recall) / (precision + recall);
 }
 
-function canonical(text: string): string {
-  try {
-    return renderState(parseState(text));
-  } catch {
-    return text.replace(/\s+/g, ' ').trim();
-  }
-}
-
 export function scoreTransition(prediction: ExperiencePrediction, real: Transition): TransitionScore {
   // The task's own words are given, not predicted: compare as if the prediction carried them.
   const predictedNext: Observation = adaptToTask(prediction.next, real.instruction);
-  const sameNextState = canonical(predictedNext.text) === canonical(real.next.text) && setF1(predictedNext.actions, real.next.actions) === 1;
+  const sameNextState = canonicalState(predictedNext.text) === canonicalState(real.next.text) && setF1(predictedNext.actions, real.next.actions) === 1;
   return {
     nextStateF1: tokenF1(tokens(predictedNext.text), tokens(real.next.text)),
     actionSetF1: setF1(predictedNext.actions, real.next.actions),
@@ -98,16 +93,64 @@ export function scoreTransition(prediction: ExperiencePrediction, real: Transiti
   };
 }
 
+/** The kind of state an action was taken in (shop's page, the household's place), as retrieval groups them. */
 function stateKind(state: Observation): string {
   try {
-    const parsed = parseState(state.text);
-    const page = parsed.header.find(([k]) => k === 'page')?.[1];
-    if (page) return page;
-    const location = parsed.header.find(([k]) => k === 'location')?.[1] ?? 'unknown';
-    return location.replace(/ \d+$/, '');
+    return pageKind(parseState(state.text));
   } catch {
     return 'unparsed';
   }
+}
+
+/** Means of transition scores: the measures a fidelity report and the app's meter both show. */
+export interface ScoreMeans {
+  nextStateF1: number;
+  actionSetF1: number;
+  rewardMae: number;
+  /** Share within REWARD_TOLERANCE of the real reward. */
+  rewardAccuracy: number;
+  doneAccuracy: number;
+  /** Share whose predicted next state is exactly the real one (1 − ε_P). */
+  exactNextState: number;
+  /** Share that ended in the failure state because the model's output could not be used. */
+  invalidRate: number;
+}
+
+/** Means over the scores; zeros when there are none. */
+export function meanScores(scores: readonly TransitionScore[]): ScoreMeans {
+  const n = scores.length;
+  const mean = (f: (s: TransitionScore) => number): number => (n === 0 ? 0 : scores.reduce((a, s) => a + f(s), 0) / n);
+  return {
+    nextStateF1: mean((s) => s.nextStateF1),
+    actionSetF1: mean((s) => s.actionSetF1),
+    rewardMae: mean((s) => s.rewardError),
+    rewardAccuracy: mean((s) => (s.rewardError <= REWARD_TOLERANCE ? 1 : 0)),
+    doneAccuracy: mean((s) => (s.doneRight ? 1 : 0)),
+    exactNextState: mean((s) => (s.sameNextState ? 1 : 0)),
+    invalidRate: mean((s) => (s.valid ? 0 : 1)),
+  };
+}
+
+export interface HeldoutTransition {
+  transition: Transition;
+  task: Task;
+}
+
+/**
+ * `count` real transitions played fresh on the env's held-out split by scripted agents (the mix
+ * seeds the buffer's way), so none of them is in a buffer seeded from the train split.
+ */
+export async function heldoutTransitions(spec: EnvSpec, count: number, mix: SeedMix, seed: number): Promise<{ heldout: HeldoutTransition[]; episodes: number }> {
+  const tasks = new Map<string, Task>(spec.tasks(spec.testSplit).map((t) => [t.id, t]));
+  const heldout: HeldoutTransition[] = [];
+  let episodes = 0;
+  // `count` episodes are always enough: each has at least one transition.
+  for await (const episode of seedEpisodes({ spec, episodes: count, mix, seed, split: spec.testSplit, runId: `heldout-${spec.name}-${seed}`, createdAt: 0 })) {
+    episodes++;
+    for (const transition of episode.transitions) if (heldout.length < count) heldout.push({ transition, task: tasks.get(transition.taskId) as Task });
+    if (heldout.length >= count) break;
+  }
+  return { heldout, episodes };
 }
 
 export interface FidelityOptions {
@@ -116,7 +159,7 @@ export interface FidelityOptions {
   buffer: ReplayBuffer | null;
   k: number;
   /** Held-out real transitions, each with its task. */
-  heldout: readonly { transition: Transition; task: Task }[];
+  heldout: readonly HeldoutTransition[];
   /** Transitions per model call (default 32). */
   batchSize?: number;
   onProgress?: (done: number, total: number) => void;
@@ -147,35 +190,33 @@ export async function measureFidelity(options: FidelityOptions): Promise<{ repor
       examples: examples[i] ?? [],
     }));
     const predictions = await model.predict(batch);
-    predictions.forEach((p, i) => scores.push({ score: scoreTransition(p, (slice[i] as { transition: Transition }).transition), kind: stateKind((slice[i] as { transition: Transition }).transition.state) }));
+    predictions.forEach((p, i) => {
+      const real = (slice[i] as HeldoutTransition).transition;
+      scores.push({ score: scoreTransition(p, real), kind: stateKind(real.state) });
+    });
     inputs.push(...batch);
     options.onProgress?.(Math.min(heldout.length, start + batchSize), heldout.length);
   }
   const seconds = (performance.now() - started) / 1000;
-  const n = scores.length;
-  const mean = (f: (s: TransitionScore) => number): number => (n === 0 ? 0 : scores.reduce((a, s) => a + f(s.score), 0) / n);
   const byStateKind: FidelityReport['byStateKind'] = {};
   for (const kind of new Set(scores.map((s) => s.kind))) {
-    const group = scores.filter((s) => s.kind === kind);
-    byStateKind[kind] = {
-      transitions: group.length,
-      nextStateF1: round(group.reduce((a, s) => a + s.score.nextStateF1, 0) / group.length),
-      rewardMae: round(group.reduce((a, s) => a + s.score.rewardError, 0) / group.length),
-    };
+    const group = scores.filter((s) => s.kind === kind).map((s) => s.score);
+    const means = meanScores(group);
+    byStateKind[kind] = { transitions: group.length, nextStateF1: round(means.nextStateF1), rewardMae: round(means.rewardMae) };
   }
-  const rewardMae = mean((s) => s.rewardError);
+  const all = meanScores(scores.map((s) => s.score));
   return {
     report: {
-      transitions: n,
-      nextStateF1: round(mean((s) => s.nextStateF1)),
-      actionSetF1: round(mean((s) => s.actionSetF1)),
-      rewardAccuracy: round(mean((s) => (s.rewardError <= REWARD_TOLERANCE ? 1 : 0))),
-      rewardMae: round(rewardMae),
-      doneAccuracy: round(mean((s) => (s.doneRight ? 1 : 0))),
-      epsilonR: round(rewardMae),
-      epsilonP: round(mean((s) => (s.sameNextState ? 0 : 1))),
-      invalidOutputRate: round(mean((s) => (s.valid ? 0 : 1))),
-      transitionsPerSecond: Math.round(n / Math.max(seconds, 1e-9)),
+      transitions: scores.length,
+      nextStateF1: round(all.nextStateF1),
+      actionSetF1: round(all.actionSetF1),
+      rewardAccuracy: round(all.rewardAccuracy),
+      rewardMae: round(all.rewardMae),
+      doneAccuracy: round(all.doneAccuracy),
+      epsilonR: round(all.rewardMae),
+      epsilonP: round(1 - all.exactNextState),
+      invalidOutputRate: round(all.invalidRate),
+      transitionsPerSecond: Math.round(scores.length / Math.max(seconds, 1e-9)),
       byStateKind,
     },
     inputs,

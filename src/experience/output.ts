@@ -144,16 +144,12 @@ function normalizeActions(syntax: ActionSyntax, state: AbstractState, proposed: 
       repairs.push('actions derived from the state');
       return derived;
     }
-    const derivedKeys = new Map(derived.map((a) => [matchKey(a), a]));
-    const kept: string[] = [];
-    for (const action of proposed) {
-      const parsed = parseWebAction(action);
-      const canonical = parsed?.kind === 'search' || action.trim() === SEARCH_TEMPLATE ? derivedKeys.get(matchKey(SEARCH_TEMPLATE)) : derivedKeys.get(matchKey(action));
-      if (canonical !== undefined && !kept.includes(canonical)) kept.push(canonical);
-    }
     // The page decides what is clickable: an action for an element the state lacks cannot be taken,
-    // and an element the model forgot to list can.
-    if (kept.length !== derived.length || proposed.length !== kept.length) repairs.push('actions respelled to match the page');
+    // and an element the model forgot to list can. Any query counts as the search template.
+    const asKey = (a: string): string => (parseWebAction(a)?.kind === 'search' ? SEARCH_TEMPLATE : matchKey(a));
+    const proposedKeys = new Set(proposed.map(asKey));
+    const derivedKeys = new Set(derived.map(asKey));
+    if (proposed.length !== derived.length || proposedKeys.size !== derivedKeys.size || [...derivedKeys].some((k) => !proposedKeys.has(k))) repairs.push('actions respelled to match the page');
     return derived;
   }
   const actions: string[] = [];

@@ -53,37 +53,31 @@ export function readPrompt(messages: readonly ChatMessage[]): ReadStep {
   if (!last) throw new UsageError('the request has no user message');
   const action = section(last.content, SECTION.action);
   if (!action) throw new UsageError('the last user message has no "## Action" section');
-  let instruction: string | undefined;
+  // The conversation opens (or restarts) with a self-contained step: the last user message that
+  // carries a "## Current state" section. Everything after it is multi-round.
+  const stateAt = messages.findLastIndex((m) => m.role === 'user' && section(m.content, SECTION.state) !== undefined);
+  const opening = messages[stateAt];
+  const instruction = messages.map((m) => (m.role === 'user' ? section(m.content, SECTION.task) : undefined)).findLast((t) => t !== undefined);
   let state: Observation | undefined;
   let history: string[] = [];
-  let stateAt = -1;
-  messages.forEach((m, i) => {
-    if (m.role === 'user') {
-      instruction = section(m.content, SECTION.task) ?? instruction;
-      const s = section(m.content, SECTION.state);
-      if (s !== undefined) {
-        const listed = section(m.content, SECTION.admissible);
-        state = listed !== undefined ? { text: s, actions: listed.split('; ').filter((a) => a !== '') } : observationFromText(s, syntax);
-        stateAt = i;
-        const recent = section(m.content, SECTION.history);
-        history = recent ? recent.split('\n').map((l) => l.replace(/^\d+\.\s*/, '')) : [];
-      }
+  if (opening) {
+    const text = section(opening.content, SECTION.state) as string;
+    const listed = section(opening.content, SECTION.admissible);
+    state = listed !== undefined ? { text, actions: listed.split('; ').filter((a) => a !== '') } : observationFromText(text, syntax);
+    const recent = section(opening.content, SECTION.history);
+    history = recent ? recent.split('\n').map((l) => l.replace(/^\d+\.\s*/, '')) : [];
+  }
+  // Later rounds: every action asked before the last one was answered and joins the history, and
+  // the model's last usable answer is the current state.
+  const rounds = messages.slice(Math.max(stateAt, 0), messages.lastIndexOf(last));
+  history = [...history, ...rounds.filter((m) => m.role === 'user').map((m) => section(m.content, SECTION.action)).filter((a): a is string => a !== undefined)];
+  for (const m of rounds.filter((r) => r.role === 'assistant').reverse()) {
+    const parsed = parseOutput(m.content, syntax);
+    if (parsed.ok) {
+      state = parsed.prediction.next;
+      break;
     }
-  });
-  // Later rounds of a multi-round chat: the state is the model's last answer, the history grows by
-  // each user round's action.
-  messages.forEach((m, i) => {
-    if (i <= stateAt) return;
-    if (m.role === 'assistant') {
-      const parsed = parseOutput(m.content, syntax);
-      if (parsed.ok) {
-        state = parsed.prediction.next;
-        const previous = messages.slice(0, i).filter((x) => x.role === 'user').pop();
-        const taken = previous ? section(previous.content, SECTION.action) : undefined;
-        if (taken) history = [...history, taken];
-      }
-    }
-  });
+  }
   if (instruction === undefined) throw new UsageError('no "## Task" section in the conversation');
   if (state === undefined) throw new UsageError('no current state in the conversation');
   return { env, syntax, instruction, state, action, history };

@@ -13,11 +13,10 @@
  * Sections are marked with `## ` headings so `prompt-reader.ts` can read a prompt back (the `serve`
  * command answers this protocol with any `ExperienceModel`).
  */
-import { parseState, renderState, type AbstractState } from '../core/state.ts';
+import { canonicalState, parseState, type AbstractState } from '../core/state.ts';
 import type { Observation, Transition } from '../core/types.ts';
 import { envSpec } from '../envs/registry.ts';
 import type { ChatMessage } from './llm/chat.ts';
-import { renderAnswer } from './output.ts';
 import type { ExperienceInput } from './types.ts';
 
 export type Framing = 'single' | 'multi-round';
@@ -116,11 +115,7 @@ function examplesSection(examples: readonly Transition[], limits: PromptLimits):
 
 /** The text of an observation as the prompt shows it: the state, canonically rendered when it parses. */
 export function stateText(observation: Observation): string {
-  try {
-    return renderState(parseState(observation.text));
-  } catch {
-    return observation.text;
-  }
+  return canonicalState(observation.text);
 }
 
 function recentActions(input: ExperienceInput, limits: PromptLimits): string[] {
@@ -170,4 +165,3 @@ export function assistantMessage(content: string): ChatMessage {
   return { role: 'assistant', content };
 }
 
-export { renderAnswer };

@@ -1,12 +1,14 @@
 /**
  * Prompt sizes in real tokens, for the CLI, `serve` and the benchmarks: the Llama 3 tokenizer
- * (Llama-3.2-1B-Instruct is one of the small WebLLM models; Qwen's and SmolLM's BPE vocabularies
- * give counts within a few percent on this English text). The app never imports this (its data is
- * ~10 MB): there WebLLM's `usage` reports the model's own counts.
+ * (Llama-3.2-1B-Instruct is one of the small WebLLM models; other models' tokenizers give other
+ * counts). The app never imports this (its bundle with the vocabulary is 3.1 MB): there WebLLM's `usage` reports the
+ * model's own counts.
  */
 import llama3Tokenizer from 'llama3-tokenizer-js';
 import type { ChatMessage } from './llm/chat.ts';
 import { chatTokens } from './llm/llm-model.ts';
+import { singleStepMessages } from './prompt.ts';
+import type { ExperienceInput } from './types.ts';
 
 export function countTokens(text: string): number {
   return llama3Tokenizer.encode(text, { bos: false, eos: false }).length;
@@ -15,4 +17,15 @@ export function countTokens(text: string): number {
 /** Tokens of a chat as a Llama 3 template lays it out (content plus each message's header and end). */
 export function countChatTokens(messages: readonly ChatMessage[]): number {
   return chatTokens(messages, countTokens);
+}
+
+/** Tokens per step of these steps sent self-contained (single framing): mean, 95th percentile, max. */
+export function promptTokenStats(inputs: readonly ExperienceInput[]): { mean: number; p95: number; max: number } {
+  const sorted = inputs.map((input) => countChatTokens(singleStepMessages(input))).sort((a, b) => a - b);
+  if (sorted.length === 0) return { mean: 0, p95: 0, max: 0 };
+  return {
+    mean: Math.round(sorted.reduce((a, b) => a + b, 0) / sorted.length),
+    p95: sorted[Math.floor(0.95 * (sorted.length - 1))] as number,
+    max: sorted[sorted.length - 1] as number,
+  };
 }

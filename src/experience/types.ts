@@ -75,10 +75,15 @@ export function emptyStats(): ExperienceStats {
   };
 }
 
+export interface PredictOptions {
+  signal?: AbortSignal;
+}
+
 export interface ExperienceModel {
   /** Shown to the user and recorded in results: `knn`, `llm:webllm/Qwen2.5-0.5B…`, `llm:http/…`. */
   readonly name: string;
-  predict(batch: readonly ExperienceInput[]): Promise<ExperiencePrediction[]>;
+  /** `signal` stops the model's requests in flight (an LLM's); the call then rejects. */
+  predict(batch: readonly ExperienceInput[], options?: PredictOptions): Promise<ExperiencePrediction[]>;
   stats(): ExperienceStats;
   /** Forget per-episode state (conversations); called when an episode ends. */
   endEpisode?(episodeId: string): void;

@@ -19,9 +19,9 @@ import { matchAdmissible } from '../core/actions.ts';
 import { UsageError } from '../core/errors.ts';
 import type { Env, Observation, StepResult, Task, Transition } from '../core/types.ts';
 import { envSpec } from '../envs/registry.ts';
-import { REWARD_TOLERANCE, scoreTransition, type TransitionScore } from '../experience/fidelity.ts';
+import { meanScores, scoreTransition, type TransitionScore } from '../experience/fidelity.ts';
 import { KnnExperienceModel } from '../experience/knn.ts';
-import { ChatTransportError, type ChatClient, type ChatRequest, type ChatResponse } from '../experience/llm/chat.ts';
+import { ChatTransportError } from '../experience/llm/chat.ts';
 import { OpenAiHttpClient } from '../experience/llm/http-client.ts';
 import { LlmExperienceModel } from '../experience/llm/llm-model.ts';
 import { compactState } from '../experience/prompt.ts';
@@ -149,38 +149,8 @@ function withoutVector(t: StoredTransition): StoredTransition {
 
 /** Means of the scores so far; zeros (with `steps: 0`) before the first. */
 export function fidelityMeter(scores: readonly TransitionScore[], unscored: number): FidelityMeter {
-  const n = scores.length;
-  const mean = (f: (s: TransitionScore) => number) => (n === 0 ? 0 : scores.reduce((a, s) => a + f(s), 0) / n);
-  return {
-    steps: n,
-    nextStateF1: mean((s) => s.nextStateF1),
-    actionSetF1: mean((s) => s.actionSetF1),
-    rewardMae: mean((s) => s.rewardError),
-    rewardAccuracy: mean((s) => (s.rewardError <= REWARD_TOLERANCE ? 1 : 0)),
-    doneAccuracy: mean((s) => (s.doneRight ? 1 : 0)),
-    exactNextState: mean((s) => (s.sameNextState ? 1 : 0)),
-    invalidOutputs: scores.filter((s) => !s.valid).length,
-    unscored,
-  };
-}
-
-/**
- * A chat client whose requests can be stopped from outside: `LlmExperienceModel` passes no signal
- * to `complete`, so the service's current one is added here.
- */
-class StoppableClient implements ChatClient {
-  readonly name: string;
-  readonly maxConcurrency: number;
-  constructor(
-    private readonly inner: ChatClient,
-    private readonly currentSignal: () => AbortSignal,
-  ) {
-    this.name = inner.name;
-    this.maxConcurrency = inner.maxConcurrency;
-  }
-  complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
-    return this.inner.complete(request, signal ?? this.currentSignal());
-  }
+  const { invalidRate: _rate, ...means } = meanScores(scores);
+  return { steps: scores.length, ...means, invalidOutputs: scores.filter((s) => !s.valid).length, unscored };
 }
 
 interface Episode {
@@ -242,7 +212,7 @@ export class ExperienceService {
           concurrency: 1,
           retries: 1,
         });
-        model = new LlmExperienceModel({ client: new StoppableClient(client, () => this.controller.signal), framing: 'single' });
+        model = new LlmExperienceModel({ client, framing: 'single' });
         break;
       }
       case 'webllm':
@@ -384,7 +354,7 @@ export class ExperienceService {
     const controller = new AbortController();
     this.controller = controller;
     const prepared = await this.prepare(action);
-    const prediction = prepared.kind === 'ask' ? (await model.predict([prepared.input]))[0] : prepared.prediction;
+    const prediction = prepared.kind === 'ask' ? (await model.predict([prepared.input], { signal: controller.signal }))[0] : prepared.prediction;
     if (controller.signal.aborted) throw new ChatTransportError('aborted', 'The step was stopped; the real environment did not move.');
     return this.resolve(prediction ?? failurePrediction('the model returned no prediction'));
   }

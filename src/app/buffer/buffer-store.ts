@@ -13,6 +13,7 @@ import type {
 } from '../../runtime/replay-service.ts';
 import { onReplayCrash, replayClient } from '../replay-client.ts';
 import { downloadBlob } from '../download.ts';
+import { commandRunner } from '../command.ts';
 
 export const PAGE_SIZE = 20;
 export const SEARCH_LIMIT = 50;
@@ -86,15 +87,7 @@ onReplayCrash((message) => {
 });
 
 /** Run a command; its failure becomes the view's error (kept until the next seed, import or export starts). */
-async function command(work: () => Promise<void>): Promise<boolean> {
-  try {
-    await work();
-    return true;
-  } catch (e) {
-    error.value = errorMessage(e);
-    return false;
-  }
-}
+const command = commandRunner(error);
 
 export async function refreshSummary(): Promise<void> {
   await command(async () => {

@@ -1,41 +1,9 @@
-import { parseState, type AbstractState } from '../../core/state.ts';
+import { StateView } from '../play/StateView.tsx';
 import type { ExampleSummary, ExperienceStep, FidelityMeter } from '../../runtime/experience-service.ts';
 
 // Everything here came from an environment, a model or the buffer: JSX text children, never HTML.
 
 const num = (x: number, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
-
-/** A state in the abstract format (or, when a model's answer does not parse, its raw text). */
-export function StateBlock({ text, label, testId }: { text: string; label: string; testId: string }) {
-  let state: AbstractState;
-  try {
-    state = parseState(text);
-  } catch {
-    return <pre class="state raw" aria-label={label} data-testid={testId}>{text}</pre>;
-  }
-  return (
-    <section class="state" aria-label={label} data-testid={testId}>
-      <dl class="state-header">
-        {state.header
-          .filter(([key]) => key !== 'instruction' && key !== 'task')
-          .map(([key, value]) => (
-            <div key={key}>
-              <dt>{key}</dt>
-              <dd>{value}</dd>
-            </div>
-          ))}
-      </dl>
-      <ol class="state-elements">
-        {state.elements.map((element, i) => (
-          <li key={i}>
-            <span class="kind">{element.kind}</span>
-            <span class="text">{element.text}</span>
-          </li>
-        ))}
-      </ol>
-    </section>
-  );
-}
 
 function Outcome({ reward, done, testId }: { reward: number; done: boolean; testId: string }) {
   return (
@@ -99,7 +67,7 @@ export function StepComparison({ step }: { step: ExperienceStep }) {
           )}
           <Outcome reward={predicted.reward} done={predicted.done} testId="predicted-outcome" />
           <h4>Next state</h4>
-          <StateBlock text={predicted.next.text} label="Predicted next state" testId="predicted-next" />
+          <StateView text={predicted.next.text} label="Predicted next state" testId="predicted-next" />
           <p class="small muted">{predicted.next.actions.length} admissible action{predicted.next.actions.length === 1 ? '' : 's'} predicted</p>
           <Examples examples={step.examples} />
         </section>
@@ -108,7 +76,7 @@ export function StepComparison({ step }: { step: ExperienceStep }) {
           {!real.info.valid && <p class="warning small">The real environment did not accept the action: nothing happened (reward 0).</p>}
           <Outcome reward={real.reward} done={real.done} testId="real-outcome" />
           <h4>Next state</h4>
-          <StateBlock text={real.observation.text} label="Real next state" testId="real-next" />
+          <StateView text={real.observation.text} label="Real next state" testId="real-next" />
           <p class="small muted">{real.observation.actions.length} admissible action{real.observation.actions.length === 1 ? '' : 's'}</p>
         </section>
       </div>

@@ -14,6 +14,7 @@ import type {
 import { defaultSplit, envs, loadEnvs } from '../env-client.ts';
 import { experienceClient, onExperienceCrash } from '../experience-client.ts';
 import type { LoadProgress, ModelCacheStatus, ModelOption, ModelRecord, PageModel } from './webllm.ts';
+import { commandRunner } from '../command.ts';
 
 export type BackendKind = BackendChoice['kind'];
 export type LoadState = 'idle' | 'loading' | 'ready' | 'stopped' | 'error';
@@ -98,15 +99,7 @@ onExperienceCrash((message) => {
 });
 
 /** Run a command; its failure becomes the view's error. Returns false when it failed. */
-async function command(work: () => Promise<void>): Promise<boolean> {
-  try {
-    await work();
-    return true;
-  } catch (e) {
-    error.value = errorMessage(e);
-    return false;
-  }
-}
+const command = commandRunner(error);
 
 /** The view opened: envs, the buffer's counts, and (once) the backend the worker has. */
 export async function openView(): Promise<void> {

@@ -6,7 +6,7 @@
  * experience worker only retrieves, steps the real environment and scores.
  */
 import type { AppConfig, ModelRecord } from '@mlc-ai/web-llm';
-import { ChatTransportError, type ChatClient, type ChatRequest, type ChatResponse } from '../../experience/llm/chat.ts';
+import { ChatTransportError } from '../../experience/llm/chat.ts';
 import { LlmExperienceModel } from '../../experience/llm/llm-model.ts';
 import {
   WebLlmChatClient, deleteCachedModel, gpuHasShaderF16, modelCacheStatus, terminateWebLlmWorker, type LoadProgress, type ModelCacheStatus,
@@ -120,19 +120,14 @@ export async function loadModel(options: {
     throw error;
   }
   let controller = new AbortController();
-  const client: ChatClient = {
-    name: chat.name,
-    maxConcurrency: chat.maxConcurrency,
-    complete: (request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> => chat.complete(request, signal ?? controller.signal),
-  };
   // Teacher forcing restarts every step from the real state: each request stands alone.
-  const model = new LlmExperienceModel({ client, framing: 'single' });
+  const model = new LlmExperienceModel({ client: chat, framing: 'single' });
   return {
     name: model.name,
     modelId: options.modelId,
     async predict(input) {
       controller = new AbortController();
-      const [prediction] = await model.predict([input]);
+      const [prediction] = await model.predict([input], { signal: controller.signal });
       return prediction ?? failurePrediction('the model returned no prediction');
     },
     stop: () => controller.abort(),

@@ -1,18 +1,19 @@
 import { parseState, type AbstractState } from '../../core/state.ts';
 
 /**
- * An observation in the abstract state format, shown as a list. Every string here came from an
- * environment, so it is rendered as text (JSX escapes it), never as HTML.
+ * An observation in the abstract state format, shown as a list (or, when a model's answer does not
+ * parse, its raw text). Every string here came from an environment or a model, so it is rendered as
+ * text (JSX escapes it), never as HTML.
  */
-export function StateView({ text }: { text: string }) {
+export function StateView({ text, label = 'Current state', testId }: { text: string; label?: string; testId?: string }) {
   let state: AbstractState;
   try {
     state = parseState(text);
   } catch {
-    return <pre class="state raw">{text}</pre>;
+    return <pre class="state raw" aria-label={label} data-testid={testId}>{text}</pre>;
   }
   return (
-    <section class="state" aria-label="Current state">
+    <section class="state" aria-label={label} data-testid={testId}>
       <dl class="state-header">
         {state.header
           .filter(([key]) => key !== 'instruction' && key !== 'task')

@@ -14,6 +14,7 @@ import type { TrainResult } from '../../train/trainer.ts';
 import { loadEnvs } from '../env-client.ts';
 import { onTrainerCrash, trainerClient } from '../trainer-client.ts';
 import { downloadBlob } from '../download.ts';
+import { commandRunner } from '../command.ts';
 
 export type RunState = 'idle' | 'starting' | 'running' | 'pausing' | 'paused' | 'stopping' | 'done' | 'stopped' | 'error';
 export type BackendChoice = 'auto' | BackendName;
@@ -130,13 +131,7 @@ export async function startTraining(): Promise<void> {
   }
 }
 
-async function command(work: () => Promise<void>): Promise<void> {
-  try {
-    await work();
-  } catch (e) {
-    error.value = errorMessage(e);
-  }
-}
+const command = commandRunner(error);
 
 export async function pauseTraining(): Promise<void> {
   if (runState.value !== 'running') return;

@@ -5,12 +5,10 @@
  */
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
-import type { Task, Transition } from '../../core/types.ts';
 import { ENVIRONMENTS, envSpec } from '../../envs/registry.ts';
-import { measureFidelity } from '../../experience/fidelity.ts';
-import { singleStepMessages } from '../../experience/prompt.ts';
-import { countChatTokens } from '../../experience/tokens.ts';
-import { parseMix, seedEpisodes } from '../../replay/seed.ts';
+import { heldoutTransitions, measureFidelity } from '../../experience/fidelity.ts';
+import { promptTokenStats } from '../../experience/tokens.ts';
+import { parseMix } from '../../replay/seed.ts';
 import { intOption, requireOption } from '../args.ts';
 import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, createExperienceModel, experienceK, openBufferFile } from '../experience-options.ts';
 import type { CommandIO } from '../io.ts';
@@ -46,17 +44,7 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
   const offline = await buffer.store.count({ env: spec.name, source: 'real' });
   if (offline === 0) throw new UsageError(`${values.buffer} holds no real ${spec.name} transitions; seed it with: buffer seed --env ${spec.name} --episodes 400 --out ${values.buffer}`);
 
-  const tasks = new Map<string, Task>(spec.tasks(spec.testSplit).map((t) => [t.id, t]));
-  const heldout: { transition: Transition; task: Task }[] = [];
-  let episodes = 0;
-  // Enough episodes for N transitions; an episode is at most the step limit long.
-  for await (const episode of seedEpisodes({ spec, episodes: heldoutCount, mix, seed, split: spec.testSplit, runId: `heldout-${spec.name}-${seed}` })) {
-    episodes++;
-    for (const transition of episode.transitions) {
-      if (heldout.length < heldoutCount) heldout.push({ transition, task: tasks.get(transition.taskId) as Task });
-    }
-    if (heldout.length >= heldoutCount) break;
-  }
+  const { heldout, episodes } = await heldoutTransitions(spec, heldoutCount, mix, seed);
   io.progress(`${spec.name}: ${heldout.length} held-out transitions from ${episodes} ${spec.testSplit} episodes; ${offline} offline real transitions to retrieve from (k=${k}); model ${model.name}`);
   const { report, inputs } = await measureFidelity({
     model,
@@ -67,8 +55,7 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
       if (done % 256 < 32 || done === total) io.progress(`predicted ${done}/${total}`);
     },
   });
-  const promptTokens = inputs.map((input) => countChatTokens(singleStepMessages(input)));
-  promptTokens.sort((a, b) => a - b);
+  const tokens = promptTokenStats(inputs);
   const stats = model.stats();
   const result = {
     env: spec.name,
@@ -80,9 +67,9 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
     prompt: {
       tokenizer: 'llama-3',
       framing: 'single',
-      meanTokensPerStep: Math.round(promptTokens.reduce((a, b) => a + b, 0) / Math.max(1, promptTokens.length)),
-      p95TokensPerStep: promptTokens[Math.floor(0.95 * (promptTokens.length - 1))] ?? 0,
-      maxTokensPerStep: promptTokens[promptTokens.length - 1] ?? 0,
+      meanTokensPerStep: tokens.mean,
+      p95TokensPerStep: tokens.p95,
+      maxTokensPerStep: tokens.max,
     },
     model: stats,
   };

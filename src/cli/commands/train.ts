@@ -10,16 +10,6 @@ import { intOption, numberOption, requireOption } from '../args.ts';
 import type { CommandIO } from '../io.ts';
 import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, createExperienceModel, experienceK, openBufferFile, type ExperienceValues } from '../experience-options.ts';
 
-async function dreamOptions(values: ExperienceValues & { 'synthetic-budget'?: string | undefined; buffer?: string | undefined; env?: string | undefined }, io: CommandIO): Promise<DreamOptions> {
-  const syntheticBudget = intOption(values['synthetic-budget'], 'synthetic-budget', 0, 1);
-  const model = createExperienceModel(values);
-  const buffer = await openBufferFile(values.buffer);
-  const offlineTransitions = await buffer.store.count({ ...(values.env !== undefined ? { env: values.env } : {}), source: 'real' });
-  if (offlineTransitions === 0) throw new UsageError(`${values.buffer} holds no real ${values.env} transitions to retrieve from; seed it with: buffer seed --env ${values.env} --episodes 400 --out ${values.buffer}`);
-  io.progress(`buffer ${values.buffer}: ${offlineTransitions} offline real transitions`);
-  return { model, buffer, k: experienceK(values), syntheticBudget, offlineTransitions };
-}
-
 export const TRAIN_USAGE =
   'train --env <shop|home> --mode real --algo <ppo|grpo> --real-budget N [--seed S] [--out FILE.dgp]\n' +
   '        | --mode dream --algo <ppo|grpo> --synthetic-budget N --buffer SEEDED.jsonl ' + EXPERIENCE_USAGE + '\n' +
@@ -148,15 +138,26 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     );
 }
 
+/** Mode dream's experience model and the offline buffer its retrieval reads. */
+async function dreamOptions(values: ExperienceValues & { 'synthetic-budget'?: string | undefined; buffer?: string | undefined; env?: string | undefined }, io: CommandIO): Promise<DreamOptions> {
+  const syntheticBudget = intOption(values['synthetic-budget'], 'synthetic-budget', 0, 1);
+  const model = createExperienceModel(values);
+  const buffer = await openBufferFile(values.buffer);
+  const offlineTransitions = await buffer.store.count({ ...(values.env !== undefined ? { env: values.env } : {}), source: 'real' });
+  if (offlineTransitions === 0) throw new UsageError(`${values.buffer} holds no real ${values.env} transitions to retrieve from; seed it with: buffer seed --env ${values.env} --episodes 400 --out ${values.buffer}`);
+  io.progress(`buffer ${values.buffer}: ${offlineTransitions} offline real transitions`);
+  return { model, buffer, k: experienceK(values), syntheticBudget, offlineTransitions };
+}
+
 const COUNT_SETTINGS = new Set(['epochs', 'minibatchSize', 'parallelEnvs', 'episodesPerIteration', 'tasksPerIteration', 'groupSize']);
 
 /** `--set key=value,…`: numeric fields of the algorithm's config (see rl/config.ts), checked by name. */
 function parseConfigOverrides(text: string, algo: AlgoName): Partial<AlgoConfig> {
   const defaults = defaultConfig(algo) as unknown as Record<string, unknown>;
+  const numeric = Object.keys(defaults).filter((k) => typeof defaults[k] === 'number');
   const out: Record<string, number> = {};
   for (const part of text.split(',')) {
     const [key, value, ...extra] = part.split('=').map((x) => x.trim());
-    const numeric = Object.keys(defaults).filter((k) => typeof defaults[k] === 'number');
     if (!key || value === undefined || extra.length > 0) throw new UsageError(`--set takes key=value pairs separated by commas, got "${part}"`);
     if (!numeric.includes(key)) throw new UsageError(`--set: "${key}" is not a numeric ${algo} setting; use one of: ${numeric.join(', ')}`);
     const n = Number(value);

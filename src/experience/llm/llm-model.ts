@@ -10,7 +10,7 @@
  */
 import { OUTPUT_SCHEMA_TEXT, parseOutput } from '../output.ts';
 import { DEFAULT_LIMITS, assistantMessage, firstRoundMessages, nextRoundMessage, singleStepMessages, syntaxOf, type Framing, type PromptLimits } from '../prompt.ts';
-import { emptyStats, failurePrediction, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats } from '../types.ts';
+import { emptyStats, failurePrediction, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats, type PredictOptions } from '../types.ts';
 import type { ChatClient, ChatMessage, ChatResponse } from './chat.ts';
 
 export interface LlmModelOptions {
@@ -79,13 +79,13 @@ export class LlmExperienceModel implements ExperienceModel {
     this.conversations.delete(episodeId);
   }
 
-  async predict(batch: readonly ExperienceInput[]): Promise<ExperiencePrediction[]> {
+  async predict(batch: readonly ExperienceInput[], options: PredictOptions = {}): Promise<ExperiencePrediction[]> {
     const out: ExperiencePrediction[] = new Array(batch.length);
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < batch.length) {
         const i = next++;
-        out[i] = await this.predictOne(batch[i] as ExperienceInput);
+        out[i] = await this.predictOne(batch[i] as ExperienceInput, options.signal);
       }
     };
     const lanes = Math.max(1, Math.min(this.clientOptions.client.maxConcurrency, batch.length));
@@ -105,7 +105,7 @@ export class LlmExperienceModel implements ExperienceModel {
     return { messages: firstRoundMessages(input, limits), cached: 0 };
   }
 
-  private async predictOne(input: ExperienceInput): Promise<ExperiencePrediction> {
+  private async predictOne(input: ExperienceInput, signal: AbortSignal | undefined): Promise<ExperiencePrediction> {
     const { client } = this.clientOptions;
     const { maxRetries, temperature, maxTokens, constrained, countTokens } = this.options;
     const syntax = syntaxOf(input.task.env);
@@ -118,7 +118,7 @@ export class LlmExperienceModel implements ExperienceModel {
         temperature,
         max_tokens: maxTokens,
         ...(constrained ? { response_format: { type: 'json_object', schema: OUTPUT_SCHEMA_TEXT } } : {}),
-      });
+      }, signal);
       const usage = response.usage;
       // With a prefill-only count (WebLLM), the whole prompt is counted here and the cache's share is what it left out.
       const promptTokens = usage && !usage.promptIsPrefill ? usage.prompt_tokens : chatTokens(messages, countTokens);
