@@ -27,6 +27,12 @@ export interface StepInfo {
   won: boolean;
   /** True when the episode ended because the step limit was reached. */
   truncated: boolean;
+  /**
+   * The real environments' teacher annotation: one or two plain sentences, from ground truth, on
+   * what the action did and why the reward is what it is (at most 300 characters). Seeding stores
+   * it as the transition's `reasoning`.
+   */
+  explanation?: string;
   [key: string]: unknown;
 }
 

@@ -87,6 +87,8 @@ export async function* seedEpisodes(options: SeedOptions): AsyncGenerator<Seeded
     const transitions: Transition[] = [];
     let state = record.first;
     record.steps.forEach(({ action, result }, step) => {
+      // The environment's own account of the step (a teacher annotation) trains the model's reasoning.
+      const reasoning = result.info.explanation;
       transitions.push({
         runId,
         taskId: task.id,
@@ -96,6 +98,7 @@ export async function* seedEpisodes(options: SeedOptions): AsyncGenerator<Seeded
         history: record.steps.slice(0, step).map((s) => s.action),
         state,
         action,
+        ...(typeof reasoning === 'string' && reasoning !== '' ? { reasoning } : {}),
         next: result.observation,
         reward: result.reward,
         done: result.done,

@@ -4,16 +4,19 @@
  *
  * Commands are matched case-insensitively with whitespace collapsed, against the admissible list
  * only: anything else (malformed, unknown target, physically impossible here) is invalid, leaves the
- * observation exactly as it was, and still counts as a step, as in ALFWorld.
+ * observation exactly as it was, and still counts as a step, as in ALFWorld. Every step says what it
+ * did and why its reward is what it is in `info.explanation` (see `explain.ts`).
  */
 import { matchKey } from '../../core/actions.ts';
 import { EnvStateError } from '../../core/errors.ts';
 import { joinFields, renderState, type StateElement } from '../../core/state.ts';
 import type { Env, Observation, StepResult, Task } from '../../core/types.ts';
+import { finish } from '../explain.ts';
 import type { EnvOptions } from '../spec.ts';
 import { ROOM_NAMES } from './catalog.ts';
+import { explainOp, notApplicable } from './explain.ts';
 import * as say from './feedback.ts';
-import { goalText, taskGoal } from './goal.ts';
+import { goalText, taskGoal, type HomeGoal } from './goal.ts';
 import { compileGoal, Household, MIDDLE, type Op } from './household.ts';
 import { buildWorld } from './world.ts';
 
@@ -48,6 +51,8 @@ interface Episode {
   household: Household;
   reached: (h: Household) => boolean;
   room: string;
+  /** The goal itself, which the step explanations read, and its text. */
+  homeGoal: HomeGoal;
   goal: string;
   steps: number;
   done: boolean;
@@ -75,6 +80,7 @@ export class HomeEnv implements Env {
       household,
       reached: compileGoal(world, goal),
       room: ROOM_NAMES[world.layout.kind],
+      homeGoal: goal,
       goal: goalText(goal),
       steps: 0,
       done: false,
@@ -102,11 +108,12 @@ export class HomeEnv implements Env {
     }
     const truncated = !won && ep.steps >= this.maxSteps;
     ep.done = won || truncated;
+    const explanation = finish(op ? explainOp(ep.household, op, ep.homeGoal, ep.goal, won) : notApplicable(action), truncated);
     return {
       observation: copy(ep.observation),
       reward: won ? 1 : 0,
       done: ep.done,
-      info: { valid: op !== undefined, won, truncated, feedback, steps: ep.steps },
+      info: { valid: op !== undefined, won, truncated, feedback, steps: ep.steps, explanation },
     };
   }
 

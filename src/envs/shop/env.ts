@@ -1,15 +1,18 @@
 /**
  * ShopEnv: a WebShop-like store behind the `Env` contract. Deterministic, no DOM. Only `Buy Now`
  * ends an episode and is rewarded; an invalid or malformed action gives reward 0 and leaves the
- * page as it was.
+ * page as it was. Every step says what it did and why its reward is what it is in
+ * `info.explanation` (see `explain.ts`).
  */
 import { matchKey, parseWebAction } from '../../core/actions.ts';
 import { EnvStateError, UsageError } from '../../core/errors.ts';
 import { renderState } from '../../core/state.ts';
 import type { Env, Observation, StepResult, Task } from '../../core/types.ts';
+import { finish } from '../explain.ts';
 import type { Product } from './catalog.ts';
+import * as explain from './explain.ts';
 import { isShopGoal, type ShopGoal } from './goal.ts';
-import { BACK_TO_SEARCH, BUY_NOW, NEXT_PAGE, PREV, SUBPAGES, admissibleActions, pageCount, renderPage, type Page, type RenderedPage } from './pages.ts';
+import { BACK_TO_SEARCH, BUY_NOW, NEXT_PAGE, PREV, SUBPAGES, admissibleActions, pageCount, renderPage, type Page, type RenderedPage, type ResultsPage } from './pages.ts';
 import { shopReward } from './reward.ts';
 import type { ShopWorld } from './world.ts';
 
@@ -58,7 +61,7 @@ export class ShopEnv implements Env {
       observation: ep.observation,
       reward: outcome.reward,
       done: ep.done,
-      info: { valid: outcome.valid, won: outcome.won, truncated, page: ep.page.kind, ...outcome.extra },
+      info: { valid: outcome.valid, won: outcome.won, truncated, page: ep.page.kind, ...outcome.extra, explanation: finish(outcome.explanation, truncated) },
     };
   }
 
@@ -74,47 +77,63 @@ export class ShopEnv implements Env {
   }
 
   private transition(ep: Episode, action: string): {
-    valid: boolean; won: boolean; reward: number; done: boolean; page?: Page; extra?: Record<string, unknown>;
+    valid: boolean; won: boolean; reward: number; done: boolean; page?: Page; extra?: Record<string, unknown>; explanation: string;
   } {
-    const invalid = { valid: false, won: false, reward: 0, done: false };
-    const parsed = parseWebAction(action);
-    if (!parsed) return invalid;
     const page = ep.page;
+    const base = { valid: false, won: false, reward: 0, done: false };
+    const invalid = (explanation = explain.invalidAction(action, page)) => ({ ...base, explanation });
+    const parsed = parseWebAction(action);
+    if (!parsed) return invalid(explain.malformedAction(action));
     if (parsed.kind === 'search') {
-      if (!ep.rendered.searchable) return invalid;
-      return { ...invalid, valid: true, page: { kind: 'results', query: parsed.query, ids: this.world.search.search(parsed.query), page: 1 } };
+      if (!ep.rendered.searchable) return invalid(explain.invalidAction(action, page, 'which has no search box'));
+      const results: ResultsPage = { kind: 'results', query: parsed.query, ids: this.world.search.search(parsed.query), page: 1 };
+      return { ...base, valid: true, page: results, explanation: explain.searched(results) };
     }
     const name = ep.rendered.clickables.get(matchKey(parsed.target));
-    if (name === undefined) return invalid;
-    const ok = (next: Page) => ({ ...invalid, valid: true, page: next });
+    if (name === undefined) return invalid();
+    const ok = (next: Page, explanation: string) => ({ ...base, valid: true, page: next, explanation });
 
     if (name === BACK_TO_SEARCH) {
+      // Choices matter only where they show: on the item page and its sub-pages.
+      const hadSelection = (page.kind === 'item' || page.kind === 'subpage') && Object.keys(ep.selected).length > 0;
       ep.selected = {};
-      return ok({ kind: 'search' });
+      return ok({ kind: 'search' }, explain.backToSearch(hadSelection));
     }
     switch (page.kind) {
       case 'search':
-        return invalid;
-      case 'results':
-        if (name === NEXT_PAGE) return ok({ ...page, page: Math.min(page.page + 1, pageCount(page)) });
-        if (name === PREV) return ok({ ...page, page: Math.max(1, page.page - 1) });
+        return invalid();
+      case 'results': {
+        if (name === NEXT_PAGE) {
+          const next = { ...page, page: Math.min(page.page + 1, pageCount(page)) };
+          return ok(next, explain.turnedPage(next, true));
+        }
+        if (name === PREV) {
+          const next = { ...page, page: Math.max(1, page.page - 1) };
+          return ok(next, explain.turnedPage(next, false));
+        }
         ep.selected = {};
-        return ok({ kind: 'item', product: this.product(name), results: page });
+        const product = this.product(name);
+        return ok({ kind: 'item', product, results: page }, explain.openedItem(product));
+      }
       case 'subpage':
         // The only clickables besides Back to Search.
-        return ok({ kind: 'item', product: page.product, results: page.results });
+        return ok({ kind: 'item', product: page.product, results: page.results }, explain.leftSubpage(page.name, page.product));
       case 'item': {
-        if (name === PREV) return ok(page.results);
+        if (name === PREV) return ok(page.results, explain.backToResults(page.results));
         const sub = SUBPAGES.find((s) => s === name);
-        if (sub) return ok({ kind: 'subpage', name: sub, product: page.product, results: page.results });
+        if (sub) return ok({ kind: 'subpage', name: sub, product: page.product, results: page.results }, explain.openedSubpage(sub, page.product));
         if (name === BUY_NOW) {
           const score = shopReward(page.product, ep.selected, ep.goal);
-          return { valid: true, won: score.success, reward: score.reward, done: true, extra: { score, productId: page.product.id } };
+          return {
+            valid: true, won: score.success, reward: score.reward, done: true, extra: { score, productId: page.product.id },
+            explanation: explain.bought(page.product, score, ep.goal),
+          };
         }
         const option = page.product.options.find((o) => o.values.includes(name));
-        if (!option) return invalid;
+        if (!option) return invalid();
+        const previous = ep.selected[option.name];
         ep.selected = { ...ep.selected, [option.name]: name };
-        return ok(page);
+        return ok(page, explain.selectedOption(option.name, name, previous));
       }
     }
   }

@@ -21,6 +21,10 @@ export interface RewardBreakdown {
   categoryMatch: boolean;
   attributeMatches: number;
   optionMatches: number;
+  /** The goal's attributes the product does not match, in the goal's order. */
+  missingAttributes: string[];
+  /** The goal's option types whose wanted value was not chosen, in the goal's order. */
+  missingOptions: string[];
   priceMatch: boolean;
   /** WebShop's harsh success: every constraint met and the right type of product. */
   success: boolean;
@@ -46,29 +50,33 @@ export function typeReward(product: Product, goal: ShopGoal): { rType: number; t
   return { rType, titleScore, categoryMatch };
 }
 
-function attributeMatches(product: Product, goal: ShopGoal): number {
+/** The goal's attributes the product misses. */
+function missingAttributes(product: Product, goal: ShopGoal): string[] {
   const text = [product.title, product.features.join(' '), product.description].join(' ').toLowerCase();
-  let matches = 0;
+  const missing: string[] = [];
   for (const wanted of goal.attributes) {
     const fuzzy = product.attributes.some((has) => token_set_ratio(has, wanted) > FUZZY_THRESHOLD);
-    if (fuzzy || text.includes(wanted.toLowerCase())) matches++;
+    if (!(fuzzy || text.includes(wanted.toLowerCase()))) missing.push(wanted);
   }
-  return matches;
+  return missing;
 }
 
-function optionMatches(selected: Readonly<Record<string, string>>, goal: ShopGoal): number {
+/** The goal's option types whose wanted value no chosen value matches. */
+function missingOptions(selected: Readonly<Record<string, string>>, goal: ShopGoal): string[] {
   const chosen = Object.values(selected);
-  let matches = 0;
-  for (const wanted of Object.values(goal.options)) {
-    if (chosen.some((value) => token_set_ratio(value, wanted) > FUZZY_THRESHOLD)) matches++;
+  const missing: string[] = [];
+  for (const [type, wanted] of Object.entries(goal.options)) {
+    if (!chosen.some((value) => token_set_ratio(value, wanted) > FUZZY_THRESHOLD)) missing.push(type);
   }
-  return matches;
+  return missing;
 }
 
 export function shopReward(product: Product, selected: Readonly<Record<string, string>>, goal: ShopGoal): RewardBreakdown {
   const { rType, titleScore, categoryMatch } = typeReward(product, goal);
-  const attrs = attributeMatches(product, goal);
-  const opts = optionMatches(selected, goal);
+  const attrsMissing = missingAttributes(product, goal);
+  const optsMissing = missingOptions(selected, goal);
+  const attrs = goal.attributes.length - attrsMissing.length;
+  const opts = Object.keys(goal.options).length - optsMissing.length;
   const priceMatch = product.price <= goal.priceUpper;
   const total = goal.attributes.length + Object.keys(goal.options).length + 1;
   const reward = (rType * (attrs + opts + (priceMatch ? 1 : 0))) / total;
@@ -79,6 +87,8 @@ export function shopReward(product: Product, selected: Readonly<Record<string, s
     categoryMatch,
     attributeMatches: attrs,
     optionMatches: opts,
+    missingAttributes: attrsMissing,
+    missingOptions: optsMissing,
     priceMatch,
     success: reward >= 1 - 1e-9,
   };

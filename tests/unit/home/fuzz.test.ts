@@ -107,6 +107,7 @@ describe('home malformed actions', () => {
     const result = await ep.env.step(undefined as unknown as string);
     expect(result.info.valid).toBe(false);
     expect(result.observation).toEqual(ep.first);
+    expect(result.info.explanation).toBe('Nothing happens: "(a undefined value)" does not apply here, so the reward is 0.');
   });
 
   it('invalid actions count toward the step limit but never change the text', async () => {

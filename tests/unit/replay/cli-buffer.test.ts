@@ -24,7 +24,7 @@ describe('buffer on the command line', () => {
     expect(summary).toMatchObject({ env: 'home', episodes: 10, byAgent: { oracle: { episodes: 6, successRate: 1 }, random: { episodes: 4 } } });
     const lines = readFileSync(out, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(summary.transitions + 1);
-    expect(JSON.parse(lines[1] as string)).toMatchObject({ env: 'home', source: 'real', runId: 'seed-home-3' });
+    expect(JSON.parse(lines[1] as string)).toMatchObject({ env: 'home', source: 'real', runId: 'seed-home-3', reasoning: expect.stringMatching(/\S/) });
     const stats = capture();
     expect(await main(['buffer', 'stats', out, '--json'], stats)).toBe(0);
     expect(lastJson(stats.stdout)).toMatchObject({ transitions: summary.transitions, byEnv: { home: { real: summary.transitions } }, tasks: 10 });

@@ -38,6 +38,8 @@ describe('WebShop reward', () => {
   it('loses one share per missed option: (2 attrs + 1 option + price) / 5', () => {
     const r = shopReward(product, { size: '10', color: 'white' }, goal);
     expect(r.optionMatches).toBe(1);
+    expect(r.missingOptions).toEqual(['color']);
+    expect(r.missingAttributes).toEqual([]);
     expect(r.reward).toBeCloseTo(4 / 5);
     expect(r.success).toBe(false);
     expect(shopReward(product, {}, goal).reward).toBeCloseTo(3 / 5);
@@ -46,6 +48,7 @@ describe('WebShop reward', () => {
   it('loses one share per missing attribute; a fuzzy or text match still counts', () => {
     const lacking = { ...product, attributes: ['breathable'], description: 'plain', features: [] };
     expect(shopReward(lacking, { size: '10', color: 'black' }, goal).reward).toBeCloseTo(4 / 5); // non-slip is in the title
+    expect(shopReward(lacking, { size: '10', color: 'black' }, goal).missingAttributes).toEqual(['arch support']);
     const fuzzy = { ...product, attributes: ['Non Slip', 'arch-support'] };
     expect(shopReward(fuzzy, { size: '10', color: 'black' }, goal).attributeMatches).toBe(2);
   });
