@@ -1,0 +1,528 @@
+/**
+ * Candidates and their features. For one transition (task, history, state, action, retrieved
+ * examples) this lists what the next state could be made of, each with the evidence for it:
+ *
+ * - lines: every current line (the action may change nothing); every line of every example's next
+ *   state carried over by the analogy (lines.ts); every current line with an edit an example made
+ *   to one of its own lines (`option: 8 oz | size` → `option: 8 oz | size | selected`);
+ * - actions: the current admissible actions, the examples' next actions carried over, and actions
+ *   made from action templates the examples show (`take {object} from countertop 1`) filled with
+ *   the candidate lines of the same kind;
+ * - one row of transition features for the reward and done heads: the examples' rewards, how much
+ *   of the task the state, the action and the history cover, and the step count.
+ *
+ * Features are numbers (dense) plus strings hashed into buckets (features.ts). The network decides;
+ * nothing here names a page, a command or an environment.
+ */
+import { matchAdmissible, matchKey } from '../../core/actions.ts';
+import { tokens } from '../../core/text.ts';
+import type { Observation, Transition } from '../../core/types.ts';
+import type { ExperienceInput } from '../types.ts';
+import { analogy, containsPhrase, lineFields, lineFrom, lineValue, mapper, stateLines, targetLine, type StateLine } from './lines.ts';
+
+/** Examples beyond this many still vote in the counts but have no per-rank features. */
+export const RANK_SLOTS = 4;
+
+export interface Features {
+  dense: number[];
+  hashed: string[];
+}
+
+export interface LineCandidate {
+  line: StateLine;
+  features: Features;
+  /** Where the line sits in the source it came from first (for ordering the output). */
+  source: number;
+  position: number;
+  /** Index of the current line an edit was applied to (-1 for none); candidates from one line compete. */
+  origin: number;
+}
+
+export interface ActionCandidate {
+  action: string;
+  features: Features;
+}
+
+export interface TransitionCandidates {
+  lines: LineCandidate[];
+  /** Built from the line candidates; see `actionCandidates`. */
+  actionContext: ActionContext;
+  transition: Features;
+  /** The current state's header keys, in order. */
+  currentHeaderKeys: string[];
+}
+
+/** Source ids for ordering: 0 is the current state, 1 + i example i. */
+const CURRENT = 0;
+
+function verbOf(action: string): string {
+  const bracket = /^([a-z]+)\[/i.exec(action);
+  return (bracket ? bracket[1] : tokens(action)[0] ?? 'none')!.toLowerCase();
+}
+
+function jaccard(a: readonly string[], b: readonly string[]): number {
+  if (a.length === 0 || b.length === 0) return 0;
+  const sa = new Set(a);
+  const sb = new Set(b);
+  let inter = 0;
+  for (const t of sa) if (sb.has(t)) inter++;
+  return inter / (sa.size + sb.size - inter);
+}
+
+function share(part: readonly string[], whole: ReadonlySet<string>): number {
+  if (part.length === 0) return 0;
+  let n = 0;
+  for (const t of part) if (whole.has(t)) n++;
+  return n / part.length;
+}
+
+interface Edit {
+  key: string;
+  header: boolean;
+  before: string;
+  after: string;
+  /** The old middle sat at the end (nothing common after it) / start. */
+  atEnd: boolean;
+  atStart: boolean;
+  fromTarget: boolean;
+}
+
+/** Pairs of example lines that changed in place (same key, mostly the same words), as edits. */
+function exampleEdits(before: readonly StateLine[], after: readonly StateLine[], target: StateLine | undefined): Edit[] {
+  const beforeSet = new Set(before.map((l) => l.text));
+  const afterSet = new Set(after.map((l) => l.text));
+  const gone = before.filter((l) => !afterSet.has(l.text));
+  const added = after.filter((l) => !beforeSet.has(l.text));
+  const edits: Edit[] = [];
+  for (const b of added) {
+    const bt = tokens(b.text);
+    let best: StateLine | undefined;
+    let bestScore = 0.5;
+    for (const a of gone) {
+      if (a.key !== b.key || a.header !== b.header) continue;
+      const score = jaccard(tokens(a.text), bt);
+      if (score > bestScore) {
+        best = a;
+        bestScore = score;
+      }
+    }
+    if (!best) continue;
+    const x = best.text;
+    const y = b.text;
+    let p = 0;
+    while (p < x.length && p < y.length && x[p] === y[p]) p++;
+    let s = 0;
+    while (s < x.length - p && s < y.length - p && x[x.length - 1 - s] === y[y.length - 1 - s]) s++;
+    edits.push({ key: b.key, header: b.header, before: x.slice(p, x.length - s), after: y.slice(p, y.length - s), atEnd: s === 0, atStart: p === 0, fromTarget: target?.text === best.text });
+  }
+  return edits;
+}
+
+function applyEdit(line: StateLine, edit: Edit): string | null {
+  if (line.key !== edit.key || line.header !== edit.header) return null;
+  const text = line.text;
+  if (edit.atEnd) return text.endsWith(edit.before) ? text.slice(0, text.length - edit.before.length) + edit.after : null;
+  if (edit.atStart) return text.startsWith(edit.before) ? edit.after + text.slice(edit.before.length) : null;
+  if (edit.before === '') return null;
+  const at = text.indexOf(edit.before);
+  return at < 0 ? null : text.slice(0, at) + edit.after + text.slice(at + edit.before.length);
+}
+
+/** The words of the task that say what it wants: not numbers, not words every retrieved task shares. */
+function taskWords(instruction: string, examples: readonly Transition[]): Set<string> {
+  const words = new Set(tokens(instruction).filter((t) => !/^[0-9]/.test(t) && t.length > 1));
+  if (examples.length >= 2) {
+    const sets = examples.map((e) => new Set(tokens(e.instruction)));
+    for (const w of [...words]) if (sets.every((s) => s.has(w))) words.delete(w);
+  }
+  return words;
+}
+
+function numbers(text: string): number[] {
+  return tokens(text).filter((t) => /^[0-9]/.test(t)).map(Number);
+}
+
+/** A line's signature for the coverage features: its key, plus its last field when that is one word. */
+function signature(line: StateLine): string {
+  const fields = lineFields(line);
+  const last = fields[fields.length - 1] ?? '';
+  if (fields.length > 1 && /^[a-z]+$/i.test(last)) return `${line.key}|${last.toLowerCase()}`;
+  const first = /[a-z]+/i.exec(lineValue(line))?.[0] ?? '';
+  return fields.length === 1 && first.length > 0 ? `${line.key}|${first.toLowerCase()}` : `${line.key}|*`;
+}
+
+export const SIGNATURE_BUCKETS = 16;
+
+interface ExampleView {
+  example: Transition;
+  map: (text: string) => string;
+  wideMap: (text: string) => string;
+  nextBase: StateLine[];
+  nextWide: StateLine[];
+  stateBase: Set<string>;
+  persistAll: number;
+  persistByKey: Map<string, number>;
+  actionPersist: number;
+  actionPersistByVerb: Map<string, number>;
+  sameVerb: boolean;
+}
+
+export interface ActionContext {
+  input: ExperienceInput;
+  views: ExampleView[];
+  targetPhrases: string[];
+  headerValues: string[];
+  verb: string;
+}
+
+function persistence(before: readonly string[], after: ReadonlySet<string>, group: (t: string) => string): { all: number; by: Map<string, number> } {
+  const total = new Map<string, [number, number]>();
+  let kept = 0;
+  for (const t of before) {
+    const g = group(t);
+    const entry = total.get(g) ?? [0, 0];
+    entry[1]++;
+    if (after.has(t)) {
+      entry[0]++;
+      kept++;
+    }
+    total.set(g, entry);
+  }
+  return { all: before.length === 0 ? 0 : kept / before.length, by: new Map([...total].map(([g, [k, n]]) => [g, k / n])) };
+}
+
+function viewOf(example: Transition, instruction: string, lines: readonly StateLine[], action: string, verb: string): ExampleView {
+  const { base, wide } = analogy(example, { instruction, lines, action });
+  const map = mapper(base);
+  const wideMap = mapper(wide);
+  const exState = stateLines(example.state);
+  const exNext = stateLines(example.next);
+  const nextSet = new Set(exNext.map((l) => l.text));
+  const lp = persistence(exState.map((l) => l.text), nextSet, (t) => lineFrom(t, false).key);
+  const nextActions = new Set(example.next.actions.map(matchKey));
+  const ap = persistence(example.state.actions.map(matchKey), nextActions, verbOf);
+  return {
+    example,
+    map,
+    wideMap,
+    nextBase: exNext.map((l) => ({ ...l, text: map(l.text) })),
+    nextWide: exNext.map((l) => ({ ...l, text: wideMap(l.text) })),
+    stateBase: new Set(exState.map((l) => map(l.text))),
+    persistAll: lp.all,
+    persistByKey: lp.by,
+    actionPersist: ap.all,
+    actionPersistByVerb: ap.by,
+    sameVerb: verbOf(example.action) === verb,
+  };
+}
+
+/** Candidates for the next state's lines, and the transition row, for one input. */
+export function transitionCandidates(input: ExperienceInput): TransitionCandidates {
+  const instruction = input.task.instruction;
+  const current = stateLines(input.state);
+  const verb = verbOf(input.action);
+  const target = targetLine(current, input.action);
+  const views = input.examples.map((e) => viewOf(e, instruction, current, input.action, verb));
+  const K = Math.max(1, views.length);
+  const actionWords = tokens(input.action);
+  const instructionWords = new Set(tokens(instruction));
+  const targetFields = target ? lineFields(target).slice(1) : [];
+  const targetPhrases = [
+    ...(target ? [lineFields(target)[0] as string] : []),
+    ...((/\[(.*)\]$/.exec(input.action)?.[1] ?? '') !== '' ? [/\[(.*)\]$/.exec(input.action)?.[1] as string] : []),
+  ].map((p) => p.toLowerCase());
+
+  interface Draft {
+    line: StateLine;
+    source: number;
+    position: number;
+    origin: number;
+    inCurrent: boolean;
+    edits: number;
+    editRole: number;
+    base: number[];
+    wide: number[];
+    raw: number;
+    fresh: number;
+  }
+  const drafts = new Map<string, Draft>();
+  const draft = (line: StateLine, source: number, position: number, origin: number): Draft => {
+    const key = `${line.header ? 'h' : 'e'}\u0000${line.text}`;
+    let d = drafts.get(key);
+    if (!d) {
+      d = { line, source, position, origin, inCurrent: false, edits: 0, editRole: 0, base: new Array<number>(views.length).fill(0), wide: new Array<number>(views.length).fill(0), raw: 0, fresh: 0 };
+      drafts.set(key, d);
+    }
+    return d;
+  };
+  current.forEach((line, i) => {
+    draft(line, CURRENT, i, i).inCurrent = true;
+  });
+  views.forEach((view, r) => {
+    view.nextBase.forEach((line, i) => {
+      const d = draft(line, 1 + r, i, -1);
+      d.base[r] = 1;
+      if (!view.stateBase.has(line.text)) d.fresh++;
+    });
+    view.nextWide.forEach((line, i) => {
+      draft(line, 1 + r, i, -1).wide[r] = 1;
+    });
+    const rawNext = new Set(stateLines(view.example.next).map((l) => l.text));
+    for (const d of drafts.values()) if (rawNext.has(d.line.text)) d.raw++;
+    const exTarget = targetLine(stateLines(view.example.state), view.example.action);
+    const edits = exampleEdits(stateLines(view.example.state), stateLines(view.example.next), exTarget);
+    for (const edit of edits) {
+      current.forEach((line, i) => {
+        const text = applyEdit(line, edit);
+        if (text === null || text === line.text) return;
+        const d = draft({ ...line, text: view.map(text) }, CURRENT, i, i);
+        d.edits++;
+        if (edit.fromTarget === (target?.text === line.text)) d.editRole++;
+      });
+    }
+  });
+
+  const keyCounts = new Map<string, number>();
+  for (const d of drafts.values()) keyCounts.set(d.line.key, (keyCounts.get(d.line.key) ?? 0) + 1);
+  const currentKeys = new Set(current.map((l) => l.key));
+  const sameVerbShare = views.filter((v) => v.sameVerb).length / K;
+
+  const lines: LineCandidate[] = [];
+  for (const d of drafts.values()) {
+    const words = tokens(d.line.text);
+    const fields = lineFields(d.line);
+    const persistKey = views.length === 0 ? 0 : views.reduce((a, v) => a + (v.persistByKey.get(d.line.key) ?? 0), 0) / views.length;
+    const persistAll = views.length === 0 ? 0 : views.reduce((a, v) => a + v.persistAll, 0) / views.length;
+    const lower = d.line.text.toLowerCase();
+    const dense = [
+      d.line.header ? 1 : 0,
+      d.inCurrent ? 1 : 0,
+      d.edits > 0 ? 1 : 0,
+      d.editRole / K,
+      d.edits / K,
+      d.base.reduce((a, b) => a + b, 0) / K,
+      d.wide.reduce((a, b) => a + b, 0) / K,
+      d.raw / K,
+      ...slots(d.base),
+      ...slots(d.wide),
+      d.fresh / K,
+      persistKey,
+      persistAll,
+      targetPhrases.some((p) => containsPhrase(lower, p)) ? 1 : 0,
+      target !== undefined && d.origin >= 0 && current[d.origin]?.text === target.text ? 1 : 0,
+      jaccard(words, actionWords),
+      share(words, instructionWords),
+      targetFields.some((f) => f.length > 1 && fields.slice(1).includes(f)) ? 1 : 0,
+      Math.min(1, (keyCounts.get(d.line.key) ?? 0) / 20),
+      currentKeys.has(d.line.key) ? 1 : 0,
+      sameVerbShare,
+      views.length / RANK_SLOTS,
+      d.origin >= 0 && !d.inCurrent ? 1 : 0,
+    ];
+    const kind = d.inCurrent ? 'cur' : d.edits > 0 ? 'edit' : 'ex';
+    const lastField = fields.length > 1 ? (fields[fields.length - 1] as string).toLowerCase() : '';
+    lines.push({
+      line: d.line,
+      source: d.source,
+      position: d.position,
+      origin: d.origin,
+      features: {
+        dense,
+        hashed: [
+          `kv ${d.line.key} ${verb}`,
+          `ks ${d.line.key} ${kind} ${d.line.header ? 'h' : 'e'}`,
+          `w2 ${words.slice(0, 2).join(' ')} ${verb}`,
+          `lf ${d.line.key} ${lastField.split(' ').length <= 2 ? lastField : '*'}`,
+        ],
+      },
+    });
+  }
+
+  const headerValues = current.filter((l) => l.header && l.key !== 'instruction' && l.key !== 'task').map((l) => lineValue(l).toLowerCase()).filter((v) => v.length > 1);
+  return {
+    lines,
+    actionContext: { input, views, targetPhrases, headerValues, verb },
+    transition: transitionFeatures(input, current, target, views, verb),
+    currentHeaderKeys: current.filter((l) => l.header).map((l) => l.key),
+  };
+}
+
+function slots(values: readonly number[]): number[] {
+  const out = new Array<number>(RANK_SLOTS).fill(0);
+  for (let i = 0; i < Math.min(RANK_SLOTS, values.length); i++) out[i] = values[i] as number;
+  return out;
+}
+
+export const HISTORY_BUCKETS = 64;
+
+function transitionFeatures(input: ExperienceInput, current: readonly StateLine[], target: StateLine | undefined, views: readonly ExampleView[], verb: string): Features {
+  const K = Math.max(1, views.length);
+  const mean = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
+  const rewards = views.map((v) => v.example.reward);
+  const dones = views.map((v) => (v.example.done ? 1 : 0));
+  const same = views.filter((v) => v.sameVerb);
+  const exact = views.filter((v) => matchKey(v.example.action) === matchKey(input.action));
+  const want = taskWords(input.task.instruction, input.examples);
+  const wantList = [...want];
+  const cover = (text: string): number => {
+    if (wantList.length === 0) return 0;
+    const have = new Set(tokens(text));
+    return wantList.filter((w) => have.has(w)).length / wantList.length;
+  };
+  const historyText = input.history.map((h) => h.action).join(' ');
+  const bound = Math.max(0, ...numbers(input.task.instruction));
+  const coverage = new Array<number>(SIGNATURE_BUCKETS).fill(0);
+  const within = new Array<number>(SIGNATURE_BUCKETS).fill(0);
+  const above = new Array<number>(SIGNATURE_BUCKETS).fill(0);
+  const bySignature = new Map<number, string[]>();
+  for (const line of current) {
+    if (line.header && (line.key === 'instruction' || line.key === 'task')) continue;
+    const bucket = hashBucket(signature(line), SIGNATURE_BUCKETS);
+    const list = bySignature.get(bucket) ?? [];
+    list.push(lineValue(line));
+    bySignature.set(bucket, list);
+  }
+  for (const [bucket, texts] of bySignature) {
+    coverage[bucket] = cover(texts.join(' '));
+    const ns = texts.flatMap(numbers);
+    if (bound > 0) {
+      within[bucket] = ns.some((x) => x <= bound && x >= bound / 20) ? 1 : 0;
+      above[bucket] = ns.some((x) => x > bound && x <= bound * 20) ? 1 : 0;
+    }
+  }
+  const stateText = current.filter((l) => !(l.header && (l.key === 'instruction' || l.key === 'task'))).map((l) => l.text).join(' ');
+  const dense = [
+    mean(rewards),
+    rewards[0] ?? 0,
+    mean(dones),
+    dones[0] ?? 0,
+    mean(same.map((v) => v.example.reward)),
+    mean(same.map((v) => (v.example.done ? 1 : 0))),
+    same.length / K,
+    mean(exact.map((v) => v.example.reward)),
+    exact.length / K,
+    cover(stateText),
+    cover(`${historyText} ${input.action}`),
+    cover(input.action),
+    target ? cover(target.text) : 0,
+    matchAdmissible(input.action, input.state.actions) !== null ? 1 : 0,
+    Math.min(1, input.history.length / 50),
+    Math.min(1, wantList.length / 30),
+    ...coverage,
+    ...within,
+    ...above,
+  ];
+  return {
+    dense,
+    hashed: [`h ${Math.min(HISTORY_BUCKETS - 1, input.history.length)}`, `v ${verb}`, `tk ${target?.key ?? 'none'} ${verb}`, ...tokens(input.action).slice(0, 6).map((w) => `aw ${w}`)],
+  };
+}
+
+/** FNV-1a into [0, buckets). */
+export function hashBucket(text: string, buckets: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % buckets;
+}
+
+/**
+ * Candidates for the next admissible actions, given the lines of the predicted (or, in training,
+ * the candidate) next state: current actions, examples' next actions carried over, and template
+ * actions filled with those lines' first fields.
+ */
+export function actionCandidates(context: ActionContext, nextLines: readonly StateLine[]): ActionCandidate[] {
+  const { views, targetPhrases, headerValues, verb, input } = context;
+  const K = Math.max(1, views.length);
+  interface Draft {
+    action: string;
+    inCurrent: boolean;
+    base: number[];
+    wide: number[];
+    raw: number;
+    template: number;
+  }
+  const drafts = new Map<string, Draft>();
+  const draft = (action: string): Draft => {
+    const key = matchKey(action);
+    let d = drafts.get(key);
+    if (!d) {
+      d = { action, inCurrent: false, base: new Array<number>(views.length).fill(0), wide: new Array<number>(views.length).fill(0), raw: 0, template: 0 };
+      drafts.set(key, d);
+    }
+    return d;
+  };
+  for (const a of input.state.actions) draft(a).inCurrent = true;
+  const byKind = new Map<string, string[]>();
+  for (const line of nextLines) {
+    if (line.header) continue;
+    const first = lineFields(line)[0] ?? '';
+    if (first.length < 2) continue;
+    const list = byKind.get(line.key) ?? [];
+    list.push(first);
+    byKind.set(line.key, list);
+  }
+  views.forEach((view, r) => {
+    const exNextLines = stateLines(view.example.next);
+    for (const a of view.example.next.actions) {
+      draft(view.map(a)).base[r] = 1;
+      draft(view.wideMap(a)).wide[r] = 1;
+    }
+    const rawSet = new Set(view.example.next.actions.map(matchKey));
+    for (const d of drafts.values()) if (rawSet.has(matchKey(d.action))) d.raw++;
+    // Templates: an example action that names one of its next state's elements, with that name as a hole.
+    const seen = new Set<string>();
+    for (const a of view.example.next.actions) {
+      const lower = a.toLowerCase();
+      for (const line of exNextLines) {
+        if (line.header) continue;
+        const first = (lineFields(line)[0] ?? '').toLowerCase();
+        if (first.length < 2 || !containsPhrase(lower, first)) continue;
+        const hole = lower.replace(first, '\u0000');
+        const template = view.wideMap(hole);
+        const id = `${line.key}\u0001${template}`;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        for (const name of byKind.get(line.key) ?? []) draft(template.replace('\u0000', name)).template++;
+      }
+    }
+  });
+  const persist = views.length === 0 ? 0 : views.reduce((a, v) => a + v.actionPersist, 0) / views.length;
+  const out: ActionCandidate[] = [];
+  for (const d of drafts.values()) {
+    const lower = d.action.toLowerCase();
+    const aVerb = verbOf(d.action);
+    const persistVerb = views.length === 0 ? 0 : views.reduce((a, v) => a + (v.actionPersistByVerb.get(aVerb) ?? 0), 0) / views.length;
+    out.push({
+      action: d.action,
+      features: {
+        dense: [
+          d.inCurrent ? 1 : 0,
+          d.base.reduce((a, b) => a + b, 0) / K,
+          d.wide.reduce((a, b) => a + b, 0) / K,
+          d.raw / K,
+          ...slots(d.base),
+          ...slots(d.wide),
+          d.template > 0 ? 1 : 0,
+          Math.min(1, d.template / K),
+          matchKey(d.action) === matchKey(input.action) ? 1 : 0,
+          targetPhrases.some((p) => containsPhrase(lower, p)) ? 1 : 0,
+          headerValues.some((v) => containsPhrase(lower, v)) ? 1 : 0,
+          persist,
+          persistVerb,
+          views.filter((v) => v.sameVerb).length / K,
+          views.length / RANK_SLOTS,
+        ],
+        hashed: [`av ${aVerb} ${verb}`, `aw2 ${tokens(d.action).slice(0, 2).join(' ')} ${verb}`, `as ${d.inCurrent ? 'cur' : d.template > 0 ? 'tpl' : 'ex'} ${verb}`],
+      },
+    });
+  }
+  return out;
+}
+
+/** The current state's observation as lines (re-exported for the model's assembly step). */
+export function observationLines(observation: Observation): StateLine[] {
+  return stateLines(observation);
+}

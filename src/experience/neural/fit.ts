@@ -1,0 +1,208 @@
+/**
+ * Supervised fitting of the neural experience model on the replay buffer's real transitions, as
+ * the paper trains its experience model on offline trajectories. Each transition is posed exactly
+ * as a prediction will be: its k retrieved examples come from other episodes (its own is
+ * excluded), its candidates are labelled by the real next state, its actions by the real list, its
+ * reward and done by what really happened. A share of the episodes is held out to report fidelity
+ * after every epoch (the app's chart).
+ */
+import { matchKey } from '../../core/actions.ts';
+import { Rng } from '../../core/rng.ts';
+import type { Task, Transition } from '../../core/types.ts';
+import type { ReplayBuffer } from '../../replay/retrieval.ts';
+import { tf } from '../../runtime/tf.ts';
+import { meanScores, scoreTransition, type ScoreMeans, type TransitionScore } from '../fidelity.ts';
+import type { ExperienceInput } from '../types.ts';
+import { actionCandidates, transitionCandidates } from './candidates.ts';
+import { stateLines } from './lines.ts';
+import { architectureOf, DEFAULT_NEURAL_CONFIG, HASH_SLOTS, NeuralExperienceModel, type NeuralConfig } from './model.ts';
+import { headLoss, HEADS, NeuralNetwork, Rows, type HeadName } from './network.ts';
+
+export interface FitOptions {
+  buffer: ReplayBuffer;
+  env: string;
+  /** Retrieved examples per transition (as at prediction time). */
+  k?: number;
+  config?: NeuralConfig;
+  epochs?: number;
+  batchSize?: number;
+  learningRate?: number;
+  seed?: number;
+  /** Share of episodes held out for the per-epoch fidelity (0 for none). */
+  validationShare?: number;
+  /** Learn from at most this many real transitions (the first by id). */
+  maxTransitions?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: FitProgress) => void;
+}
+
+export interface FitProgress {
+  phase: 'prepare' | 'train' | 'validate';
+  epoch: number;
+  epochs: number;
+  /** Transitions prepared, or minibatches done in this epoch. */
+  done: number;
+  total: number;
+  loss?: Record<HeadName, number>;
+  /** Fidelity on the held-out episodes after this epoch. */
+  validation?: ScoreMeans;
+}
+
+export interface FitResult {
+  model: NeuralExperienceModel;
+  transitions: number;
+  validationTransitions: number;
+  rows: Record<HeadName, number>;
+  epochs: { epoch: number; loss: Record<HeadName, number>; validation: ScoreMeans | null }[];
+  seconds: number;
+}
+
+export const DEFAULT_FIT = { k: 3, epochs: 6, batchSize: 256, learningRate: 0.003, seed: 1, validationShare: 0.1 } as const;
+
+/** Every real transition of the env in the store, in id order. */
+async function realTransitions(buffer: ReplayBuffer, env: string, max: number): Promise<Transition[]> {
+  const out: Transition[] = [];
+  let after: number | undefined;
+  for (;;) {
+    const page = await buffer.store.page({ filter: { env, source: 'real' }, ...(after !== undefined ? { after } : {}), limit: 2000 });
+    for (const t of page.items) if (out.length < max) out.push(t);
+    if (page.next === null || out.length >= max) break;
+    after = page.next;
+  }
+  return out;
+}
+
+function taskOf(t: Transition): Task {
+  return { id: t.taskId, env: t.env, instruction: t.instruction, difficulty: 0, origin: 'seed' };
+}
+
+/** Each transition posed as a prediction input, with examples from other episodes. */
+async function inputsFor(buffer: ReplayBuffer, transitions: readonly Transition[], env: string, k: number, onDone: (n: number) => void): Promise<ExperienceInput[]> {
+  const byEpisode = new Map<string, number[]>();
+  transitions.forEach((t, i) => {
+    const key = t.episodeId ?? `${t.runId}/${t.taskId}`;
+    const list = byEpisode.get(key) ?? [];
+    list.push(i);
+    byEpisode.set(key, list);
+  });
+  const inputs = new Array<ExperienceInput>(transitions.length);
+  let done = 0;
+  for (const [episode, indices] of byEpisode) {
+    const queries = indices.map((i) => transitions[i] as Transition);
+    const examples = await buffer.nearest(
+      queries.map((t) => ({ instruction: t.instruction, state: t.state, action: t.action })),
+      k,
+      { env, source: 'real', ...(queries[0]?.episodeId !== undefined ? { excludeEpisode: episode } : {}) },
+    );
+    indices.forEach((i, j) => {
+      const t = transitions[i] as Transition;
+      inputs[i] = { task: taskOf(t), history: t.history.map((action) => ({ state: t.state, action })), state: t.state, action: t.action, examples: examples[j] ?? [] };
+    });
+    done += indices.length;
+    onDone(done);
+  }
+  return inputs;
+}
+
+function addRows(rows: Record<HeadName, Rows>, input: ExperienceInput, real: Transition): void {
+  const prepared = transitionCandidates(input);
+  const truth = new Set(stateLines(real.next).map((l) => `${l.header}\u0000${l.text}`));
+  for (const c of prepared.lines) rows.line.push(c.features, [truth.has(`${c.line.header}\u0000${c.line.text}`) ? 1 : 0]);
+  const actions = new Set(real.next.actions.map(matchKey));
+  // Teacher forcing: templates are filled from the real next state's lines.
+  for (const c of actionCandidates(prepared.actionContext, stateLines(real.next))) rows.action.push(c.features, [actions.has(matchKey(c.action)) ? 1 : 0]);
+  rows.transition.push(prepared.transition, [Math.min(1, Math.max(0, real.reward)), real.done ? 1 : 0]);
+}
+
+export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
+  const started = performance.now();
+  const k = options.k ?? DEFAULT_FIT.k;
+  const epochs = options.epochs ?? DEFAULT_FIT.epochs;
+  const batchSize = options.batchSize ?? DEFAULT_FIT.batchSize;
+  const config = options.config ?? DEFAULT_NEURAL_CONFIG;
+  const seed = options.seed ?? DEFAULT_FIT.seed;
+  const rng = new Rng(`neural-fit-${seed}`);
+  const arch = architectureOf(config);
+
+  const transitions = await realTransitions(options.buffer, options.env, options.maxTransitions ?? Number.POSITIVE_INFINITY);
+  if (transitions.length === 0) throw new RangeError(`the buffer holds no real ${options.env} transitions to learn from; seed it from the real environment first`);
+  const inputs = await inputsFor(options.buffer, transitions, options.env, k, (n) => options.onProgress?.({ phase: 'prepare', epoch: 0, epochs, done: n, total: transitions.length }));
+  options.signal?.throwIfAborted();
+
+  // Hold out whole episodes for the per-epoch fidelity.
+  const share = options.validationShare ?? DEFAULT_FIT.validationShare;
+  const episodes = [...new Set(transitions.map((t) => t.episodeId ?? t.taskId))];
+  const heldEpisodes = new Set(episodes.filter(() => rng.next() < share));
+  const train: number[] = [];
+  const held: number[] = [];
+  transitions.forEach((t, i) => (heldEpisodes.has(t.episodeId ?? t.taskId) ? held : train).push(i));
+
+  const rows: Record<HeadName, Rows> = {
+    line: new Rows(arch.heads.line, HASH_SLOTS.line),
+    action: new Rows(arch.heads.action, HASH_SLOTS.action),
+    transition: new Rows(arch.heads.transition, HASH_SLOTS.transition),
+  };
+  for (const i of train) addRows(rows, inputs[i] as ExperienceInput, transitions[i] as Transition);
+
+  const network = new NeuralNetwork(arch, { seed });
+  const model = new NeuralExperienceModel(network, { env: options.env, config, training: {} });
+  const optimizers = Object.fromEntries(HEADS.map((h) => [h, tf.train.adam(options.learningRate ?? DEFAULT_FIT.learningRate)])) as unknown as Record<HeadName, tf.Optimizer>;
+  const history: FitResult['epochs'] = [];
+  try {
+    for (let epoch = 1; epoch <= epochs; epoch++) {
+      const orders = Object.fromEntries(HEADS.map((h) => [h, rng.shuffle(Array.from({ length: rows[h].count }, (_, i) => i))])) as Record<HeadName, number[]>;
+      const steps = Math.max(...HEADS.map((h) => Math.ceil(rows[h].count / batchSize)));
+      const sums = { line: 0, action: 0, transition: 0 };
+      const counts = { line: 0, action: 0, transition: 0 };
+      for (let step = 0; step < steps; step++) {
+        options.signal?.throwIfAborted();
+        for (const head of HEADS) {
+          const order = orders[head];
+          // Smaller heads cycle through their rows again so every head takes a step each time.
+          const perHead = Math.ceil(order.length / steps);
+          const start = (step * perHead) % Math.max(1, order.length);
+          const batch = order.slice(start, start + Math.max(perHead, Math.min(batchSize, order.length)));
+          if (batch.length === 0) continue;
+          const shape = rows[head].shape;
+          const x = tf.tensor2d(rows[head].matrix(batch), [batch.length, shape.dense + shape.buckets]);
+          const y = tf.tensor2d(rows[head].targetMatrix(batch), [batch.length, shape.outputs]);
+          const loss = optimizers[head].minimize(() => headLoss(head, network.forward(head, x), y), true, network.headVariables(head)) as tf.Scalar;
+          sums[head] += (await loss.data())[0] as number;
+          counts[head]++;
+          tf.dispose([x, y, loss]);
+        }
+        if (step % 20 === 0 || step === steps - 1) {
+          options.onProgress?.({ phase: 'train', epoch, epochs, done: step + 1, total: steps, loss: meanLoss(sums, counts) });
+        }
+      }
+      let validation: ScoreMeans | null = null;
+      if (held.length > 0) {
+        const scores: TransitionScore[] = [];
+        for (let s = 0; s < held.length; s += 64) {
+          const slice = held.slice(s, s + 64);
+          const predictions = await model.predict(slice.map((i) => inputs[i] as ExperienceInput));
+          predictions.forEach((p, j) => scores.push(scoreTransition(p, transitions[slice[j] as number] as Transition)));
+          options.onProgress?.({ phase: 'validate', epoch, epochs, done: Math.min(held.length, s + 64), total: held.length });
+        }
+        validation = meanScores(scores);
+      }
+      const loss = meanLoss(sums, counts);
+      history.push({ epoch, loss, validation });
+      options.onProgress?.({ phase: 'train', epoch, epochs, done: steps, total: steps, loss, ...(validation ? { validation } : {}) });
+    }
+  } finally {
+    for (const o of Object.values(optimizers)) o.dispose();
+  }
+  return {
+    model,
+    transitions: train.length,
+    validationTransitions: held.length,
+    rows: { line: rows.line.count, action: rows.action.count, transition: rows.transition.count },
+    epochs: history,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+function meanLoss(sums: Record<HeadName, number>, counts: Record<HeadName, number>): Record<HeadName, number> {
+  return { line: sums.line / Math.max(1, counts.line), action: sums.action / Math.max(1, counts.action), transition: sums.transition / Math.max(1, counts.transition) };
+}

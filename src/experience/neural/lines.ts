@@ -1,0 +1,189 @@
+/**
+ * The neural experience model reads and writes states as lists of lines: header lines
+ * (`key: value`) and element lines without their numbers (`kind: text`). A next state is mostly
+ * made of lines that already exist somewhere in the input — the current state, or a retrieved
+ * example's next state once that example's words are replaced by this transition's — so the model
+ * predicts which candidate lines make the next state instead of spelling it out.
+ *
+ * This module holds the line form and the analogy ("phrase map") that carries an example's
+ * outcome over to the current transition. Nothing here knows an environment: phrases are aligned
+ * by position in the action and the state's header, and by the element the action names.
+ */
+import { elementFields, parseState, renderState, type AbstractState } from '../../core/state.ts';
+import type { Observation } from '../../core/types.ts';
+
+export interface StateLine {
+  /** `key: value` for a header line, `kind: text` for an element (no number). */
+  text: string;
+  header: boolean;
+  /** The header key or the element kind. */
+  key: string;
+}
+
+export function headerLine(key: string, value: string): StateLine {
+  return { text: `${key}: ${value}`, header: true, key };
+}
+
+/** The state's lines; an unparseable state is one opaque header-less element per line. */
+export function stateLines(observation: Observation | string): StateLine[] {
+  const text = typeof observation === 'string' ? observation : observation.text;
+  let state: AbstractState;
+  try {
+    state = parseState(text);
+  } catch {
+    return text.split(/\r?\n/).filter((l) => l.trim() !== '').map((l) => ({ text: l.trim(), header: false, key: 'line' }));
+  }
+  return [...state.header.map(([key, value]) => headerLine(key, value)), ...state.elements.map((e) => ({ text: `${e.kind}: ${e.text}`, header: false, key: e.kind }))];
+}
+
+/** Parse a line text back into a line (header or element is decided by the caller's flag). */
+export function lineFrom(text: string, header: boolean): StateLine {
+  const colon = text.indexOf(':');
+  return { text, header, key: colon > 0 ? text.slice(0, colon) : 'line' };
+}
+
+/** Lines → abstract-state text (elements renumbered from 1). */
+export function renderLines(lines: readonly StateLine[]): string {
+  const state: AbstractState = { header: [], elements: [] };
+  for (const line of lines) {
+    const colon = line.text.indexOf(':');
+    const key = colon > 0 ? line.text.slice(0, colon).trim() : 'line';
+    const value = colon > 0 ? line.text.slice(colon + 1).trim() : line.text;
+    if (line.header) state.header.push([key, value]);
+    else state.elements.push({ kind: key, text: value });
+  }
+  try {
+    return renderState(state);
+  } catch {
+    return lines.map((l) => l.text).join('\n');
+  }
+}
+
+/** The text after `key: `. */
+export function lineValue(line: StateLine): string {
+  const colon = line.text.indexOf(':');
+  return colon > 0 ? line.text.slice(colon + 1).trim() : line.text;
+}
+
+/** The fields of an element line's value (` | `-separated); a header line is one field. */
+export function lineFields(line: StateLine): string[] {
+  return line.header ? [lineValue(line)] : elementFields({ kind: line.key, text: lineValue(line) });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phrase maps: the example's words → this transition's words
+
+/** Ordered pairs [from, to]; applied all at once, longest `from` first, on word boundaries. */
+export type PhraseMap = [from: string, to: string][];
+
+const BRACKET = /^([a-z]+)\[(.*)\]$/is;
+
+function words(text: string): string[] {
+  return text.split(/\s+/).filter((w) => w !== '');
+}
+
+/**
+ * Align two actions phrase by phrase. `verb[argument]` actions map argument to argument; command
+ * strings of equal length map each run of differing words; otherwise what lies between the common
+ * first and last words is mapped.
+ */
+export function alignActions(from: string, to: string): PhraseMap {
+  const a = BRACKET.exec(from.trim());
+  const b = BRACKET.exec(to.trim());
+  if (a && b) return (a[2] as string).trim() !== (b[2] as string).trim() ? [[(a[2] as string).trim(), (b[2] as string).trim()]] : [];
+  const x = words(from);
+  const y = words(to);
+  const pairs: PhraseMap = [];
+  if (x.length === y.length) {
+    let i = 0;
+    while (i < x.length) {
+      if (x[i] === y[i]) {
+        i++;
+        continue;
+      }
+      let j = i;
+      while (j < x.length && x[j] !== y[j]) j++;
+      pairs.push([x.slice(i, j).join(' '), y.slice(i, j).join(' ')]);
+      i = j;
+    }
+    return pairs;
+  }
+  let start = 0;
+  while (start < x.length && start < y.length && x[start] === y[start]) start++;
+  let end = 0;
+  while (end < x.length - start && end < y.length - start && x[x.length - 1 - end] === y[y.length - 1 - end]) end++;
+  const mid = [x.slice(start, x.length - end).join(' '), y.slice(start, y.length - end).join(' ')] as [string, string];
+  if (mid[0] !== '' && mid[1] !== '') pairs.push(mid);
+  return pairs;
+}
+
+/** The element an action names: the one whose first field is the longest found in the action. */
+export function targetLine(lines: readonly StateLine[], action: string): StateLine | undefined {
+  const lower = action.toLowerCase();
+  let best: StateLine | undefined;
+  let bestLength = 0;
+  for (const line of lines) {
+    if (line.header) continue;
+    const first = (lineFields(line)[0] ?? '').toLowerCase();
+    if (first.length > bestLength && containsPhrase(lower, first)) {
+      best = line;
+      bestLength = first.length;
+    }
+  }
+  return best;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Whether `phrase` occurs in `text` as whole words. */
+export function containsPhrase(text: string, phrase: string): boolean {
+  if (phrase === '') return false;
+  return new RegExp(`(?<![\\w.])${escape(phrase)}(?![\\w])`).test(text);
+}
+
+/** A function applying a phrase map to a text, every pair at once (a replaced phrase is never replaced again). */
+export function mapper(map: PhraseMap): (text: string) => string {
+  const lookup = new Map<string, string>();
+  for (const [from, to] of [...map].sort((p, q) => q[0].length - p[0].length)) {
+    if (from !== '' && from !== to && !lookup.has(from.toLowerCase())) lookup.set(from.toLowerCase(), to);
+  }
+  if (lookup.size === 0) return (text) => text;
+  const pattern = new RegExp(`(?<![\\w.])(${[...lookup.keys()].map(escape).join('|')})(?![\\w])`, 'gi');
+  return (text) => text.replace(pattern, (m) => lookup.get(m.toLowerCase()) ?? m);
+}
+
+export interface Analogy {
+  /** The task, the action and the field-by-field map of the element the action names. */
+  base: PhraseMap;
+  /** `base` plus the header values that differ between the two states (`location`, `holding`, `query`). */
+  wide: PhraseMap;
+}
+
+/**
+ * How an example's words become this transition's: its instruction becomes ours, its action's
+ * phrases ours, the fields of the element its action named the fields of the element ours names.
+ */
+export function analogy(example: { instruction: string; state: Observation; action: string }, current: { instruction: string; lines: readonly StateLine[]; action: string }): Analogy {
+  const base: PhraseMap = [];
+  if (example.instruction !== current.instruction) base.push([example.instruction, current.instruction]);
+  base.push(...alignActions(example.action, current.action));
+  const exampleLines = stateLines(example.state);
+  const from = targetLine(exampleLines, example.action);
+  const to = targetLine(current.lines, current.action);
+  if (from && to) {
+    const a = lineFields(from);
+    const b = lineFields(to);
+    for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i] && (a[i] as string).length > 1) base.push([a[i] as string, b[i] as string]);
+  }
+  const wide: PhraseMap = [...base];
+  const ours = new Map(current.lines.filter((l) => l.header).map((l) => [l.key, lineValue(l)]));
+  for (const line of exampleLines) {
+    if (!line.header) continue;
+    const value = lineValue(line);
+    const mine = ours.get(line.key);
+    if (mine !== undefined && mine !== value && value.length > 1 && value !== example.instruction) wide.push([value, mine]);
+  }
+  return { base, wide };
+}

@@ -1,0 +1,197 @@
+/**
+ * `NeuralExperienceModel`: the learned experience model that needs no download. For a batch of
+ * inputs it lists candidate lines and actions (candidates.ts), scores them all in one pass per head
+ * (network.ts), and assembles each next state from the lines it keeps:
+ *
+ * - lines derived from one current line (the line itself and its edits) compete: at most one stays;
+ * - a header key appears once (the likeliest line with that key);
+ * - the order follows the source that contributed most lines (the current state, or one example's
+ *   next state), the rest after it in their own order.
+ *
+ * The reasoning is the retrieved example's teacher annotation (the real environment's explanation)
+ * carried over by the same analogy, from the example whose next state agrees best with the
+ * prediction; the reward and done come from the transition head.
+ */
+import { matchKey } from '../../core/actions.ts';
+import { emptyStats, failurePrediction, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats, type PredictOptions } from '../types.ts';
+import { actionCandidates, transitionCandidates, type LineCandidate, type TransitionCandidates } from './candidates.ts';
+import { renderLines, type StateLine } from './lines.ts';
+import { NeuralNetwork, Rows, type NeuralArchitecture } from './network.ts';
+
+export const LINE_DENSE = 29;
+export const ACTION_DENSE = 21;
+export const TRANSITION_DENSE = 64;
+export const HASH_SLOTS = { line: 4, action: 3, transition: 9 } as const;
+
+export interface NeuralConfig {
+  hidden: number;
+  lineBuckets: number;
+  actionBuckets: number;
+  transitionBuckets: number;
+  /** An element line is kept when its probability reaches this (token F1 rewards a likely line). */
+  keepThreshold: number;
+}
+
+export const DEFAULT_NEURAL_CONFIG: NeuralConfig = { hidden: 64, lineBuckets: 256, actionBuckets: 128, transitionBuckets: 256, keepThreshold: 0.35 };
+
+export function architectureOf(config: NeuralConfig): NeuralArchitecture {
+  return {
+    kind: 'candidate-mlp',
+    heads: {
+      line: { dense: LINE_DENSE, buckets: config.lineBuckets, hidden: config.hidden, outputs: 1 },
+      action: { dense: ACTION_DENSE, buckets: config.actionBuckets, hidden: config.hidden, outputs: 1 },
+      transition: { dense: TRANSITION_DENSE, buckets: config.transitionBuckets, hidden: config.hidden, outputs: 2 },
+    },
+  };
+}
+
+const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
+
+/**
+ * Keep the lines the scores choose, in the order of the source that contributed most. A header key
+ * the current state has is always kept (its likeliest value): a state without its `location` or
+ * `feedback` line is never right, while a likely value often is.
+ */
+export function assembleLines(candidates: readonly LineCandidate[], scores: ArrayLike<number>, currentKeys: readonly string[], threshold = 0.5): StateLine[] {
+  const chosen = new Map<string, { c: LineCandidate; p: number }>();
+  const required = new Set(currentKeys);
+  candidates.forEach((c, i) => {
+    const p = sigmoid(scores[i] as number);
+    if (p < threshold && !(c.line.header && required.has(c.line.key))) return;
+    // One line per current line (itself or an edit of it), one per header key.
+    const group = c.line.header ? `h\u0000${c.line.key}` : c.origin >= 0 ? `o\u0000${c.origin}` : `t\u0000${c.line.text}`;
+    const held = chosen.get(group);
+    if (!held || p > held.p) chosen.set(group, { c, p });
+  });
+  const kept = [...chosen.values()].map((x) => x.c);
+  const votes = new Map<number, number>();
+  for (const c of kept) if (!c.line.header) votes.set(c.source, (votes.get(c.source) ?? 0) + 1);
+  let anchor = 0;
+  for (const [source, n] of votes) if (n > (votes.get(anchor) ?? 0)) anchor = source;
+  const headerRank = (c: LineCandidate): number => {
+    const at = currentKeys.indexOf(c.line.key);
+    return at >= 0 ? at : currentKeys.length + c.position;
+  };
+  const rank = (c: LineCandidate): number => (c.line.header ? headerRank(c) : 1_000_000 + (c.source === anchor ? 0 : 1 + c.source) * 10_000 + c.position);
+  const seen = new Set<string>();
+  return kept
+    .sort((a, b) => rank(a) - rank(b))
+    .map((c) => c.line)
+    .filter((l) => {
+      const key = `${l.header}\u0000${l.text}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+}
+
+export interface NeuralMeta {
+  env: string;
+  config: NeuralConfig;
+  /** What it was trained on and how well it did (the .dgx header's training/evaluation). */
+  training: Record<string, unknown>;
+}
+
+export class NeuralExperienceModel implements ExperienceModel {
+  readonly name = 'neural';
+  private readonly counters: ExperienceStats = emptyStats();
+
+  constructor(
+    readonly network: NeuralNetwork,
+    readonly meta: NeuralMeta,
+  ) {}
+
+  async predict(batch: readonly ExperienceInput[], options: PredictOptions = {}): Promise<ExperiencePrediction[]> {
+    const arch = this.network.architecture;
+    const prepared: TransitionCandidates[] = batch.map((input) => transitionCandidates(input));
+    options.signal?.throwIfAborted();
+
+    const lineRows = new Rows(arch.heads.line, HASH_SLOTS.line);
+    const transitionRows = new Rows(arch.heads.transition, HASH_SLOTS.transition);
+    const lineSpans: [number, number][] = [];
+    for (const p of prepared) {
+      const start = lineRows.count;
+      for (const c of p.lines) lineRows.push(c.features, [0]);
+      lineSpans.push([start, lineRows.count]);
+      transitionRows.push(p.transition, [0, 0]);
+    }
+    const lineLogits = await this.network.logits('line', lineRows, range(lineRows.count));
+    const transitionLogits = await this.network.logits('transition', transitionRows, range(transitionRows.count));
+    const nextLines = prepared.map((p, i) => {
+      const [start, end] = lineSpans[i] as [number, number];
+      return assembleLines(p.lines, lineLogits.subarray(start, end), p.currentHeaderKeys, this.meta.config.keepThreshold);
+    });
+
+    const actionRows = new Rows(arch.heads.action, HASH_SLOTS.action);
+    const actionLists = prepared.map((p, i) => actionCandidates(p.actionContext, nextLines[i] as StateLine[]));
+    const actionSpans: [number, number][] = [];
+    for (const list of actionLists) {
+      const start = actionRows.count;
+      for (const c of list) actionRows.push(c.features, [0]);
+      actionSpans.push([start, actionRows.count]);
+    }
+    const actionLogits = await this.network.logits('action', actionRows, range(actionRows.count));
+    options.signal?.throwIfAborted();
+
+    return prepared.map((p, i) => {
+      this.counters.predictions++;
+      const input = batch[i] as ExperienceInput;
+      const lines = nextLines[i] as StateLine[];
+      if (lines.length === 0) {
+        this.counters.invalidOutputs++;
+        return failurePrediction('the neural model kept no line of any candidate next state');
+      }
+      const [start, end] = actionSpans[i] as [number, number];
+      const actions: string[] = [];
+      const seen = new Set<string>();
+      (actionLists[i] ?? []).forEach((c, j) => {
+        if (sigmoid(actionLogits[start + j] as number) < 0.5 || end <= start) return;
+        const key = matchKey(c.action);
+        if (seen.has(key)) return;
+        seen.add(key);
+        actions.push(c.action);
+      });
+      const reward = sigmoid(transitionLogits[2 * i] as number);
+      const done = sigmoid(transitionLogits[2 * i + 1] as number) >= 0.5;
+      const roundedReward = Math.round(reward * 100) / 100;
+      return {
+        reasoning: reasoningFor(p, input, lines, roundedReward),
+        next: { text: renderLines(lines), actions },
+        reward: roundedReward,
+        done,
+        valid: true,
+      };
+    });
+  }
+
+  stats(): ExperienceStats {
+    return { ...this.counters };
+  }
+
+  dispose(): void {
+    this.network.dispose();
+  }
+}
+
+function range(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}
+
+/** The annotation of the example whose carried-over next state agrees best with the prediction. */
+function reasoningFor(p: TransitionCandidates, input: ExperienceInput, lines: readonly StateLine[], reward: number): string {
+  const predicted = new Set(lines.map((l) => l.text));
+  let best = -1;
+  let bestScore = -1;
+  p.actionContext.views.forEach((view, i) => {
+    const overlap = view.nextBase.filter((l) => predicted.has(l.text)).length / Math.max(1, view.nextBase.length + predicted.size);
+    if (overlap > bestScore) {
+      best = i;
+      bestScore = overlap;
+    }
+  });
+  const view = p.actionContext.views[best];
+  const said = view?.example.reasoning ? view.map(view.example.reasoning) : '';
+  const base = said !== '' ? said : `"${input.action}" leads to a state like the one after "${view?.example.action ?? 'a similar action'}" in a similar real transition.`;
+  const exampleReward = view?.example.reward;
+  return exampleReward !== undefined && Math.abs(exampleReward - reward) > 0.05 ? `${base} Here the expected reward is ${reward.toFixed(2)}, not ${exampleReward.toFixed(2)}.` : base;
+}

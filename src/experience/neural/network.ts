@@ -1,0 +1,193 @@
+/**
+ * The neural experience model's three heads, each a small MLP over one feature row:
+ *
+ *   line head        candidate line   → logit "is in the next state"
+ *   action head      candidate action → logit "is admissible in the next state"
+ *   transition head  transition       → [reward logit, done logit]   (reward = sigmoid, in [0, 1])
+ *
+ * A row is the candidate's dense features followed by its hashed strings, one-hot in `buckets`
+ * columns (candidates.ts). Rows are kept compact (dense numbers + bucket indices) and expanded
+ * into a matrix per minibatch, so a dataset of a million candidates stays in tens of megabytes.
+ */
+import { Rng } from '../../core/rng.ts';
+import { tf } from '../../runtime/tf.ts';
+import { hashBucket, type Features } from './candidates.ts';
+
+export type HeadName = 'line' | 'action' | 'transition';
+export const HEADS: readonly HeadName[] = ['line', 'action', 'transition'];
+
+export interface HeadShape {
+  dense: number;
+  buckets: number;
+  hidden: number;
+  outputs: number;
+}
+
+export interface NeuralArchitecture {
+  kind: 'candidate-mlp';
+  heads: Record<HeadName, HeadShape>;
+}
+
+/** Compact rows of one head: dense features, bucket indices (−1 = none), targets. */
+export class Rows {
+  readonly dense: number[] = [];
+  readonly buckets: number[] = [];
+  readonly targets: number[] = [];
+  count = 0;
+  constructor(
+    readonly shape: HeadShape,
+    /** Hashed strings per row (the rest of a row's strings are dropped; fewer are padded). */
+    readonly slots: number,
+  ) {}
+
+  push(features: Features, target: readonly number[]): void {
+    const { dense, buckets } = this.shape;
+    if (features.dense.length !== dense) throw new RangeError(`feature row has ${features.dense.length} dense values, the head takes ${dense}`);
+    for (const v of features.dense) this.dense.push(Number.isFinite(v) ? v : 0);
+    for (let i = 0; i < this.slots; i++) {
+      const s = features.hashed[i];
+      this.buckets.push(s === undefined ? -1 : hashBucket(s, buckets));
+    }
+    for (const t of target) this.targets.push(t);
+    this.count++;
+  }
+
+  /** The rows at `indices` as one [n, dense + buckets] matrix (plain array, for tf.tensor2d). */
+  matrix(indices: readonly number[]): Float32Array {
+    const { dense: D, buckets: B } = this.shape;
+    const width = D + B;
+    const out = new Float32Array(indices.length * width);
+    indices.forEach((row, r) => {
+      const base = r * width;
+      for (let j = 0; j < D; j++) out[base + j] = this.dense[row * D + j] as number;
+      for (let j = 0; j < this.slots; j++) {
+        const b = this.buckets[row * this.slots + j] as number;
+        if (b >= 0) out[base + D + b] = (out[base + D + b] as number) + 1;
+      }
+    });
+    return out;
+  }
+
+  targetMatrix(indices: readonly number[]): Float32Array {
+    const O = this.shape.outputs;
+    const out = new Float32Array(indices.length * O);
+    indices.forEach((row, r) => {
+      for (let j = 0; j < O; j++) out[r * O + j] = this.targets[row * O + j] as number;
+    });
+    return out;
+  }
+}
+
+export interface NamedWeight {
+  name: string;
+  shape: number[];
+  data: Float32Array;
+}
+
+/** Weight names and shapes, in file order. */
+export function weightPlan(arch: NeuralArchitecture): { name: string; shape: number[] }[] {
+  return HEADS.flatMap((head) => {
+    const { dense, buckets, hidden, outputs } = arch.heads[head];
+    return [
+      { name: `${head}/w1`, shape: [dense + buckets, hidden] },
+      { name: `${head}/b1`, shape: [hidden] },
+      { name: `${head}/w2`, shape: [hidden, hidden] },
+      { name: `${head}/b2`, shape: [hidden] },
+      { name: `${head}/w3`, shape: [hidden, outputs] },
+      { name: `${head}/b3`, shape: [outputs] },
+    ];
+  });
+}
+
+function normal(rng: Rng): number {
+  const u = Math.max(rng.next(), 1e-12);
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
+}
+
+export class NeuralNetwork {
+  private readonly variables = new Map<string, tf.Variable>();
+
+  constructor(
+    readonly architecture: NeuralArchitecture,
+    init: { seed: number } | { weights: readonly NamedWeight[] },
+  ) {
+    const plan = weightPlan(architecture);
+    if ('weights' in init) {
+      const byName = new Map(init.weights.map((w) => [w.name, w]));
+      for (const { name, shape } of plan) {
+        const w = byName.get(name);
+        if (!w || w.shape.join(',') !== shape.join(',')) throw new RangeError(`weight ${name} missing or not shaped [${shape.join(', ')}]`);
+        this.variables.set(name, tf.variable(tf.tensor(w.data, shape), true, `neural/${name}`));
+      }
+      return;
+    }
+    const rng = new Rng(init.seed);
+    for (const { name, shape } of plan) {
+      const size = shape.reduce((a, b) => a * b, 1);
+      const data = new Float32Array(size);
+      if (shape.length === 2) {
+        // He initialisation for relu layers.
+        const std = Math.sqrt(2 / (shape[0] as number));
+        for (let i = 0; i < size; i++) data[i] = normal(rng) * std;
+      }
+      this.variables.set(name, tf.variable(tf.tensor(data, shape), true, `neural/${name}`));
+    }
+  }
+
+  private v(name: string): tf.Variable {
+    return this.variables.get(name) as tf.Variable;
+  }
+
+  /** Logits [n, outputs] of one head. */
+  forward(head: HeadName, x: tf.Tensor2D): tf.Tensor2D {
+    return tf.tidy(() => {
+      const h1 = tf.relu(tf.add(tf.matMul(x, this.v(`${head}/w1`)), this.v(`${head}/b1`)));
+      const h2 = tf.relu(tf.add(tf.matMul(h1, this.v(`${head}/w2`)), this.v(`${head}/b2`)));
+      return tf.add(tf.matMul(h2, this.v(`${head}/w3`)), this.v(`${head}/b3`)) as tf.Tensor2D;
+    });
+  }
+
+  /** Logits of the rows, read back (one async read per call). */
+  async logits(head: HeadName, rows: Rows, indices: readonly number[]): Promise<Float32Array> {
+    if (indices.length === 0) return new Float32Array(0);
+    const width = rows.shape.dense + rows.shape.buckets;
+    const x = tf.tensor2d(rows.matrix(indices), [indices.length, width]);
+    const y = this.forward(head, x);
+    try {
+      return (await y.data()) as Float32Array;
+    } finally {
+      x.dispose();
+      y.dispose();
+    }
+  }
+
+  headVariables(head: HeadName): tf.Variable[] {
+    return [...this.variables.entries()].filter(([name]) => name.startsWith(`${head}/`)).map(([, v]) => v);
+  }
+
+  async getWeights(): Promise<NamedWeight[]> {
+    const out: NamedWeight[] = [];
+    for (const { name, shape } of weightPlan(this.architecture)) out.push({ name, shape, data: new Float32Array(await this.v(name).data()) });
+    return out;
+  }
+
+  dispose(): void {
+    for (const v of this.variables.values()) v.dispose();
+    this.variables.clear();
+  }
+}
+
+/**
+ * Loss of a head on a minibatch: binary cross-entropy on every output except the transition
+ * head's reward (output 0), which is a squared error on sigmoid(logit) against a reward in [0, 1].
+ */
+export function headLoss(head: HeadName, logits: tf.Tensor2D, targets: tf.Tensor2D): tf.Scalar {
+  return tf.tidy(() => {
+    if (head !== 'transition') return tf.losses.sigmoidCrossEntropy(targets, logits) as tf.Scalar;
+    const [rewardLogit, doneLogit] = tf.split(logits, 2, 1) as [tf.Tensor2D, tf.Tensor2D];
+    const [reward, done] = tf.split(targets, 2, 1) as [tf.Tensor2D, tf.Tensor2D];
+    const rewardLoss = tf.mean(tf.square(tf.sub(tf.sigmoid(rewardLogit), reward)));
+    const doneLoss = tf.losses.sigmoidCrossEntropy(done, doneLogit);
+    return tf.add(tf.mul(rewardLoss, 4), doneLoss) as tf.Scalar;
+  });
+}
