@@ -3,12 +3,13 @@
  * `train --mode dream`: the backend (`knn` or `llm` over an OpenAI-compatible endpoint) and the
  * replay buffer file its retrieval reads.
  */
-import { access } from 'node:fs/promises';
-import { UsageError } from '../core/errors.ts';
+import { access, readFile } from 'node:fs/promises';
+import { errorMessage, UsageError } from '../core/errors.ts';
 import type { ChatClient } from '../experience/llm/chat.ts';
 import { OpenAiHttpClient } from '../experience/llm/http-client.ts';
 import { LlmExperienceModel } from '../experience/llm/llm-model.ts';
 import { KnnExperienceModel } from '../experience/knn.ts';
+import { importNeuralModel } from '../experience/neural/model-io.ts';
 import type { Framing } from '../experience/prompt.ts';
 import { countTokens } from '../experience/tokens.ts';
 import type { ExperienceModel } from '../experience/types.ts';
@@ -17,7 +18,7 @@ import { MemoryReplayStore } from '../replay/memory-store.ts';
 import { ReplayBuffer } from '../replay/retrieval.ts';
 import { intOption, requireOption } from './args.ts';
 
-export const EXPERIENCE_BACKENDS = ['knn', 'llm'] as const;
+export const EXPERIENCE_BACKENDS = ['neural', 'knn', 'llm'] as const;
 export type ExperienceBackend = (typeof EXPERIENCE_BACKENDS)[number];
 export const FRAMINGS: readonly Framing[] = ['multi-round', 'single'];
 
@@ -33,7 +34,7 @@ export const EXPERIENCE_OPTIONS = {
   k: { type: 'string' },
 } as const;
 
-export const EXPERIENCE_USAGE = '--experience <knn|llm> [--endpoint URL --model NAME [--api-key KEY] [--framing multi-round|single] [--concurrency N] [--timeout-ms MS]] [--k 3]';
+export const EXPERIENCE_USAGE = '--experience <neural|knn|llm> [--model FILE.dgx (neural)] [--endpoint URL --model NAME [--api-key KEY] [--framing multi-round|single] [--concurrency N] [--timeout-ms MS]] [--k 3]';
 
 /** What parseArgs gives for those options. */
 export type ExperienceValues = { [K in keyof typeof EXPERIENCE_OPTIONS]?: string | undefined };
@@ -42,8 +43,17 @@ export function experienceK(values: ExperienceValues): number {
   return intOption(values.k, 'k', 3, 0);
 }
 
-export function createExperienceModel(values: ExperienceValues): ExperienceModel {
+/**
+ * The experience model the options choose. `env` is the environment it will simulate: a neural
+ * model file fitted on another one is refused.
+ */
+export async function createExperienceModel(values: ExperienceValues, env?: string): Promise<ExperienceModel> {
   const backend = requireOption(values.experience, 'experience', EXPERIENCE_BACKENDS) as ExperienceBackend;
+  if (backend === 'neural') {
+    if (values.endpoint !== undefined) throw new UsageError('--endpoint goes with --experience llm, not neural');
+    if (values.model === undefined) throw new UsageError('--experience neural needs --model FILE.dgx (fit one with: experience fit --env E --buffer FILE.jsonl --out FILE.dgx)');
+    return loadNeuralModel(values.model, env);
+  }
   if (backend === 'knn') {
     if (values.endpoint !== undefined || values.model !== undefined) throw new UsageError('--endpoint and --model go with --experience llm, not knn');
     return new KnnExperienceModel();
@@ -59,6 +69,22 @@ export function createExperienceModel(values: ExperienceValues): ExperienceModel
     timeoutMs: intOption(values['timeout-ms'], 'timeout-ms', 60_000, 1),
   });
   return new LlmExperienceModel({ client, framing, countTokens });
+}
+
+async function loadNeuralModel(path: string, env: string | undefined): Promise<ExperienceModel> {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await readFile(path));
+  } catch (error) {
+    throw new UsageError(`--model ${path} cannot be read (${errorMessage(error)}); fit one with: experience fit --env E --buffer FILE.jsonl --out ${path}`);
+  }
+  // Runs on the tfjs backend the command chose (useBackend) before asking for the model.
+  const { model, header } = importNeuralModel(bytes);
+  if (env !== undefined && header.env !== env) {
+    model.dispose();
+    throw new UsageError(`--model ${path} simulates ${header.env}, not ${env}; fit one on ${env} transitions`);
+  }
+  return model;
 }
 
 /**

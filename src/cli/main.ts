@@ -5,7 +5,7 @@
 import { DreamGymError, UsageError } from '../core/errors.ts';
 import { BUFFER_USAGE, bufferCommand } from './commands/buffer.ts';
 import { ENVS_USAGE, envsCommand } from './commands/envs.ts';
-import { EXPERIENCE_EVAL_USAGE, experienceCommand } from './commands/experience.ts';
+import { EXPERIENCE_EVAL_USAGE, EXPERIENCE_FIT_USAGE, experienceCommand } from './commands/experience.ts';
 import { ROLLOUT_USAGE, rolloutCommand } from './commands/rollout.ts';
 import { SERVE_USAGE, serveCommand } from './commands/serve.ts';
 import { TRAIN_USAGE, trainCommand } from './commands/train.ts';
@@ -27,6 +27,10 @@ commands:
       the replay buffer as JSONL files: seed plays oracle and random episodes (with --json prints
       {env, episodes, transitions, mix, byAgent, out, wallSeconds}); import checks every line and reports
       bad ones by line number (good lines still land); stats counts a store file
+  ${EXPERIENCE_FIT_USAGE}
+      fit the neural experience model (tfjs, no download) on a buffer's real transitions, each posed
+      with k examples retrieved from other episodes; progress on stderr; writes a .dgx; with --json prints
+      {env, out, bytes, backend, realTransitions, validationTransitions, epochs, rows, wallSeconds, history}
   ${EXPERIENCE_EVAL_USAGE}
       fidelity of an experience model on held-out real transitions: next-state token F1, action-set F1,
       reward accuracy/MAE, done accuracy, ε_R, ε_P, invalid-output rate, transitions/s, prompt tokens/step

@@ -10,8 +10,38 @@ import { Rng } from '../core/rng.ts';
 import type { Agent, Env, Observation, StepResult, Task } from '../core/types.ts';
 import type { EnvOptions, EnvSpec } from './spec.ts';
 
-export type ScriptedPolicy = 'oracle' | 'random';
-export const SCRIPTED_POLICIES: readonly ScriptedPolicy[] = ['oracle', 'random'];
+export type ScriptedPolicy = 'oracle' | 'random' | 'noisy';
+export const SCRIPTED_POLICIES: readonly ScriptedPolicy[] = ['oracle', 'random', 'noisy'];
+
+/** How often the noisy expert takes a random admissible action instead of the oracle's. */
+export const NOISY_EPSILON = 0.5;
+
+/**
+ * An imperfect expert: the oracle, except that each step it acts at random with probability ε. Its
+ * episodes end in the partial successes (another product, a wrong option) that neither the oracle
+ * nor the random agent produces often, which is what a model of the reward has to learn from.
+ */
+export class NoisyExpert implements Agent {
+  readonly name = 'noisy';
+  constructor(
+    private readonly oracle: Agent,
+    private readonly random: Agent,
+    private readonly rng: Rng,
+    private readonly epsilon = NOISY_EPSILON,
+  ) {}
+
+  reset(task: Task, first: Observation): void {
+    this.oracle.reset(task, first);
+    this.random.reset(task, first);
+  }
+
+  act(observation: Observation): string {
+    // Both are asked every step so that a plan-following oracle keeps its place.
+    const expert = this.oracle.act(observation);
+    const random = this.random.act(observation);
+    return this.rng.chance(this.epsilon) ? random : expert;
+  }
+}
 
 export interface EpisodeStep {
   action: string;
@@ -87,6 +117,7 @@ export function episodeTasks(tasks: readonly Task[], episodes: number, seed: num
 export function createAgent(spec: EnvSpec, policy: ScriptedPolicy, rng: Rng): Agent {
   if (policy === 'oracle') return spec.createOracle();
   if (policy === 'random') return spec.createRandom(rng);
+  if (policy === 'noisy') return new NoisyExpert(spec.createOracle(), spec.createRandom(rng.fork('random')), rng.fork('noise'));
   throw new UsageError(`unknown policy "${String(policy)}"; use one of: ${SCRIPTED_POLICIES.join(', ')}`);
 }
 

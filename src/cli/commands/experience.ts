@@ -9,17 +9,26 @@ import { ENVIRONMENTS, envSpec } from '../../envs/registry.ts';
 import { heldoutTransitions, measureFidelity } from '../../experience/fidelity.ts';
 import { promptTokenStats } from '../../experience/tokens.ts';
 import { parseMix } from '../../replay/seed.ts';
-import { intOption, requireOption } from '../args.ts';
+import { writeFile } from 'node:fs/promises';
+import { fitNeuralModel, DEFAULT_FIT } from '../../experience/neural/fit.ts';
+import { exportNeuralModel } from '../../experience/neural/model-io.ts';
+import { parseBackend, useBackend } from '../../runtime/tf.ts';
+import { intOption, numberOption, requireOption } from '../args.ts';
 import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, createExperienceModel, experienceK, openBufferFile } from '../experience-options.ts';
 import type { CommandIO } from '../io.ts';
 
 export const EXPERIENCE_EVAL_USAGE =
   'experience eval --env <shop|home> ' + EXPERIENCE_USAGE + '\n' +
-  '        --buffer FILE.jsonl --heldout N [--mix oracle=0.5,random=0.5] [--seed S] [--json]';
+  '        --buffer FILE.jsonl --heldout N [--mix oracle=0.5,random=0.5] [--seed S] [--backend wasm|cpu] [--json]';
+
+export const EXPERIENCE_FIT_USAGE =
+  'experience fit --env <shop|home> --buffer FILE.jsonl --out FILE.dgx [--epochs 6] [--k 3] [--max-transitions N]\n' +
+  '        [--validation 0.1] [--seed S] [--backend wasm|cpu] [--json]';
 
 export async function experienceCommand(io: CommandIO, argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
-  if (sub !== 'eval') throw new UsageError(sub === undefined ? 'experience needs a subcommand: eval' : `unknown experience subcommand "${sub}"; use eval`);
+  if (sub === 'fit') return fitCommand(io, rest);
+  if (sub !== 'eval') throw new UsageError(sub === undefined ? 'experience needs a subcommand: fit or eval' : `unknown experience subcommand "${sub}"; use fit or eval`);
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -29,6 +38,7 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
       heldout: { type: 'string' },
       mix: { type: 'string', default: 'oracle=0.5,random=0.5' },
       seed: { type: 'string' },
+      backend: { type: 'string', default: 'wasm' },
       json: { type: 'boolean', default: false },
     },
     strict: true,
@@ -38,7 +48,8 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
   const heldoutCount = intOption(values.heldout, 'heldout', 0, 1);
   const seed = intOption(values.seed, 'seed', 0);
   const mix = parseMix(values.mix);
-  const model = createExperienceModel(values);
+  const backend = await useBackend([parseBackend(values.backend)]);
+  const model = await createExperienceModel(values, spec.name);
   const k = experienceK(values);
   const buffer = await openBufferFile(values.buffer);
   const offline = await buffer.store.count({ env: spec.name, source: 'real' });
@@ -60,6 +71,7 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
   const result = {
     env: spec.name,
     experience: model.name,
+    ...(model.name === 'neural' ? { backend, modelFile: values.model } : {}),
     k,
     buffer: { file: values.buffer, realTransitions: offline },
     heldout: { split: spec.testSplit, episodes, transitions: heldout.length, mix: values.mix, seed },
@@ -80,4 +92,61 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
         `reward accuracy ${report.rewardAccuracy} (MAE ${report.rewardMae}), done accuracy ${report.doneAccuracy}, ε_R ${report.epsilonR}, ε_P ${report.epsilonP}, ` +
         `invalid ${report.invalidOutputRate}, ${report.transitionsPerSecond} transitions/s; prompt ${result.prompt.meanTokensPerStep} tokens/step (k=${k})`,
     );
+}
+
+/** `experience fit`: learn the neural experience model from a buffer's real transitions and write a .dgx. */
+async function fitCommand(io: CommandIO, argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      env: { type: 'string' },
+      buffer: { type: 'string' },
+      out: { type: 'string' },
+      epochs: { type: 'string' },
+      k: { type: 'string' },
+      'max-transitions': { type: 'string' },
+      validation: { type: 'string' },
+      seed: { type: 'string' },
+      backend: { type: 'string', default: 'wasm' },
+      json: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const spec = envSpec(requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name)));
+  if (values.out === undefined || !values.out.endsWith('.dgx')) throw new UsageError(`--out FILE.dgx is required (where the fitted model goes)${values.out !== undefined ? `, got "${values.out}"` : ''}`);
+  const epochs = intOption(values.epochs, 'epochs', DEFAULT_FIT.epochs, 1);
+  const k = intOption(values.k, 'k', DEFAULT_FIT.k, 1);
+  const seed = intOption(values.seed, 'seed', DEFAULT_FIT.seed);
+  const validationShare = numberOption(values.validation, 'validation', 0, 0.9) ?? DEFAULT_FIT.validationShare;
+  const maxTransitions = values['max-transitions'] === undefined ? undefined : intOption(values['max-transitions'], 'max-transitions', 0, 1);
+  const backend = await useBackend([parseBackend(values.backend)]);
+  const buffer = await openBufferFile(values.buffer);
+  const offline = await buffer.store.count({ env: spec.name, source: 'real' });
+  if (offline === 0) throw new UsageError(`${values.buffer} holds no real ${spec.name} transitions; seed it with: buffer seed --env ${spec.name} --episodes 400 --out ${values.buffer}`);
+  io.progress(`fit neural ${spec.name} on ${backend}: ${Math.min(offline, maxTransitions ?? offline)} real transitions, k=${k}, ${epochs} epochs`);
+  const fit = await fitNeuralModel({
+    buffer,
+    env: spec.name,
+    k,
+    epochs,
+    seed,
+    validationShare,
+    ...(maxTransitions !== undefined ? { maxTransitions } : {}),
+    onProgress: (p) => {
+      if (p.phase === 'prepare' && p.done === p.total) io.progress(`posed ${p.total} transitions with their retrieved examples`);
+      if (p.phase === 'train' && p.loss && (p.done === p.total || p.done % 200 === 1)) {
+        const v = p.validation ? ` | held-out next-state F1 ${p.validation.nextStateF1.toFixed(3)}, action F1 ${p.validation.actionSetF1.toFixed(3)}, reward acc ${p.validation.rewardAccuracy.toFixed(3)}, done acc ${p.validation.doneAccuracy.toFixed(3)}` : '';
+        io.progress(`epoch ${p.epoch}/${p.epochs} step ${p.done}/${p.total}: loss line ${p.loss.line.toFixed(4)} action ${p.loss.action.toFixed(4)} transition ${p.loss.transition.toFixed(4)}${v}`);
+      }
+    },
+  });
+  const last = fit.epochs[fit.epochs.length - 1];
+  const training = { buffer: values.buffer, realTransitions: fit.transitions, validationTransitions: fit.validationTransitions, k, epochs, seed, rows: fit.rows, wallSeconds: Number(fit.seconds.toFixed(2)) };
+  const bytes = await exportNeuralModel(fit.model, { backend, training, evaluation: last?.validation ? { validation: last.validation } : null, createdAt: new Date().toISOString() });
+  await writeFile(values.out, bytes);
+  fit.model.dispose();
+  io.progress(`wrote ${values.out} (${bytes.length} bytes)`);
+  const result = { env: spec.name, out: values.out, bytes: bytes.length, backend, ...training, history: fit.epochs };
+  if (values.json) io.result(result);
+  else io.out(`${spec.name}: fitted on ${fit.transitions} real transitions in ${fit.seconds.toFixed(1)} s on ${backend}; wrote ${values.out}` + (last?.validation ? `; held-out next-state F1 ${last.validation.nextStateF1.toFixed(3)}` : ''));
 }

@@ -30,7 +30,7 @@ export async function serveCommand(io: CommandIO, argv: string[], stop: Promise<
     strict: true,
   });
   if (values.experience !== 'knn') throw new UsageError('serve answers with --experience knn (an LLM is already served by its own server)');
-  const model = createExperienceModel(values);
+  const model = await createExperienceModel(values);
   const k = Math.max(1, experienceK(values));
   const port = intOption(values.port, 'port', 8088, 0);
   const faults = values.faults === undefined ? [] : parseFaults(values.faults);

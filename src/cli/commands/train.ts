@@ -66,8 +66,8 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     ...(learningRate !== undefined ? { learningRate } : {}),
     ...(schedule !== undefined ? { learningRateSchedule: schedule as AlgoConfig['learningRateSchedule'] } : {}),
   };
-  const dream = dreaming ? await dreamOptions(values, io) : undefined;
   const backend = await useBackend([parseBackend(values.backend)]);
+  const dream = dreaming ? await dreamOptions(values, io) : undefined;
   const trainer = new Trainer({
     env,
     mode,
@@ -141,7 +141,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
 /** Mode dream's experience model and the offline buffer its retrieval reads. */
 async function dreamOptions(values: ExperienceValues & { 'synthetic-budget'?: string | undefined; buffer?: string | undefined; env?: string | undefined }, io: CommandIO): Promise<DreamOptions> {
   const syntheticBudget = intOption(values['synthetic-budget'], 'synthetic-budget', 0, 1);
-  const model = createExperienceModel(values);
+  const model = await createExperienceModel(values, values.env);
   const buffer = await openBufferFile(values.buffer);
   const offlineTransitions = await buffer.store.count({ ...(values.env !== undefined ? { env: values.env } : {}), source: 'real' });
   if (offlineTransitions === 0) throw new UsageError(`${values.buffer} holds no real ${values.env} transitions to retrieve from; seed it with: buffer seed --env ${values.env} --episodes 400 --out ${values.buffer}`);

@@ -31,9 +31,8 @@ export interface Features {
 export interface LineCandidate {
   line: StateLine;
   features: Features;
-  /** Where the line sits in the source it came from first (for ordering the output). */
-  source: number;
-  position: number;
+  /** Where the line sits in each source that has it (0: the current state, 1 + i: example i), for ordering. */
+  positions: Map<number, number>;
   /** Index of the current line an edit was applied to (-1 for none); candidates from one line compete. */
   origin: number;
 }
@@ -48,8 +47,11 @@ export interface TransitionCandidates {
   /** Built from the line candidates; see `actionCandidates`. */
   actionContext: ActionContext;
   transition: Features;
-  /** The current state's header keys, in order. */
-  currentHeaderKeys: string[];
+  /**
+   * Header keys the next state will have: those most examples' next states have (the current
+   * state's when there are no examples), in the current state's order where it has them.
+   */
+  headerKeys: string[];
 }
 
 /** Source ids for ordering: 0 is the current state, 1 + i example i. */
@@ -142,13 +144,28 @@ function numbers(text: string): number[] {
   return tokens(text).filter((t) => /^[0-9]/.test(t)).map(Number);
 }
 
-/** A line's signature for the coverage features: its key, plus its last field when that is one word. */
+/**
+ * A line's signature for the coverage features: its key, plus its last field when that is one word
+ * (`option …| selected`), or the label of a `label: value` text (`text|price`).
+ */
 function signature(line: StateLine): string {
   const fields = lineFields(line);
   const last = fields[fields.length - 1] ?? '';
   if (fields.length > 1 && /^[a-z]+$/i.test(last)) return `${line.key}|${last.toLowerCase()}`;
-  const first = /[a-z]+/i.exec(lineValue(line))?.[0] ?? '';
-  return fields.length === 1 && first.length > 0 ? `${line.key}|${first.toLowerCase()}` : `${line.key}|*`;
+  const label = /^([a-z]+):/i.exec(lineValue(line))?.[1];
+  return fields.length === 1 && label !== undefined && !line.header ? `${line.key}|${label.toLowerCase()}` : `${line.key}|*`;
+}
+
+/**
+ * The task's requirements, as the clauses of its text (split at commas, "and", "with"), each the
+ * set of its wanted words. A clause is met by a text that holds all of its words.
+ */
+function clauses(instruction: string, want: ReadonlySet<string>): string[][] {
+  return instruction
+    .toLowerCase()
+    .split(/,|\band\b|\bwith\b|\bthen\b/)
+    .map((part) => tokens(part).filter((w) => want.has(w)))
+    .filter((words) => words.length > 0);
 }
 
 export const SIGNATURE_BUCKETS = 16;
@@ -234,8 +251,7 @@ export function transitionCandidates(input: ExperienceInput): TransitionCandidat
 
   interface Draft {
     line: StateLine;
-    source: number;
-    position: number;
+    positions: Map<number, number>;
     origin: number;
     inCurrent: boolean;
     edits: number;
@@ -250,9 +266,10 @@ export function transitionCandidates(input: ExperienceInput): TransitionCandidat
     const key = `${line.header ? 'h' : 'e'}\u0000${line.text}`;
     let d = drafts.get(key);
     if (!d) {
-      d = { line, source, position, origin, inCurrent: false, edits: 0, editRole: 0, base: new Array<number>(views.length).fill(0), wide: new Array<number>(views.length).fill(0), raw: 0, fresh: 0 };
+      d = { line, positions: new Map(), origin, inCurrent: false, edits: 0, editRole: 0, base: new Array<number>(views.length).fill(0), wide: new Array<number>(views.length).fill(0), raw: 0, fresh: 0 };
       drafts.set(key, d);
     }
+    if (!d.positions.has(source)) d.positions.set(source, position);
     return d;
   };
   current.forEach((line, i) => {
@@ -323,8 +340,7 @@ export function transitionCandidates(input: ExperienceInput): TransitionCandidat
     const lastField = fields.length > 1 ? (fields[fields.length - 1] as string).toLowerCase() : '';
     lines.push({
       line: d.line,
-      source: d.source,
-      position: d.position,
+      positions: d.positions,
       origin: d.origin,
       features: {
         dense,
@@ -343,8 +359,17 @@ export function transitionCandidates(input: ExperienceInput): TransitionCandidat
     lines,
     actionContext: { input, views, targetPhrases, headerValues, verb },
     transition: transitionFeatures(input, current, target, views, verb),
-    currentHeaderKeys: current.filter((l) => l.header).map((l) => l.key),
+    headerKeys: expectedHeaderKeys(current, views),
   };
+}
+
+function expectedHeaderKeys(current: readonly StateLine[], views: readonly ExampleView[]): string[] {
+  const own = current.filter((l) => l.header).map((l) => l.key);
+  if (views.length === 0) return own;
+  const votes = new Map<string, number>();
+  for (const view of views) for (const key of new Set(view.nextBase.filter((l) => l.header).map((l) => l.key))) votes.set(key, (votes.get(key) ?? 0) + 1);
+  const wanted = [...votes].filter(([, n]) => n * 2 > views.length).map(([key]) => key);
+  return [...own.filter((k) => wanted.includes(k)), ...wanted.filter((k) => !own.includes(k))];
 }
 
 function slots(values: readonly number[]): number[] {
@@ -382,8 +407,16 @@ function transitionFeatures(input: ExperienceInput, current: readonly StateLine[
     list.push(lineValue(line));
     bySignature.set(bucket, list);
   }
+  const parts = clauses(input.task.instruction, want);
+  const met = (text: string): number => {
+    if (parts.length === 0) return 0;
+    const have = new Set(tokens(text));
+    return parts.filter((words) => words.every((w) => have.has(w))).length / parts.length;
+  };
+  const clauseCoverage = new Array<number>(SIGNATURE_BUCKETS).fill(0);
   for (const [bucket, texts] of bySignature) {
     coverage[bucket] = cover(texts.join(' '));
+    clauseCoverage[bucket] = met(texts.join(' '));
     const ns = texts.flatMap(numbers);
     if (bound > 0) {
       within[bucket] = ns.some((x) => x <= bound && x >= bound / 20) ? 1 : 0;
@@ -411,6 +444,10 @@ function transitionFeatures(input: ExperienceInput, current: readonly StateLine[
     ...coverage,
     ...within,
     ...above,
+    ...clauseCoverage,
+    met(stateText),
+    met(`${historyText} ${input.action}`),
+    Math.min(1, parts.length / 8),
   ];
   return {
     dense,

@@ -30,6 +30,12 @@ export interface FitOptions {
   seed?: number;
   /** Share of episodes held out for the per-epoch fidelity (0 for none). */
   validationShare?: number;
+  /**
+   * Let a transition retrieve its own episode (and so itself). Off by default: prediction asks
+   * about unseen transitions, and training should pose the same question. Tests turn it on to
+   * check that the model can reproduce what it was shown.
+   */
+  ownEpisodeExamples?: boolean;
   /** Learn from at most this many real transitions (the first by id). */
   maxTransitions?: number;
   signal?: AbortSignal;
@@ -50,6 +56,8 @@ export interface FitProgress {
 
 export interface FitResult {
   model: NeuralExperienceModel;
+  /** The training transitions as they were posed (input with its examples, and what really happened). */
+  inputs: { input: ExperienceInput; real: Transition }[];
   transitions: number;
   validationTransitions: number;
   rows: Record<HeadName, number>;
@@ -77,7 +85,7 @@ function taskOf(t: Transition): Task {
 }
 
 /** Each transition posed as a prediction input, with examples from other episodes. */
-async function inputsFor(buffer: ReplayBuffer, transitions: readonly Transition[], env: string, k: number, onDone: (n: number) => void): Promise<ExperienceInput[]> {
+async function inputsFor(buffer: ReplayBuffer, transitions: readonly Transition[], env: string, k: number, ownEpisode: boolean, onDone: (n: number) => void): Promise<ExperienceInput[]> {
   const byEpisode = new Map<string, number[]>();
   transitions.forEach((t, i) => {
     const key = t.episodeId ?? `${t.runId}/${t.taskId}`;
@@ -92,7 +100,7 @@ async function inputsFor(buffer: ReplayBuffer, transitions: readonly Transition[
     const examples = await buffer.nearest(
       queries.map((t) => ({ instruction: t.instruction, state: t.state, action: t.action })),
       k,
-      { env, source: 'real', ...(queries[0]?.episodeId !== undefined ? { excludeEpisode: episode } : {}) },
+      { env, source: 'real', ...(queries[0]?.episodeId !== undefined && !ownEpisode ? { excludeEpisode: episode } : {}) },
     );
     indices.forEach((i, j) => {
       const t = transitions[i] as Transition;
@@ -126,7 +134,7 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
 
   const transitions = await realTransitions(options.buffer, options.env, options.maxTransitions ?? Number.POSITIVE_INFINITY);
   if (transitions.length === 0) throw new RangeError(`the buffer holds no real ${options.env} transitions to learn from; seed it from the real environment first`);
-  const inputs = await inputsFor(options.buffer, transitions, options.env, k, (n) => options.onProgress?.({ phase: 'prepare', epoch: 0, epochs, done: n, total: transitions.length }));
+  const inputs = await inputsFor(options.buffer, transitions, options.env, k, options.ownEpisodeExamples ?? false, (n) => options.onProgress?.({ phase: 'prepare', epoch: 0, epochs, done: n, total: transitions.length }));
   options.signal?.throwIfAborted();
 
   // Hold out whole episodes for the per-epoch fidelity.
@@ -195,6 +203,7 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
   }
   return {
     model,
+    inputs: train.map((i) => ({ input: inputs[i] as ExperienceInput, real: transitions[i] as Transition })),
     transitions: train.length,
     validationTransitions: held.length,
     rows: { line: rows.line.count, action: rows.action.count, transition: rows.transition.count },

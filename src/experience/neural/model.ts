@@ -20,7 +20,7 @@ import { NeuralNetwork, Rows, type NeuralArchitecture } from './network.ts';
 
 export const LINE_DENSE = 29;
 export const ACTION_DENSE = 21;
-export const TRANSITION_DENSE = 64;
+export const TRANSITION_DENSE = 83;
 export const HASH_SLOTS = { line: 4, action: 3, transition: 9 } as const;
 
 export interface NeuralConfig {
@@ -49,12 +49,12 @@ const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
 
 /**
  * Keep the lines the scores choose, in the order of the source that contributed most. A header key
- * the current state has is always kept (its likeliest value): a state without its `location` or
- * `feedback` line is never right, while a likely value often is.
+ * the examples' next states agree on is always kept (its likeliest value): a state without its
+ * `location` or `feedback` line is never right, while a likely value often is.
  */
-export function assembleLines(candidates: readonly LineCandidate[], scores: ArrayLike<number>, currentKeys: readonly string[], threshold = 0.5): StateLine[] {
+export function assembleLines(candidates: readonly LineCandidate[], scores: ArrayLike<number>, headerKeys: readonly string[], threshold = 0.5): StateLine[] {
   const chosen = new Map<string, { c: LineCandidate; p: number }>();
-  const required = new Set(currentKeys);
+  const required = new Set(headerKeys);
   candidates.forEach((c, i) => {
     const p = sigmoid(scores[i] as number);
     if (p < threshold && !(c.line.header && required.has(c.line.key))) return;
@@ -65,14 +65,21 @@ export function assembleLines(candidates: readonly LineCandidate[], scores: Arra
   });
   const kept = [...chosen.values()].map((x) => x.c);
   const votes = new Map<number, number>();
-  for (const c of kept) if (!c.line.header) votes.set(c.source, (votes.get(c.source) ?? 0) + 1);
+  for (const c of kept) if (!c.line.header) for (const source of c.positions.keys()) votes.set(source, (votes.get(source) ?? 0) + 1);
   let anchor = 0;
   for (const [source, n] of votes) if (n > (votes.get(anchor) ?? 0)) anchor = source;
+  const firstSource = (c: LineCandidate): [number, number] => [...c.positions.entries()].sort((a, b) => a[0] - b[0])[0] ?? [0, 0];
   const headerRank = (c: LineCandidate): number => {
-    const at = currentKeys.indexOf(c.line.key);
-    return at >= 0 ? at : currentKeys.length + c.position;
+    const at = headerKeys.indexOf(c.line.key);
+    return at >= 0 ? at : headerKeys.length + firstSource(c)[1];
   };
-  const rank = (c: LineCandidate): number => (c.line.header ? headerRank(c) : 1_000_000 + (c.source === anchor ? 0 : 1 + c.source) * 10_000 + c.position);
+  const rank = (c: LineCandidate): number => {
+    if (c.line.header) return headerRank(c);
+    const atAnchor = c.positions.get(anchor);
+    if (atAnchor !== undefined) return 1_000_000 + atAnchor;
+    const [source, position] = firstSource(c);
+    return 1_000_000 + (1 + source) * 10_000 + position;
+  };
   const seen = new Set<string>();
   return kept
     .sort((a, b) => rank(a) - rank(b))
@@ -119,7 +126,7 @@ export class NeuralExperienceModel implements ExperienceModel {
     const transitionLogits = await this.network.logits('transition', transitionRows, range(transitionRows.count));
     const nextLines = prepared.map((p, i) => {
       const [start, end] = lineSpans[i] as [number, number];
-      return assembleLines(p.lines, lineLogits.subarray(start, end), p.currentHeaderKeys, this.meta.config.keepThreshold);
+      return assembleLines(p.lines, lineLogits.subarray(start, end), p.headerKeys, this.meta.config.keepThreshold);
     });
 
     const actionRows = new Rows(arch.heads.action, HASH_SLOTS.action);

@@ -1,0 +1,107 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { canonicalState } from '../../../src/core/state.ts';
+import { scoreTransition } from '../../../src/experience/fidelity.ts';
+import { alignActions, analogy, mapper, stateLines } from '../../../src/experience/neural/lines.ts';
+import { fitNeuralModel } from '../../../src/experience/neural/fit.ts';
+import { ModelFileError } from '../../../src/experience/neural/model-file.ts';
+import { exportNeuralModel, importNeuralModel, inspectNeuralModel } from '../../../src/experience/neural/model-io.ts';
+import { encodeExperienceFile, decodeExperienceFile } from '../../../src/experience/neural/model-file.ts';
+import { useBackend } from '../../../src/runtime/tf.ts';
+import { seededBuffer } from './fixtures.ts';
+
+beforeAll(async () => {
+  await useBackend(['cpu']);
+});
+
+const info = { backend: 'cpu', training: { test: true }, evaluation: null, createdAt: '2026-11-21T00:00:00.000Z' };
+
+describe('the analogy that carries an example over', () => {
+  it('aligns bracket arguments whole and commands by differing runs of words', () => {
+    expect(alignActions('click[8 oz]', 'click[12 oz]')).toEqual([['8 oz', '12 oz']]);
+    expect(alignActions('take apple 1 from countertop 1', 'take mug 2 from cabinet 3')).toEqual([
+      ['apple 1', 'mug 2'],
+      ['countertop 1', 'cabinet 3'],
+    ]);
+  });
+
+  it('replaces whole phrases only, all at once', () => {
+    const map = mapper([
+      ['cabinet 1', 'drawer 2'],
+      ['drawer 2', 'shelf 1'],
+    ]);
+    expect(map('You open cabinet 1. cabinet 10 and drawer 2 stay.')).toBe('You open drawer 2. cabinet 10 and shelf 1 stay.');
+  });
+
+  it("maps the fields of the element an example's action names to the fields of ours", () => {
+    const example = {
+      instruction: 'old task',
+      state: { text: 'page: results\ninstruction: old task\n[1] link: b001 | red shoe | $10.00', actions: ['click[b001]'] },
+      action: 'click[b001]',
+    };
+    const lines = stateLines('page: results\ninstruction: new task\n[1] link: b002 | blue hat | $20.00');
+    const { base } = analogy(example, { instruction: 'new task', lines, action: 'click[b002]' });
+    const map = mapper(base);
+    expect(map('text: red shoe')).toBe('text: blue hat');
+    expect(map('text: Price: $10.00')).toBe('text: Price: $20.00');
+    expect(map('instruction: old task')).toBe('instruction: new task');
+  });
+});
+
+describe('NeuralExperienceModel', () => {
+  it('overfits a tiny buffer exactly: every next state, action list, reward and done it was trained on', async () => {
+    const buffer = await seededBuffer('shop', 4, 2);
+    const fit = await fitNeuralModel({ buffer, env: 'shop', epochs: 60, batchSize: 64, learningRate: 0.01, validationShare: 0, ownEpisodeExamples: true, seed: 3 });
+    expect(fit.inputs.length).toBeGreaterThan(10);
+    const predictions = await fit.model.predict(fit.inputs.map((x) => x.input));
+    predictions.forEach((p, i) => {
+      const real = fit.inputs[i]!.real;
+      const score = scoreTransition(p, real);
+      expect(canonicalState(p.next.text), `transition ${i}: ${real.action}`).toBe(canonicalState(real.next.text));
+      expect(score.actionSetF1).toBe(1);
+      expect(score.rewardError).toBeLessThanOrEqual(0.05);
+      expect(score.doneRight).toBe(true);
+      expect(p.valid).toBe(true);
+      expect(p.reasoning.length).toBeGreaterThan(0);
+    });
+    fit.model.dispose();
+  }, 120_000);
+
+  it('gives identical predictions after a .dgx round trip', async () => {
+    const buffer = await seededBuffer('home', 4, 1);
+    const fit = await fitNeuralModel({ buffer, env: 'home', epochs: 2, validationShare: 0 });
+    const batch = fit.inputs.slice(0, 24).map((x) => x.input);
+    const before = await fit.model.predict(batch);
+    const bytes = await exportNeuralModel(fit.model, info);
+    const header = inspectNeuralModel(bytes);
+    expect(header.env).toBe('home');
+    expect(header.algorithm).toBe('supervised');
+    const { model } = importNeuralModel(bytes);
+    expect(await model.predict(batch)).toEqual(before);
+    model.dispose();
+    fit.model.dispose();
+  }, 120_000);
+
+  it('refuses a file whose feature layout this build does not compute, and a policy file', async () => {
+    const buffer = await seededBuffer('shop', 2, 1);
+    const fit = await fitNeuralModel({ buffer, env: 'shop', epochs: 1, validationShare: 0 });
+    const bytes = await exportNeuralModel(fit.model, info);
+    const { header, weights } = decodeExperienceFile(bytes);
+    const other = encodeExperienceFile({ ...header, featurizer: { ...header.featurizer, version: 999 } }, weights);
+    expect(() => importNeuralModel(other)).toThrow(ModelFileError);
+    expect(() => importNeuralModel(other)).toThrow(/different feature layout/);
+    const policyLike = new Uint8Array(bytes);
+    policyLike.set(new TextEncoder().encode('DGPF'), 0);
+    expect(() => importNeuralModel(policyLike)).toThrow(/policy file/);
+    fit.model.dispose();
+  }, 60_000);
+
+  it('answers a whole batch, including inputs without examples, without throwing', async () => {
+    const buffer = await seededBuffer('shop', 3, 1);
+    const fit = await fitNeuralModel({ buffer, env: 'shop', epochs: 1, validationShare: 0 });
+    const inputs = fit.inputs.slice(0, 5).map((x) => ({ ...x.input, examples: [] }));
+    const predictions = await fit.model.predict(inputs);
+    expect(predictions).toHaveLength(5);
+    for (const p of predictions) expect(p.reward).toBeGreaterThanOrEqual(0);
+    fit.model.dispose();
+  }, 60_000);
+});
