@@ -5,12 +5,14 @@
 import { cpus } from 'node:os';
 import { envsBench } from './envs.ts';
 import { experienceBench } from './experience.ts';
+import { neuralBench } from './neural.ts';
 import { policyBench } from './policy.ts';
 import { replayBench } from './replay.ts';
 
 const BENCHES: Record<string, (args: string[]) => Promise<unknown>> = {
   envs: envsBench,
   experience: experienceBench,
+  neural: neuralBench,
   policy: policyBench,
   replay: replayBench,
 };

@@ -9,31 +9,45 @@
  *
  * Retrieval reads the app's replay store (the IndexedDB database the Buffer view seeds): only real
  * transitions of the episode's environment, and nothing is written back (stepping by hand is for
- * looking, not for training data). Backends: kNN and an OpenAI-compatible endpoint run here;
- * WebLLM runs on the page (its engine must be created there), which asks `prepare` for the model's
- * input and hands the prediction back to `resolve`.
+ * looking, not for training data). Backends: the neural model, kNN and an OpenAI-compatible
+ * endpoint run here; WebLLM runs on the page (its engine must be created there), which asks
+ * `prepare` for the model's input and hands the prediction back to `resolve`.
+ *
+ * The neural model is the default: it needs no download. It is fitted here, per environment, from
+ * the same store's real transitions (tfjs on webgpu, then wasm, then cpu), kept as `.dgx` bytes in
+ * a small IndexedDB database of its own so it survives a reload, and exported or imported as a
+ * file. Until one is fitted for an environment, kNN answers there (and `BackendInfo.fallback`
+ * says so): the page never waits for a model to exist.
  *
  * Plain class, no DOM: it runs in workers/experience.worker.ts, or in-process with any store.
  */
+import { deleteDB, openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { matchAdmissible } from '../core/actions.ts';
-import { UsageError } from '../core/errors.ts';
+import { DreamGymError, errorMessage, UsageError } from '../core/errors.ts';
 import type { Env, Observation, StepResult, Task, Transition } from '../core/types.ts';
 import { envSpec } from '../envs/registry.ts';
-import { meanScores, scoreTransition, type TransitionScore } from '../experience/fidelity.ts';
+import { meanScores, scoreTransition, type ScoreMeans, type TransitionScore } from '../experience/fidelity.ts';
 import { KnnExperienceModel } from '../experience/knn.ts';
 import { ChatTransportError } from '../experience/llm/chat.ts';
 import { OpenAiHttpClient } from '../experience/llm/http-client.ts';
 import { LlmExperienceModel } from '../experience/llm/llm-model.ts';
+import { fitNeuralModel, type FitProgress } from '../experience/neural/fit.ts';
+import { ModelFileError } from '../experience/neural/model-file.ts';
+import { exportNeuralModel, importNeuralModel } from '../experience/neural/model-io.ts';
+import type { NeuralExperienceModel } from '../experience/neural/model.ts';
 import { compactState } from '../experience/prompt.ts';
 import {
-  failurePrediction, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats, type HistoryStep,
+  emptyStats, failurePrediction, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats, type HistoryStep,
 } from '../experience/types.ts';
 import { IdbReplayStore } from '../replay/idb-store.ts';
 import { ReplayBuffer } from '../replay/retrieval.ts';
 import type { ReplayStore, StoredTransition } from '../replay/store.ts';
 import { publicTask, taskAt, type PublicTask } from './env-session.ts';
+import { platformBackends, useBackend, type BackendName } from './tf.ts';
 
 export type BackendChoice =
+  /** The neural model fitted for the episode's env; kNN answers where none is fitted yet. */
+  | { kind: 'neural' }
   | { kind: 'knn' }
   | { kind: 'http'; baseUrl: string; model: string; apiKey?: string; timeoutMs?: number }
   /** The page runs the model (WebLLM); this service retrieves, steps the real env and scores. */
@@ -45,6 +59,153 @@ export interface BackendInfo {
   name: string;
   /** True when `step` cannot be used: the page predicts and calls `prepare` and `resolve`. */
   predictsOnPage: boolean;
+  /**
+   * Kind `neural` asked about an env with no usable neural model: kNN answers there (`name` is
+   * `knn`), and this says why.
+   */
+  fallback?: string;
+}
+
+/** Mean loss per head of the neural model over an epoch. */
+export interface NeuralLoss {
+  line: number;
+  action: number;
+  transition: number;
+}
+
+/** One epoch of a neural fit: its mean loss and the fidelity on the held-out episodes after it. */
+export interface NeuralEpoch {
+  epoch: number;
+  loss: NeuralLoss | null;
+  validation: ScoreMeans | null;
+}
+
+/** What the page may know of a neural model (no weights). */
+export interface NeuralModelInfo {
+  env: string;
+  origin: 'fitted' | 'imported';
+  /** The tfjs backend it was fitted on (as its file records it). */
+  fittedOn: string;
+  /** ISO time it was made. */
+  createdAt: string;
+  /** Real transitions it learned from, and those held out for the chart; null when its file does not say. */
+  transitions: number | null;
+  validationTransitions: number | null;
+  /** Per-epoch fidelity on held-out episodes, as far as known. */
+  history: NeuralEpoch[];
+  /** Size of its .dgx file. */
+  bytes: number;
+  /** The file it was imported from. */
+  fileName?: string;
+  /** Kept in this browser (IndexedDB) so it survives a reload. */
+  saved: boolean;
+  /** Why it is not saved, or why the saved copy cannot be used. */
+  problem?: string;
+}
+
+export interface NeuralStatus {
+  env: string;
+  /** The tfjs backend of this worker; null until something needed it. */
+  backend: BackendName | null;
+  /** A fit is running (for any env). */
+  fitting: boolean;
+  model: NeuralModelInfo | null;
+}
+
+export interface NeuralFitRequest {
+  env: string;
+  /** Passes over the training transitions (1–100; default 6). */
+  epochs?: number;
+  batchSize?: number;
+  /** Learn from at most this many real transitions. */
+  maxTransitions?: number;
+  /** Share of episodes held out for the per-epoch fidelity (default 0.1). */
+  validationShare?: number;
+  seed?: number;
+}
+
+/** One progress report of a fit, as the page receives it. */
+export type NeuralFitEvent = FitProgress & { env: string; backend: BackendName };
+
+export interface NeuralFitSummary {
+  model: NeuralModelInfo;
+  backend: BackendName;
+  seconds: number;
+}
+
+/** A neural model kept between sessions: its .dgx bytes and what the page shows of it. */
+export interface SavedNeuralModel {
+  env: string;
+  bytes: Uint8Array;
+  info: NeuralModelInfo;
+}
+
+/** Where fitted and imported neural models are kept, one per env. */
+export interface NeuralModelStore {
+  all(): Promise<SavedNeuralModel[]>;
+  put(model: SavedNeuralModel): Promise<void>;
+  delete(env: string): Promise<void>;
+}
+
+/** Kept in memory only (Node, tests). */
+export class MemoryNeuralModelStore implements NeuralModelStore {
+  readonly records = new Map<string, SavedNeuralModel>();
+  async all(): Promise<SavedNeuralModel[]> {
+    return [...this.records.values()].map((r) => ({ ...r, bytes: r.bytes.slice() }));
+  }
+  async put(model: SavedNeuralModel): Promise<void> {
+    this.records.set(model.env, { ...model, bytes: model.bytes.slice() });
+  }
+  async delete(env: string): Promise<void> {
+    this.records.delete(env);
+  }
+}
+
+export const MODELS_DB_NAME = 'dreamgym-models';
+const MODELS_DB_VERSION = 1;
+
+interface ModelsDB extends DBSchema {
+  experienceModels: { key: string; value: SavedNeuralModel };
+}
+
+/**
+ * The browser's neural model store: a database of its own, beside the replay buffer's, so a model
+ * (a few hundred KB) never shares a schema migration with millions of transitions. Each put is one
+ * transaction: a reload mid-save keeps the previous model whole.
+ */
+export class IdbNeuralModelStore implements NeuralModelStore {
+  private constructor(private readonly db: IDBPDatabase<ModelsDB>) {}
+
+  static async open(name: string = MODELS_DB_NAME): Promise<IdbNeuralModelStore> {
+    const db: IDBPDatabase<ModelsDB> = await openDB<ModelsDB>(name, MODELS_DB_VERSION, {
+      upgrade(database, oldVersion) {
+        if (oldVersion < 1) database.createObjectStore('experienceModels', { keyPath: 'env' });
+      },
+      // Another tab wants a newer schema: let it upgrade instead of blocking it forever.
+      blocking: () => db.close(),
+    });
+    return new IdbNeuralModelStore(db);
+  }
+
+  static destroy(name: string = MODELS_DB_NAME): Promise<void> {
+    return deleteDB(name);
+  }
+
+  all(): Promise<SavedNeuralModel[]> {
+    return this.db.getAll('experienceModels');
+  }
+
+  async put(model: SavedNeuralModel): Promise<void> {
+    await this.db.put('experienceModels', model);
+  }
+
+  async delete(env: string): Promise<void> {
+    await this.db.delete('experienceModels', env);
+  }
+
+  close(): void {
+    this.db.close();
+  }
 }
 
 export interface BufferCounts {
@@ -116,8 +277,12 @@ export type PreparedStep =
   | { kind: 'inadmissible'; prediction: ExperiencePrediction };
 
 export interface ExperienceServiceOptions {
-  /** The replay store retrieval reads; default the app's IndexedDB database. */
+  /** The replay store retrieval reads (and the neural model learns from); default the app's IndexedDB database. */
   openStore?: () => Promise<ReplayStore>;
+  /** Where neural models are kept; default an IndexedDB database of their own. */
+  openModelStore?: () => Promise<NeuralModelStore>;
+  /** tfjs backends to try for the neural model, most preferred first (default the platform's: webgpu, wasm, cpu). */
+  backends?: readonly BackendName[];
   /** The fetch HTTP backends use (tests inject one). */
   fetch?: typeof fetch;
   now?: () => number;
@@ -172,13 +337,62 @@ interface Pending {
   examples: ExampleSummary[];
 }
 
+/** A neural model held for one env: its file, and the model once it is loaded (lazily, after a reload). */
+interface NeuralEntry {
+  info: NeuralModelInfo;
+  bytes: Uint8Array;
+  model: NeuralExperienceModel | null;
+}
+
+const MAX_EPOCHS = 100;
+
+function finite(x: unknown): x is number {
+  return typeof x === 'number' && Number.isFinite(x);
+}
+
+function countOrNull(x: unknown): number | null {
+  return typeof x === 'number' && Number.isInteger(x) && x >= 0 ? x : null;
+}
+
+const SCORE_KEYS = ['nextStateF1', 'actionSetF1', 'rewardMae', 'rewardAccuracy', 'doneAccuracy', 'exactNextState', 'invalidRate'] as const;
+
+function scoreMeansFrom(x: unknown): ScoreMeans | null {
+  if (typeof x !== 'object' || x === null) return null;
+  const r = x as Record<string, unknown>;
+  if (!SCORE_KEYS.every((k) => finite(r[k]))) return null;
+  return Object.fromEntries(SCORE_KEYS.map((k) => [k, r[k]])) as unknown as ScoreMeans;
+}
+
+function lossFrom(x: unknown): NeuralLoss | null {
+  if (typeof x !== 'object' || x === null) return null;
+  const r = x as Record<string, unknown>;
+  return finite(r.line) && finite(r.action) && finite(r.transition) ? { line: r.line, action: r.action, transition: r.transition } : null;
+}
+
+/** The per-epoch history a .dgx header's training record carries (files are untrusted: only well-formed entries). */
+function historyFrom(training: Record<string, unknown>): NeuralEpoch[] {
+  const list = Array.isArray(training.history) ? (training.history as unknown[]) : [];
+  return list.slice(0, MAX_EPOCHS).flatMap((e) => {
+    if (typeof e !== 'object' || e === null) return [];
+    const r = e as Record<string, unknown>;
+    const epoch = countOrNull(r.epoch);
+    return epoch === null ? [] : [{ epoch, loss: lossFrom(r.loss), validation: scoreMeansFrom(r.validation) }];
+  });
+}
+
 export class ExperienceService {
   private readonly openStore: () => Promise<ReplayStore>;
   private opening: Promise<ReplayStore> | null = null;
   /** One retrieval index per env, with what the store held when it was built. */
   private readonly buffers = new Map<string, { buffer: ReplayBuffer; signature: string }>();
-  private backend: BackendInfo = { kind: 'knn', name: 'knn', predictsOnPage: false };
-  private model: ExperienceModel | null = new KnnExperienceModel();
+  private backend: BackendInfo = { kind: 'neural', name: 'neural', predictsOnPage: false };
+  /** The model of a knn or http choice; null for neural (chosen per env) and WebLLM (on the page). */
+  private model: ExperienceModel | null = null;
+  /** What answers where the neural choice has no model for the env. */
+  private fallbackKnn = new KnnExperienceModel();
+  /** The model that answered the last step, and its counters when it started answering here. */
+  private lastModel: ExperienceModel | null = null;
+  private statsBase: ExperienceStats = emptyStats();
   private k = DEFAULT_K;
   private episode: Episode | null = null;
   private pending: Pending | null = null;
@@ -186,18 +400,32 @@ export class ExperienceService {
   private unscored = 0;
   private controller = new AbortController();
 
+  // The neural model.
+  private tfBackend: Promise<BackendName> | null = null;
+  private tfBackendName: BackendName | null = null;
+  private readonly neural = new Map<string, NeuralEntry>();
+  private modelStoreOpening: Promise<NeuralModelStore> | null = null;
+  private savedLoading: Promise<void> | null = null;
+  private fitController: AbortController | null = null;
+  /** Steps predicting right now: a model replaced meanwhile is disposed only when they are done. */
+  private predicting = 0;
+  private retired: NeuralExperienceModel[] = [];
+
   constructor(private readonly options: ExperienceServiceOptions = {}) {
     this.openStore = options.openStore ?? (() => IdbReplayStore.open());
   }
 
   /**
-   * Choose the experience model. kNN and HTTP run here; for WebLLM the page predicts. The address
-   * of an endpoint is checked now (a UsageError says what is wrong); whether it answers shows at
-   * the first step. The fidelity meter starts over: it measures one backend.
+   * Choose the experience model. Neural, kNN and HTTP run here; for WebLLM the page predicts. The
+   * address of an endpoint is checked now (a UsageError says what is wrong); whether it answers
+   * shows at the first step. The fidelity meter starts over: it measures one backend.
    */
   setBackend(choice: BackendChoice): BackendInfo {
     let model: ExperienceModel | null;
     switch (choice.kind) {
+      case 'neural':
+        model = null;
+        break;
       case 'knn':
         model = new KnnExperienceModel();
         break;
@@ -220,17 +448,27 @@ export class ExperienceService {
         model = null;
         break;
       default:
-        throw new UsageError(`unknown experience backend ${JSON.stringify((choice as { kind?: unknown }).kind)}; use knn, http or webllm`);
+        throw new UsageError(`unknown experience backend ${JSON.stringify((choice as { kind?: unknown }).kind)}; use neural, knn, http or webllm`);
     }
     this.stop();
     this.model = model;
-    this.backend = { kind: choice.kind, name: model?.name ?? `llm:webllm/${(choice as { modelId: string }).modelId.trim()}`, predictsOnPage: model === null };
+    this.fallbackKnn = new KnnExperienceModel();
+    this.lastModel = null;
+    const name = choice.kind === 'neural' ? 'neural' : choice.kind === 'webllm' ? `llm:webllm/${choice.modelId.trim()}` : (model as ExperienceModel).name;
+    this.backend = { kind: choice.kind, name, predictsOnPage: choice.kind === 'webllm' };
     this.resetMeter();
     return { ...this.backend };
   }
 
-  backendInfo(): BackendInfo {
-    return { ...this.backend };
+  /**
+   * The backend chosen, as it answers for `env`: with the neural choice and no usable neural model
+   * for that env, kNN answers (`name` is `knn`) and `fallback` says why.
+   */
+  async backendInfo(env?: string): Promise<BackendInfo> {
+    if (this.backend.kind !== 'neural' || env === undefined) return { ...this.backend };
+    envSpec(env);
+    const answering = await this.neuralFor(env);
+    return answering.model === this.fallbackKnn ? { ...this.backend, name: 'knn', fallback: answering.fallback } : { ...this.backend };
   }
 
   /** How many retrieved transitions the model sees per step (1–8). */
@@ -249,9 +487,18 @@ export class ExperienceService {
     return fidelityMeter(this.scores, this.unscored);
   }
 
-  /** The model's counters (calls, retries, invalid outputs, tokens); null when the page runs it. */
+  /**
+   * The counters (calls, retries, invalid outputs, tokens) of the model that answered the steps,
+   * since it began answering them (a neural model's fit validation is not counted); null when the
+   * page runs it.
+   */
   modelStats(): ExperienceStats | null {
-    return this.model ? this.model.stats() : null;
+    const model = this.lastModel ?? this.model;
+    if (!model) return null;
+    const now = model.stats();
+    if (model !== this.lastModel) return now;
+    const base = this.statsBase;
+    return Object.fromEntries(Object.entries(now).map(([key, value]) => [key, value - (base[key as keyof ExperienceStats] ?? 0)])) as unknown as ExperienceStats;
   }
 
   async bufferCounts(env: string): Promise<BufferCounts> {
@@ -301,7 +548,11 @@ export class ExperienceService {
    * Take the prepared action in the real environment, score `prediction` against what happened,
    * and move the episode on to the real next state.
    */
-  async resolve(prediction: ExperiencePrediction): Promise<ExperienceStep> {
+  resolve(prediction: ExperiencePrediction): Promise<ExperienceStep> {
+    return this.resolveAs(prediction, this.backend.name);
+  }
+
+  private async resolveAs(prediction: ExperiencePrediction, backend: string): Promise<ExperienceStep> {
     const episode = this.current();
     const pending = this.pending;
     if (!pending || pending.episode !== episode) throw new UsageError('prepare a step before resolving it');
@@ -343,26 +594,300 @@ export class ExperienceService {
       examples: pending.examples,
       score,
       meter: this.meter(),
-      backend: this.backend.name,
+      backend,
     };
   }
 
-  /** One whole step with the model this service runs (kNN or HTTP). */
+  /** One whole step with the model this service runs (neural, kNN or HTTP). */
   async step(action: string): Promise<ExperienceStep> {
-    const model = this.model;
-    if (!model) throw new UsageError(`${this.backend.name} runs on the page: it predicts there and hands the prediction to resolve()`);
+    if (this.backend.predictsOnPage) throw new UsageError(`${this.backend.name} runs on the page: it predicts there and hands the prediction to resolve()`);
     const controller = new AbortController();
     this.controller = controller;
-    const prepared = await this.prepare(action);
-    const prediction = prepared.kind === 'ask' ? (await model.predict([prepared.input], { signal: controller.signal }))[0] : prepared.prediction;
-    if (controller.signal.aborted) throw new ChatTransportError('aborted', 'The step was stopped; the real environment did not move.');
-    return this.resolve(prediction ?? failurePrediction('the model returned no prediction'));
+    const episode = this.current();
+    const model = this.model ?? (await this.neuralFor(episode.task.env)).model;
+    this.predicting++;
+    try {
+      const prepared = await this.prepare(action);
+      let prediction: ExperiencePrediction | undefined;
+      if (prepared.kind === 'ask') {
+        if (this.lastModel !== model) {
+          this.lastModel = model;
+          this.statsBase = model.stats();
+        }
+        prediction = (await model.predict([prepared.input], { signal: controller.signal }))[0];
+      } else {
+        prediction = prepared.prediction;
+      }
+      if (controller.signal.aborted) throw new ChatTransportError('aborted', 'The step was stopped; the real environment did not move.');
+      return await this.resolveAs(prediction ?? failurePrediction('the model returned no prediction'), model.name);
+    } finally {
+      this.predicting--;
+      if (this.predicting === 0) this.disposeRetired();
+    }
   }
 
   /** Stop the model request in flight (HTTP); the real environment does not move. */
   stop(): void {
     this.controller.abort();
   }
+
+  // --- the neural model --------------------------------------------------------------------------
+
+  /**
+   * Start tfjs for the neural model on the first backend that works here (webgpu, then wasm, then
+   * cpu in a browser), or on `preference`. Call it before anything loads a model: tensors stay on
+   * the backend that made them.
+   */
+  async init(preference?: readonly BackendName[]): Promise<BackendName> {
+    if (preference) this.tfBackend = null;
+    return this.ensureBackend(preference);
+  }
+
+  /** The neural model of `env` (if any), whether a fit runs, and this worker's tfjs backend. */
+  async neuralStatus(env: string): Promise<NeuralStatus> {
+    envSpec(env);
+    await this.loadSaved();
+    const entry = this.neural.get(env);
+    return { env, backend: this.tfBackendName, fitting: this.fitController !== null, model: entry ? { ...entry.info } : null };
+  }
+
+  /**
+   * Fit the neural model of `request.env` on the replay store's real transitions of that env.
+   * Progress streams to `onProgress` (a comlink proxy in the app); `stopFit()` ends it early, and
+   * then the env keeps the model it had (or none). The new model replaces the old one only once it
+   * is complete, and is saved in this browser.
+   */
+  async fitNeural(request: NeuralFitRequest, onProgress?: (event: NeuralFitEvent) => void): Promise<NeuralFitSummary> {
+    if (this.fitController) throw new DreamGymError('busy', 'a neural model is being fitted already; stop it first');
+    const env = request.env;
+    envSpec(env);
+    const epochs = request.epochs ?? 6;
+    if (!Number.isInteger(epochs) || epochs < 1 || epochs > MAX_EPOCHS) throw new UsageError(`epochs must be a whole number from 1 to ${MAX_EPOCHS}, got ${epochs}`);
+    const controller = new AbortController();
+    this.fitController = controller;
+    const report = (event: NeuralFitEvent): void => {
+      // A comlink callback answers with a promise; a page that went away must not fail the fit.
+      if (onProgress) void Promise.resolve(onProgress(event)).catch(() => undefined);
+    };
+    try {
+      const backend = await this.ensureBackend();
+      await this.loadSaved();
+      const buffer = await this.bufferFor(env);
+      controller.signal.throwIfAborted();
+      const createdAt = new Date(this.options.now?.() ?? Date.now()).toISOString();
+      const fit = await fitNeuralModel({
+        buffer,
+        env,
+        k: this.k,
+        epochs,
+        ...(request.batchSize !== undefined ? { batchSize: request.batchSize } : {}),
+        ...(request.maxTransitions !== undefined ? { maxTransitions: request.maxTransitions } : {}),
+        ...(request.validationShare !== undefined ? { validationShare: request.validationShare } : {}),
+        ...(request.seed !== undefined ? { seed: request.seed } : {}),
+        signal: controller.signal,
+        onProgress: (p) => report({ ...p, env, backend }),
+      });
+      const history: NeuralEpoch[] = fit.epochs.map((e) => ({ epoch: e.epoch, loss: { ...e.loss }, validation: e.validation ? { ...e.validation } : null }));
+      const last = history.at(-1)?.validation ?? null;
+      let bytes: Uint8Array;
+      try {
+        bytes = await exportNeuralModel(fit.model, {
+          backend,
+          training: {
+            source: 'app',
+            env,
+            epochs,
+            k: this.k,
+            transitions: fit.transitions,
+            validationTransitions: fit.validationTransitions,
+            rows: { ...fit.rows },
+            seconds: fit.seconds,
+            history,
+          },
+          evaluation: last ? { split: 'held-out episodes of the buffer', transitions: fit.validationTransitions, ...last } : null,
+          createdAt,
+        });
+      } catch (error) {
+        fit.model.dispose();
+        throw error;
+      }
+      const info: NeuralModelInfo = {
+        env,
+        origin: 'fitted',
+        fittedOn: backend,
+        createdAt,
+        transitions: fit.transitions,
+        validationTransitions: fit.validationTransitions,
+        history,
+        bytes: bytes.byteLength,
+        saved: false,
+      };
+      await this.install(env, fit.model, bytes, info);
+      return { model: { ...(this.neural.get(env)?.info ?? info) }, backend, seconds: fit.seconds };
+    } catch (error) {
+      if (controller.signal.aborted) {
+        const had = this.neural.has(env) ? `keeps the model it had` : `still has none, so kNN answers there`;
+        throw new DreamGymError('stopped', `The fit was stopped; ${env} ${had}.`, { cause: error });
+      }
+      throw error;
+    } finally {
+      if (this.fitController === controller) this.fitController = null;
+    }
+  }
+
+  /** Stop the fit in progress; the env keeps the model it had. */
+  stopFit(): void {
+    this.fitController?.abort();
+  }
+
+  /** The `.dgx` file of `env`'s neural model (exactly the bytes that are saved). */
+  async exportNeural(env: string): Promise<Uint8Array> {
+    envSpec(env);
+    await this.loadSaved();
+    const entry = this.neural.get(env);
+    if (!entry) throw new UsageError(`no neural model is fitted for ${env} yet: fit one first`);
+    return entry.bytes.slice();
+  }
+
+  /**
+   * Load a `.dgx` file as the neural model of the env its header names. Every check runs before
+   * anything is replaced: a bad file throws (a ModelFileError saying what is wrong) and changes
+   * nothing.
+   */
+  async importNeural(bytes: Uint8Array, fileName?: string): Promise<NeuralModelInfo> {
+    if (!(bytes instanceof Uint8Array)) throw new ModelFileError('wrong-kind', 'expected the bytes of a .dgx file');
+    if (this.fitController) throw new DreamGymError('busy', 'a neural model is being fitted; stop it before importing one');
+    const backend = await this.ensureBackend();
+    await this.loadSaved();
+    const { model, header } = importNeuralModel(bytes);
+    try {
+      envSpec(header.env);
+    } catch {
+      model.dispose();
+      throw new ModelFileError('header', `the file holds an experience model for the environment "${header.env.slice(0, 40)}", which this app does not have`);
+    }
+    const training = header.training;
+    const history = historyFrom(training);
+    const info: NeuralModelInfo = {
+      env: header.env,
+      origin: 'imported',
+      fittedOn: typeof header.backend === 'string' && header.backend !== '' ? header.backend : backend,
+      createdAt: header.createdAt,
+      transitions: countOrNull(training.transitions),
+      validationTransitions: countOrNull(training.validationTransitions),
+      history,
+      bytes: bytes.byteLength,
+      ...(fileName ? { fileName: fileName.slice(0, 200) } : {}),
+      saved: false,
+    };
+    await this.install(header.env, model, bytes.slice(), info);
+    return { ...(this.neural.get(header.env)?.info ?? info) };
+  }
+
+  /** Forget `env`'s neural model here and in the browser's storage; kNN answers there again. */
+  async forgetNeural(env: string): Promise<void> {
+    envSpec(env);
+    if (this.fitController) throw new DreamGymError('busy', 'a neural model is being fitted; stop it first');
+    await this.loadSaved();
+    const entry = this.neural.get(env);
+    if (!entry) return;
+    await (await this.modelStore()).delete(env);
+    this.neural.delete(env);
+    if (entry.model) this.retire(entry.model);
+  }
+
+  private ensureBackend(preference?: readonly BackendName[]): Promise<BackendName> {
+    this.tfBackend ??= useBackend(preference ?? this.options.backends ?? platformBackends()).then(
+      (name) => {
+        this.tfBackendName = name;
+        return name;
+      },
+      (error: unknown) => {
+        this.tfBackend = null;
+        throw error;
+      },
+    );
+    return this.tfBackend;
+  }
+
+  private modelStore(): Promise<NeuralModelStore> {
+    const open = this.options.openModelStore ?? (() => IdbNeuralModelStore.open());
+    this.modelStoreOpening ??= open().catch((error: unknown) => {
+      this.modelStoreOpening = null;
+      throw error;
+    });
+    return this.modelStoreOpening;
+  }
+
+  /**
+   * Read the saved neural models once (their bytes; each is loaded when first used). Storage that
+   * cannot be read leaves kNN answering, never a broken page.
+   */
+  private loadSaved(): Promise<void> {
+    this.savedLoading ??= (async () => {
+      let saved: SavedNeuralModel[];
+      try {
+        saved = await (await this.modelStore()).all();
+      } catch {
+        return;
+      }
+      for (const record of saved) {
+        if (!record || typeof record.env !== 'string' || !(record.bytes instanceof Uint8Array) || typeof record.info !== 'object' || this.neural.has(record.env)) continue;
+        this.neural.set(record.env, { info: { ...record.info, env: record.env, bytes: record.bytes.byteLength, saved: true }, bytes: record.bytes, model: null });
+      }
+    })();
+    return this.savedLoading;
+  }
+
+  /** What answers for `env` under the neural choice: its neural model, or kNN with the reason. */
+  private async neuralFor(env: string): Promise<{ model: ExperienceModel; fallback: string }> {
+    await this.loadSaved();
+    const entry = this.neural.get(env);
+    if (!entry) return { model: this.fallbackKnn, fallback: `No neural model is fitted for ${env} yet, so kNN answers.` };
+    if (!entry.model && entry.info.problem === undefined) {
+      try {
+        await this.ensureBackend();
+        const { model, header } = importNeuralModel(entry.bytes);
+        if (header.env !== env) {
+          model.dispose();
+          throw new ModelFileError('header', `the saved file is for ${header.env}, not ${env}`);
+        }
+        // Another call may have loaded it meanwhile (ensureBackend awaited).
+        if (entry.model) model.dispose();
+        else entry.model = model;
+      } catch (error) {
+        entry.info = { ...entry.info, problem: `The saved neural model for ${env} cannot be used (${errorMessage(error)}); fit it again or import a .dgx file.` };
+      }
+    }
+    if (!entry.model) return { model: this.fallbackKnn, fallback: `${entry.info.problem ?? 'The neural model is not loaded.'} kNN answers meanwhile.` };
+    return { model: entry.model, fallback: '' };
+  }
+
+  /** Make `model` the env's neural model, save its file, and retire the one it replaces. */
+  private async install(env: string, model: NeuralExperienceModel, bytes: Uint8Array, info: NeuralModelInfo): Promise<void> {
+    let saved: NeuralModelInfo;
+    try {
+      await (await this.modelStore()).put({ env, bytes, info: { ...info, saved: true } });
+      saved = { ...info, saved: true };
+    } catch (error) {
+      saved = { ...info, saved: false, problem: `Not saved in this browser (${errorMessage(error)}): it lasts until the page is closed; export it to keep it.` };
+    }
+    const old = this.neural.get(env)?.model;
+    this.neural.set(env, { info: saved, bytes, model });
+    if (old && old !== model) this.retire(old);
+    // The meter measures one model: a new one starts it over.
+    if (this.backend.kind === 'neural') this.resetMeter();
+  }
+
+  private retire(model: NeuralExperienceModel): void {
+    this.retired.push(model);
+    if (this.predicting === 0) this.disposeRetired();
+  }
+
+  private disposeRetired(): void {
+    for (const model of this.retired.splice(0)) model.dispose();
+  }
+
 
   private current(): Episode {
     if (!this.episode) throw new UsageError('start an episode first');

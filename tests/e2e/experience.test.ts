@@ -1,14 +1,28 @@
 /**
  * The Experience view, driven by a person in Chromium: step kNN by hand beside the real shop (after
- * seeding the buffer through the Buffer view) and read the fidelity meter; choose a WebLLM model
- * with no network and get a clear error, not a hang or a blank page; and an HTTP endpoint that is
- * not running.
+ * seeding the buffer through the Buffer view) and read the fidelity meter; fit the neural model
+ * from that buffer, watch its chart, step with it, find it again after a reload, export it and have
+ * a bad file refused; choose a WebLLM model with no network and get a clear error, not a hang or a
+ * blank page; and an HTTP endpoint that is not running.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { encodePolicyFile } from '../../src/policy/dgp.ts';
 import { ARTIFACTS, collectErrors, launch } from './browser.ts';
 
 const number = async (page: Page, testId: string) => Number((await page.getByTestId(testId).textContent())?.replace(/,/g, ''));
+
+/** Seed `episodes` shop episodes through the Buffer view, as a person does; returns the real transitions. */
+async function seedShop(page: Page, episodes: number): Promise<number> {
+  await page.goto(`${inject('appUrl')}#buffer`);
+  await expect.poll(() => number(page, 'count-total'), { timeout: 30_000 }).toBe(0);
+  await page.getByLabel('Environment', { exact: true }).selectOption('shop');
+  await page.getByLabel('Episodes', { exact: true }).fill(String(episodes));
+  await page.getByRole('button', { name: 'Seed the buffer' }).click();
+  await expect.poll(() => page.getByTestId('seed-status').textContent(), { timeout: 60_000 }).toMatch(new RegExp(`^Seeded ${episodes} of ${episodes} episodes`));
+  return number(page, 'count-shop-real');
+}
 const SCORE = /^\d\.\d\d$/;
 /** Where WebLLM fetches models and libraries from; aborted so the test never depends on the network. */
 const MODEL_HOSTS = /huggingface\.co|hf\.co|githubusercontent\.com|mlc\.ai/;
@@ -89,6 +103,121 @@ describe('the Experience view, driven by a person in Chromium', () => {
     await page.screenshot({ path: `${ARTIFACTS}/experience-knn-dark.png`, fullPage: true });
     expect(errors).toEqual([]);
   }, 240_000);
+
+  it('fits the neural model from the buffer with progress and a chart, steps with it, keeps it across a reload, exports it and refuses a bad file', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
+    const errors = collectErrors(page);
+    const seeded = await seedShop(page, 20);
+    expect(seeded).toBeGreaterThan(20);
+
+    await page.getByRole('link', { name: 'Experience' }).click();
+    await page.getByRole('heading', { name: 'Experience model', exact: true }).waitFor();
+    // Nothing fitted yet: the neural choice is the default, kNN answers, and the view says how to get one.
+    expect(await page.getByRole('radio', { name: /Neural \(no download\)/ }).isChecked()).toBe(true);
+    await expect.poll(() => page.getByTestId('active-backend').textContent(), { timeout: 30_000 }).toBe('knn');
+    await expect.poll(() => page.getByTestId('neural-hint').textContent(), { timeout: 30_000 }).toMatch(/^No neural model is fitted for shop yet, so kNN answers\./);
+    expect(await page.getByRole('button', { name: 'Fit the neural model (no download)' }).isVisible()).toBe(true);
+    expect(await page.getByTestId('neural-model').textContent()).toBe('No neural model is fitted for shop yet.');
+
+    // Fit one epoch: progress shows while it runs, Stop is there, and the page stays usable.
+    const epochs = page.getByLabel('Epochs', { exact: true });
+    expect(await epochs.inputValue()).toBe('6');
+    await epochs.fill('1');
+    await page.getByRole('button', { name: 'Fit', exact: true }).click();
+    await expect.poll(() => page.getByTestId('fit-status').textContent(), { timeout: 30_000 }).toMatch(/^(Starting|Preparing|Epoch 1 \/ 1)/);
+    const stop = page.getByRole('button', { name: 'Stop', exact: true });
+    expect(await stop.count()).toBe(1);
+    expect(await page.getByLabel('Retrieved real transitions per step (k)').isEnabled()).toBe(true);
+    await expect.poll(() => page.getByTestId('active-backend').textContent(), { timeout: 240_000 }).toBe('neural');
+    expect(await page.getByTestId('fit-status').textContent()).toBe('Fitted.');
+    expect(await stop.isDisabled()).toBe(true);
+    expect(await page.getByTestId('neural-hint').count()).toBe(0);
+    const backend = (await page.getByTestId('neural-backend').textContent())?.replace('tfjs backend: ', '');
+    expect(backend).toBe('webgpu'); // Chromium runs with --enable-unsafe-webgpu: the worker's tfjs takes it
+    expect(await page.getByTestId('neural-model').textContent()).toMatch(/^Fitted .* on webgpu · [\d,]+ real transitions \([\d,]+ held out\) · 1 epoch · \d+ KB, saved in this browser\.$/);
+    expect(await page.getByRole('status').filter({ hasText: /^Fitted the neural model for shop on webgpu/ }).count()).toBe(1);
+
+    // The chart: uPlot's canvas with the four fidelity series, and the numbers as text beside it.
+    const chart = page.getByTestId('neural-chart');
+    expect(await chart.getByText('Fidelity on held-out episodes, per epoch').count()).toBe(1);
+    expect(await chart.locator('canvas').count()).toBeGreaterThan(0);
+    for (const label of ['next-state F1', 'action-set F1', 'reward accuracy', 'done accuracy']) {
+      expect(await chart.locator('.u-legend').getByText(label, { exact: true }).count()).toBe(1);
+    }
+    expect(await page.getByTestId('neural-validation').textContent()).toMatch(/^Held-out episodes after the last epoch: next-state F1 \d\.\d\d · action-set F1 \d\.\d\d · reward accuracy \d\.\d\d · done accuracy \d\.\d\d$/);
+    await page.screenshot({ path: `${ARTIFACTS}/experience-neural-fitted.png`, fullPage: true });
+
+    // Step by hand with it: the neural model's reasoning, next state, reward and done beside the real ones.
+    await page.getByRole('button', { name: 'Start episode' }).click();
+    const instruction = page.getByTestId('experience-instruction');
+    await expect.poll(() => instruction.textContent(), { timeout: 30_000 }).toMatch(/price lower than/);
+    await page.getByLabel('Search the store').fill('running shoes');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => page.getByRole('heading', { name: /^Step 1:/ }).count(), { timeout: 60_000 }).toBe(1);
+    expect(await page.getByTestId('predicted').getByRole('heading', { name: /Experience model/ }).textContent()).toMatch(/neural$/);
+    expect((await page.getByTestId('predicted-reasoning').textContent())!.length).toBeGreaterThan(0);
+    expect((await page.getByTestId('predicted-next').textContent())!.length).toBeGreaterThan(0);
+    expect(await page.getByTestId('predicted-outcome').textContent()).toMatch(/^Reward \d\.\d\d · episode (ends|goes on)$/);
+    expect(await page.getByTestId('real-next').textContent()).toMatch(/page\s*results/);
+    expect(await page.getByTestId('step-next-f1').textContent()).toMatch(SCORE);
+    expect(await page.getByTestId('meter-steps').textContent()).toBe('1');
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await page.screenshot({ path: `${ARTIFACTS}/experience-neural-step.png`, fullPage: true });
+
+    // A second fit, stopped: the model that was there stays.
+    const before = await page.getByTestId('neural-model').textContent();
+    await epochs.fill('6');
+    await page.getByRole('button', { name: 'Fit', exact: true }).click();
+    await expect.poll(() => page.getByTestId('fit-status').textContent(), { timeout: 30_000 }).toMatch(/^(Preparing|Epoch 1 \/ 6)/);
+    await stop.click();
+    await expect.poll(() => page.getByTestId('fit-status').textContent(), { timeout: 60_000 }).toBe('Stopped: the model that was there is kept.');
+    expect(await page.getByRole('status').filter({ hasText: 'The fit was stopped; shop keeps the model it had.' }).count()).toBe(1);
+    expect(await page.getByTestId('neural-model').textContent()).toBe(before);
+    expect(await page.getByTestId('active-backend').textContent()).toBe('neural');
+    expect(await page.getByRole('alert').count()).toBe(0);
+
+    // A reload finds the model in IndexedDB and uses it.
+    await page.reload();
+    await expect.poll(() => page.getByTestId('active-backend').textContent(), { timeout: 60_000 }).toBe('neural');
+    const summary = await page.getByTestId('neural-model').textContent();
+    expect(summary).toMatch(/^Fitted .* on webgpu/);
+    expect(await page.getByTestId('neural-backend').textContent()).toBe('tfjs backend: webgpu');
+    expect(await page.getByTestId('neural-chart').locator('canvas').count()).toBeGreaterThan(0);
+
+    // Export: a .dgx download.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export .dgx' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^neural-shop-[\dT-]+\.dgx$/);
+    const file = `${ARTIFACTS}/${download.suggestedFilename()}`;
+    await download.saveAs(file);
+    const bytes = readFileSync(file);
+    expect(bytes.subarray(0, 4).toString('latin1')).toBe('DGXF');
+
+    // Bad files: a specific error in an alert, and nothing changes.
+    const importer = page.getByLabel('Import a .dgx file');
+    await importer.setInputFiles({ name: 'notes.dgx', mimeType: 'application/octet-stream', buffer: Buffer.from('these are my notes, not a model') });
+    const fileError = page.getByTestId('neural-file-error');
+    await expect.poll(() => fileError.textContent(), { timeout: 30_000 }).toMatch(/^notes\.dgx: /);
+    expect(await fileError.getAttribute('role')).toBe('alert');
+    const policy = encodePolicyFile(
+      { env: 'shop', algorithm: 'grpo', backend: 'cpu', architecture: {}, featurizer: {}, training: {}, evaluation: null, createdAt: '2025-01-01T00:00:00.000Z' },
+      [{ name: 'w', shape: [2], data: new Float32Array([1, 2]) }],
+    );
+    await importer.setInputFiles({ name: 'policy.dgx', mimeType: 'application/octet-stream', buffer: Buffer.from(policy) });
+    await expect.poll(() => fileError.textContent(), { timeout: 30_000 }).toMatch(/^policy\.dgx: .*policy file \(\.dgp\), not an experience model file/);
+    expect(await page.getByTestId('neural-model').textContent()).toBe(summary);
+    expect(await page.getByTestId('active-backend').textContent()).toBe('neural');
+    await page.screenshot({ path: `${ARTIFACTS}/experience-neural-bad-file.png`, fullPage: true });
+
+    // The exported file imports cleanly.
+    await importer.setInputFiles(file);
+    await expect.poll(() => page.getByTestId('neural-model').textContent(), { timeout: 60_000 }).toMatch(/^Imported from neural-shop-.*\.dgx .* on webgpu/);
+    expect(await fileError.count()).toBe(0);
+    expect(await page.getByTestId('active-backend').textContent()).toBe('neural');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: `${ARTIFACTS}/experience-neural-dark.png`, fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 420_000);
 
   it('shows a clear error, not a hang or a blank page, when a WebLLM model is chosen with no network', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });

@@ -1,12 +1,17 @@
+import type { NeuralFitEvent, NeuralModelInfo } from '../../runtime/experience-service.ts';
+import { formatNumber, LiveChart, type ChartSeries } from '../train/LiveChart.tsx';
 import {
-  active, addCustomModel, applyBackend, applying, backendKind, busy, cacheState, cancelLoad, chooseKind, chooseModel, customId,
-  customLibUrl, customModelUrl, deleteSelectedFromCache, deleting, httpApiKey, httpBaseUrl, httpModel, kExamples, loadProgress,
-  loadState, modelListState, models, selectedModel, selectedOption, setK, shaderF16, type BackendKind,
+  active, addCustomModel, applyBackend, applying, backendKind, busy, cacheState, cancelLoad, chartEpochs, chooseKind, chooseModel, customId,
+  customLibUrl, customModelUrl, deleteSelectedFromCache, deleting, exportNeural, fitEnv, fitEpochs, fitFromHint, fitNeural, fitProgress,
+  fitState, forgetNeural, httpApiKey, httpBaseUrl, httpModel, importNeuralFile, isFitting, kExamples, loadProgress, loadState, MAX_EPOCHS,
+  modelListState, models, neural, neuralFileBusy, neuralFileError, selectedEnv, selectedModel, selectedOption, setK, shaderF16, stopFit,
+  tfBackend, type BackendKind,
 } from './experience-store.ts';
 
-// Every string from WebLLM (progress text, model ids, URLs) is a JSX text child: shown as text, never as HTML.
+// Every string from WebLLM (progress text, model ids, URLs) or from a model file is a JSX text child: shown as text, never as HTML.
 
 const KINDS: { kind: BackendKind; label: string; help: string }[] = [
+  { kind: 'neural', label: 'Neural (no download)', help: 'a small network learned here from the real transitions in the buffer; the default (kNN answers until it is fitted)' },
   { kind: 'knn', label: 'kNN', help: 'copies what happened after the most similar real transition in the buffer; no download, the floor every model must beat' },
   { kind: 'http', label: 'HTTP endpoint', help: 'any OpenAI-compatible server: llama.cpp, Ollama, vLLM, SGLang' },
   { kind: 'webllm', label: 'WebLLM', help: 'a small model downloaded once and run in this browser on the GPU' },
@@ -26,6 +31,137 @@ function KnnFields() {
         Use kNN
       </button>
     </div>
+  );
+}
+
+// Mid-tone colours that read on both the light and the dark background (as the Train view's).
+const FIDELITY_SERIES: ChartSeries[] = [
+  { label: 'next-state F1', color: '#3b82f6', axis: 'left', points: true },
+  { label: 'action-set F1', color: '#f08c00', axis: 'left', points: true },
+  { label: 'reward accuracy', color: '#2f9e44', axis: 'left', points: true },
+  { label: 'done accuracy', color: '#ae3ec9', axis: 'left', points: true },
+];
+
+const int = (n: number) => n.toLocaleString('en-US');
+const score = (n: number) => n.toFixed(2);
+
+function when(iso: string): string {
+  const time = Date.parse(iso);
+  return Number.isFinite(time) ? new Date(time).toLocaleString() : iso;
+}
+
+function ModelSummary({ info }: { info: NeuralModelInfo }) {
+  const last = [...info.history].reverse().find((e) => e.validation)?.validation ?? null;
+  return (
+    <>
+      <p class="small" data-testid="neural-model">
+        {info.origin === 'fitted' ? 'Fitted' : <>Imported{info.fileName ? <> from <code>{info.fileName}</code></> : null}</>} {when(info.createdAt)} on <strong>{info.fittedOn}</strong>
+        {info.transitions !== null && <> · {int(info.transitions)} real transitions</>}
+        {info.validationTransitions ? <> ({int(info.validationTransitions)} held out)</> : null}
+        {info.history.length > 0 && <> · {info.history.length} epoch{info.history.length === 1 ? '' : 's'}</>}
+        {' '}· {int(Math.round(info.bytes / 1024))} KB{info.saved ? ', saved in this browser' : ''}.
+      </p>
+      {last && (
+        <p class="small muted" data-testid="neural-validation">
+          Held-out episodes after the last epoch: next-state F1 {score(last.nextStateF1)} · action-set F1 {score(last.actionSetF1)} · reward accuracy {score(last.rewardAccuracy)} · done accuracy {score(last.doneAccuracy)}
+        </p>
+      )}
+      {info.problem && <p class="warning small" data-testid="neural-problem">{info.problem}</p>}
+    </>
+  );
+}
+
+function progressText(p: NeuralFitEvent | null): string {
+  if (!p) return 'Starting tfjs and reading the buffer…';
+  if (p.phase === 'prepare') return `Preparing: retrieved examples for ${int(p.done)} / ${int(p.total)} real transitions`;
+  if (p.phase === 'validate') return `Epoch ${p.epoch} / ${p.epochs} · checking held-out episodes ${int(p.done)} / ${int(p.total)}`;
+  const loss = p.loss ? ` · loss ${formatNumber(p.loss.line)} (lines), ${formatNumber(p.loss.action)} (actions), ${formatNumber(p.loss.transition)} (reward, done)` : '';
+  return `Epoch ${p.epoch} / ${p.epochs} · minibatch ${int(p.done)} / ${int(p.total)}${loss}`;
+}
+
+function FitProgress() {
+  const state = fitState.value;
+  const p = fitProgress.value;
+  const elsewhere = fitEnv.value !== selectedEnv.value;
+  if (state === 'idle' || (elsewhere && !isFitting.value)) return null;
+  const said = state === 'fitting' ? progressText(p) : state === 'stopping' ? 'Stopping…' : state === 'done' ? 'Fitted.' : state === 'stopped' ? 'Stopped: the model that was there is kept.' : 'The fit failed (see the message above).';
+  const text = elsewhere ? `Fitting the ${fitEnv.value ?? ''} model · ${said}` : said;
+  // One bar: preparing is the first unit, then one unit per epoch (training, then its check).
+  const max = (p?.epochs ?? 1) + 1;
+  const part = (done: number, total: number) => done / Math.max(1, total);
+  const value = state === 'done' ? max : !p ? 0 : p.phase === 'prepare' ? part(p.done, p.total)
+    : p.phase === 'train' ? p.epoch + 0.9 * part(p.done, p.total) : p.epoch + 0.9 + 0.1 * part(p.done, p.total);
+  return (
+    <div class="load-progress">
+      <label class="progress-label" for="fit-progress" data-testid="fit-status" aria-live="polite">{text}</label>
+      <progress id="fit-progress" max={max} value={Math.min(max, value)} />
+    </div>
+  );
+}
+
+function FidelityChart() {
+  const epochs = chartEpochs.value;
+  const fitting = isFitting.value;
+  if (epochs.length === 0 && !fitting) return null;
+  const withScores = epochs.filter((e) => e.validation);
+  const data: [number[], ...(number | null)[][]] = [
+    epochs.map((e) => e.epoch),
+    epochs.map((e) => e.validation?.nextStateF1 ?? null),
+    epochs.map((e) => e.validation?.actionSetF1 ?? null),
+    epochs.map((e) => e.validation?.rewardAccuracy ?? null),
+    epochs.map((e) => e.validation?.doneAccuracy ?? null),
+  ];
+  return (
+    <div data-testid="neural-chart">
+      <LiveChart title="Fidelity on held-out episodes, per epoch" xLabel="epoch" xIntegers data={data} series={FIDELITY_SERIES} left={{ label: 'score', range: [0, 1] }} height={200} />
+      {epochs.length > 0 && withScores.length === 0 && (
+        <p class="muted small">No episode was held out (the buffer is small), so there is no fidelity to chart: seed more episodes.</p>
+      )}
+      {fitting && epochs.length === 0 && <p class="muted small">The first point appears after the first epoch.</p>}
+    </div>
+  );
+}
+
+function NeuralFields() {
+  const status = neural.value;
+  const env = selectedEnv.value;
+  const fitting = isFitting.value;
+  const info = status?.model ?? null;
+  const fileBusy = neuralFileBusy.value;
+  return (
+    <>
+      {info ? <ModelSummary info={info} /> : <p class="small" data-testid="neural-model">No neural model is fitted for {env} yet.</p>}
+      <form class="row" onSubmit={(e) => { e.preventDefault(); void fitNeural(); }}>
+        <label for="neural-epochs">Epochs</label>
+        <input id="neural-epochs" type="number" min={1} max={MAX_EPOCHS} step={1} value={Number.isNaN(fitEpochs.value) ? '' : fitEpochs.value} disabled={fitting}
+          onInput={(e) => { fitEpochs.value = (e.target as HTMLInputElement).valueAsNumber; }} />
+        <button type="submit" class="primary" disabled={fitting || fileBusy}>Fit</button>
+        <button type="button" disabled={fitState.value !== 'fitting'} onClick={() => void stopFit()}>Stop</button>
+        <span class="muted small" data-testid="neural-backend">tfjs backend: {tfBackend.value ?? 'starts with the first fit or load (webgpu, then wasm, then cpu)'}</span>
+      </form>
+      <p class="muted small">
+        Learns the {env} transitions in the replay buffer (real ones only), holding out a tenth of the episodes to measure fidelity after every epoch.
+        It runs in the experience worker, so the page stays usable; Stop keeps the model that was there.
+      </p>
+      <FitProgress />
+      <FidelityChart />
+      <div class="row">
+        <button type="button" class="primary" disabled={applying.value || busy.value || active.value.kind === 'neural'} onClick={() => void applyBackend()}>
+          Use the neural model
+        </button>
+        <button type="button" disabled={!info || fileBusy || fitting} onClick={() => void exportNeural()}>Export .dgx</button>
+        <label for="neural-import">Import a .dgx file</label>
+        <input id="neural-import" type="file" accept=".dgx,application/octet-stream" disabled={fileBusy || fitting}
+          onChange={(e) => {
+            const input = e.target as HTMLInputElement;
+            const file = input.files?.[0];
+            input.value = ''; // the same file can be chosen again after a fix
+            if (file) void importNeuralFile(file);
+          }} />
+        <button type="button" disabled={!info || fileBusy || fitting} onClick={() => void forgetNeural()}>Forget this model</button>
+      </div>
+      {neuralFileError.value && <p class="error" role="alert" data-testid="neural-file-error">{neuralFileError.value}</p>}
+    </>
   );
 }
 
@@ -140,6 +276,12 @@ export function BackendPanel() {
     <section class="panel" aria-labelledby="backend-title">
       <h2 id="backend-title">Experience model</h2>
       <p class="small">In use: <strong data-testid="active-backend">{active.value.name}</strong></p>
+      {active.value.fallback && (
+        <p class="small hint" data-testid="neural-hint">
+          {active.value.fallback}{' '}
+          <button type="button" disabled={isFitting.value} onClick={() => void fitFromHint()}>Fit the neural model (no download)</button>
+        </p>
+      )}
       <fieldset class="backend-kinds">
         <legend>Backend</legend>
         {KINDS.map((k) => (
@@ -149,6 +291,7 @@ export function BackendPanel() {
           </label>
         ))}
       </fieldset>
+      {kind === 'neural' && <NeuralFields />}
       {kind === 'knn' && <KnnFields />}
       {kind === 'http' && <HttpFields />}
       {kind === 'webllm' && <WebLlmFields />}

@@ -1,25 +1,32 @@
 /**
  * State of the Experience view as signals, and the commands that drive it. The real environment,
- * retrieval and the kNN and HTTP models live in the experience worker; a WebLLM model lives on the
- * page (WebLLM's engine must), loaded from a lazily imported chunk. Module signals, so switching
- * tabs keeps the backend, the episode and the meter. Every failure is shown as it came.
+ * retrieval and the neural, kNN and HTTP models live in the experience worker (the neural model is
+ * fitted there too); a WebLLM model lives on the page (WebLLM's engine must), loaded from a lazily
+ * imported chunk. Module signals, so switching tabs keeps the backend, the episode, the meter and
+ * a fit in progress. Every failure is shown as it came.
  */
 import { computed, signal } from '@preact/signals';
+import { proxy, transfer } from 'comlink';
 import { errorMessage } from '../../core/errors.ts';
 import type { Observation } from '../../core/types.ts';
+import { DGX_MAX_BYTES } from '../../experience/neural/model-file.ts';
 import type { ExperiencePrediction, ExperienceStats } from '../../experience/types.ts';
 import type {
-  BackendChoice, BackendInfo, BufferCounts, ExperienceStart, ExperienceStep, FidelityMeter,
+  BackendChoice, BackendInfo, BufferCounts, ExperienceStart, ExperienceStep, FidelityMeter, NeuralEpoch, NeuralFitEvent, NeuralStatus,
 } from '../../runtime/experience-service.ts';
 import { defaultSplit, envs, loadEnvs } from '../env-client.ts';
 import { experienceClient, onExperienceCrash } from '../experience-client.ts';
 import type { LoadProgress, ModelCacheStatus, ModelOption, ModelRecord, PageModel } from './webllm.ts';
 import { commandRunner } from '../command.ts';
+import { downloadBlob } from '../download.ts';
 
 export type BackendKind = BackendChoice['kind'];
 export type LoadState = 'idle' | 'loading' | 'ready' | 'stopped' | 'error';
+export type FitState = 'idle' | 'fitting' | 'stopping' | 'done' | 'stopped' | 'error';
 
-const KNN: BackendInfo = { kind: 'knn', name: 'knn', predictsOnPage: false };
+/** The worker's default until it says more: the neural model, which is kNN until one is fitted. */
+const DEFAULT_BACKEND: BackendInfo = { kind: 'neural', name: 'knn', predictsOnPage: false };
+export const MAX_EPOCHS = 100;
 
 /** The last failure, shown in an alert until the next command starts. */
 export const error = signal<string | null>(null);
@@ -27,8 +34,8 @@ export const error = signal<string | null>(null);
 export const note = signal<string | null>(null);
 
 // The backend: what the picker shows, and what the steps use.
-export const backendKind = signal<BackendKind>('knn');
-export const active = signal<BackendInfo>(KNN);
+export const backendKind = signal<BackendKind>('neural');
+export const active = signal<BackendInfo>(DEFAULT_BACKEND);
 export const applying = signal(false);
 export const kExamples = signal(3);
 export const httpBaseUrl = signal('http://127.0.0.1:8080');
@@ -49,6 +56,20 @@ export const customRecords = signal<ModelRecord[]>([]);
 export const loadState = signal<LoadState>('idle');
 export const loadProgress = signal<LoadProgress | null>(null);
 export const deleting = signal(false);
+
+// The neural model.
+/** The neural model of the chosen env, the worker's tfjs backend, whether a fit runs. */
+export const neural = signal<NeuralStatus | null>(null);
+export const fitEpochs = signal(6);
+export const fitState = signal<FitState>('idle');
+/** The env being fitted (the env picker may move on meanwhile). */
+export const fitEnv = signal<string | null>(null);
+export const fitProgress = signal<NeuralFitEvent | null>(null);
+/** Epochs of the fit in progress (or the last one), for the chart. */
+export const fitHistory = signal<NeuralEpoch[]>([]);
+/** A .dgx file that could not be imported: shown beside the import control. */
+export const neuralFileError = signal<string | null>(null);
+export const neuralFileBusy = signal(false);
 
 // The episode.
 export const selectedEnv = signal('shop');
@@ -75,12 +96,21 @@ export const observation = computed<Observation | null>(() => {
   return state;
 });
 export const selectedOption = computed(() => models.value.find((m) => m.modelId === selectedModel.value) ?? null);
+export const isFitting = computed(() => fitState.value === 'fitting' || fitState.value === 'stopping');
+/** The epochs the chart shows: the fit in progress for the chosen env, else the chosen env's model. */
+export const chartEpochs = computed<NeuralEpoch[]>(() => {
+  if (isFitting.value && fitEnv.value === selectedEnv.value) return fitHistory.value;
+  return neural.value?.model?.history ?? [];
+});
+/** Where tfjs runs in the experience worker, as far as known. */
+export const tfBackend = computed(() => fitProgress.value?.backend ?? neural.value?.backend ?? null);
 
 let pageModel: PageModel | null = null;
 let stopPageModelCrashWatch: () => void = () => {};
 let loadController: AbortController | null = null;
 /** Set when the person pressed Stop, so the rejection that follows reads as a note, not an error. */
 let stopRequested = false;
+let fitStopRequested = false;
 let webllm: Promise<typeof import('./webllm.ts')> | null = null;
 
 function webllmModule(): Promise<typeof import('./webllm.ts')> {
@@ -96,6 +126,8 @@ onExperienceCrash((message) => {
   busy.value = false;
   stepping.value = false;
   applying.value = false;
+  neuralFileBusy.value = false;
+  if (isFitting.value) fitState.value = 'error';
 });
 
 /** Run a command; its failure becomes the view's error. Returns false when it failed. */
@@ -105,7 +137,25 @@ const command = commandRunner(error);
 export async function openView(): Promise<void> {
   if (envs.value.length === 0) await command(async () => void (await loadEnvs()));
   await refreshCounts();
+  await refreshNeural();
   if (backendKind.value === 'webllm' && modelListState.value === 'idle') await listWebLlmModels();
+}
+
+/**
+ * The chosen env's neural model and what answers there now (the neural choice is kNN where no
+ * model is fitted). The worker reads saved models on the first call: a reload finds them again.
+ */
+export async function refreshNeural(): Promise<void> {
+  const env = selectedEnv.value;
+  await command(async () => {
+    const client = experienceClient();
+    // What answers first: it loads a saved model (starting tfjs), which the status then reports.
+    const info = await client.backendInfo(env);
+    const status = await client.neuralStatus(env);
+    if (selectedEnv.value !== env) return;
+    neural.value = status;
+    active.value = info;
+  });
 }
 
 export async function refreshCounts(): Promise<void> {
@@ -119,6 +169,7 @@ export function chooseEnv(name: string): void {
   selectedSplit.value = defaultSplit(envs.value.find((e) => e.name === name));
   taskIndex.value = 0;
   void refreshCounts();
+  void refreshNeural();
 }
 
 export function chooseKind(kind: BackendKind): void {
@@ -138,9 +189,10 @@ async function releasePageModel(): Promise<void> {
 }
 
 async function useBackend(choice: BackendChoice): Promise<void> {
-  const info = await experienceClient().setBackend(choice);
-  active.value = info;
-  meter.value = await experienceClient().meter();
+  const client = experienceClient();
+  await client.setBackend(choice);
+  active.value = await client.backendInfo(selectedEnv.value);
+  meter.value = await client.meter();
   modelStats.value = null;
 }
 
@@ -153,7 +205,7 @@ export async function applyBackend(): Promise<void> {
   note.value = null;
   const choice: BackendChoice = backendKind.value === 'http'
     ? { kind: 'http', baseUrl: httpBaseUrl.value.trim(), model: httpModel.value.trim(), ...(httpApiKey.value ? { apiKey: httpApiKey.value } : {}) }
-    : { kind: 'knn' };
+    : { kind: backendKind.value === 'knn' ? 'knn' : 'neural' };
   const ok = await command(() => useBackend(choice));
   if (ok) await releasePageModel();
   applying.value = false;
@@ -241,10 +293,11 @@ export async function loadWebLlm(): Promise<void> {
   loadProgress.value = { progress: 0, text: `Preparing to load ${modelId}…` };
   error.value = null;
   note.value = null;
-  // A model already in use ends when the worker is given another to load: steps fall back to kNN meanwhile.
+  // A model already in use ends when the worker is given another to load: steps fall back to the
+  // default (the neural model, or kNN where none is fitted) meanwhile.
   if (active.value.kind === 'webllm') {
     await releasePageModel();
-    await command(() => useBackend({ kind: 'knn' }));
+    await command(() => useBackend({ kind: 'neural' }));
   }
   try {
     const mod = await webllmModule();
@@ -286,12 +339,136 @@ export function cancelLoad(): void {
 }
 
 async function pageModelCrashed(message: string): Promise<void> {
-  error.value = `${message} The kNN experience model is in use until a model is loaded again.`;
+  error.value = `${message} The neural experience model (kNN where none is fitted) is in use until a model is loaded again.`;
   loadState.value = 'error';
   pageModel = null;
   stopPageModelCrashWatch();
   (await webllmModule()).endWorker();
-  await command(() => useBackend({ kind: 'knn' }));
+  await command(() => useBackend({ kind: 'neural' }));
+}
+
+// --- the neural model --------------------------------------------------------------------------
+
+/** A progress report from the worker; each epoch's last one carries its loss and held-out fidelity. */
+function onFitEvent(event: NeuralFitEvent): void {
+  if (!isFitting.value) return; // a late report after the fit ended
+  fitProgress.value = event;
+  if (event.phase === 'train' && event.done === event.total && event.loss) {
+    const entry: NeuralEpoch = { epoch: event.epoch, loss: event.loss, validation: event.validation ?? null };
+    const others = fitHistory.value.filter((e) => e.epoch !== event.epoch);
+    const held = fitHistory.value.find((e) => e.epoch === event.epoch);
+    fitHistory.value = [...others, { ...entry, validation: entry.validation ?? held?.validation ?? null }].sort((a, b) => a.epoch - b.epoch);
+  }
+}
+
+const seconds = (s: number) => (s < 60 ? `${Math.max(1, Math.round(s))} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`);
+
+/**
+ * Fit the chosen env's neural model in the worker from the buffer's real transitions. Long: it
+ * shows progress and can be stopped; a stopped fit leaves the model that was there.
+ */
+export async function fitNeural(): Promise<void> {
+  if (isFitting.value) return;
+  const epochs = fitEpochs.value;
+  if (!Number.isInteger(epochs) || epochs < 1 || epochs > MAX_EPOCHS) {
+    error.value = `Epochs must be a whole number from 1 to ${MAX_EPOCHS}.`;
+    return;
+  }
+  const env = selectedEnv.value;
+  fitStopRequested = false;
+  fitState.value = 'fitting';
+  fitEnv.value = env;
+  fitProgress.value = null;
+  fitHistory.value = [];
+  error.value = null;
+  note.value = null;
+  let outcome: FitState = 'done';
+  try {
+    const client = experienceClient();
+    const summary = await client.fitNeural({ env, epochs }, proxy(onFitEvent));
+    const kept = summary.model.saved ? 'It is saved in this browser.' : (summary.model.problem ?? '');
+    note.value = `Fitted the neural model for ${env} on ${summary.backend} in ${seconds(summary.seconds)} from ${(summary.model.transitions ?? 0).toLocaleString('en-US')} real transitions. ${kept}`;
+  } catch (e) {
+    outcome = fitStopRequested ? 'stopped' : 'error';
+    if (fitStopRequested) note.value = errorMessage(e);
+    else error.value = errorMessage(e);
+  }
+  // The new model (or the one kept) is read before the chart leaves the fit's own epochs.
+  await refreshNeural();
+  fitState.value = outcome;
+  await command(async () => {
+    meter.value = await experienceClient().meter();
+  });
+}
+
+/** The hint's button: choose the neural model and fit it. */
+export async function fitFromHint(): Promise<void> {
+  chooseKind('neural');
+  await fitNeural();
+}
+
+export async function stopFit(): Promise<void> {
+  if (fitState.value !== 'fitting') return;
+  fitStopRequested = true;
+  fitState.value = 'stopping';
+  await command(() => experienceClient().stopFit());
+}
+
+function stamp(): string {
+  return new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+}
+
+/** Download the chosen env's neural model as a `.dgx` file. */
+export async function exportNeural(): Promise<void> {
+  const env = selectedEnv.value;
+  if (neuralFileBusy.value) return;
+  neuralFileBusy.value = true;
+  error.value = null;
+  await command(async () => {
+    const bytes = await experienceClient().exportNeural(env);
+    downloadBlob(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }), `neural-${env}-${stamp()}.dgx`);
+  });
+  neuralFileBusy.value = false;
+}
+
+/** Load a `.dgx` file as the neural model of the env it names; a bad file changes nothing and says why. */
+export async function importNeuralFile(file: File): Promise<void> {
+  if (neuralFileBusy.value) return;
+  if (isFitting.value) {
+    neuralFileError.value = 'Stop the fit before importing a model.';
+    return;
+  }
+  if (file.size > DGX_MAX_BYTES) {
+    neuralFileError.value = `${file.name} is ${file.size.toLocaleString('en-US')} bytes, more than the ${DGX_MAX_BYTES.toLocaleString('en-US')} bytes an experience model file may be; it is probably not one.`;
+    return;
+  }
+  neuralFileBusy.value = true;
+  note.value = null;
+  try {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const info = await experienceClient().importNeural(transfer(bytes, [bytes.buffer]), file.name);
+    neuralFileError.value = null;
+    note.value = `Imported ${file.name}: the neural model for ${info.env} (fitted on ${info.fittedOn}).${info.env === selectedEnv.value ? '' : ` Choose ${info.env} to use it.`}${info.saved ? ' It is saved in this browser.' : ` ${info.problem ?? ''}`}`;
+    await refreshNeural();
+    meter.value = await experienceClient().meter();
+  } catch (e) {
+    neuralFileError.value = `${file.name}: ${errorMessage(e)}`;
+  } finally {
+    neuralFileBusy.value = false;
+  }
+}
+
+/** Forget the chosen env's neural model (here and in the browser's storage). */
+export async function forgetNeural(): Promise<void> {
+  const env = selectedEnv.value;
+  if (neuralFileBusy.value || isFitting.value) return;
+  neuralFileBusy.value = true;
+  error.value = null;
+  if (await command(() => experienceClient().forgetNeural(env))) {
+    note.value = `Forgot the neural model for ${env}: kNN answers there until another is fitted or imported.`;
+  }
+  neuralFileBusy.value = false;
+  await refreshNeural();
 }
 
 // --- the episode -------------------------------------------------------------------------------
@@ -326,7 +503,7 @@ export async function act(action: string): Promise<void> {
     let step: ExperienceStep;
     if (active.value.predictsOnPage) {
       const model = pageModel;
-      if (!model) throw new Error('The WebLLM model is not loaded any more: load it again, or choose kNN or an HTTP endpoint.');
+      if (!model) throw new Error('The WebLLM model is not loaded any more: load it again, or choose the neural model, kNN or an HTTP endpoint.');
       const prepared = await client.prepare(action);
       const prediction: ExperiencePrediction = prepared.kind === 'ask' ? await model.predict(prepared.input) : prepared.prediction;
       if (stopRequested) throw new Error('stopped');

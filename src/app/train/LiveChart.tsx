@@ -21,6 +21,8 @@ export interface ChartAxis {
 interface LiveChartProps {
   title: string;
   xLabel: string;
+  /** Ticks on whole numbers only (epochs, iterations). */
+  xIntegers?: boolean;
   left: ChartAxis;
   right?: ChartAxis;
   series: ChartSeries[];
@@ -74,7 +76,7 @@ function buildOptions(props: LiveChartProps, width: number, element: HTMLElement
   };
   const scales: uPlot.Scales = { x: { time: false }, left: props.left.range ? { range: props.left.range } : {} };
   const axes: uPlot.Axis[] = [
-    { ...axisStyle, label: props.xLabel },
+    { ...axisStyle, label: props.xLabel, ...(props.xIntegers ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] } : {}) },
     { ...axisStyle, scale: 'left', label: props.left.label, size: 58 },
   ];
   if (props.right) {

@@ -4,6 +4,7 @@
  * episodes, as the buffer is seeded), so none of them is in the buffer the model retrieves from.
  */
 import { parseArgs } from 'node:util';
+import { matchKey } from '../../core/actions.ts';
 import { UsageError } from '../../core/errors.ts';
 import { ENVIRONMENTS, envSpec } from '../../envs/registry.ts';
 import { heldoutTransitions, measureFidelity } from '../../experience/fidelity.ts';
@@ -19,7 +20,7 @@ import type { CommandIO } from '../io.ts';
 
 export const EXPERIENCE_EVAL_USAGE =
   'experience eval --env <shop|home> ' + EXPERIENCE_USAGE + '\n' +
-  '        --buffer FILE.jsonl --heldout N [--mix oracle=0.5,random=0.5] [--seed S] [--backend wasm|cpu] [--json]';
+  '        --buffer FILE.jsonl --heldout N [--mix oracle=0.5,random=0.5] [--seed S] [--only-action ACTION] [--backend wasm|cpu] [--json]';
 
 export const EXPERIENCE_FIT_USAGE =
   'experience fit --env <shop|home> --buffer FILE.jsonl --out FILE.dgx [--epochs 6] [--k 3] [--max-transitions N]\n' +
@@ -38,6 +39,7 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
       heldout: { type: 'string' },
       mix: { type: 'string', default: 'oracle=0.5,random=0.5' },
       seed: { type: 'string' },
+      'only-action': { type: 'string' },
       backend: { type: 'string', default: 'wasm' },
       json: { type: 'boolean', default: false },
     },
@@ -55,7 +57,12 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
   const offline = await buffer.store.count({ env: spec.name, source: 'real' });
   if (offline === 0) throw new UsageError(`${values.buffer} holds no real ${spec.name} transitions; seed it with: buffer seed --env ${spec.name} --episodes 400 --out ${values.buffer}`);
 
-  const { heldout, episodes } = await heldoutTransitions(spec, heldoutCount, mix, seed);
+  const played = await heldoutTransitions(spec, heldoutCount, mix, seed);
+  const episodes = played.episodes;
+  // --only-action scores the steps that matter most for a reward (e.g. click[Buy Now]) on their own.
+  const only = values['only-action'];
+  const heldout = only === undefined ? played.heldout : played.heldout.filter((h) => matchKey(h.transition.action) === matchKey(only));
+  if (heldout.length === 0) throw new UsageError(`none of the ${played.heldout.length} held-out transitions is "${only}"; play more with --heldout or another --mix`);
   io.progress(`${spec.name}: ${heldout.length} held-out transitions from ${episodes} ${spec.testSplit} episodes; ${offline} offline real transitions to retrieve from (k=${k}); model ${model.name}`);
   const { report, inputs } = await measureFidelity({
     model,
@@ -74,7 +81,7 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
     ...(model.name === 'neural' ? { backend, modelFile: values.model } : {}),
     k,
     buffer: { file: values.buffer, realTransitions: offline },
-    heldout: { split: spec.testSplit, episodes, transitions: heldout.length, mix: values.mix, seed },
+    heldout: { split: spec.testSplit, episodes, transitions: heldout.length, mix: values.mix, seed, ...(only !== undefined ? { onlyAction: only, played: played.heldout.length } : {}) },
     ...report,
     prompt: {
       tokenizer: 'llama-3',

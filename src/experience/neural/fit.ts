@@ -198,6 +198,10 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
       history.push({ epoch, loss, validation });
       options.onProgress?.({ phase: 'train', epoch, epochs, done: steps, total: steps, loss, ...(validation ? { validation } : {}) });
     }
+  } catch (error) {
+    // A stopped or failed fit leaves nothing behind: the half-trained weights are freed (GPU memory on webgpu).
+    model.dispose();
+    throw error;
   } finally {
     for (const o of Object.values(optimizers)) o.dispose();
   }

@@ -2,10 +2,11 @@
  * The Experience view's worker service, in Node over a MemoryReplayStore: teacher-forced steps of
  * an experience model beside the real environment, scored and averaged; the HTTP backend over an
  * injected fetch (a perfect model, a hung one); the page-side path (prepare, then resolve); and a
- * buffer that changes between episodes.
+ * buffer that changes between episodes; and the neural model: fitted from the store (cpu backend),
+ * stepped, kept across a new service (a reload), exported, imported, and a bad file refused.
  */
-import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/core/errors.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DreamGymError, UsageError } from '../../../src/core/errors.ts';
 import type { Task } from '../../../src/core/types.ts';
 import { envSpec } from '../../../src/envs/registry.ts';
 import type { ChatMessage } from '../../../src/experience/llm/chat.ts';
@@ -13,7 +14,12 @@ import { renderAnswer } from '../../../src/experience/output.ts';
 import { readPrompt } from '../../../src/experience/prompt-reader.ts';
 import { ReplayBuffer } from '../../../src/replay/retrieval.ts';
 import { MemoryReplayStore } from '../../../src/replay/memory-store.ts';
-import { ExperienceService, fidelityMeter } from '../../../src/runtime/experience-service.ts';
+import { ModelFileError } from '../../../src/experience/neural/model-file.ts';
+import { encodePolicyFile } from '../../../src/policy/dgp.ts';
+import {
+  ExperienceService, fidelityMeter, MemoryNeuralModelStore, type NeuralFitEvent, type NeuralModelStore,
+} from '../../../src/runtime/experience-service.ts';
+import { useBackend } from '../../../src/runtime/tf.ts';
 import { seededTransitions } from './fixtures.ts';
 
 async function seededStore(episodes: number, seed = 1): Promise<MemoryReplayStore> {
@@ -51,7 +57,12 @@ describe('the experience service (kNN over the replay store)', () => {
   it('steps kNN beside the real shop from the real state, and scores each step into a running meter', async () => {
     const store = await seededStore(30);
     const service = serviceOver(store);
-    expect(service.backendInfo()).toEqual({ kind: 'knn', name: 'knn', predictsOnPage: false });
+    // The default is the neural model; with none fitted for the shop, kNN answers and the info says so.
+    expect(await service.backendInfo()).toEqual({ kind: 'neural', name: 'neural', predictsOnPage: false });
+    expect(await service.backendInfo('shop')).toEqual({
+      kind: 'neural', name: 'knn', predictsOnPage: false,
+      fallback: 'No neural model is fitted for shop yet, so kNN answers.',
+    });
     const start = await service.start('shop', 'test', 0);
     expect(start.task).not.toHaveProperty('goal');
     expect(start.observation.text).toMatch(/^page: search/);
@@ -197,12 +208,12 @@ describe('the experience service with an HTTP endpoint', () => {
     expect(service.modelStats()).toMatchObject({ predictions: 2, invalidOutputs: 0 });
   });
 
-  it('checks the address when the backend is chosen', () => {
+  it('checks the address when the backend is chosen', async () => {
     const service = serviceOver(new MemoryReplayStore());
     expect(() => service.setBackend({ kind: 'http', baseUrl: 'my server', model: 'm' })).toThrow(/not an absolute URL/);
     expect(() => service.setBackend({ kind: 'http', baseUrl: 'localhost:8080', model: 'm' })).toThrow(/must start with http:\/\/ or https:\/\//);
     expect(() => service.setBackend({ kind: 'http', baseUrl: 'http://127.0.0.1:8080', model: ' ' })).toThrow(/Name the model/);
-    expect(service.backendInfo().kind).toBe('knn');
+    expect((await service.backendInfo()).kind).toBe('neural');
   });
 
   it('stops a request that hangs, leaving the real environment where it was', async () => {
@@ -260,5 +271,158 @@ describe('the experience service with the model on the page (WebLLM)', () => {
 
     const inadmissible = await service.prepare('click[Nowhere]');
     expect(inadmissible.kind).toBe('inadmissible');
+  });
+});
+
+describe('the experience service with the neural model (tfjs cpu in Node)', () => {
+  let store: MemoryReplayStore;
+  beforeAll(async () => {
+    await useBackend(['cpu']);
+    store = await seededStore(24, 2);
+  });
+
+  const neuralService = (models: NeuralModelStore) =>
+    new ExperienceService({ openStore: async () => store, openModelStore: async () => models, backends: ['cpu'], now: () => 1_700_000_000_000 });
+
+  /** Step 1 of shop test task 0 with whatever answers under the current backend. */
+  async function firstStep(service: ExperienceService) {
+    await service.start('shop', 'test', 0);
+    return service.step('search[running shoes]');
+  }
+
+  it('fits from the store with progress, then steps with it (and kNN still answers for an env without one)', async () => {
+    const models = new MemoryNeuralModelStore();
+    const service = neuralService(models);
+    expect((await service.neuralStatus('shop')).model).toBeNull();
+    const events: NeuralFitEvent[] = [];
+    const fit = await service.fitNeural({ env: 'shop', epochs: 2, validationShare: 0.3, batchSize: 128 }, (e) => events.push(e));
+    expect(fit.backend).toBe('cpu');
+    expect(events.every((e) => e.backend === 'cpu' && e.env === 'shop')).toBe(true);
+    expect(events[0]!.phase).toBe('prepare');
+    expect(events.some((e) => e.phase === 'train' && e.epoch === 2 && e.done === e.total)).toBe(true);
+    const validated = events.filter((e) => e.validation);
+    expect(validated.map((e) => e.epoch)).toEqual([1, 2]);
+    expect(validated[1]!.validation!.nextStateF1).toBeGreaterThan(0);
+
+    expect(fit.model).toMatchObject({ env: 'shop', origin: 'fitted', fittedOn: 'cpu', saved: true, createdAt: '2023-11-14T22:13:20.000Z' });
+    expect(fit.model.transitions).toBeGreaterThan(50);
+    expect(fit.model.validationTransitions).toBeGreaterThan(0);
+    expect(fit.model.history.map((h) => h.epoch)).toEqual([1, 2]);
+    expect(fit.model.history[1]!.validation).toEqual(validated[1]!.validation);
+    expect(models.records.get('shop')?.bytes.byteLength).toBe(fit.model.bytes);
+    expect(await service.backendInfo('shop')).toEqual({ kind: 'neural', name: 'neural', predictsOnPage: false });
+    expect((await service.backendInfo('home')).fallback).toMatch(/No neural model is fitted for home/);
+
+    const step = await firstStep(service);
+    expect(step.backend).toBe('neural');
+    expect(step.predicted.valid).toBe(true);
+    expect(step.predicted.reasoning.length).toBeGreaterThan(0);
+    expect(step.predicted.next.text).toMatch(/^page: /);
+    expect(typeof step.predicted.reward).toBe('number');
+    expect(typeof step.predicted.done).toBe('boolean');
+    expect(step.examples).toHaveLength(3);
+    expect(step.score).not.toBeNull();
+    expect(step.meter.steps).toBe(1);
+    expect(service.modelStats()).toMatchObject({ predictions: 1 });
+
+    // Choosing kNN by hand uses kNN, whatever is fitted.
+    service.setBackend({ kind: 'knn' });
+    expect((await firstStep(service)).backend).toBe('knn');
+  }, 120_000);
+
+  it('keeps the model for the next session (a reload), exports it and imports it; a bad file changes nothing', async () => {
+    const models = new MemoryNeuralModelStore();
+    const first = neuralService(models);
+    await first.fitNeural({ env: 'shop', epochs: 1, batchSize: 128 });
+    const before = await firstStep(first);
+
+    // A new service over the same storage: the model is there, and predicts the same.
+    const reloaded = neuralService(models);
+    const status = await reloaded.neuralStatus('shop');
+    expect(status.model).toMatchObject({ env: 'shop', origin: 'fitted', saved: true });
+    const after = await firstStep(reloaded);
+    expect(after.backend).toBe('neural');
+    expect(after.predicted).toEqual(before.predicted);
+
+    const bytes = await reloaded.exportNeural('shop');
+    expect(new TextDecoder().decode(bytes.subarray(0, 4))).toBe('DGXF');
+    await expect(reloaded.exportNeural('home')).rejects.toThrow(/no neural model is fitted for home/);
+
+    // Into a service with nothing saved: the file brings the model and its history.
+    const other = neuralService(new MemoryNeuralModelStore());
+    const info = await other.importNeural(bytes, 'shop-neural.dgx');
+    expect(info).toMatchObject({ env: 'shop', origin: 'imported', fittedOn: 'cpu', fileName: 'shop-neural.dgx', saved: true, bytes: bytes.byteLength });
+    expect(info.history).toEqual(status.model!.history);
+    expect((await firstStep(other)).predicted).toEqual(before.predicted);
+
+    // Bad files: each refused with what is wrong, and the imported model stays in use.
+    const garbage = new TextEncoder().encode('not a model at all');
+    await expect(other.importNeural(garbage, 'notes.txt')).rejects.toThrow(ModelFileError);
+    const dgp = encodePolicyFile(
+      { env: 'shop', algorithm: 'grpo', backend: 'cpu', architecture: {}, featurizer: {}, training: {}, evaluation: null, createdAt: '2025-01-01T00:00:00.000Z' },
+      [{ name: 'w', shape: [2], data: new Float32Array([1, 2]) }],
+    );
+    await expect(other.importNeural(dgp, 'policy.dgx')).rejects.toThrow(/policy file \(\.dgp\), not an experience model file/);
+    const truncated = bytes.subarray(0, bytes.byteLength - 16);
+    await expect(other.importNeural(truncated, 'cut.dgx')).rejects.toThrow(ModelFileError);
+    expect((await other.neuralStatus('shop')).model).toMatchObject({ origin: 'imported', fileName: 'shop-neural.dgx' });
+    expect((await firstStep(other)).predicted).toEqual(before.predicted);
+
+    // Forgetting it brings kNN back, here and after a reload.
+    const saved = new MemoryNeuralModelStore();
+    const forgetful = neuralService(saved);
+    await forgetful.importNeural(bytes);
+    await forgetful.forgetNeural('shop');
+    expect(saved.records.size).toBe(0);
+    expect((await forgetful.backendInfo('shop')).name).toBe('knn');
+  }, 120_000);
+
+  it('stops a fit on request and keeps the model it had; refuses a second fit and bad epochs', async () => {
+    const models = new MemoryNeuralModelStore();
+    const service = neuralService(models);
+    const fitted = await service.fitNeural({ env: 'shop', epochs: 1, batchSize: 128 });
+    await expect(service.fitNeural({ env: 'shop', epochs: 0 })).rejects.toThrow(UsageError);
+    await expect(service.fitNeural({ env: 'garden' })).rejects.toThrow(UsageError);
+
+    let stopped = false;
+    const running = service.fitNeural({ env: 'shop', epochs: 3, batchSize: 128, seed: 9 }, (e) => {
+      if (e.phase === 'train' && !stopped) {
+        stopped = true;
+        service.stopFit();
+      }
+    });
+    await expect(service.fitNeural({ env: 'shop', epochs: 1 })).rejects.toThrow(/being fitted already/);
+    await expect(running).rejects.toThrow(/The fit was stopped; shop keeps the model it had/);
+    await expect(running).rejects.toBeInstanceOf(DreamGymError);
+    const status = await service.neuralStatus('shop');
+    expect(status.fitting).toBe(false);
+    expect(status.model).toEqual(fitted.model);
+    expect(models.records.get('shop')?.info.createdAt).toBe(fitted.model.createdAt);
+    expect((await firstStep(service)).backend).toBe('neural');
+
+    // With nothing fitted before, a stopped fit leaves kNN answering.
+    const fresh = neuralService(new MemoryNeuralModelStore());
+    const again = fresh.fitNeural({ env: 'shop', epochs: 2 }, (e) => { if (e.phase === 'train') fresh.stopFit(); });
+    await expect(again).rejects.toThrow(/shop still has none, so kNN answers there/);
+    expect((await fresh.backendInfo('shop')).name).toBe('knn');
+  }, 120_000);
+
+  it('falls back to kNN, and says why, when the saved model cannot be used', async () => {
+    const models = new MemoryNeuralModelStore();
+    await neuralService(models).fitNeural({ env: 'shop', epochs: 1, batchSize: 128 });
+    const record = models.records.get('shop')!;
+    await models.put({ ...record, bytes: record.bytes.subarray(0, 64) });
+    const service = neuralService(models);
+    const info = await service.backendInfo('shop');
+    expect(info.name).toBe('knn');
+    expect(info.fallback).toMatch(/^The saved neural model for shop cannot be used \(.+\); fit it again or import a \.dgx file\. kNN answers meanwhile\.$/);
+    expect((await service.neuralStatus('shop')).model?.problem).toMatch(/cannot be used/);
+    expect((await firstStep(service)).backend).toBe('knn');
+  }, 60_000);
+
+  it('says what to do when the buffer holds no real transitions of the env', async () => {
+    const service = neuralService(new MemoryNeuralModelStore());
+    await expect(service.fitNeural({ env: 'home', epochs: 1 })).rejects.toThrow(/no real home transitions.*seed it/);
+    expect((await service.neuralStatus('home')).fitting).toBe(false);
   });
 });
