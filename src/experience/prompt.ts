@@ -40,7 +40,7 @@ export interface PromptLimits {
   historyActions: number;
 }
 
-export const DEFAULT_LIMITS: PromptLimits = { exampleElements: 6, exampleElementChars: 90, historyActions: 4 };
+export const DEFAULT_LIMITS: PromptLimits = { exampleElements: 5, exampleElementChars: 90, historyActions: 4 };
 
 const FORMAT = [
   'A state is a few header lines "key: value", then the elements one per line as "[n] kind: text", numbered from 1.',
