@@ -15,8 +15,9 @@
  * nothing here names a page, a command or an environment.
  */
 import { matchAdmissible, matchKey } from '../../core/actions.ts';
+import { hashString } from '../../core/rng.ts';
 import { tokens } from '../../core/text.ts';
-import type { Observation, Transition } from '../../core/types.ts';
+import type { Transition } from '../../core/types.ts';
 import type { ExperienceInput } from '../types.ts';
 import { analogy, containsPhrase, lineFields, lineFrom, lineValue, mapper, stateLines, targetLine, type StateLine } from './lines.ts';
 
@@ -172,6 +173,9 @@ export const SIGNATURE_BUCKETS = 16;
 
 interface ExampleView {
   example: Transition;
+  /** The example's state and next state as lines (parsed once). */
+  stateLines: StateLine[];
+  nextLines: StateLine[];
   map: (text: string) => string;
   wideMap: (text: string) => string;
   nextBase: StateLine[];
@@ -209,17 +213,20 @@ function persistence(before: readonly string[], after: ReadonlySet<string>, grou
 }
 
 function viewOf(example: Transition, instruction: string, lines: readonly StateLine[], action: string, verb: string): ExampleView {
-  const { base, wide } = analogy(example, { instruction, lines, action });
-  const map = mapper(base);
-  const wideMap = mapper(wide);
+  // Each example is parsed once here; everything below reads these lines.
   const exState = stateLines(example.state);
   const exNext = stateLines(example.next);
+  const { base, wide } = analogy({ instruction: example.instruction, lines: exState, action: example.action }, { instruction, lines, action });
+  const map = mapper(base);
+  const wideMap = mapper(wide);
   const nextSet = new Set(exNext.map((l) => l.text));
   const lp = persistence(exState.map((l) => l.text), nextSet, (t) => lineFrom(t, false).key);
   const nextActions = new Set(example.next.actions.map(matchKey));
   const ap = persistence(example.state.actions.map(matchKey), nextActions, verbOf);
   return {
     example,
+    stateLines: exState,
+    nextLines: exNext,
     map,
     wideMap,
     nextBase: exNext.map((l) => ({ ...l, text: map(l.text) })),
@@ -244,10 +251,9 @@ export function transitionCandidates(input: ExperienceInput): TransitionCandidat
   const actionWords = tokens(input.action);
   const instructionWords = new Set(tokens(instruction));
   const targetFields = target ? lineFields(target).slice(1) : [];
-  const targetPhrases = [
-    ...(target ? [lineFields(target)[0] as string] : []),
-    ...((/\[(.*)\]$/.exec(input.action)?.[1] ?? '') !== '' ? [/\[(.*)\]$/.exec(input.action)?.[1] as string] : []),
-  ].map((p) => p.toLowerCase());
+  // What the action names: its target element's first field and its bracket argument.
+  const argument = /\[(.*)\]$/.exec(input.action)?.[1] ?? '';
+  const targetPhrases = [...(target ? [lineFields(target)[0] as string] : []), ...(argument !== '' ? [argument] : [])].map((p) => p.toLowerCase());
 
   interface Draft {
     line: StateLine;
@@ -284,10 +290,9 @@ export function transitionCandidates(input: ExperienceInput): TransitionCandidat
     view.nextWide.forEach((line, i) => {
       draft(line, 1 + r, i, -1).wide[r] = 1;
     });
-    const rawNext = new Set(stateLines(view.example.next).map((l) => l.text));
+    const rawNext = new Set(view.nextLines.map((l) => l.text));
     for (const d of drafts.values()) if (rawNext.has(d.line.text)) d.raw++;
-    const exTarget = targetLine(stateLines(view.example.state), view.example.action);
-    const edits = exampleEdits(stateLines(view.example.state), stateLines(view.example.next), exTarget);
+    const edits = exampleEdits(view.stateLines, view.nextLines, targetLine(view.stateLines, view.example.action));
     for (const edit of edits) {
       current.forEach((line, i) => {
         const text = applyEdit(line, edit);
@@ -455,14 +460,9 @@ function transitionFeatures(input: ExperienceInput, current: readonly StateLine[
   };
 }
 
-/** FNV-1a into [0, buckets). */
+/** A string's bucket in [0, buckets): the project's one string hash (FNV-1a). */
 export function hashBucket(text: string, buckets: number): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0) % buckets;
+  return hashString(text) % buckets;
 }
 
 /**
@@ -502,7 +502,6 @@ export function actionCandidates(context: ActionContext, nextLines: readonly Sta
     byKind.set(line.key, list);
   }
   views.forEach((view, r) => {
-    const exNextLines = stateLines(view.example.next);
     for (const a of view.example.next.actions) {
       draft(view.map(a)).base[r] = 1;
       draft(view.wideMap(a)).wide[r] = 1;
@@ -513,7 +512,7 @@ export function actionCandidates(context: ActionContext, nextLines: readonly Sta
     const seen = new Set<string>();
     for (const a of view.example.next.actions) {
       const lower = a.toLowerCase();
-      for (const line of exNextLines) {
+      for (const line of view.nextLines) {
         if (line.header) continue;
         const first = (lineFields(line)[0] ?? '').toLowerCase();
         if (first.length < 2 || !containsPhrase(lower, first)) continue;
@@ -557,9 +556,4 @@ export function actionCandidates(context: ActionContext, nextLines: readonly Sta
     });
   }
   return out;
-}
-
-/** The current state's observation as lines (re-exported for the model's assembly step). */
-export function observationLines(observation: Observation): StateLine[] {
-  return stateLines(observation);
 }

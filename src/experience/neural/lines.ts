@@ -165,11 +165,18 @@ export interface Analogy {
  * How an example's words become this transition's: its instruction becomes ours, its action's
  * phrases ours, the fields of the element its action named the fields of the element ours names.
  */
-export function analogy(example: { instruction: string; state: Observation; action: string }, current: { instruction: string; lines: readonly StateLine[]; action: string }): Analogy {
+export interface AnalogySide {
+  instruction: string;
+  /** The state's lines (stateLines). */
+  lines: readonly StateLine[];
+  action: string;
+}
+
+export function analogy(example: AnalogySide, current: AnalogySide): Analogy {
   const base: PhraseMap = [];
   if (example.instruction !== current.instruction) base.push([example.instruction, current.instruction]);
   base.push(...alignActions(example.action, current.action));
-  const exampleLines = stateLines(example.state);
+  const exampleLines = example.lines;
   const from = targetLine(exampleLines, example.action);
   const to = targetLine(current.lines, current.action);
   if (from && to) {

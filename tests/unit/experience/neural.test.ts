@@ -39,7 +39,7 @@ describe('the analogy that carries an example over', () => {
       action: 'click[b001]',
     };
     const lines = stateLines('page: results\ninstruction: new task\n[1] link: b002 | blue hat | $20.00');
-    const { base } = analogy(example, { instruction: 'new task', lines, action: 'click[b002]' });
+    const { base } = analogy({ instruction: example.instruction, lines: stateLines(example.state), action: example.action }, { instruction: 'new task', lines, action: 'click[b002]' });
     const map = mapper(base);
     expect(map('text: red shoe')).toBe('text: blue hat');
     expect(map('text: Price: $10.00')).toBe('text: Price: $20.00');
