@@ -4,6 +4,7 @@
  */
 import type { Agent, Env, SplitInfo, Task } from '../core/types.ts';
 import type { Rng } from '../core/rng.ts';
+import type { TaskVariation } from './variation.ts';
 
 export interface EnvOptions {
   /** Episode step limit; each environment has its own default (shop 15, home 50). */
@@ -27,4 +28,6 @@ export interface EnvSpec {
   createOracle(): Agent;
   /** Picks uniformly among admissible actions (and random queries where free text is needed). */
   createRandom(rng: Rng): Agent;
+  /** How the curriculum makes new tasks of this environment from old ones. */
+  readonly variation: TaskVariation;
 }

@@ -71,7 +71,7 @@ export function extractJsonObject(text: string): string | null {
   return null;
 }
 
-function lenientJson(text: string): unknown {
+export function lenientJson(text: string): unknown {
   const fixed = text
     .replace(/[\u201c\u201d]/g, '"')
     .replace(/,\s*([}\]])/g, '$1');

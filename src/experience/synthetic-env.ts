@@ -33,6 +33,11 @@ export interface SyntheticWorldOptions {
   writeBack?: boolean;
   /** Episode step limit (default: the real environment's). */
   maxSteps?: number;
+  /**
+   * False for the "without reasoning" ablation: the model sees its examples without their
+   * reasoning, and its own reasoning is dropped from what it returns and writes back.
+   */
+  reasoning?: boolean;
   now?: () => number;
 }
 
@@ -113,8 +118,10 @@ export class SyntheticWorld {
             { env: this.options.env, source: 'real' },
           )
         : batch.map(() => []);
-      const inputs = batch.map((p, i) => ({ ...p.input, examples: examples[i] ?? [] }));
-      const predictions = await this.options.model.predict(inputs);
+      const reasoning = this.options.reasoning !== false;
+      const inputs = batch.map((p, i) => ({ ...p.input, examples: reasoning ? (examples[i] ?? []) : (examples[i] ?? []).map(withoutReasoning) }));
+      const predicted = await this.options.model.predict(inputs);
+      const predictions = reasoning ? predicted : predicted.map((p) => ({ ...p, reasoning: '' }));
       this.counters.steps += batch.length;
       this.counters.modelFailures += predictions.filter((p) => !p.valid).length;
       await this.writeBack(inputs, predictions);
@@ -159,6 +166,11 @@ export class SyntheticWorld {
       this.counters.writeBackRefused += transitions.length;
     }
   }
+}
+
+function withoutReasoning(t: Transition): Transition {
+  const { reasoning: _dropped, ...rest } = t;
+  return rest;
 }
 
 export class SyntheticEnv implements Env {

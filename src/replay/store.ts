@@ -55,6 +55,8 @@ export interface TaskStats {
   returnSum: number;
   returnSquares: number;
   updatedAt: number;
+  /** The newest policy versions that played the task (at most `KEPT_VERSIONS`), oldest first. */
+  versions?: VersionStats[];
 }
 
 export interface EpisodeOutcome {
@@ -62,7 +64,21 @@ export interface EpisodeOutcome {
   env: string;
   won: boolean;
   return: number;
+  /** The policy version (updates before collection) that played the episode, when a trainer knows it. */
+  policyVersion?: number;
 }
+
+/** A task's outcomes under one policy version. */
+export interface VersionStats {
+  policyVersion: number;
+  attempts: number;
+  successes: number;
+  returnSum: number;
+  returnSquares: number;
+}
+
+/** Policy versions a task's statistics keep, the newest. */
+export const KEPT_VERSIONS = 8;
 
 /** A page of a cursor walk: `next` is null at the end. */
 export interface TransitionPage {
@@ -141,5 +157,22 @@ export function foldOutcome(stats: TaskStats | undefined, outcome: EpisodeOutcom
     returnSum: base.returnSum + outcome.return,
     returnSquares: base.returnSquares + outcome.return * outcome.return,
     updatedAt: now,
+    ...(outcome.policyVersion !== undefined || base.versions ? { versions: foldVersion(base.versions ?? [], outcome) } : {}),
   };
+}
+
+function foldVersion(versions: readonly VersionStats[], outcome: EpisodeOutcome): VersionStats[] {
+  if (outcome.policyVersion === undefined) return [...versions];
+  const v = outcome.policyVersion;
+  const r = outcome.return;
+  const current = versions.find((x) => x.policyVersion === v) ?? { policyVersion: v, attempts: 0, successes: 0, returnSum: 0, returnSquares: 0 };
+  const next = { policyVersion: v, attempts: current.attempts + 1, successes: current.successes + (outcome.won ? 1 : 0), returnSum: current.returnSum + r, returnSquares: current.returnSquares + r * r };
+  return [...versions.filter((x) => x.policyVersion !== v), next].sort((a, b) => a.policyVersion - b.policyVersion).slice(-KEPT_VERSIONS);
+}
+
+/** `V = E[r²] − E[r]²` of a task's outcomes under one policy version (the curriculum's variance). */
+export function versionVariance(v: VersionStats): number {
+  if (v.attempts === 0) return 0;
+  const mean = v.returnSum / v.attempts;
+  return Math.max(0, v.returnSquares / v.attempts - mean * mean);
 }

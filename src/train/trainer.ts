@@ -7,6 +7,14 @@
  * buffer's offline real data) with 0 real transitions; only the evaluation plays the real
  * environment. A task's first observation comes from the real environment's `reset` (no step is
  * taken; the resets are counted and reported), since a start page is not something to predict.
+ * A synthetic-only generated task starts from its nearest real ancestor's first page, with its own
+ * instruction in place of the ancestor's.
+ *
+ * Mode `s2r` (sim-to-real) trains in the dream first and then in the real environment with a small
+ * real budget, one policy and one optimiser throughout.
+ *
+ * With a curriculum (`src/curriculum`), each iteration's tasks are chosen by outcome variance and
+ * variations of the most varied ones join the pool; without one, tasks are drawn uniformly.
  */
 import { UsageError } from '../core/errors.ts';
 import { Rng } from '../core/rng.ts';
@@ -14,6 +22,9 @@ import type { Env, Task } from '../core/types.ts';
 import { SyntheticWorld, type SyntheticStats } from '../experience/synthetic-env.ts';
 import type { ExperienceModel, ExperienceStats } from '../experience/types.ts';
 import type { ReplayBuffer } from '../replay/retrieval.ts';
+import { taskRecord, type ReplayStore } from '../replay/store.ts';
+import { Curriculum, type CurriculumConfig, type CurriculumSummary } from '../curriculum/curriculum.ts';
+import { BufferTaskGenerator, type TaskGenerator } from '../curriculum/generator.ts';
 import { envSpec } from '../envs/registry.ts';
 import type { EnvSpec } from '../envs/spec.ts';
 import { DEFAULT_POLICY, Policy, type PolicyConfig } from '../policy/policy.ts';
@@ -28,8 +39,12 @@ import { TrainControl } from './control.ts';
 import { evaluatePolicy, type EvalResult } from './evaluate.ts';
 import type { IterationMetrics } from './metrics.ts';
 
-export type TrainMode = 'real' | 'dream';
-export const TRAIN_MODES: readonly TrainMode[] = ['real', 'dream'];
+export type TrainMode = 'real' | 'dream' | 's2r';
+export const TRAIN_MODES: readonly TrainMode[] = ['real', 'dream', 's2r'];
+/** Where an iteration collected: the real environment or the experience model. */
+export type Phase = 'real' | 'dream';
+/** Mode s2r's real budget when none is given: the paper's "under 10%" of 80K real transitions is 8K; 5K leaves a margin. */
+export const DEFAULT_S2R_REAL_BUDGET = 5000;
 
 /** What mode `dream` trains against. */
 export interface DreamOptions {
@@ -43,16 +58,28 @@ export interface DreamOptions {
   /** Real transitions in the buffer when training started (offline data, reported separately). */
   offlineTransitions: number;
   writeBack?: boolean;
+  /** False for the "without reasoning" ablation (see `SyntheticWorldOptions.reasoning`). */
+  reasoning?: boolean;
+}
+
+/** The curriculum a run uses; absent: tasks are drawn uniformly from the train split. */
+export interface CurriculumOptions {
+  config?: Partial<CurriculumConfig>;
+  /** Default: variations from the train split's constraints (`BufferTaskGenerator`). */
+  generator?: TaskGenerator;
 }
 
 export interface TrainOptions {
   env: string;
   mode: TrainMode;
   algo: AlgoName;
-  /** Real environment steps the run may take, evaluation excluded (0 in mode dream). */
+  /** Real environment steps the run may take, evaluation excluded (0 in mode dream; s2r's real phase). */
   realBudget: number;
-  /** Mode dream: the experience model and its budget. */
+  /** Modes dream and s2r: the experience model and its budget. */
   dream?: DreamOptions;
+  curriculum?: CurriculumOptions;
+  /** Where per-task outcomes (by policy version) and generated tasks are recorded, if anywhere. */
+  statsStore?: ReplayStore;
   seed: number;
   /** The tfjs backend in use, recorded in every result. */
   backend: string;
@@ -85,8 +112,11 @@ export interface TrainResult {
   seed: number;
   realTransitions: number;
   syntheticTransitions: number;
-  /** Mode dream: offline real transitions the buffer held, real resets used for first observations, and the model's counters. */
-  dream?: { experience: string; k: number; offlineTransitions: number; realResets: number; model: ExperienceStats; synthetic: SyntheticStats };
+  /** Modes dream and s2r: offline real transitions the buffer held, real resets used for first observations, and the model's counters. */
+  dream?: { experience: string; k: number; reasoning: boolean; offlineTransitions: number; realResets: number; model: ExperienceStats; synthetic: SyntheticStats };
+  curriculum?: CurriculumSummary;
+  /** Mode s2r: the first iteration of the real phase (null if the dream phase used every iteration). */
+  realPhaseFrom?: number | null;
   wallSeconds: number;
   iterations: number;
   stopped: boolean;
@@ -106,12 +136,13 @@ export function validateTrainOptions(options: TrainOptions): void {
     throw new UsageError(`unknown mode "${options.mode}"; this build trains in: ${TRAIN_MODES.join(', ')}`);
   }
   if (!ALGORITHMS.includes(options.algo)) throw new UsageError(`unknown algorithm "${options.algo}"; use one of: ${ALGORITHMS.join(', ')}`);
-  if (options.mode === 'dream') {
-    if (!options.dream) throw new UsageError('mode dream needs an experience model (and a buffer for its retrieval)');
-    if (options.realBudget !== 0) throw new UsageError(`mode dream trains with 0 real transitions; got a real budget of ${options.realBudget}`);
+  if (options.mode !== 'real') {
+    if (!options.dream) throw new UsageError(`mode ${options.mode} needs an experience model (and a buffer for its retrieval)`);
+    if (options.mode === 'dream' && options.realBudget !== 0) throw new UsageError(`mode dream trains with 0 real transitions; got a real budget of ${options.realBudget}`);
     const budget = options.dream.syntheticBudget;
     if (!Number.isInteger(budget) || budget < 1) throw new UsageError(`the synthetic budget must be a positive integer number of transitions, got ${budget}`);
-  } else if (!Number.isInteger(options.realBudget) || options.realBudget < 1) {
+  } else if (options.dream) throw new UsageError('mode real trains without an experience model; use mode dream or s2r');
+  if (options.mode !== 'dream' && (!Number.isInteger(options.realBudget) || options.realBudget < 1)) {
     throw new UsageError(`the real budget must be a positive integer number of transitions, got ${options.realBudget}`);
   }
   if (!Number.isInteger(options.seed)) throw new UsageError(`the seed must be an integer, got ${options.seed}`);
@@ -132,6 +163,8 @@ export class Trainer {
   syntheticTransitions = 0;
   private realResets = 0;
   private world: SyntheticWorld | null = null;
+  /** The curriculum, when the run has one (the Curriculum view reads its rows). */
+  readonly curriculum: Curriculum | null;
   lastEval: EvalResult | null = null;
 
   constructor(readonly options: TrainOptions) {
@@ -147,20 +180,40 @@ export class Trainer {
     this.trainTasks = options.maxDifficulty === undefined ? tasks : tasks.filter((t) => t.difficulty <= (options.maxDifficulty as number));
     if (this.trainTasks.length === 0) throw new UsageError(`no ${trainSplit} tasks with difficulty ≤ ${options.maxDifficulty}`);
     this.evalSplit = options.evalSplit ?? this.spec.testSplit;
+    this.curriculum = options.curriculum
+      ? new Curriculum(this.trainTasks, {
+          grouping: this.config.algo === 'grpo' ? 'task' : 'cluster',
+          ...(options.curriculum.config ? { config: options.curriculum.config } : {}),
+          generator: options.curriculum.generator ?? new BufferTaskGenerator(this.spec, this.trainTasks),
+          rng: new Rng(`curriculum:${options.env}:${options.algo}:${options.seed}`),
+        })
+      : null;
   }
 
-  private iterationTasks(rng: Rng): Task[] {
-    if (this.config.algo === 'ppo') return Array.from({ length: this.config.episodesPerIteration }, () => rng.pick(this.trainTasks));
-    const groups = rng.sample(this.trainTasks, this.config.tasksPerIteration);
-    return groups.flatMap((t) => Array.from({ length: (this.config as { groupSize: number }).groupSize }, () => t));
+  /** Distinct tasks one iteration plays: PPO's episodes, or GRPO's tasks (each played G times). */
+  private get tasksPerIteration(): number {
+    return this.config.algo === 'ppo' ? this.config.episodesPerIteration : this.config.tasksPerIteration;
+  }
+
+  private iterationTasks(rng: Rng, phase: Phase): Task[] {
+    const n = this.tasksPerIteration;
+    const picked = this.curriculum
+      ? this.curriculum.next(n, rng, { realOnly: phase === 'real' })
+      : this.config.algo === 'ppo'
+        ? Array.from({ length: n }, () => rng.pick(this.trainTasks))
+        : rng.sample(this.trainTasks, n);
+    if (this.config.algo === 'ppo') return picked;
+    const groupSize = this.config.groupSize;
+    return picked.flatMap((t) => Array.from({ length: groupSize }, () => t));
   }
 
   /** The lanes training collects in: real environments, or synthetic ones over the experience model. */
-  private trainingEnvs(count: number): Env[] {
+  private trainingEnvs(count: number, phase: Phase): Env[] {
     const dream = this.options.dream;
     const maxSteps = this.options.trainMaxSteps;
-    if (!dream) return Array.from({ length: count }, () => this.spec.createEnv(maxSteps !== undefined ? { maxSteps } : {}));
+    if (phase === 'real' || !dream) return Array.from({ length: count }, () => this.spec.createEnv(maxSteps !== undefined ? { maxSteps } : {}));
     const starter = this.spec.createEnv();
+    const curriculum = this.curriculum;
     this.world = new SyntheticWorld({
       env: this.spec.name,
       model: dream.model,
@@ -168,10 +221,13 @@ export class Trainer {
       k: dream.k,
       runId: `dream-${this.spec.name}-${this.options.algo}-${this.options.seed}`,
       ...(dream.writeBack !== undefined ? { writeBack: dream.writeBack } : {}),
+      ...(dream.reasoning !== undefined ? { reasoning: dream.reasoning } : {}),
       ...(maxSteps !== undefined ? { maxSteps } : {}),
-      initialObservation: (task) => {
+      initialObservation: async (task) => {
         this.realResets++;
-        return starter.reset(task);
+        const start = curriculum?.realAncestor(task) ?? task;
+        const first = await starter.reset(start);
+        return start === task ? first : { ...first, text: first.text.split(start.instruction).join(task.instruction) };
       },
     });
     const world = this.world;
@@ -197,67 +253,20 @@ export class Trainer {
   }
 
   async run(hooks: TrainHooks = {}): Promise<TrainResult> {
-    const { options, config } = this;
+    const { options } = this;
     const control = hooks.control ?? new TrainControl();
     const started = performance.now();
     const root = new Rng(`train:${options.env}:${options.algo}:${options.seed}`);
-    const taskRng = root.fork('tasks');
-    const actRng = root.fork('act');
-    const updateRng = root.fork('update');
-    const envs = this.trainingEnvs(config.parallelEnvs);
-    const evalEvery = options.evalEvery ?? 0;
-    const budget = options.dream ? options.dream.syntheticBudget : options.realBudget;
-    const used = (): number => (options.dream ? this.syntheticTransitions : this.realTransitions);
+    const rngs = { tasks: root.fork('tasks'), act: root.fork('act'), update: root.fork('update'), curriculum: root.fork('curriculum') };
+    const phases: Phase[] = options.mode === 's2r' ? ['dream', 'real'] : [options.mode === 'dream' ? 'dream' : 'real'];
     let iteration = 0;
-
-    const maxIterations = options.maxIterations ?? Infinity;
-    while (used() < budget && iteration < maxIterations && !control.isStopped) {
-      await control.checkpoint();
+    let realPhaseFrom: number | null = null;
+    for (const phase of phases) {
+      if (phase === 'real' && options.mode === 's2r') realPhaseFrom = iteration + 1;
+      iteration = await this.runPhase(phase, iteration, rngs, hooks, control, started);
       if (control.isStopped) break;
-      const iterationStart = performance.now();
-      const tasks = this.iterationTasks(taskRng);
-      const { trajectories, steps } = await collectTrajectories({
-        envs: envs.slice(0, Math.min(envs.length, episodesPerIteration(config))),
-        tasks,
-        policy: this.policy,
-        greedy: false,
-        rng: actRng,
-        stepBudget: budget - used(),
-        shouldStop: () => control.isStopped,
-        beforeRound: () => control.checkpoint(),
-      });
-      if (options.dream) this.syntheticTransitions += steps;
-      else this.realTransitions += steps;
-      if (trajectories.length === 0) break; // the budget cannot fit another episode
-      iteration++;
-      const learningRate =
-        config.learningRateSchedule === 'linear' ? config.learningRate * Math.max(0.05, 1 - used() / budget) : config.learningRate;
-      const samples = config.algo === 'ppo' ? ppoSamples(trajectories, config) : grpoSamples(trajectories, config);
-      if (this.reference) await attachReferenceLogProbs(this.reference, this.policyConfig.featurizer, samples, config.minibatchSize);
-      const stats = await optimize(this.policy, this.optimizer, samples, config, learningRate, updateRng);
-      const metrics: IterationMetrics = {
-        iteration,
-        realTransitions: this.realTransitions,
-        syntheticTransitions: this.syntheticTransitions,
-        episodes: trajectories.length,
-        ...episodeStats(trajectories),
-        entropy: stats.entropy,
-        approxKl: stats.approxKl,
-        clipFraction: stats.clipFraction,
-        policyLoss: stats.policyLoss,
-        valueLoss: stats.valueLoss,
-        // Without a reference the term compares with nothing; report it only when it is trained on.
-        referenceKl: this.reference ? stats.referenceKl : 0,
-        gradNorm: stats.gradNorm,
-        learningRate,
-        samplesPerSecond: steps / ((performance.now() - iterationStart) / 1000),
-        wallSeconds: (performance.now() - started) / 1000,
-      };
-      const last = used() >= budget || iteration >= maxIterations || control.isStopped;
-      if (!last && evalEvery > 0 && iteration % evalEvery === 0) metrics.eval = await this.evaluate(hooks, options.evalEpisodes);
-      this.history.push(metrics);
-      hooks.onIteration?.(metrics);
     }
+    if (realPhaseFrom !== null && realPhaseFrom > iteration) realPhaseFrom = null;
     const stopped = control.isStopped;
     const finalEval = stopped ? this.lastEval : await this.evaluate({ ...hooks, control: new TrainControl() }, options.finalEvalEpisodes);
     return {
@@ -273,6 +282,7 @@ export class Trainer {
             dream: {
               experience: options.dream.model.name,
               k: options.dream.k,
+              reasoning: options.dream.reasoning !== false,
               offlineTransitions: options.dream.offlineTransitions,
               realResets: this.realResets,
               model: options.dream.model.stats(),
@@ -280,12 +290,113 @@ export class Trainer {
             },
           }
         : {}),
+      ...(this.curriculum ? { curriculum: this.curriculum.summary() } : {}),
+      ...(options.mode === 's2r' ? { realPhaseFrom } : {}),
       wallSeconds: (performance.now() - started) / 1000,
       iterations: iteration,
       stopped,
       eval: finalEval,
       history: this.history,
     };
+  }
+
+  /** Train in one phase until its budget is spent (or the run is stopped); returns the iteration count. */
+  private async runPhase(
+    phase: Phase,
+    startIteration: number,
+    rngs: { tasks: Rng; act: Rng; update: Rng; curriculum: Rng },
+    hooks: TrainHooks,
+    control: TrainControl,
+    started: number,
+  ): Promise<number> {
+    const { options, config } = this;
+    const envs = this.trainingEnvs(config.parallelEnvs, phase);
+    const evalEvery = options.evalEvery ?? 0;
+    const dreaming = phase === 'dream';
+    const budget = dreaming ? (options.dream as DreamOptions).syntheticBudget : options.realBudget;
+    const used = (): number => (dreaming ? this.syntheticTransitions : this.realTransitions);
+    const maxIterations = options.maxIterations ?? Infinity;
+    const lastPhase = phase === 'real' || options.mode === 'dream';
+    let iteration = startIteration;
+    while (used() < budget && iteration < maxIterations && !control.isStopped) {
+      await control.checkpoint();
+      if (control.isStopped) break;
+      const iterationStart = performance.now();
+      const tasks = this.iterationTasks(rngs.tasks, phase);
+      const selection = this.curriculum?.lastSelection ?? null;
+      const { trajectories, steps } = await collectTrajectories({
+        envs: envs.slice(0, Math.min(envs.length, episodesPerIteration(config))),
+        tasks,
+        policy: this.policy,
+        greedy: false,
+        rng: rngs.act,
+        stepBudget: budget - used(),
+        shouldStop: () => control.isStopped,
+        beforeRound: () => control.checkpoint(),
+      });
+      if (dreaming) this.syntheticTransitions += steps;
+      else this.realTransitions += steps;
+      if (trajectories.length === 0) break; // the budget cannot fit another episode
+      const newTasks = await this.observeOutcomes(trajectories, iteration, rngs.curriculum);
+      iteration++;
+      const learningRate =
+        config.learningRateSchedule === 'linear' ? config.learningRate * Math.max(0.05, 1 - used() / budget) : config.learningRate;
+      const samples = config.algo === 'ppo' ? ppoSamples(trajectories, config) : grpoSamples(trajectories, config);
+      if (this.reference) await attachReferenceLogProbs(this.reference, this.policyConfig.featurizer, samples, config.minibatchSize);
+      const stats = await optimize(this.policy, this.optimizer, samples, config, learningRate, rngs.update);
+      const metrics: IterationMetrics = {
+        iteration,
+        phase,
+        realTransitions: this.realTransitions,
+        syntheticTransitions: this.syntheticTransitions,
+        episodes: trajectories.length,
+        ...episodeStats(trajectories),
+        entropy: stats.entropy,
+        approxKl: stats.approxKl,
+        clipFraction: stats.clipFraction,
+        policyLoss: stats.policyLoss,
+        valueLoss: stats.valueLoss,
+        // Without a reference the term compares with nothing; report it only when it is trained on.
+        referenceKl: this.reference ? stats.referenceKl : 0,
+        gradNorm: stats.gradNorm,
+        learningRate,
+        samplesPerSecond: steps / ((performance.now() - iterationStart) / 1000),
+        wallSeconds: (performance.now() - started) / 1000,
+        ...(selection && this.curriculum
+          ? {
+              curriculum: {
+                generated: selection.generated,
+                explored: selection.explored,
+                byVariance: selection.byVariance,
+                meanVariance: selection.meanVariance,
+                newTasks: newTasks.length,
+                pool: this.curriculum.summary().pool,
+              },
+            }
+          : {}),
+      };
+      const last = lastPhase && (used() >= budget || iteration >= maxIterations || control.isStopped);
+      if (!last && evalEvery > 0 && iteration % evalEvery === 0) metrics.eval = await this.evaluate(hooks, options.evalEpisodes);
+      this.history.push(metrics);
+      hooks.onIteration?.(metrics);
+    }
+    return iteration;
+  }
+
+  /**
+   * Feed an iteration's outcomes to the curriculum (played by policy version `version`, the number
+   * of updates so far) and to the stats store; returns the tasks the curriculum generated.
+   */
+  private async observeOutcomes(trajectories: readonly Trajectory[], version: number, rng: Rng): Promise<Task[]> {
+    const results = trajectories.map((t) => ({ taskId: t.task.id, return: t.totalReward, won: t.won }));
+    const made = this.curriculum ? await this.curriculum.observe(results, version, this.tasksPerIteration, rng) : [];
+    const store = this.options.statsStore;
+    if (store) {
+      const now = Date.now();
+      if (made.length > 0) await store.putTasks(made.map((t) => taskRecord(t, now)));
+      await store.recordOutcomes(trajectories.map((t) => ({ taskId: t.task.id, env: t.task.env, won: t.won, return: t.totalReward, policyVersion: version })));
+    }
+    return made;
   }
 }
 

@@ -5,7 +5,8 @@ import { ENVIRONMENTS } from '../../envs/registry.ts';
 import { exportPolicy } from '../../policy/policy-file.ts';
 import { ALGORITHMS, LR_SCHEDULES, defaultConfig, type AlgoConfig, type AlgoName } from '../../rl/config.ts';
 import { parseBackend, useBackend } from '../../runtime/tf.ts';
-import { TRAIN_MODES, Trainer, type DreamOptions, type TrainMode } from '../../train/trainer.ts';
+import { DEFAULT_S2R_REAL_BUDGET, TRAIN_MODES, Trainer, type CurriculumOptions, type DreamOptions, type TrainMode } from '../../train/trainer.ts';
+import { DEFAULT_CURRICULUM } from '../../curriculum/curriculum.ts';
 import { intOption, numberOption, requireOption } from '../args.ts';
 import type { CommandIO } from '../io.ts';
 import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, createExperienceModel, experienceK, openBufferFile, type ExperienceValues } from '../experience-options.ts';
@@ -13,6 +14,9 @@ import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, createExperienceModel, experience
 export const TRAIN_USAGE =
   'train --env <shop|home> --mode real --algo <ppo|grpo> --real-budget N [--seed S] [--out FILE.dgp]\n' +
   '        | --mode dream --algo <ppo|grpo> --synthetic-budget N --buffer SEEDED.jsonl ' + EXPERIENCE_USAGE + '\n' +
+  '        | --mode s2r (as dream, then real training) [--real-budget N (default ' + DEFAULT_S2R_REAL_BUDGET + ')]\n' +
+  '        [--curriculum on|off (default on in dream and s2r, off in real)] [--lambda SHARE (generated tasks, default ' + DEFAULT_CURRICULUM.lambda + ')]\n' +
+  '        [--exploration SHARE (unattempted tasks, default ' + DEFAULT_CURRICULUM.explorationFloor + ')] [--reasoning on|off (dream, s2r: the "without reasoning" ablation)]\n' +
   '        [--lr RATE] [--lr-schedule constant|linear] [--set epochs=8,minibatchSize=128,… (numeric PPO/GRPO settings)]\n' +
   '        [--iterations N (stop after N updates)] [--train-max-steps N (step limit of training episodes)]\n' +
   '        [--eval-every ITERATIONS] [--eval-episodes N (per evaluation during training; the final one uses\n' +
@@ -28,6 +32,10 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
       'real-budget': { type: 'string' },
       'synthetic-budget': { type: 'string' },
       buffer: { type: 'string' },
+      curriculum: { type: 'string' },
+      lambda: { type: 'string' },
+      exploration: { type: 'string' },
+      reasoning: { type: 'string' },
       ...EXPERIENCE_OPTIONS,
       seed: { type: 'string' },
       out: { type: 'string' },
@@ -48,15 +56,17 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
   const env = requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name));
   const mode = requireOption(values.mode, 'mode', TRAIN_MODES) as TrainMode;
   const algo = requireOption(values.algo, 'algo', ALGORITHMS) as AlgoName;
-  const dreaming = mode === 'dream';
-  if (dreaming) {
-    if (values['real-budget'] !== undefined && values['real-budget'] !== '0') throw new UsageError('--mode dream trains with 0 real transitions: drop --real-budget (or give 0) and set --synthetic-budget');
-    if (values['synthetic-budget'] === undefined) throw new UsageError('--mode dream needs --synthetic-budget N (synthetic transitions, e.g. 80000)');
-  } else {
+  const dreaming = mode !== 'real';
+  if (mode === 'dream') {
+    if (values['real-budget'] !== undefined && values['real-budget'] !== '0') throw new UsageError('--mode dream trains with 0 real transitions: drop --real-budget (or give 0) and set --synthetic-budget, or use --mode s2r');
+  } else if (mode === 'real') {
     if (values['real-budget'] === undefined) throw new UsageError('--real-budget is required (real environment transitions, e.g. 80000)');
-    if (values['synthetic-budget'] !== undefined || values.experience !== undefined) throw new UsageError('--synthetic-budget and --experience go with --mode dream');
+    if (values['synthetic-budget'] !== undefined || values.experience !== undefined) throw new UsageError('--synthetic-budget and --experience go with --mode dream or s2r');
+    if (values.reasoning !== undefined) throw new UsageError('--reasoning goes with --mode dream or s2r (it ablates the experience model)');
   }
-  const realBudget = dreaming ? 0 : intOption(values['real-budget'], 'real-budget', 0, 1);
+  if (dreaming && values['synthetic-budget'] === undefined) throw new UsageError(`--mode ${mode} needs --synthetic-budget N (synthetic transitions, e.g. 80000)`);
+  const realBudget = mode === 'dream' ? 0 : mode === 's2r' ? intOption(values['real-budget'], 'real-budget', DEFAULT_S2R_REAL_BUDGET, 1) : intOption(values['real-budget'], 'real-budget', 0, 1);
+  const curriculum = curriculumOptions(values, mode);
   const seed = intOption(values.seed, 'seed', 0);
   if (values.out !== undefined && !values.out.endsWith('.dgp')) throw new UsageError(`--out must name a .dgp file, got "${values.out}"`);
   const learningRate = numberOption(values.lr, 'lr', 1e-7, 1);
@@ -76,7 +86,8 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     seed,
     backend,
     algoConfig,
-    ...(dream ? { dream } : {}),
+    ...(dream ? { dream, statsStore: dream.buffer?.store } : {}),
+    ...(curriculum ? { curriculum } : {}),
     evalEvery: intOption(values['eval-every'], 'eval-every', 0),
     ...(values.iterations !== undefined ? { maxIterations: intOption(values.iterations, 'iterations', 0, 1) } : {}),
     ...(values['train-max-steps'] !== undefined ? { trainMaxSteps: intOption(values['train-max-steps'], 'train-max-steps', 0, 1) } : {}),
@@ -84,16 +95,19 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     ...(values['final-eval-episodes'] !== undefined ? { finalEvalEpisodes: intOption(values['final-eval-episodes'], 'final-eval-episodes', 0, 1) } : {}),
   });
   io.progress(
-    dream
-      ? `train ${env}/dream/${algo} on ${backend}: ${dream.syntheticBudget} synthetic transitions from ${dream.model.name} (k=${dream.k}, ${dream.offlineTransitions} offline real transitions), 0 real, seed ${seed}`
-      : `train ${env}/${mode}/${algo} on ${backend}: budget ${realBudget} real transitions, seed ${seed}`,
+    (dream
+      ? `train ${env}/${mode}/${algo} on ${backend}: ${dream.syntheticBudget} synthetic transitions from ${dream.model.name} (k=${dream.k}, ${dream.offlineTransitions} offline real transitions${dream.reasoning === false ? ', without reasoning' : ''}), ${realBudget} real, seed ${seed}`
+      : `train ${env}/${mode}/${algo} on ${backend}: budget ${realBudget} real transitions, seed ${seed}`) +
+      (curriculum ? `, curriculum λ=${trainer.curriculum?.config.lambda}` : ', no curriculum'),
   );
   const result = await trainer.run({
     onIteration: (m) => {
       const evalText = m.eval ? ` | held-out success ${(m.eval.successRate * 100).toFixed(1)}% score ${m.eval.meanScore.toFixed(1)}` : '';
+      const c = m.curriculum;
+      const curriculumText = c ? `, tasks ${c.byVariance} by variance (mean ${c.meanVariance.toFixed(3)}) + ${c.explored} new + ${c.generated} generated, pool ${c.pool}` : '';
       io.progress(
-        `iter ${m.iteration}: ${dream ? `${m.syntheticTransitions}/${dream.syntheticBudget} synthetic` : `${m.realTransitions}/${realBudget} real`}, success ${(m.successRate * 100).toFixed(1)}%, ` +
-          `score ${m.meanScore.toFixed(1)}, entropy ${m.entropy.toFixed(2)}, kl ${m.approxKl.toFixed(4)}, ${Math.round(m.samplesPerSecond)} samples/s${evalText}`,
+        `iter ${m.iteration}: ${m.phase === 'dream' && dream ? `${m.syntheticTransitions}/${dream.syntheticBudget} synthetic` : `${m.realTransitions}/${realBudget} real`}, success ${(m.successRate * 100).toFixed(1)}%, ` +
+          `score ${m.meanScore.toFixed(1)}, entropy ${m.entropy.toFixed(2)}, kl ${m.approxKl.toFixed(4)}, ${Math.round(m.samplesPerSecond)} samples/s${curriculumText}${evalText}`,
       );
     },
   });
@@ -127,26 +141,43 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     realTransitions: result.realTransitions,
     syntheticTransitions: result.syntheticTransitions,
     ...(result.dream ? { dream: result.dream } : {}),
+    ...(result.curriculum ? { curriculum: result.curriculum } : {}),
     wallSeconds: Number(result.wallSeconds.toFixed(2)),
     eval: evaluation,
   };
   if (values.json) io.result(summary);
   else
     io.out(
-      `${env} ${algo} (${mode}, ${backend}): ${result.realTransitions} real transitions in ${result.wallSeconds.toFixed(1)} s; ` +
+      `${env} ${algo} (${mode}, ${backend}): ${result.realTransitions} real and ${result.syntheticTransitions} synthetic transitions in ${result.wallSeconds.toFixed(1)} s; ` +
         (evaluation ? `held-out ${evaluation.split}: success ${(evaluation.successRate * 100).toFixed(1)}%, score ${evaluation.meanScore.toFixed(1)}` : 'stopped before evaluation'),
     );
 }
 
 /** Mode dream's experience model and the offline buffer its retrieval reads. */
-async function dreamOptions(values: ExperienceValues & { 'synthetic-budget'?: string | undefined; buffer?: string | undefined; env?: string | undefined }, io: CommandIO): Promise<DreamOptions> {
+async function dreamOptions(
+  values: ExperienceValues & { 'synthetic-budget'?: string | undefined; buffer?: string | undefined; env?: string | undefined; reasoning?: string | undefined },
+  io: CommandIO,
+): Promise<DreamOptions> {
   const syntheticBudget = intOption(values['synthetic-budget'], 'synthetic-budget', 0, 1);
   const model = await createExperienceModel(values, values.env);
   const buffer = await openBufferFile(values.buffer);
   const offlineTransitions = await buffer.store.count({ ...(values.env !== undefined ? { env: values.env } : {}), source: 'real' });
   if (offlineTransitions === 0) throw new UsageError(`${values.buffer} holds no real ${values.env} transitions to retrieve from; seed it with: buffer seed --env ${values.env} --episodes 400 --out ${values.buffer}`);
   io.progress(`buffer ${values.buffer}: ${offlineTransitions} offline real transitions`);
-  return { model, buffer, k: experienceK(values), syntheticBudget, offlineTransitions };
+  const reasoning = values.reasoning === undefined ? true : requireOption(values.reasoning, 'reasoning', ['on', 'off']) === 'on';
+  return { model, buffer, k: experienceK(values), syntheticBudget, offlineTransitions, ...(reasoning ? {} : { reasoning: false }) };
+}
+
+/** `--curriculum on|off` (default on where the run dreams), `--lambda`, `--exploration`. */
+function curriculumOptions(values: { curriculum?: string | undefined; lambda?: string | undefined; exploration?: string | undefined }, mode: TrainMode): CurriculumOptions | null {
+  const on = values.curriculum === undefined ? mode !== 'real' : requireOption(values.curriculum, 'curriculum', ['on', 'off']) === 'on';
+  if (!on) {
+    if (values.lambda !== undefined || values.exploration !== undefined) throw new UsageError('--lambda and --exploration set the curriculum; drop them or use --curriculum on');
+    return null;
+  }
+  const lambda = numberOption(values.lambda, 'lambda', 0, 1);
+  const exploration = numberOption(values.exploration, 'exploration', 0, 1);
+  return { config: { ...(lambda !== undefined ? { lambda } : {}), ...(exploration !== undefined ? { explorationFloor: exploration } : {}) } };
 }
 
 const COUNT_SETTINGS = new Set(['epochs', 'minibatchSize', 'parallelEnvs', 'episodesPerIteration', 'tasksPerIteration', 'groupSize']);

@@ -87,7 +87,7 @@ export function neededCount(goal: HomeGoal): 1 | 2 {
 }
 
 /** ALFWorld's two phrasings per task type (alfworld/gen goal templates). */
-const TEMPLATES: Readonly<Record<TaskType, readonly [string, string]>> = {
+export const TEMPLATES: Readonly<Record<TaskType, readonly [string, string]>> = {
   pick_and_place: ['put a {obj} in {recep}.', 'put some {obj} on {recep}.'],
   look_at_obj_in_light: ['look at {obj} under the {lamp}.', 'examine the {obj} with the {lamp}.'],
   pick_clean_then_place: ['put a clean {obj} in {recep}.', 'clean some {obj} and put it in {recep}.'],

@@ -6,6 +6,7 @@ import type { EnvSpec } from '../spec.ts';
 import { HomeOracle, HomeRandom } from './agents.ts';
 import { HOME_MAX_STEPS, HomeEnv } from './env.ts';
 import { homeTasks, SPLIT_NAMES, SPLIT_SIZES } from './tasks.ts';
+import { HomeVariation } from './variation.ts';
 
 export const homeSpec: EnvSpec = {
   name: 'home',
@@ -18,4 +19,5 @@ export const homeSpec: EnvSpec = {
   tasks: homeTasks,
   createOracle: () => new HomeOracle(),
   createRandom: (rng: Rng) => new HomeRandom(rng),
+  variation: new HomeVariation(),
 };

@@ -78,7 +78,7 @@ const optionCache = new Map<string, ReadonlyMap<string, readonly string[]>>();
  * Object types a task type can use in a layout, each with its possible targets (empty for look
  * tasks, which need none). Memoised: generation asks about the same layouts thousands of times.
  */
-function goalOptions(layout: Layout, type: TaskType): ReadonlyMap<string, readonly string[]> {
+export function goalOptions(layout: Layout, type: TaskType): ReadonlyMap<string, readonly string[]> {
   const key = `${layout.seed}|${type}`;
   let options = optionCache.get(key);
   if (!options) {

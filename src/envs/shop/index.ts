@@ -3,6 +3,7 @@ import type { EnvSpec } from '../spec.ts';
 import { ShopOracle, ShopRandom } from './agents.ts';
 import { SHOP_MAX_STEPS, ShopEnv } from './env.ts';
 import { SHOP_SPLITS, type ShopSplit } from './tasks.ts';
+import { ShopVariation } from './variation.ts';
 import { shopWorld } from './world.ts';
 
 export const shopSpec: EnvSpec = {
@@ -19,4 +20,5 @@ export const shopSpec: EnvSpec = {
   },
   createOracle: () => new ShopOracle(),
   createRandom: (rng) => new ShopRandom(rng),
+  variation: new ShopVariation(),
 };

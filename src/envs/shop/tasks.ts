@@ -17,7 +17,7 @@ import type { ShopGoal } from './goal.ts';
 export const SHOP_SPLITS = { train: 1500, test: 500 } as const;
 export type ShopSplit = keyof typeof SHOP_SPLITS;
 
-const LEADS = ['i need', 'i am looking for', 'find me', 'i want to buy', "i'm looking for", 'get me'];
+export const LEADS: readonly string[] = ['i need', 'i am looking for', 'find me', 'i want to buy', "i'm looking for", 'get me'];
 
 /** WebShop's price-bound rule. */
 export function priceBound(price: number, rng: Rng): number {
@@ -27,7 +27,7 @@ export function priceBound(price: number, rng: Rng): number {
   return Math.max(a, b);
 }
 
-function joinWithAnd(items: string[]): string {
+export function joinWithAnd(items: string[]): string {
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
@@ -64,7 +64,7 @@ export function satisfiesGoal(product: Product, goal: ShopGoal): boolean {
   return Object.entries(goal.options).every(([name, value]) => product.options.some((o) => o.name === name && o.values.includes(value)));
 }
 
-function difficulty(goal: ShopGoal, catalog: Catalog): number {
+export function goalDifficulty(goal: ShopGoal, catalog: Catalog): number {
   const sameCategory = catalog.byCategory.get(goal.category) ?? [];
   const distractors = sameCategory.filter((p) => !satisfiesGoal(p, goal)).length;
   const constraints = goal.attributes.length + Object.keys(goal.options).length + 1;
@@ -100,7 +100,7 @@ export function buildShopTasks(catalog: Catalog, seed: Seed = 'shop-tasks-v1'): 
       id: `shop-${split}-${String(i).padStart(4, '0')}`,
       env: 'shop',
       instruction: d.instruction,
-      difficulty: difficulty(d.goal, catalog),
+      difficulty: goalDifficulty(d.goal, catalog),
       origin: 'seed' as const,
       goal: d.goal,
     }));
