@@ -2,7 +2,7 @@
  * Task clusters for PPO, which plays each task once per iteration and so has no group of its own:
  * tasks are clustered by their instruction embeddings and a cluster stands in as the group whose
  * outcome variance the selection reads. Spherical k-means (the embeddings are unit vectors), seeded
- * with k-means++ from the project's RNG so a run is reproducible.
+ * with greedy k-means++ from the project's RNG so a run is reproducible.
  */
 import type { Rng } from '../core/rng.ts';
 
@@ -26,17 +26,27 @@ export class TaskClusters {
     if (vectors.length === 0) throw new Error('cannot cluster zero tasks');
     const count = Math.max(1, Math.min(k, vectors.length));
     const centroids: Float32Array[] = [Float32Array.from(rng.pick(vectors))];
-    const far = vectors.map((v) => 1 - dot(v, centroids[0] as Float32Array));
+    // Greedy k-means++ (as scikit-learn does it): draw a few candidates by D², keep the one that
+    // lowers the total distance most. Plain k-means++ too often seeds two centroids in one family.
+    const trials = 2 + Math.floor(Math.log(count));
+    const gap = (v: Float32Array, c: Float32Array): number => (1 - dot(v, c)) ** 2;
+    let far = vectors.map((v) => gap(v, centroids[0] as Float32Array));
     while (centroids.length < count) {
-      const total = far.reduce((a, d) => a + Math.max(0, d), 0);
-      let pick = 0;
-      if (total > 0) {
-        let u = rng.next() * total;
-        for (; pick < vectors.length - 1; pick++) if ((u -= Math.max(0, far[pick] as number)) <= 0) break;
-      } else pick = rng.int(vectors.length);
-      const c = Float32Array.from(vectors[pick] as Float32Array);
-      centroids.push(c);
-      vectors.forEach((v, i) => (far[i] = Math.min(far[i] as number, 1 - dot(v, c))));
+      const total = far.reduce((a, d) => a + d, 0);
+      let best: { pick: number; far: number[]; potential: number } | null = null;
+      for (let t = 0; t < trials; t++) {
+        let pick = rng.int(vectors.length);
+        if (total > 0) {
+          let u = rng.next() * total;
+          for (pick = 0; pick < vectors.length - 1; pick++) if ((u -= far[pick] as number) <= 0) break;
+        }
+        const c = vectors[pick] as Float32Array;
+        const next = vectors.map((v, i) => Math.min(far[i] as number, gap(v, c)));
+        const potential = next.reduce((a, d) => a + d, 0);
+        if (!best || potential < best.potential) best = { pick, far: next, potential };
+      }
+      centroids.push(Float32Array.from(vectors[(best as { pick: number }).pick] as Float32Array));
+      far = (best as { far: number[] }).far;
     }
     const clusters = new TaskClusters(centroids);
     for (let it = 0; it < iterations; it++) {

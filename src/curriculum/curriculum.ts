@@ -84,7 +84,7 @@ export class Curriculum {
     if (!(this.config.lambda >= 0 && this.config.lambda <= 1)) throw new RangeError(`λ must be in [0, 1], got ${this.config.lambda}`);
     if (!(this.config.explorationFloor >= 0 && this.config.explorationFloor <= 1)) throw new RangeError(`the exploration floor must be in [0, 1], got ${this.config.explorationFloor}`);
     for (const t of seedTasks) this.tasks.set(t.id, t);
-    this.clusters = options.grouping === 'cluster' ? TaskClusters.fit(seedTasks.map(embedTask), this.config.clusters, options.rng.fork('clusters')) : null;
+    this.clusters = options.grouping === 'cluster' ? TaskClusters.fit(seedTasks.map((t) => embedTask(t)), this.config.clusters, options.rng.fork('clusters')) : null;
     for (const t of seedTasks) this.groupOf.set(t.id, this.groupKey(t));
   }
 

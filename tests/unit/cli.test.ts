@@ -136,3 +136,35 @@ describe('the CLI: train and saved policies', () => {
     expect(io.stderr.join('\n')).toMatch(message);
   });
 });
+
+describe('the CLI: sim-to-real and the curriculum', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-s2r-'));
+
+  it('train --mode s2r dreams, then spends at most its real budget, with the curriculum on by default', async () => {
+    const buffer = path.join(dir, 'shop.jsonl');
+    expect(await main(['buffer', 'seed', '--env', 'shop', '--episodes', '30', '--seed', '2', '--out', buffer], capture())).toBe(0);
+    const io = capture();
+    const args = ['train', '--env', 'shop', '--mode', 's2r', '--algo', 'grpo', '--synthetic-budget', '300', '--real-budget', '150', '--buffer', buffer, '--experience', 'knn'];
+    expect(await main([...args, '--seed', '1', '--final-eval-episodes', '5', '--set', 'epochs=1', '--json'], io)).toBe(0);
+    const result = lastJson(io.stdout);
+    expect(result).toMatchObject({ mode: 's2r', curriculum: { generator: 'buffer', lambda: 0.25, grouping: 'task' }, dream: { experience: 'knn', reasoning: true } });
+    expect(result.realTransitions).toBeLessThanOrEqual(150);
+    expect(result.syntheticTransitions).toBeLessThanOrEqual(300);
+    expect(io.stderr.join('\n')).toMatch(/curriculum λ=0\.25/);
+    expect(io.stderr.some((l) => /synthetic, .*by variance/.test(l))).toBe(true);
+    expect(io.stderr.some((l) => /\/150 real/.test(l))).toBe(true);
+  }, 120_000);
+
+  it.each([
+    [['--mode', 's2r', '--algo', 'ppo', '--buffer', 'x.jsonl', '--experience', 'knn'], /--mode s2r needs --synthetic-budget/],
+    [['--mode', 'real', '--algo', 'ppo', '--real-budget', '10', '--reasoning', 'off'], /--reasoning goes with --mode dream or s2r/],
+    [['--mode', 'real', '--algo', 'ppo', '--real-budget', '10', '--lambda', '0.5'], /--lambda and --exploration set the curriculum/],
+    [['--mode', 'real', '--algo', 'ppo', '--real-budget', '10', '--curriculum', 'maybe'], /--curriculum/],
+    [['--mode', 'real', '--algo', 'ppo', '--real-budget', '10', '--curriculum', 'on', '--lambda', '2'], /--lambda must be a number in \[0, 1\]/],
+    [['--mode', 'dream', '--algo', 'ppo', '--synthetic-budget', '10', '--real-budget', '5'], /use --mode s2r/],
+  ])('refuses %j with a clear message', async (extra, message) => {
+    const io = capture();
+    expect(await main(['train', '--env', 'shop', ...extra], io)).toBe(2);
+    expect(io.stderr.join('\n')).toMatch(message);
+  });
+});
