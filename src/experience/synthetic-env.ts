@@ -51,6 +51,8 @@ export interface SyntheticStats {
   /** Synthetic transitions written back, and those the store refused (full). */
   writtenBack: number;
   writeBackRefused: number;
+  /** Predicted states with no admissible action that did not end the episode: ended there. */
+  deadEnds: number;
 }
 
 interface Pending {
@@ -65,7 +67,7 @@ export class SyntheticWorld {
   private readonly k: number;
   private queue: Pending[] = [];
   private episodes = 0;
-  private readonly counters: SyntheticStats = { steps: 0, episodes: 0, inadmissibleActions: 0, modelFailures: 0, writtenBack: 0, writeBackRefused: 0 };
+  private readonly counters: SyntheticStats = { steps: 0, episodes: 0, inadmissibleActions: 0, modelFailures: 0, writtenBack: 0, writeBackRefused: 0, deadEnds: 0 };
 
   constructor(readonly options: SyntheticWorldOptions) {
     const spec = envSpec(options.env);
@@ -121,7 +123,7 @@ export class SyntheticWorld {
       const reasoning = this.options.reasoning !== false;
       const inputs = batch.map((p, i) => ({ ...p.input, examples: reasoning ? (examples[i] ?? []) : (examples[i] ?? []).map(withoutReasoning) }));
       const predicted = await this.options.model.predict(inputs);
-      const predictions = reasoning ? predicted : predicted.map((p) => ({ ...p, reasoning: '' }));
+      const predictions = (reasoning ? predicted : predicted.map((p) => ({ ...p, reasoning: '' }))).map((p) => this.endDeadEnd(p));
       this.counters.steps += batch.length;
       this.counters.modelFailures += predictions.filter((p) => !p.valid).length;
       await this.writeBack(inputs, predictions);
@@ -129,6 +131,16 @@ export class SyntheticWorld {
     } catch (error) {
       for (const p of batch) p.reject(error);
     }
+  }
+
+  /**
+   * A predicted state that lists no admissible action leaves the policy nothing to choose: the
+   * episode ends there (with the predicted reward), and it is counted.
+   */
+  private endDeadEnd(p: ExperiencePrediction): ExperiencePrediction {
+    if (!p.valid || p.done || p.next.actions.length > 0) return p;
+    this.counters.deadEnds++;
+    return { ...p, done: true };
   }
 
   private async writeBack(inputs: readonly ExperienceInput[], predictions: readonly ExperiencePrediction[]): Promise<void> {

@@ -1,0 +1,81 @@
+/**
+ * The paper's table in miniature: which runs make it, at which size. Each run is one CLI command
+ * (`train …`), so every number in the results file can be reproduced by hand.
+ */
+import type { AlgoName } from '../src/rl/config.ts';
+import type { TrainMode } from '../src/train/trainer.ts';
+
+export type PresetName = 'quick' | 'full';
+
+export interface Preset {
+  /** The offline real data the experience model learns from and retrieves: `buffer seed`. */
+  bufferEpisodes: number;
+  bufferMix: string;
+  /** `experience fit --epochs`. */
+  fitEpochs: number;
+  /** Real transitions of real mode (the paper's ~80K). */
+  realBudget: number;
+  /** Synthetic transitions of dream and s2r. */
+  syntheticBudget: number;
+  /** s2r's real phase (≤ 10% of real mode's). */
+  s2rRealBudget: number;
+  finalEvalEpisodes: number;
+  /** Held-out evaluations during training, for the learning curves. */
+  evalEvery: number;
+  evalEpisodes: number;
+  /** Step limit of training episodes, the same for every row (home's lost episodes would eat a small budget). */
+  trainMaxSteps?: number;
+}
+
+export const PRESETS: Readonly<Record<string, Readonly<Record<PresetName, Preset>>>> = {
+  shop: {
+    quick: { bufferEpisodes: 300, bufferMix: 'oracle=0.4,noisy=0.3,random=0.3', fitEpochs: 3, realBudget: 3000, syntheticBudget: 3000, s2rRealBudget: 300, finalEvalEpisodes: 200, evalEvery: 2, evalEpisodes: 50 },
+    full: { bufferEpisodes: 700, bufferMix: 'oracle=0.4,noisy=0.3,random=0.3', fitEpochs: 6, realBudget: 80_000, syntheticBudget: 80_000, s2rRealBudget: 5000, finalEvalEpisodes: 500, evalEvery: 20, evalEpisodes: 100 },
+  },
+  home: {
+    quick: { bufferEpisodes: 200, bufferMix: 'oracle=0.4,noisy=0.3,random=0.3', fitEpochs: 3, realBudget: 3000, syntheticBudget: 3000, s2rRealBudget: 300, finalEvalEpisodes: 100, evalEvery: 2, evalEpisodes: 30, trainMaxSteps: 20 },
+    full: { bufferEpisodes: 500, bufferMix: 'oracle=0.4,noisy=0.3,random=0.3', fitEpochs: 6, realBudget: 80_000, syntheticBudget: 80_000, s2rRealBudget: 5000, finalEvalEpisodes: 250, evalEvery: 20, evalEpisodes: 100, trainMaxSteps: 20 },
+  },
+};
+
+export interface RowSpec {
+  id: string;
+  label: string;
+  mode: TrainMode;
+  algo: AlgoName;
+  /** Extra `train` flags (the ablations). */
+  flags: string[];
+}
+
+/** The table's rows, in the paper's order. Dream rows use the curriculum unless the row ablates it. */
+export const ROWS: readonly RowSpec[] = [
+  { id: 'real-ppo', label: 'real PPO', mode: 'real', algo: 'ppo', flags: [] },
+  { id: 'real-grpo', label: 'real GRPO', mode: 'real', algo: 'grpo', flags: [] },
+  { id: 'dream-ppo', label: 'dream PPO', mode: 'dream', algo: 'ppo', flags: [] },
+  { id: 'dream-grpo', label: 'dream GRPO', mode: 'dream', algo: 'grpo', flags: [] },
+  { id: 's2r-ppo', label: 's2r PPO', mode: 's2r', algo: 'ppo', flags: [] },
+  { id: 's2r-grpo', label: 's2r GRPO', mode: 's2r', algo: 'grpo', flags: [] },
+  { id: 'dream-grpo-no-retrieval', label: 'dream GRPO w/o retrieval', mode: 'dream', algo: 'grpo', flags: ['--k', '0'] },
+  { id: 'dream-grpo-no-curriculum', label: 'dream GRPO w/o curriculum', mode: 'dream', algo: 'grpo', flags: ['--curriculum', 'off'] },
+  { id: 'dream-grpo-no-reasoning', label: 'dream GRPO w/o reasoning', mode: 'dream', algo: 'grpo', flags: ['--reasoning', 'off'] },
+];
+
+/** The `train` arguments of one row and seed. */
+export function trainArgs(env: string, preset: Preset, row: RowSpec, seed: number, files: { buffer: string; model: string; history: string }): string[] {
+  const args = ['train', '--env', env, '--mode', row.mode, '--algo', row.algo, '--seed', String(seed)];
+  if (row.mode === 'real') args.push('--real-budget', String(preset.realBudget));
+  else {
+    args.push('--synthetic-budget', String(preset.syntheticBudget), '--buffer', files.buffer, '--experience', 'neural', '--model', files.model);
+    if (row.mode === 's2r') args.push('--real-budget', String(preset.s2rRealBudget));
+  }
+  if (preset.trainMaxSteps !== undefined) args.push('--train-max-steps', String(preset.trainMaxSteps));
+  args.push(
+    '--eval-every', String(preset.evalEvery),
+    '--eval-episodes', String(preset.evalEpisodes),
+    '--final-eval-episodes', String(preset.finalEvalEpisodes),
+    ...row.flags,
+    '--history', files.history,
+    '--json',
+  );
+  return args;
+}

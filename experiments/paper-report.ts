@@ -1,0 +1,178 @@
+/**
+ * Turns the runs of a paper experiment into its results: the JSON report (every run's full
+ * TrainResult, curves included), the Markdown table with the claims checked against it, and an SVG
+ * of the learning curves. Pure functions of the runs, so a report can be rebuilt without rerunning.
+ */
+import type { TrainResult } from '../src/train/trainer.ts';
+import type { Preset, PresetName, RowSpec } from './paper-plan.ts';
+
+export interface PaperRow {
+  id: string;
+  label: string;
+  mode: RowSpec['mode'];
+  algo: RowSpec['algo'];
+  /** One `train` command line per seed, as run. */
+  commands: string[];
+  runs: TrainResult[];
+}
+
+export interface PaperReport {
+  kind: 'dreamgym-paper-experiment';
+  version: 1;
+  env: string;
+  preset: PresetName;
+  settings: Preset;
+  seeds: number[];
+  createdAt: string;
+  /** How the offline buffer and the experience model were made. */
+  setup: string[];
+  wallSeconds: number;
+  jobs: number;
+  rows: PaperRow[];
+}
+
+export interface RowSummary {
+  id: string;
+  label: string;
+  success: { mean: number; std: number };
+  score: { mean: number; std: number };
+  realTransitions: number;
+  syntheticTransitions: number;
+  wallSeconds: number;
+  backend: string;
+  experience: string;
+  /** Dream rows: training success in the synthetic world over the last quarter of iterations (the policy's view). */
+  dreamSuccess: number | null;
+}
+
+function meanStd(xs: readonly number[]): { mean: number; std: number } {
+  const n = xs.length;
+  if (n === 0) return { mean: NaN, std: NaN };
+  const mean = xs.reduce((a, x) => a + x, 0) / n;
+  // Sample standard deviation over seeds (0 for one seed).
+  const std = n > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1)) : 0;
+  return { mean, std };
+}
+
+const avg = (xs: readonly number[]): number => (xs.length === 0 ? NaN : xs.reduce((a, x) => a + x, 0) / xs.length);
+
+export function summarise(row: PaperRow): RowSummary {
+  const runs = row.runs;
+  const dreamTail = runs.flatMap((r) => {
+    const dream = r.history.filter((m) => m.phase === 'dream');
+    return dream.slice(Math.floor(dream.length * 0.75)).map((m) => m.successRate);
+  });
+  return {
+    id: row.id,
+    label: row.label,
+    success: meanStd(runs.map((r) => 100 * (r.eval?.successRate ?? 0))),
+    score: meanStd(runs.map((r) => r.eval?.meanScore ?? 0)),
+    realTransitions: avg(runs.map((r) => r.realTransitions)),
+    syntheticTransitions: avg(runs.map((r) => r.syntheticTransitions)),
+    wallSeconds: avg(runs.map((r) => r.wallSeconds)),
+    backend: [...new Set(runs.map((r) => r.backend))].join(', '),
+    experience: [...new Set(runs.map((r) => (r.dream ? `${r.dream.experience} k=${r.dream.k}${r.dream.reasoning ? '' : ', no reasoning'}` : '—')))].join(', '),
+    dreamSuccess: dreamTail.length > 0 ? 100 * avg(dreamTail) : null,
+  };
+}
+
+const pm = (x: { mean: number; std: number }): string => `${x.mean.toFixed(1)} ± ${x.std.toFixed(1)}`;
+const int = (x: number): string => Math.round(x).toLocaleString('en-US');
+
+/** Each claim of the paper, checked against the table, with what the numbers say when it fails. */
+export function claims(summaries: readonly RowSummary[]): string[] {
+  const by = new Map(summaries.map((s) => [s.id, s]));
+  const get = (id: string): RowSummary => by.get(id) as RowSummary;
+  const lines: string[] = [];
+  for (const algo of ['PPO', 'GRPO']) {
+    const real = get(`real-${algo.toLowerCase()}`);
+    const s2r = get(`s2r-${algo.toLowerCase()}`);
+    const dream = get(`dream-${algo.toLowerCase()}`);
+    const share = real.realTransitions > 0 ? (100 * s2r.realTransitions) / real.realTransitions : NaN;
+    const holds = s2r.success.mean >= real.success.mean && share <= 10;
+    let line = `- **s2r ${algo} ≥ real ${algo} with ≤ 10% of its real transitions: ${holds ? 'holds' : 'does not hold'}.** s2r ${pm(s2r.success)}% with ${int(s2r.realTransitions)} real transitions (${share.toFixed(1)}% of real mode's ${int(real.realTransitions)}); real ${pm(real.success)}%.`;
+    if (!holds) {
+      line += ` Dream ${algo} alone reaches ${pm(dream.success)}% on the real test split while its training episodes succeed ${dream.dreamSuccess?.toFixed(1) ?? '?'}% of the time inside the experience model:`;
+      line += (dream.dreamSuccess ?? 0) > dream.success.mean + 10
+        ? ' the synthetic world is more generous than the real one (the sim-to-real gap), so the dream phase teaches habits the real phase must unlearn, and the short real phase is too small to close it.'
+        : ' the policy did not learn much in the dream either, so the real phase starts from little.';
+    }
+    lines.push(line);
+  }
+  const withC = get('dream-grpo');
+  const withoutC = get('dream-grpo-no-curriculum');
+  const diff = withC.success.mean - withoutC.success.mean;
+  const noise = Math.max(withC.success.std, withoutC.success.std);
+  let line = `- **dream GRPO with the curriculum > without it: ${diff > 0 ? 'holds' : 'does not hold'}.** With ${pm(withC.success)}%, without ${pm(withoutC.success)}% (difference ${diff.toFixed(1)} points, seed std up to ${noise.toFixed(1)}).`;
+  if (diff > 0 && diff <= noise) line += ' The difference is within the spread over seeds.';
+  if (diff <= 0) line += ' A curriculum helps when the experience model is faithful on the harder variations it proposes; where its reward is too generous, more varied tasks mostly give the policy more states the model misjudges.';
+  lines.push(line);
+  const r = get('dream-grpo-no-retrieval');
+  lines.push(`- **Retrieval:** without it dream GRPO reaches ${pm(r.success)}% (with: ${pm(withC.success)}%). The neural experience model builds its candidate next lines from the retrieved examples, so without them it can only keep the current page.`);
+  const n = get('dream-grpo-no-reasoning');
+  lines.push(`- **Reasoning:** without it dream GRPO reaches ${pm(n.success)}% (with: ${pm(withC.success)}%). The neural model selects its reasoning from the examples' annotations but does not condition its next state or reward on it, so this row differs from dream GRPO only in what the synthetic transitions carry; a difference here is the spread of the run, not an effect of reasoning. With an LLM experience model the row removes the examples' reasoning from the prompt.`);
+  return lines;
+}
+
+export function markdown(report: PaperReport, svgName: string): string {
+  const s = report.rows.map(summarise);
+  const p = report.settings;
+  const out: string[] = [];
+  out.push(`# ${report.env}: the DreamGym table in miniature (${report.preset} preset)`, '');
+  out.push(`Made by \`npm run experiment -- paper --env ${report.env} --seeds ${report.seeds.length}${report.preset === 'quick' ? ' --quick' : ''}\` on ${report.createdAt.slice(0, 10)}; ` +
+    `${report.rows.reduce((a, r) => a + r.runs.length, 0)} runs, ${report.jobs} at a time, ${(report.wallSeconds / 60).toFixed(1)} minutes in all. Success and score are greedy, on the real held-out split (${p.finalEvalEpisodes} episodes), mean ± std over seeds ${report.seeds.join(', ')}.`, '');
+  if (report.preset === 'quick') out.push(`**The quick preset is a smoke test of the whole loop at about 1/25 of the paper's budgets** (real ${int(p.realBudget)}, synthetic ${int(p.syntheticBudget)}, s2r real ${int(p.s2rRealBudget)} transitions). Its numbers say the pipeline works end to end, not where the methods end up; the full preset (\`--seeds 3\` without \`--quick\`) uses 80,000 / 80,000 / 5,000.`, '');
+  out.push('| row | success % | score | real transitions | synthetic transitions | wall s | backend | experience model |', '|---|---|---|---|---|---|---|---|');
+  for (const r of s) out.push(`| ${r.label} | ${pm(r.success)} | ${pm(r.score)} | ${int(r.realTransitions)} | ${int(r.syntheticTransitions)} | ${r.wallSeconds.toFixed(0)} | ${r.backend} | ${r.experience} |`);
+  out.push('', '## The claims', '', ...claims(s), '');
+  out.push(`## Learning curves`, '', `![held-out success against transitions](${svgName})`, '', 'Held-out success (greedy, ' + p.evalEpisodes + ' episodes per point during training, the final point on ' + p.finalEvalEpisodes + ') against transitions used (real + synthetic), mean over seeds.', '');
+  out.push('## Setup', '', ...report.setup.map((c) => `- \`${c}\``), '');
+  out.push('## Runs', '', 'Each row ran these commands (one per seed); `--history` keeps the full result with its curve.', '');
+  for (const row of report.rows) out.push(`- ${row.label}: \`${row.commands[0]}\`${row.commands.length > 1 ? ` (and seeds ${report.seeds.slice(1).join(', ')})` : ''}`);
+  out.push('');
+  return out.join('\n');
+}
+
+const COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
+
+/** One curve per row: the k-th held-out evaluation of each seed, averaged. */
+export function curves(report: PaperReport): { label: string; points: [number, number][] }[] {
+  return report.rows.map((row) => {
+    const perSeed = row.runs.map((r) => {
+      const pts: [number, number][] = r.history.filter((m) => m.eval).map((m) => [m.realTransitions + m.syntheticTransitions, 100 * (m.eval?.successRate ?? 0)]);
+      if (r.eval) pts.push([r.realTransitions + r.syntheticTransitions, 100 * r.eval.successRate]);
+      return pts;
+    });
+    const length = Math.min(...perSeed.map((p) => p.length));
+    const points: [number, number][] = Array.from({ length: Number.isFinite(length) ? length : 0 }, (_, k) => [avg(perSeed.map((p) => (p[k] as [number, number])[0])), avg(perSeed.map((p) => (p[k] as [number, number])[1]))]);
+    return { label: row.label, points };
+  });
+}
+
+/** A plain SVG line chart (no DOM, no chart library: it runs under Node and is a few lines). */
+export function svg(report: PaperReport): string {
+  const series = curves(report);
+  const W = 760, H = 420, left = 56, right = 220, top = 24, bottom = 48;
+  const maxX = Math.max(1, ...series.flatMap((s) => s.points.map((p) => p[0])));
+  const maxY = Math.max(10, Math.ceil(Math.max(0, ...series.flatMap((s) => s.points.map((p) => p[1]))) / 10) * 10);
+  const x = (v: number): number => left + ((W - left - right) * v) / maxX;
+  const y = (v: number): number => H - bottom - ((H - top - bottom) * v) / maxY;
+  const parts: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`, `<rect width="${W}" height="${H}" fill="white"/>`];
+  for (let i = 0; i <= 5; i++) {
+    const v = (maxY * i) / 5;
+    parts.push(`<line x1="${left}" x2="${W - right}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/>`, `<text x="${left - 6}" y="${y(v) + 4}" text-anchor="end">${v.toFixed(0)}</text>`);
+    const t = (maxX * i) / 5;
+    parts.push(`<text x="${x(t)}" y="${H - bottom + 16}" text-anchor="middle">${int(t)}</text>`);
+  }
+  parts.push(`<text x="${(left + W - right) / 2}" y="${H - 10}" text-anchor="middle">transitions (real + synthetic)</text>`);
+  parts.push(`<text transform="translate(16 ${(top + H - bottom) / 2}) rotate(-90)" text-anchor="middle">held-out success %</text>`);
+  series.forEach((s, i) => {
+    const color = COLORS[i % COLORS.length];
+    const dash = s.label.includes('w/o') ? ' stroke-dasharray="5 3"' : '';
+    if (s.points.length > 0) parts.push(`<polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${s.points.map((p) => `${x(p[0]).toFixed(1)},${y(p[1]).toFixed(1)}`).join(' ')}"/>`);
+    const ly = top + 14 + i * 18;
+    parts.push(`<line x1="${W - right + 12}" x2="${W - right + 36}" y1="${ly - 4}" y2="${ly - 4}" stroke="${color}" stroke-width="2"${dash}/>`, `<text x="${W - right + 42}" y="${ly}">${s.label.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text>`);
+  });
+  parts.push('</svg>');
+  return parts.join('\n');
+}

@@ -1,0 +1,122 @@
+/**
+ * `npm run experiment -- paper --env <shop|home> --seeds 3 [--quick] [--jobs 2] [--work DIR] [--out DIR]`
+ *
+ * Runs the paper's table in miniature on one environment: seeds an offline buffer, fits the neural
+ * experience model on it, then trains every row × seed as its own `train` CLI process (`--jobs` at
+ * a time) and writes `<out>/<env>-paper.md`, `.json` and `.svg`. A run whose history file is already
+ * in the work folder is not run again, so a stopped experiment picks up where it was.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { TrainResult } from '../src/train/trainer.ts';
+import { PRESETS, ROWS, trainArgs, type PresetName } from './paper-plan.ts';
+import { markdown, svg, type PaperReport, type PaperRow } from './paper-report.ts';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+const CLI = path.join(ROOT, 'src', 'cli', 'main.ts');
+
+function usage(message: string): never {
+  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n`);
+  process.exit(2);
+}
+
+/** Run the CLI; stderr lines go to our stderr with a prefix, and a failure says which command. */
+function cli(args: string[], label: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    let tail = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      tail = (tail + chunk).slice(-4000);
+      for (const line of chunk.split('\n')) if (line.trim() && !line.includes('npm warn') && !/tfjs-node|===|Hi, looks like/.test(line)) process.stderr.write(`[${label}] ${line}\n`);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${label} failed (exit ${code}): tsx src/cli/main.ts ${args.join(' ')}\n${tail}`))));
+  });
+}
+
+const shellLine = (args: string[]): string => `npm run cli -- ${args.map((a) => (/^[\w./=,:-]+$/.test(a) ? a : `'${a}'`)).join(' ')}`;
+
+async function paper(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      env: { type: 'string' },
+      seeds: { type: 'string', default: '3' },
+      quick: { type: 'boolean', default: false },
+      jobs: { type: 'string', default: '2' },
+      work: { type: 'string' },
+      out: { type: 'string', default: 'results' },
+    },
+    strict: true,
+  });
+  const env = values.env ?? usage('--env is required');
+  if (!(env in PRESETS)) usage(`unknown env "${env}"; use one of: ${Object.keys(PRESETS).join(', ')}`);
+  const seedCount = Number(values.seeds);
+  const jobs = Number(values.jobs);
+  if (!Number.isInteger(seedCount) || seedCount < 1) usage(`--seeds must be a positive integer, got "${values.seeds}"`);
+  if (!Number.isInteger(jobs) || jobs < 1) usage(`--jobs must be a positive integer, got "${values.jobs}"`);
+  const presetName: PresetName = values.quick ? 'quick' : 'full';
+  const preset = (PRESETS[env] as Record<PresetName, (typeof PRESETS)[string]['quick']>)[presetName];
+  const seeds = Array.from({ length: seedCount }, (_, i) => i + 1);
+  const work = path.resolve(values.work ?? path.join(tmpdir(), `dreamgym-paper-${env}-${presetName}`));
+  await mkdir(path.join(work, 'runs'), { recursive: true });
+  const started = performance.now();
+  const buffer = path.join(work, `${env}-buffer.jsonl`);
+  const model = path.join(work, `${env}-model.dgx`);
+  const seedArgs = ['buffer', 'seed', '--env', env, '--episodes', String(preset.bufferEpisodes), '--mix', preset.bufferMix, '--seed', '1', '--out', buffer];
+  const fitArgs = ['experience', 'fit', '--env', env, '--buffer', buffer, '--out', model, '--epochs', String(preset.fitEpochs), '--seed', '1'];
+  if (!existsSync(buffer)) await cli(seedArgs, 'buffer');
+  if (!existsSync(model)) await cli(fitArgs, 'fit');
+
+  const queue = ROWS.flatMap((row) => seeds.map((seed) => ({ row, seed, history: path.join(work, 'runs', `${row.id}-s${seed}.json`) })));
+  const commands = new Map<string, string>();
+  let next = 0;
+  let finished = 0;
+  const worker = async (): Promise<void> => {
+    while (next < queue.length) {
+      const item = queue[next++] as (typeof queue)[number];
+      const args = trainArgs(env, preset, item.row, item.seed, { buffer, model, history: item.history });
+      commands.set(`${item.row.id}:${item.seed}`, shellLine(args.map((a) => a.replace(work, '$WORK'))));
+      if (!existsSync(item.history)) await cli(args, `${item.row.id} s${item.seed}`);
+      process.stderr.write(`paper: ${++finished}/${queue.length} runs done (${item.row.id} seed ${item.seed})\n`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, worker));
+
+  const rows: PaperRow[] = [];
+  for (const row of ROWS) {
+    const runs: TrainResult[] = [];
+    for (const seed of seeds) runs.push(JSON.parse(await readFile(path.join(work, 'runs', `${row.id}-s${seed}.json`), 'utf8')) as TrainResult);
+    rows.push({ id: row.id, label: row.label, mode: row.mode, algo: row.algo, commands: seeds.map((s) => commands.get(`${row.id}:${s}`) ?? ''), runs });
+  }
+  const report: PaperReport = {
+    kind: 'dreamgym-paper-experiment',
+    version: 1,
+    env,
+    preset: presetName,
+    settings: preset,
+    seeds,
+    createdAt: new Date().toISOString(),
+    setup: [shellLine(seedArgs.map((a) => a.replace(work, '$WORK'))), shellLine(fitArgs.map((a) => a.replace(work, '$WORK')))],
+    wallSeconds: (performance.now() - started) / 1000,
+    jobs,
+    rows,
+  };
+  const out = path.resolve(values.out);
+  await mkdir(out, { recursive: true });
+  const base = path.join(out, `${env}-paper`);
+  await writeFile(`${base}.json`, `${JSON.stringify(report)}\n`);
+  await writeFile(`${base}.svg`, `${svg(report)}\n`);
+  await writeFile(`${base}.md`, markdown(report, `${env}-paper.svg`));
+  process.stderr.write(`paper: wrote ${base}.md, .json and .svg in ${(report.wallSeconds / 60).toFixed(1)} minutes\n`);
+}
+
+const [name, ...rest] = process.argv.slice(2);
+if (name === 'paper') await paper(rest);
+else usage(name === undefined ? 'which experiment?' : `unknown experiment "${name}"`);
