@@ -168,3 +168,41 @@ describe('the CLI: sim-to-real and the curriculum', () => {
     expect(io.stderr.join('\n')).toMatch(message);
   });
 });
+
+describe('the CLI: the curriculum with an LLM backend', () => {
+  it('asks the experience model\'s endpoint for task variations through the task-generation prompt', async () => {
+    const { startChatServer } = await import('../../src/experience/llm/chat-server.ts');
+    const { protocolAnswerer } = await import('../../src/experience/serve-answer.ts');
+    const { KnnExperienceModel } = await import('../../src/experience/knn.ts');
+    const { seededBuffer } = await import('./experience/fixtures.ts');
+    const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-llm-curriculum-'));
+    const bufferFile = path.join(dir, 'shop.jsonl');
+    expect(await main(['buffer', 'seed', '--env', 'shop', '--episodes', '30', '--seed', '2', '--out', bufferFile], capture())).toBe(0);
+    const steps = protocolAnswerer(new KnnExperienceModel(), await seededBuffer('shop', 30, 2), 3);
+    const taskPrompts: string[] = [];
+    // One endpoint, two prompts: experience steps are answered by kNN, task requests pick the last candidate.
+    const server = await startChatServer({
+      model: 'knn',
+      answer: async (request) => {
+        const user = request.messages.find((m) => m.role === 'user')?.content ?? '';
+        if (!request.messages[0]?.content.startsWith('You design training tasks')) return steps(request);
+        taskPrompts.push(user);
+        const candidates = [...user.matchAll(/^\d+\. (.*)$/gm)].map((m) => m[1]);
+        return { content: JSON.stringify({ task: candidates.at(-1), why: 'a harder variation' }) };
+      },
+    });
+    try {
+      const io = capture();
+      const args = ['train', '--env', 'shop', '--mode', 'dream', '--algo', 'grpo', '--synthetic-budget', '400', '--buffer', bufferFile, '--experience', 'llm', '--endpoint', server.url, '--model', 'knn', '--framing', 'single'];
+      expect(await main([...args, '--seed', '2', '--final-eval-episodes', '4', '--set', 'epochs=1', '--json'], io)).toBe(0);
+      const result = lastJson(io.stdout);
+      expect(result.curriculum.generator).toMatch(/^llm:http\//);
+      expect(taskPrompts.length).toBeGreaterThan(0);
+      expect(taskPrompts[0]).toMatch(/^Original task: /);
+      expect(result.curriculum.generatorStats).toMatchObject({ requested: taskPrompts.length, fallbacks: 0 });
+      expect(result.curriculum.generatorStats.made).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+});

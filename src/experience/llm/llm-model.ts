@@ -70,6 +70,11 @@ export class LlmExperienceModel implements ExperienceModel {
       maxConversations: clientOptions.maxConversations ?? 256,
     };
   }
+  /** The transport, shared with the curriculum's task-generation prompt. */
+  get client(): ChatClient {
+    return this.clientOptions.client;
+  }
+
 
   stats(): ExperienceStats {
     return { ...this.counters };

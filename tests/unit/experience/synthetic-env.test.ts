@@ -97,3 +97,51 @@ describe('the synthetic environment over kNN', () => {
     expect(adaptToTask(failure, 'new')).toBe(failure);
   });
 });
+
+describe('the synthetic environment: what the model gets and what it may leave', () => {
+  const spec = envSpec('shop');
+  const task = spec.tasks('train')[0] as Task;
+
+  /** Answers every step with a page that lists no action, not done; remembers the examples it saw. */
+  class DeadEndModel implements ExperienceModel {
+    readonly name = 'dead-end';
+    readonly seen: ExperienceInput[] = [];
+    async predict(batch: readonly ExperienceInput[]): Promise<ExperiencePrediction[]> {
+      this.seen.push(...batch);
+      return batch.map(() => ({ reasoning: 'nowhere to go', next: { text: 'page: results\n[1] text: nothing', actions: [] }, reward: 0.25, done: false, valid: true }));
+    }
+    stats() {
+      return emptyStats();
+    }
+  }
+
+  it('ends the episode at a predicted state with no admissible action, keeps its reward, and counts it', async () => {
+    const model = new DeadEndModel();
+    const starter = spec.createEnv();
+    const world = new SyntheticWorld({ env: 'shop', model, buffer: null, runId: 'dead', initialObservation: (t) => starter.reset(t) });
+    const env = world.createEnv();
+    await env.reset(task);
+    const result = await env.step('search[shoes]');
+    expect(result).toMatchObject({ done: true, reward: 0.25, info: { valid: true, truncated: false } });
+    expect(world.stats().deadEnds).toBe(1);
+  });
+
+  it('without reasoning, hides the examples\' reasoning from the model and returns none', async () => {
+    const buffer = await seededBuffer('shop', 20);
+    const model = new DeadEndModel();
+    const starter = spec.createEnv();
+    const world = new SyntheticWorld({ env: 'shop', model, buffer, k: 3, runId: 'plain', reasoning: false, initialObservation: (t) => starter.reset(t) });
+    const env = world.createEnv();
+    await env.reset(task);
+    const result = await env.step('search[shoes]');
+    expect(model.seen[0]?.examples.length).toBe(3);
+    expect(model.seen[0]?.examples.every((e) => e.reasoning === undefined)).toBe(true);
+    expect(result.info.reasoning).toBe('');
+    const withReasoning = new DeadEndModel();
+    const world2 = new SyntheticWorld({ env: 'shop', model: withReasoning, buffer, k: 3, runId: 'full', initialObservation: (t) => starter.reset(t) });
+    const env2 = world2.createEnv();
+    await env2.reset(task);
+    await env2.step('search[shoes]');
+    expect(withReasoning.seen[0]?.examples.some((e) => typeof e.reasoning === 'string' && e.reasoning.length > 0)).toBe(true);
+  });
+});
