@@ -29,11 +29,11 @@ export interface Preset {
 
 export const PRESETS: Readonly<Record<string, Readonly<Record<PresetName, Preset>>>> = {
   shop: {
-    quick: { bufferEpisodes: 300, bufferMix: 'oracle=0.4,noisy=0.3,random=0.3', fitEpochs: 3, realBudget: 3000, syntheticBudget: 3000, s2rRealBudget: 300, finalEvalEpisodes: 200, evalEvery: 2, evalEpisodes: 50 },
+    quick: { bufferEpisodes: 300, bufferMix: 'oracle=0.4,noisy=0.3,random=0.3', fitEpochs: 3, realBudget: 12_000, syntheticBudget: 12_000, s2rRealBudget: 1200, finalEvalEpisodes: 200, evalEvery: 4, evalEpisodes: 50 },
     full: { bufferEpisodes: 700, bufferMix: 'oracle=0.4,noisy=0.3,random=0.3', fitEpochs: 6, realBudget: 80_000, syntheticBudget: 80_000, s2rRealBudget: 5000, finalEvalEpisodes: 500, evalEvery: 20, evalEpisodes: 100 },
   },
   home: {
-    quick: { bufferEpisodes: 200, bufferMix: 'oracle=0.4,noisy=0.3,random=0.3', fitEpochs: 3, realBudget: 3000, syntheticBudget: 3000, s2rRealBudget: 300, finalEvalEpisodes: 100, evalEvery: 2, evalEpisodes: 30, trainMaxSteps: 20 },
+    quick: { bufferEpisodes: 200, bufferMix: 'oracle=0.4,noisy=0.3,random=0.3', fitEpochs: 3, realBudget: 12_000, syntheticBudget: 12_000, s2rRealBudget: 1200, finalEvalEpisodes: 100, evalEvery: 4, evalEpisodes: 30, trainMaxSteps: 20 },
     full: { bufferEpisodes: 500, bufferMix: 'oracle=0.4,noisy=0.3,random=0.3', fitEpochs: 6, realBudget: 80_000, syntheticBudget: 80_000, s2rRealBudget: 5000, finalEvalEpisodes: 250, evalEvery: 20, evalEpisodes: 100, trainMaxSteps: 20 },
   },
 };

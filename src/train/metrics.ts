@@ -24,6 +24,8 @@ export interface IterationMetrics {
   /** Cumulative steps in a synthetic environment (0 in mode real). */
   syntheticTransitions: number;
   episodes: number;
+  /** Environment steps this iteration collected (kept or dropped). */
+  samplesPerIteration: number;
   /** On this iteration's (sampled, stochastic) training episodes. */
   successRate: number;
   meanScore: number;

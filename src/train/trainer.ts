@@ -30,7 +30,7 @@ import type { EnvSpec } from '../envs/spec.ts';
 import { DEFAULT_POLICY, Policy, type PolicyConfig } from '../policy/policy.ts';
 import type { PolicyNetwork } from '../policy/network.ts';
 import { Adam } from '../rl/adam.ts';
-import { ALGORITHMS, defaultConfig, episodesPerIteration, type AlgoConfig, type AlgoName } from '../rl/config.ts';
+import { ALGORITHMS, defaultConfig, type AlgoConfig, type AlgoName } from '../rl/config.ts';
 import { collectTrajectories, type Trajectory } from '../rl/rollout.ts';
 import { attachReferenceLogProbs } from '../rl/reference.ts';
 import { grpoSamples, ppoSamples } from '../rl/samples.ts';
@@ -195,8 +195,23 @@ export class Trainer {
     return this.config.algo === 'ppo' ? this.config.episodesPerIteration : this.config.tasksPerIteration;
   }
 
-  private iterationTasks(rng: Rng, phase: Phase): Task[] {
+  /**
+   * Distinct tasks that fit what is left of the budget, at the mean episode length seen so far: a
+   * small real budget (s2r's) must still buy whole episodes and an update, not lanes cut short.
+   */
+  private tasksThatFit(remaining: number, phase: Phase): number {
     const n = this.tasksPerIteration;
+    // Only s2r's real phase: elsewhere a budget is large and published runs stay reproducible.
+    if (this.options.mode !== 's2r' || phase !== 'real') return n;
+    const last = [...this.history].reverse().find((m) => m.phase === phase) ?? this.history.at(-1);
+    if (!last || last.episodes === 0) return n;
+    const stepsPerEpisode = Math.max(1, last.samplesPerIteration / last.episodes);
+    const perTask = stepsPerEpisode * (this.config.algo === 'grpo' ? this.config.groupSize : 1);
+    return Math.max(1, Math.min(n, Math.floor(remaining / perTask)));
+  }
+
+  private iterationTasks(rng: Rng, phase: Phase, remaining: number): Task[] {
+    const n = this.tasksThatFit(remaining, phase);
     const picked = this.curriculum
       ? this.curriculum.next(n, rng, { realOnly: phase === 'real' })
       : this.config.algo === 'ppo'
@@ -322,10 +337,10 @@ export class Trainer {
       await control.checkpoint();
       if (control.isStopped) break;
       const iterationStart = performance.now();
-      const tasks = this.iterationTasks(rngs.tasks, phase);
+      const tasks = this.iterationTasks(rngs.tasks, phase, budget - used());
       const selection = this.curriculum?.lastSelection ?? null;
       const { trajectories, steps } = await collectTrajectories({
-        envs: envs.slice(0, Math.min(envs.length, episodesPerIteration(config))),
+        envs: envs.slice(0, Math.min(envs.length, tasks.length)),
         tasks,
         policy: this.policy,
         greedy: false,
@@ -350,6 +365,7 @@ export class Trainer {
         realTransitions: this.realTransitions,
         syntheticTransitions: this.syntheticTransitions,
         episodes: trajectories.length,
+        samplesPerIteration: steps,
         ...episodeStats(trajectories),
         entropy: stats.entropy,
         approxKl: stats.approxKl,
