@@ -1,15 +1,17 @@
 import { signal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { BufferView } from './buffer/BufferView.tsx';
+import { CurriculumView } from './curriculum/CurriculumView.tsx';
 import { EvaluateView } from './evaluate/EvaluateView.tsx';
 import { ExperienceView } from './experience/ExperienceView.tsx';
 import { PlayView } from './play/PlayView.tsx';
+import { RunsView } from './runs/RunsView.tsx';
 import { TrainView } from './train/TrainView.tsx';
 
 /**
- * The shell: one tab per view, routed by the URL hash (#play, #train, #evaluate, #buffer, #experience).
- * Each view keeps its state in module signals, so switching tabs never loses a run or an episode.
- * Views are added by the issues that build their parts (Curriculum, Runs next).
+ * The shell: one tab per view, routed by the URL hash (#play, #train, #evaluate, #buffer, #experience,
+ * #curriculum, #runs). Each view keeps its state in module signals, so switching tabs never loses a
+ * run or an episode.
  */
 const VIEWS = [
   { id: 'play', label: 'Play', render: () => <PlayView /> },
@@ -17,6 +19,8 @@ const VIEWS = [
   { id: 'evaluate', label: 'Evaluate', render: () => <EvaluateView /> },
   { id: 'buffer', label: 'Buffer', render: () => <BufferView /> },
   { id: 'experience', label: 'Experience', render: () => <ExperienceView /> },
+  { id: 'curriculum', label: 'Curriculum', render: () => <CurriculumView /> },
+  { id: 'runs', label: 'Runs', render: () => <RunsView /> },
 ] as const;
 
 type ViewId = (typeof VIEWS)[number]['id'];

@@ -1,14 +1,18 @@
 /**
- * What the trainer worker offers the page: real-mode training with live metrics, pause / resume /
- * stop, export of the current policy at any moment, and the Evaluate view's import-and-play of a
- * `.dgp` file step by step. Plain class, no worker APIs, so it is tested in Node and in a page.
+ * What the trainer worker offers the page: real-mode training with live metrics (optionally with
+ * the curriculum, whose task table the Curriculum view reads on demand), pause / resume / stop,
+ * export of the current policy at any moment, and the Evaluate view's import-and-play of a `.dgp`
+ * file step by step. Plain class, no worker APIs, so it is tested in Node and in a page.
  */
 import { DreamGymError, errorMessage, UsageError } from '../core/errors.ts';
 import type { Observation, Task } from '../core/types.ts';
+import type { CurriculumRow, CurriculumSummary } from '../curriculum/curriculum.ts';
 import { envSpec } from '../envs/registry.ts';
 import type { PolicyFileHeader } from '../policy/dgp.ts';
 import { exportPolicy, importPolicy, inspectPolicyFile } from '../policy/policy-file.ts';
 import type { Policy } from '../policy/policy.ts';
+import { IdbReplayStore } from '../replay/idb-store.ts';
+import type { ReplayStore } from '../replay/store.ts';
 import type { AlgoConfig, AlgoName } from '../rl/config.ts';
 import { probeUpdates, type ProbeResult } from '../train/consistency.ts';
 import { TrainControl } from '../train/control.ts';
@@ -30,6 +34,33 @@ export interface TrainRequest {
   algoConfig?: Partial<AlgoConfig>;
   /** Train only on tasks at most this difficult (quick demos, tests). */
   maxDifficulty?: number;
+  /** Choose tasks with the curriculum (by outcome variance, λ cap on generated tasks); null/absent: uniformly. */
+  curriculum?: { lambda: number; explorationFloor?: number } | null;
+  /**
+   * Record per-task outcomes (by policy version) and generated tasks in the replay store, where the
+   * Buffer view's data lives. Off by default; a store that cannot be opened only skips the recording.
+   */
+  recordStats?: boolean;
+}
+
+/** A curriculum row as the page gets it: with the parent's instruction, since the parent may be far down the list. */
+export interface CurriculumViewRow extends CurriculumRow {
+  parentInstruction: string | null;
+}
+
+/** The curriculum of the live (or last) run: its summary and its most varied tasks. */
+export interface CurriculumSnapshot {
+  summary: CurriculumSummary;
+  /** Tasks in the pool, all of them, whatever `rows` holds. */
+  total: number;
+  rows: CurriculumViewRow[];
+  /** Iterations the run has completed when the snapshot was taken. */
+  iterations: number;
+}
+
+export interface TrainerServiceOptions {
+  /** Where `recordStats` writes (default: the app's IndexedDB replay store). */
+  openStatsStore?: () => Promise<ReplayStore>;
 }
 
 export type TrainerEvent =
@@ -54,6 +85,9 @@ export class TrainerService {
   private state: TrainerState = 'idle';
   private loaded: { policy: Policy; header: PolicyFileHeader } | null = null;
   private episode: { env: ReturnType<ReturnType<typeof envSpec>['createEnv']>; task: Task; observation: Observation; history: string[]; done: boolean } | null = null;
+  private statsStore: Promise<ReplayStore | null> | null = null;
+
+  constructor(private readonly options: TrainerServiceOptions = {}) {}
 
   /** Start tfjs on the first backend that works here (webgpu, then wasm, then cpu in a browser). */
   async init(preference?: BackendName[]): Promise<BackendName> {
@@ -72,10 +106,13 @@ export class TrainerService {
   async train(request: TrainRequest, onEvent: (event: TrainerEvent) => void): Promise<TrainResult> {
     if (this.state === 'running' || this.state === 'paused') throw new DreamGymError('busy', 'a training run is already in progress; stop it first');
     const backend = this.backend ?? (await this.init());
-    this.trainer?.policy.dispose();
+    const statsStore = request.recordStats ? await this.openStatsStore() : null;
+    const curriculum = request.curriculum
+      ? { config: { lambda: request.curriculum.lambda, ...(request.curriculum.explorationFloor !== undefined ? { explorationFloor: request.curriculum.explorationFloor } : {}) } }
+      : null;
     const control = new TrainControl();
-    this.control = control;
-    this.trainer = new Trainer({
+    // Built before the old trainer is let go, so a bad request (λ out of range…) leaves the last run readable.
+    const trainer = new Trainer({
       env: request.env,
       mode: 'real',
       algo: request.algo,
@@ -87,10 +124,15 @@ export class TrainerService {
       ...(request.finalEvalEpisodes !== undefined ? { finalEvalEpisodes: request.finalEvalEpisodes } : {}),
       ...(request.algoConfig ? { algoConfig: request.algoConfig } : {}),
       ...(request.maxDifficulty !== undefined ? { maxDifficulty: request.maxDifficulty } : {}),
+      ...(curriculum ? { curriculum } : {}),
+      ...(statsStore ? { statsStore } : {}),
     });
+    this.trainer?.policy.dispose();
+    this.trainer = trainer;
+    this.control = control;
     this.state = 'running';
     try {
-      const result = await this.trainer.run({
+      const result = await trainer.run({
         control,
         onIteration: (metrics) => onEvent({ kind: 'iteration', metrics }),
         onEvalProgress: (done, total) => onEvent({ kind: 'evaluating', done, total }),
@@ -123,6 +165,34 @@ export class TrainerService {
 
   stop(): void {
     this.control?.stop();
+  }
+
+  /**
+   * The live (or last) run's curriculum: its summary and its tasks, the most varied first (at most
+   * `limit`); null when that run has none. Sorting a few thousand tasks is cheap once, so the page
+   * asks when it shows them, not on every iteration.
+   */
+  curriculumSnapshot(limit?: number): CurriculumSnapshot | null {
+    const trainer = this.trainer;
+    const curriculum = trainer?.curriculum;
+    if (!trainer || !curriculum) return null;
+    const all = curriculum.rows();
+    const rows = (limit === undefined ? all : all.slice(0, Math.max(0, limit))).map((row) => ({
+      ...row,
+      parentInstruction: row.parentId ? (curriculum.task(row.parentId)?.instruction ?? null) : null,
+    }));
+    return { summary: curriculum.summary(), total: all.length, rows, iterations: trainer.history.length };
+  }
+
+  /** The live (or last) run's curriculum rows, the most varied first; [] when it has no curriculum. */
+  curriculumRows(limit?: number): CurriculumViewRow[] {
+    return this.curriculumSnapshot(limit)?.rows ?? [];
+  }
+
+  /** The replay store for outcome statistics, opened once; null (and training goes on) where it cannot open. */
+  private openStatsStore(): Promise<ReplayStore | null> {
+    this.statsStore ??= (this.options.openStatsStore ?? (() => IdbReplayStore.open()))().catch(() => null);
+    return this.statsStore;
   }
 
   /** A few seeded updates on a fixed batch, for comparing backends (see train/consistency.ts). */

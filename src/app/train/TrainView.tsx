@@ -4,7 +4,7 @@ import { envs } from '../env-client.ts';
 import { formatNumber, LiveChart, type ChartSeries } from './LiveChart.tsx';
 import {
   BACKEND_CHOICES, backend, canExport, canStop, ensureEnvs, error, evaluating, exportCurrentPolicy, exporting,
-  formAlgo, formBackend, formBudget, formEnv, formEvalEpisodes, formEvalEvery, formProblem, formSeed, history, isActive,
+  formAlgo, formBackend, formBudget, formCurriculum, formEnv, formEvalEpisodes, formEvalEvery, formLambda, formProblem, formSeed, history, isActive,
   latest, lossData, pauseTraining, realTransitions, result, resumeTraining, runRequest, runState, secondsLeft,
   stabilityData, startTraining, stopTraining, successData, type BackendChoice, type RunState,
 } from './train-store.ts';
@@ -86,6 +86,22 @@ function RunForm() {
             {numberInput('train-eval-episodes', formEvalEpisodes.value, (n) => { formEvalEpisodes.value = n; }, 1)}
           </div>
           <p class="muted small">Evaluations during training use that many held-out episodes; the final one plays every held-out task once.</p>
+          <div class="row curriculum-settings">
+            <label>
+              <input id="train-curriculum" type="checkbox" checked={formCurriculum.value} aria-describedby="train-curriculum-help"
+                onChange={(e) => { formCurriculum.value = (e.target as HTMLInputElement).checked; }} />
+              {' '}Curriculum
+            </label>
+            <label for="train-lambda">λ (largest share of generated tasks)</label>
+            <input id="train-lambda" type="number" min={0} max={1} step={0.05} disabled={!formCurriculum.value}
+              value={Number.isNaN(formLambda.value) ? '' : formLambda.value}
+              onInput={(e) => { formLambda.value = (e.target as HTMLInputElement).valueAsNumber; }} />
+          </div>
+          <p id="train-curriculum-help" class="muted small">
+            With the curriculum, each iteration favours the tasks whose outcomes vary most under the current policy and adds
+            variations of them (at most λ of the iteration's tasks); the <a href="#curriculum">Curriculum</a> view lists them.
+            Without it, tasks are drawn uniformly.
+          </p>
           <details class="advanced">
             <summary>Advanced</summary>
             <div class="row">
@@ -162,6 +178,8 @@ function LatestMetrics() {
       <div><dt>entropy</dt><dd>{formatNumber(m.entropy)}</dd></div>
       <div><dt>approx KL</dt><dd>{formatNumber(m.approxKl)}</dd></div>
       {m.eval && <div><dt>held-out success</dt><dd>{pct(m.eval.successRate)}</dd></div>}
+      {m.curriculum && <div><dt>curriculum pool</dt><dd>{int(m.curriculum.pool)} tasks</dd></div>}
+      {m.curriculum && <div><dt>generated tasks this iteration</dt><dd>{int(m.curriculum.generated)}</dd></div>}
     </dl>
   );
 }
@@ -193,10 +211,12 @@ function Result() {
       <p data-testid="train-result">
         {final.env} · {final.algo.toUpperCase()} · seed {final.seed} · {int(final.realTransitions)} real transitions in {final.iterations} iterations
         ({formatDuration(final.wallSeconds)}) on {final.backend}.{' '}
+        {final.curriculum && <>Curriculum λ {final.curriculum.lambda}: {int(final.curriculum.pool)} tasks in the pool, {int(final.curriculum.generatedInPool)} generated.{' '}</>}
         {evaluation
           ? <>Held-out split <strong>{evaluation.split}</strong>: success <strong>{pct(evaluation.successRate)}</strong>, score <strong>{evaluation.meanScore.toFixed(1)}</strong> over {evaluation.episodes} episodes.</>
           : <>No held-out evaluation ran before the stop.</>}
       </p>
+      <p class="muted small">The run is kept in this browser: compare it with others in <a href="#runs">Runs</a>.</p>
     </section>
   );
 }

@@ -15,6 +15,7 @@ import { loadEnvs } from '../env-client.ts';
 import { onTrainerCrash, trainerClient } from '../trainer-client.ts';
 import { downloadBlob } from '../download.ts';
 import { commandRunner } from '../command.ts';
+import { keepFinishedRun } from '../runs/runs-store.ts';
 
 export type RunState = 'idle' | 'starting' | 'running' | 'pausing' | 'paused' | 'stopping' | 'done' | 'stopped' | 'error';
 export type BackendChoice = 'auto' | BackendName;
@@ -30,6 +31,10 @@ export const formSeed = signal(1);
 export const formEvalEvery = signal(10);
 export const formEvalEpisodes = signal(100);
 export const formBackend = signal<BackendChoice>('auto');
+/** Choose tasks with the curriculum (by outcome variance, with generated variations). */
+export const formCurriculum = signal(false);
+/** λ: the largest share of an iteration's tasks that may be generated. */
+export const formLambda = signal(0.25);
 
 // The run.
 export const runState = signal<RunState>('idle');
@@ -56,6 +61,7 @@ export const formProblem = computed(() => {
   if (!int(formSeed.value)) return 'The seed must be a whole number.';
   if (!int(formEvalEvery.value) || formEvalEvery.value < 0) return 'Evaluate every N iterations: a whole number, 0 for only at the end.';
   if (!int(formEvalEpisodes.value) || formEvalEpisodes.value < 1) return 'Evaluation episodes: a whole number, at least 1.';
+  if (formCurriculum.value && !(formLambda.value >= 0 && formLambda.value <= 1)) return 'λ is a share of the tasks: a number from 0 to 1.';
   return null;
 });
 
@@ -107,6 +113,9 @@ export async function startTraining(): Promise<void> {
     seed: formSeed.value,
     evalEvery: formEvalEvery.value,
     evalEpisodes: formEvalEpisodes.value,
+    curriculum: formCurriculum.value ? { lambda: formLambda.value } : null,
+    // Outcomes by policy version (and generated tasks) go to the replay store with the buffer's data.
+    recordStats: true,
   };
   runState.value = 'starting';
   runRequest.value = request;
@@ -124,10 +133,21 @@ export async function startTraining(): Promise<void> {
     result.value = final;
     evaluating.value = null;
     runState.value = final.stopped ? 'stopped' : 'done';
+    await keepRun(final, request);
   } catch (e) {
     error.value = errorMessage(e);
     evaluating.value = null;
     runState.value = 'error';
+  }
+}
+
+/** Keep the finished run for the Runs view; a run stopped before its first iteration has nothing to compare. */
+async function keepRun(final: TrainResult, request: TrainRequest): Promise<void> {
+  if (final.history.length === 0 && !final.eval) return;
+  try {
+    await keepFinishedRun(final, request);
+  } catch (e) {
+    error.value = `The run finished, but could not be kept for the Runs view: ${errorMessage(e)}`;
   }
 }
 
