@@ -35,6 +35,8 @@ export interface RowSummary {
   id: string;
   label: string;
   success: { mean: number; std: number };
+  /** Held-out success % of each seed, in seed order. */
+  perSeed: number[];
   score: { mean: number; std: number };
   realTransitions: number;
   syntheticTransitions: number;
@@ -43,6 +45,8 @@ export interface RowSummary {
   experience: string;
   /** Dream rows: training success in the synthetic world over the last quarter of iterations (the policy's view). */
   dreamSuccess: number | null;
+  /** Rows with the curriculum: how it filled an iteration's task slots, on average. */
+  curriculum: { slots: number; byVariance: number; explored: number; generated: number; meanVariance: number; iterations: number } | null;
 }
 
 function meanStd(xs: readonly number[]): { mean: number; std: number } {
@@ -56,6 +60,20 @@ function meanStd(xs: readonly number[]): { mean: number; std: number } {
 
 const avg = (xs: readonly number[]): number => (xs.length === 0 ? NaN : xs.reduce((a, x) => a + x, 0) / xs.length);
 
+function curriculumUse(runs: readonly TrainResult[]): RowSummary['curriculum'] {
+  const its = runs.flatMap((r) => r.history.flatMap((m) => (m.curriculum ? [m.curriculum] : [])));
+  if (its.length === 0) return null;
+  const mean = (f: (c: (typeof its)[number]) => number): number => avg(its.map(f));
+  return {
+    slots: mean((c) => c.byVariance + c.explored + c.generated),
+    byVariance: mean((c) => c.byVariance),
+    explored: mean((c) => c.explored),
+    generated: mean((c) => c.generated),
+    meanVariance: mean((c) => c.meanVariance),
+    iterations: its.length / runs.length,
+  };
+}
+
 export function summarise(row: PaperRow): RowSummary {
   const runs = row.runs;
   const dreamTail = runs.flatMap((r) => {
@@ -66,6 +84,7 @@ export function summarise(row: PaperRow): RowSummary {
     id: row.id,
     label: row.label,
     success: meanStd(runs.map((r) => 100 * (r.eval?.successRate ?? 0))),
+    perSeed: runs.map((r) => 100 * (r.eval?.successRate ?? 0)),
     score: meanStd(runs.map((r) => r.eval?.meanScore ?? 0)),
     realTransitions: avg(runs.map((r) => r.realTransitions)),
     syntheticTransitions: avg(runs.map((r) => r.syntheticTransitions)),
@@ -73,6 +92,7 @@ export function summarise(row: PaperRow): RowSummary {
     backend: [...new Set(runs.map((r) => r.backend))].join(', '),
     experience: [...new Set(runs.map((r) => (r.dream ? `${r.dream.experience} k=${r.dream.k}${r.dream.reasoning ? '' : ', no reasoning'}` : '—')))].join(', '),
     dreamSuccess: dreamTail.length > 0 ? 100 * avg(dreamTail) : null,
+    curriculum: curriculumUse(runs),
   };
 }
 
@@ -92,7 +112,7 @@ export function claims(summaries: readonly RowSummary[]): string[] {
     const holds = s2r.success.mean >= real.success.mean && share <= 10;
     let line = `- **s2r ${algo} ≥ real ${algo} with ≤ 10% of its real transitions: ${holds ? 'holds' : 'does not hold'}.** s2r ${pm(s2r.success)}% with ${int(s2r.realTransitions)} real transitions (${share.toFixed(1)}% of real mode's ${int(real.realTransitions)}); real ${pm(real.success)}%.`;
     if (!holds) {
-      line += ` Dream ${algo} alone reaches ${pm(dream.success)}% on the real test split while its training episodes succeed ${dream.dreamSuccess?.toFixed(1) ?? '?'}% of the time inside the experience model:`;
+      line += ` Dream ${algo} alone reaches ${pm(dream.success)}% on the real test split (by seed: ${dream.perSeed.map((x) => x.toFixed(1)).join(', ')}) while its training episodes succeed ${dream.dreamSuccess?.toFixed(1) ?? '?'}% of the time inside the experience model:`;
       line += (dream.dreamSuccess ?? 0) > dream.success.mean + 10
         ? ' the synthetic world is more generous than the real one (the sim-to-real gap), so the dream phase teaches habits the real phase must unlearn, and the short real phase is too small to close it.'
         : ' the policy did not learn much in the dream either, so the real phase starts from little.';
@@ -104,8 +124,12 @@ export function claims(summaries: readonly RowSummary[]): string[] {
   const diff = withC.success.mean - withoutC.success.mean;
   const noise = Math.max(withC.success.std, withoutC.success.std);
   let line = `- **dream GRPO with the curriculum > without it: ${diff > 0 ? 'holds' : 'does not hold'}.** With ${pm(withC.success)}%, without ${pm(withoutC.success)}% (difference ${diff.toFixed(1)} points, seed std up to ${noise.toFixed(1)}).`;
-  if (diff > 0 && diff <= noise) line += ' The difference is within the spread over seeds.';
-  if (diff <= 0) line += ' A curriculum helps when the experience model is faithful on the harder variations it proposes; where its reward is too generous, more varied tasks mostly give the policy more states the model misjudges.';
+  if (Math.abs(diff) <= noise) line += ' The difference is within the spread over seeds: these runs cannot tell the two apart.';
+  const use = withC.curriculum;
+  if (use) {
+    line += ` Per iteration the curriculum gave ${use.byVariance.toFixed(1)} of ${use.slots.toFixed(1)} task slots to the tasks that varied most (mean variance ${use.meanVariance.toFixed(3)}), ${use.explored.toFixed(1)} to unattempted ones and ${use.generated.toFixed(1)} to generated ones, over ${use.iterations.toFixed(0)} iterations a run.`;
+    if (diff <= 0) line += ' Its variance is measured inside the experience model, so it steers toward the tasks the model finds uncertain, which helps the real policy only as far as the model is faithful on them.';
+  }
   lines.push(line);
   const r = get('dream-grpo-no-retrieval');
   lines.push(`- **Retrieval:** without it dream GRPO reaches ${pm(r.success)}% (with: ${pm(withC.success)}%). The neural experience model builds its candidate next lines from the retrieved examples, so without them it can only keep the current page.`);
@@ -149,11 +173,18 @@ export function curves(report: PaperReport): { label: string; points: [number, n
   });
 }
 
+/** 1, 2 or 5 times a power of ten, at least `raw`: tick steps a reader can add up. */
+function niceStep(raw: number): number {
+  const p = 10 ** Math.floor(Math.log10(raw));
+  return ([1, 2, 5, 10].find((m) => m * p >= raw) ?? 10) * p;
+}
+
 /** A plain SVG line chart (no DOM, no chart library: it runs under Node and is a few lines). */
 export function svg(report: PaperReport): string {
   const series = curves(report);
   const W = 760, H = 420, left = 56, right = 220, top = 24, bottom = 48;
-  const maxX = Math.max(1, ...series.flatMap((s) => s.points.map((p) => p[0])));
+  const xStep = niceStep(Math.max(1, ...series.flatMap((s) => s.points.map((p) => p[0]))) / 5);
+  const maxX = xStep * Math.ceil(Math.max(1, ...series.flatMap((s) => s.points.map((p) => p[0]))) / xStep);
   const maxY = Math.max(10, Math.ceil(Math.max(0, ...series.flatMap((s) => s.points.map((p) => p[1]))) / 10) * 10);
   const x = (v: number): number => left + ((W - left - right) * v) / maxX;
   const y = (v: number): number => H - bottom - ((H - top - bottom) * v) / maxY;
@@ -161,9 +192,8 @@ export function svg(report: PaperReport): string {
   for (let i = 0; i <= 5; i++) {
     const v = (maxY * i) / 5;
     parts.push(`<line x1="${left}" x2="${W - right}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/>`, `<text x="${left - 6}" y="${y(v) + 4}" text-anchor="end">${v.toFixed(0)}</text>`);
-    const t = (maxX * i) / 5;
-    parts.push(`<text x="${x(t)}" y="${H - bottom + 16}" text-anchor="middle">${int(t)}</text>`);
   }
+  for (let t = 0; t <= maxX + 1e-9; t += xStep) parts.push(`<text x="${x(t)}" y="${H - bottom + 16}" text-anchor="middle">${int(t)}</text>`);
   parts.push(`<text x="${(left + W - right) / 2}" y="${H - 10}" text-anchor="middle">transitions (real + synthetic)</text>`);
   parts.push(`<text transform="translate(16 ${(top + H - bottom) / 2}) rotate(-90)" text-anchor="middle">held-out success %</text>`);
   series.forEach((s, i) => {

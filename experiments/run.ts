@@ -4,7 +4,11 @@
  * Runs the paper's table in miniature on one environment: seeds an offline buffer, fits the neural
  * experience model on it, then trains every row × seed as its own `train` CLI process (`--jobs` at
  * a time) and writes `<out>/<env>-paper.md`, `.json` and `.svg`. A run whose history file is already
- * in the work folder is not run again, so a stopped experiment picks up where it was.
+ * in the work folder is not run again, so a stopped experiment picks up where it was (its wall time
+ * adds up over the invocations, in the work folder's `elapsed.json`).
+ *
+ * `npm run experiment -- rebuild --env <shop|home> [--out DIR]` rewrites the Markdown and SVG from
+ * the report's JSON, running nothing (after a change to how the results are written).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -21,7 +25,7 @@ const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const CLI = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n`);
+  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n`);
   process.exit(2);
 }
 
@@ -104,7 +108,7 @@ async function paper(argv: string[]): Promise<void> {
     seeds,
     createdAt: new Date().toISOString(),
     setup: [shellLine(seedArgs.map((a) => a.replace(work, '$WORK'))), shellLine(fitArgs.map((a) => a.replace(work, '$WORK')))],
-    wallSeconds: (performance.now() - started) / 1000,
+    wallSeconds: await addElapsed(work, (performance.now() - started) / 1000),
     jobs,
     rows,
   };
@@ -117,6 +121,26 @@ async function paper(argv: string[]): Promise<void> {
   process.stderr.write(`paper: wrote ${base}.md, .json and .svg in ${(report.wallSeconds / 60).toFixed(1)} minutes\n`);
 }
 
+/** Seconds this experiment has run over all its invocations (a resumed one adds to the first). */
+async function addElapsed(work: string, seconds: number): Promise<number> {
+  const file = path.join(work, 'elapsed.json');
+  const before = existsSync(file) ? (JSON.parse(await readFile(file, 'utf8')) as { seconds: number }).seconds : 0;
+  await writeFile(file, JSON.stringify({ seconds: before + seconds }));
+  return before + seconds;
+}
+
+async function rebuild(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { env: { type: 'string' }, out: { type: 'string', default: 'results' } }, strict: true });
+  const env = values.env ?? usage('--env is required');
+  const base = path.join(path.resolve(values.out), `${env}-paper`);
+  if (!existsSync(`${base}.json`)) usage(`${base}.json does not exist; run the experiment first`);
+  const report = JSON.parse(await readFile(`${base}.json`, 'utf8')) as PaperReport;
+  await writeFile(`${base}.svg`, `${svg(report)}\n`);
+  await writeFile(`${base}.md`, markdown(report, `${env}-paper.svg`));
+  process.stderr.write(`paper: rewrote ${base}.md and .svg from ${base}.json\n`);
+}
+
 const [name, ...rest] = process.argv.slice(2);
 if (name === 'paper') await paper(rest);
+else if (name === 'rebuild') await rebuild(rest);
 else usage(name === undefined ? 'which experiment?' : `unknown experiment "${name}"`);

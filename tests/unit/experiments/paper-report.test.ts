@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { PRESETS, ROWS, trainArgs } from '../../../experiments/paper-plan.ts';
+import { claims, curves, markdown, summarise, svg, type PaperReport, type PaperRow } from '../../../experiments/paper-report.ts';
+import type { TrainResult } from '../../../src/train/trainer.ts';
+
+/** A finished run with two held-out evaluations on the way and a final one. */
+function run(mode: TrainResult['mode'], success: number, real: number, synthetic: number, seed: number): TrainResult {
+  const point = (i: number, s: number) => ({
+    iteration: i, phase: synthetic > 0 && i < 3 ? ('dream' as const) : ('real' as const), realTransitions: (real * i) / 4, syntheticTransitions: (synthetic * i) / 4,
+    episodes: 64, samplesPerIteration: 500, successRate: s, meanScore: 50, meanReturn: 0.5, entropy: 1, approxKl: 0, clipFraction: 0, policyLoss: 0, valueLoss: 0,
+    referenceKl: 0, gradNorm: 1, learningRate: 1e-3, samplesPerSecond: 100, wallSeconds: i,
+    ...(i % 2 === 0 ? { eval: { split: 'test', episodes: 50, successRate: success / 2, meanScore: 40, actionsDigest: 'x' } } : {}),
+  });
+  return {
+    env: 'shop', mode, algo: 'grpo', backend: 'wasm', seed, realTransitions: real, syntheticTransitions: synthetic, wallSeconds: 30, iterations: 4, stopped: false,
+    eval: { split: 'test', episodes: 200, successRate: success, meanScore: 100 * success, actionsDigest: 'y' } as TrainResult['eval'],
+    history: [1, 2, 3, 4].map((i) => point(i, 0.3)),
+  } as TrainResult;
+}
+
+function report(success: Record<string, number[]>): PaperReport {
+  const rows: PaperRow[] = ROWS.map((r) => ({
+    id: r.id, label: r.label, mode: r.mode, algo: r.algo, commands: ['npm run cli -- train …'],
+    runs: (success[r.id] ?? [0.1, 0.1]).map((s, i) => run(r.mode, s, r.mode === 'dream' ? 0 : r.mode === 's2r' ? 1000 : 10_000, r.mode === 'real' ? 0 : 10_000, i + 1)),
+  }));
+  return { kind: 'dreamgym-paper-experiment', version: 1, env: 'shop', preset: 'quick', settings: PRESETS.shop!.quick, seeds: [1, 2], createdAt: '2026-11-21T00:00:00Z', setup: ['buffer seed …'], wallSeconds: 600, jobs: 2, rows };
+}
+
+describe('the paper report', () => {
+  it('summarises each row as mean ± sample std over seeds', () => {
+    const s = summarise(report({ 'real-grpo': [0.3, 0.5] }).rows[1] as PaperRow);
+    expect(s.success.mean).toBeCloseTo(40);
+    expect(s.success.std).toBeCloseTo(Math.sqrt(200));
+    expect(s.perSeed).toEqual([30, 50]);
+    expect(s.realTransitions).toBe(10_000);
+  });
+
+  it('checks each claim against the table: holds when it does, says why when it does not', () => {
+    const good = claims(report({ 'real-ppo': [0.3, 0.3], 's2r-ppo': [0.4, 0.4], 'real-grpo': [0.3, 0.3], 's2r-grpo': [0.2, 0.2], 'dream-grpo': [0.5, 0.5], 'dream-grpo-no-curriculum': [0.2, 0.2] }).rows.map(summarise));
+    expect(good[0]).toMatch(/s2r PPO ≥ real PPO with ≤ 10% of its real transitions: holds/);
+    expect(good[0]).toMatch(/10\.0% of real mode's 10,000/);
+    expect(good[1]).toMatch(/s2r GRPO .*: does not hold/);
+    expect(good[1]).toMatch(/by seed: /);
+    expect(good[2]).toMatch(/with the curriculum > without it: holds/);
+    const bad = claims(report({ 'dream-grpo': [0.2, 0.4], 'dream-grpo-no-curriculum': [0.3, 0.3] }).rows.map(summarise));
+    expect(bad[2]).toMatch(/does not hold/);
+    expect(bad[2]).toMatch(/within the spread over seeds/);
+  });
+
+  it('writes the table, the claims, the setup and the commands, and a curve per row', () => {
+    const r = report({});
+    const md = markdown(r, 'shop-paper.svg');
+    for (const row of ROWS) expect(md).toContain(`| ${row.label} |`);
+    expect(md).toContain('## The claims');
+    expect(md).toContain('![held-out success against transitions](shop-paper.svg)');
+    const lines = curves(r);
+    expect(lines).toHaveLength(ROWS.length);
+    // Two evaluations on the way and the final one, averaged over the seeds.
+    expect(lines[0]?.points).toEqual([[5000, 5], [10_000, 5], [10_000, 10]]);
+    const picture = svg(r);
+    expect(picture.startsWith('<svg')).toBe(true);
+    expect(picture.match(/<polyline/g)).toHaveLength(ROWS.length);
+    expect(svg({ ...r, rows: [{ ...(r.rows[0] as PaperRow), label: '<b>&' }] })).toContain('&lt;b>&amp;');
+  });
+
+  it('plans each row as a train command the CLI accepts', () => {
+    const files = { buffer: 'b.jsonl', model: 'm.dgx', history: 'h.json' };
+    const preset = PRESETS.shop!.quick;
+    const real = trainArgs('shop', preset, ROWS[0]!, 1, files);
+    expect(real).toEqual(expect.arrayContaining(['--mode', 'real', '--real-budget', '12000', '--history', 'h.json', '--json']));
+    expect(real).not.toContain('--experience');
+    const s2r = trainArgs('shop', preset, ROWS.find((r) => r.id === 's2r-grpo')!, 2, files);
+    expect(s2r).toEqual(expect.arrayContaining(['--synthetic-budget', '12000', '--real-budget', '1200', '--experience', 'neural', '--model', 'm.dgx', '--buffer', 'b.jsonl']));
+    expect(preset.s2rRealBudget / preset.realBudget).toBeLessThanOrEqual(0.1);
+    expect(PRESETS.shop!.full.s2rRealBudget / PRESETS.shop!.full.realBudget).toBeLessThanOrEqual(0.1);
+    expect(trainArgs('home', PRESETS.home!.quick, ROWS.find((r) => r.id === 'dream-grpo-no-retrieval')!, 1, files)).toEqual(expect.arrayContaining(['--k', '0', '--train-max-steps', '20']));
+  });
+});
