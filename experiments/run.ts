@@ -44,7 +44,9 @@ function cli(args: string[], label: string): Promise<void> {
   });
 }
 
-const shellLine = (args: string[]): string => `npm run cli -- ${args.map((a) => (/^[\w./=,:-]+$/.test(a) ? a : `'${a}'`)).join(' ')}`;
+/** The command as a person would type it, with the work folder written `$WORK`. */
+const shellLine = (args: string[], work: string): string =>
+  `npm run cli -- ${args.map((a) => a.replace(work, '$WORK')).map((a) => (/^[\w./=,:-]+$/.test(a) ? a : `'${a}'`)).join(' ')}`;
 
 async function paper(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -86,7 +88,7 @@ async function paper(argv: string[]): Promise<void> {
     while (next < queue.length) {
       const item = queue[next++] as (typeof queue)[number];
       const args = trainArgs(env, preset, item.row, item.seed, { buffer, model, history: item.history });
-      commands.set(`${item.row.id}:${item.seed}`, shellLine(args.map((a) => a.replace(work, '$WORK'))));
+      commands.set(`${item.row.id}:${item.seed}`, shellLine(args, work));
       if (!existsSync(item.history)) await cli(args, `${item.row.id} s${item.seed}`);
       process.stderr.write(`paper: ${++finished}/${queue.length} runs done (${item.row.id} seed ${item.seed})\n`);
     }
@@ -107,7 +109,7 @@ async function paper(argv: string[]): Promise<void> {
     settings: preset,
     seeds,
     createdAt: new Date().toISOString(),
-    setup: [shellLine(seedArgs.map((a) => a.replace(work, '$WORK'))), shellLine(fitArgs.map((a) => a.replace(work, '$WORK')))],
+    setup: [shellLine(seedArgs, work), shellLine(fitArgs, work)],
     wallSeconds: await addElapsed(work, (performance.now() - started) / 1000),
     jobs,
     rows,

@@ -237,17 +237,9 @@ export interface ExampleSummary {
 }
 
 /** Running means over the scored steps so far (see `FidelityReport` for the measures). */
-export interface FidelityMeter {
+export interface FidelityMeter extends Omit<ScoreMeans, 'invalidRate'> {
   /** Steps scored: those whose action was admissible in the real state. */
   steps: number;
-  nextStateF1: number;
-  actionSetF1: number;
-  rewardMae: number;
-  /** Share of steps whose reward is within REWARD_TOLERANCE of the real one. */
-  rewardAccuracy: number;
-  doneAccuracy: number;
-  /** Share of steps whose predicted next state is exactly the real one (1 − ε_P). */
-  exactNextState: number;
   /** Scored steps whose model output could not be used (the failure state). */
   invalidOutputs: number;
   /** Steps not scored: the action was not admissible, so no real transition compares. */

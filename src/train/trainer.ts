@@ -24,7 +24,8 @@ import type { ExperienceModel, ExperienceStats } from '../experience/types.ts';
 import type { ReplayBuffer } from '../replay/retrieval.ts';
 import { taskRecord, type ReplayStore } from '../replay/store.ts';
 import { Curriculum, type CurriculumConfig, type CurriculumSummary } from '../curriculum/curriculum.ts';
-import { BufferTaskGenerator, type TaskGenerator } from '../curriculum/generator.ts';
+import { BufferTaskGenerator, LlmTaskGenerator, type TaskGenerator } from '../curriculum/generator.ts';
+import { LlmExperienceModel } from '../experience/llm/llm-model.ts';
 import { envSpec } from '../envs/registry.ts';
 import type { EnvSpec } from '../envs/spec.ts';
 import { DEFAULT_POLICY, Policy, type PolicyConfig } from '../policy/policy.ts';
@@ -65,7 +66,10 @@ export interface DreamOptions {
 /** The curriculum a run uses; absent: tasks are drawn uniformly from the train split. */
 export interface CurriculumOptions {
   config?: Partial<CurriculumConfig>;
-  /** Default: variations from the train split's constraints (`BufferTaskGenerator`). */
+  /**
+   * Default: with an LLM experience model, the task-generation prompt to the same endpoint
+   * (`LlmTaskGenerator`); otherwise variations from the train split's constraints (`BufferTaskGenerator`).
+   */
   generator?: TaskGenerator;
 }
 
@@ -184,10 +188,15 @@ export class Trainer {
       ? new Curriculum(this.trainTasks, {
           grouping: this.config.algo === 'grpo' ? 'task' : 'cluster',
           ...(options.curriculum.config ? { config: options.curriculum.config } : {}),
-          generator: options.curriculum.generator ?? new BufferTaskGenerator(this.spec, this.trainTasks),
+          generator: options.curriculum.generator ?? this.defaultGenerator(),
           rng: new Rng(`curriculum:${options.env}:${options.algo}:${options.seed}`),
         })
       : null;
+  }
+
+  private defaultGenerator(): TaskGenerator {
+    const model = this.options.dream?.model;
+    return model instanceof LlmExperienceModel ? new LlmTaskGenerator(this.spec, this.trainTasks, model.client) : new BufferTaskGenerator(this.spec, this.trainTasks);
   }
 
   /** Distinct tasks one iteration plays: PPO's episodes, or GRPO's tasks (each played G times). */

@@ -7,9 +7,6 @@ import { ALGORITHMS, LR_SCHEDULES, defaultConfig, type AlgoConfig, type AlgoName
 import { parseBackend, useBackend } from '../../runtime/tf.ts';
 import { DEFAULT_S2R_REAL_BUDGET, TRAIN_MODES, Trainer, type CurriculumOptions, type DreamOptions, type TrainMode } from '../../train/trainer.ts';
 import { DEFAULT_CURRICULUM } from '../../curriculum/curriculum.ts';
-import { LlmTaskGenerator } from '../../curriculum/generator.ts';
-import { envSpec } from '../../envs/registry.ts';
-import { LlmExperienceModel } from '../../experience/llm/llm-model.ts';
 import { intOption, numberOption, requireOption } from '../args.ts';
 import type { CommandIO } from '../io.ts';
 import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, createExperienceModel, experienceK, openBufferFile, type ExperienceValues } from '../experience-options.ts';
@@ -69,7 +66,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
   }
   if (dreaming && values['synthetic-budget'] === undefined) throw new UsageError(`--mode ${mode} needs --synthetic-budget N (synthetic transitions, e.g. 80000)`);
   const realBudget = mode === 'dream' ? 0 : mode === 's2r' ? intOption(values['real-budget'], 'real-budget', DEFAULT_S2R_REAL_BUDGET, 1) : intOption(values['real-budget'], 'real-budget', 0, 1);
-  const curriculumFlags = curriculumOptions(values, mode);
+  const curriculum = curriculumOptions(values, mode);
   const seed = intOption(values.seed, 'seed', 0);
   if (values.out !== undefined && !values.out.endsWith('.dgp')) throw new UsageError(`--out must name a .dgp file, got "${values.out}"`);
   const learningRate = numberOption(values.lr, 'lr', 1e-7, 1);
@@ -81,11 +78,6 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
   };
   const backend = await useBackend([parseBackend(values.backend)]);
   const dream = dreaming ? await dreamOptions(values, io) : undefined;
-  // With an LLM experience model, the curriculum asks the same model for task variations.
-  const curriculum =
-    curriculumFlags && dream?.model instanceof LlmExperienceModel
-      ? { ...curriculumFlags, generator: new LlmTaskGenerator(envSpec(env), envSpec(env).tasks(envSpec(env).splits[0]?.name ?? 'train'), dream.model.client) }
-      : curriculumFlags;
   const trainer = new Trainer({
     env,
     mode,
