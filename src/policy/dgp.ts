@@ -432,13 +432,14 @@ export class ContainerCodec<F extends string> {
     let offset = 0;
     for (const entry of header.weights) {
       const count = elementCount(entry.shape);
-      const chunk = weightBytes.slice(offset, offset + count * 4); // fresh buffer, byteOffset 0
-      let data: Float32Array;
+      // subarray + set, never `.slice()`: a Node Buffer's slice is a view into the whole file, and
+      // reading its `.buffer` from 0 would load the file's first bytes as weights.
+      const chunk = weightBytes.subarray(offset, offset + count * 4);
+      const data = new Float32Array(count);
       if (LITTLE_ENDIAN_HOST) {
-        data = new Float32Array(chunk.buffer, 0, count);
+        new Uint8Array(data.buffer).set(chunk);
       } else {
-        data = new Float32Array(count);
-        const view = new DataView(chunk.buffer);
+        const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
         for (let j = 0; j < count; j++) data[j] = view.getFloat32(j * 4, true);
       }
       const bad = firstNonFinite(data);

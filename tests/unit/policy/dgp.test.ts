@@ -112,6 +112,14 @@ describe('.dgp round trip', () => {
     expect(bitsOf(out[1]!.data)).toEqual(bitsOf(weights()[1]!.data));
   });
 
+  it('decodes a Node Buffer, whose slice() is a view and not a copy, to the same weights', () => {
+    // readFileSync hands back a Buffer; reading weights through Buffer#slice().buffer from 0 once
+    // loaded the file's first bytes as weights and passed every check.
+    const file = Buffer.from(encodePolicyFile(META, weights()));
+    const { weights: out } = decodePolicyFile(file);
+    out.forEach((w, i) => expect(bitsOf(w.data)).toEqual(bitsOf(weights()[i]!.data)));
+  });
+
   it('round-trips a policy with no evaluation and no weights', () => {
     const file = encodePolicyFile({ ...META, evaluation: null }, []);
     const { header, weights: out } = decodePolicyFile(file);
