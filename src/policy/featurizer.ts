@@ -4,6 +4,10 @@
  * becomes a hashed bag over its own text and the element it names, plus relation features that
  * compare it with the instruction and the history. The relations carry what hashing cannot:
  * "this product title shares most words with the request" holds for words never seen in training.
+ *
+ * Household commands (`take egg 1 from fridge 1`) are read through their parts (verb, what they act
+ * on, where it goes; `commandParts`) rather than by raw word overlap: `take kettle 1 from countertop 1`
+ * shares "countertop" with "put two spoon in countertop" and is still the wrong thing to take.
  */
 import { parseWebAction } from '../core/actions.ts';
 import { elementFields, elementTarget, parseState, type AbstractState, type StateElement } from '../core/state.ts';
@@ -42,12 +46,23 @@ export const ACTION_RELATIONS = [
   'position',
   'withinBudget',
   'sharedWithHeader',
+  'argumentInInstruction',
+  'destinationInInstruction',
+  'undoesRecent',
+  'carriesWantedToGoal',
+  'verbInInstruction',
+  'opensClosed',
+  'dropsWanted',
+  'takesFromGoal',
+  'takesUnwanted',
 ] as const;
 
 /**
  * The policy's starting prior over the relations (weights of their linear path to the logit):
  * prefer candidates that share words with the request, that are within its budget, that concern
- * what the agent holds or where it is; avoid repeating itself. A from-scratch policy has no other
+ * what the agent holds or where it is; act on and carry what the request names toward where it
+ * names, open what is closed; avoid repeating itself, undoing what it just did, picking up what the
+ * request does not name, and putting down or taking back what it does. A from-scratch policy has no other
  * prior (an LLM agent starts from its pretraining); without one, a uniformly random start never
  * finishes a household task in 50 steps, so sparse-reward RL has nothing to learn from. It is an
  * initialisation only: training changes these weights like any other.
@@ -63,6 +78,15 @@ export const DEFAULT_RELATION_PRIOR: Readonly<Record<(typeof ACTION_RELATIONS)[n
   position: 0,
   withinBudget: 1,
   sharedWithHeader: 0.5,
+  argumentInInstruction: 2,
+  destinationInInstruction: 1,
+  undoesRecent: -4,
+  carriesWantedToGoal: 3,
+  verbInInstruction: 1,
+  opensClosed: 1.5,
+  dropsWanted: -3,
+  takesFromGoal: -3,
+  takesUnwanted: -2,
 };
 
 export function relationPrior(scale: number): number[] {
@@ -98,16 +122,20 @@ export interface Features {
 const INSTRUCTION_KEYS = new Set(['instruction', 'task', 'goal']);
 const STEP_HORIZON = 50;
 
+/**
+ * A row of `buckets` hashed features followed by dense facts. Hashing is modulo `buckets` only, so a
+ * word never lands in (and is never read as) a dense fact's column.
+ */
 class BagBuilder {
   private readonly weights = new Map<number, number>();
-  constructor(private readonly dim: number) {}
+  constructor(private readonly buckets: number) {}
 
   /** Add a group of features, each weighted 1/sqrt(group size) so long texts do not drown short ones. */
   group(namespace: string, features: readonly string[]): void {
     if (features.length === 0) return;
     const w = 1 / Math.sqrt(features.length);
     for (const f of features) {
-      const i = featureIndex(namespace, f, this.dim);
+      const i = featureIndex(namespace, f, this.buckets);
       this.weights.set(i, (this.weights.get(i) ?? 0) + w);
     }
   }
@@ -152,6 +180,52 @@ function describeAction(action: string, byTarget: ReadonlyMap<string, StateEleme
   return { text: action, kind: 'command', primary: action };
 }
 
+const PREPOSITIONS = new Set(['from', 'in', 'on', 'with', 'to', 'into', 'onto']);
+/** Where a command puts its object: `put X in/on R`, `move X to R`, `go to R`. */
+const DESTINATION_PREPOSITIONS = new Set(['in', 'on', 'to', 'into', 'onto']);
+
+/**
+ * A command's parts (`take egg 1 from fridge 1` → verb take, argument [egg, 1], from [fridge, 1]):
+ * what it acts on and where that goes. A leading preposition (`go to R`) makes R the argument.
+ */
+export interface CommandParts {
+  verb: string;
+  argument: string[];
+  preposition: string | null;
+  rest: string[];
+}
+
+export function commandParts(command: string): CommandParts {
+  const words = tokens(command);
+  const verb = words[0] ?? '';
+  let i = 1;
+  while (i < words.length && PREPOSITIONS.has(words[i] as string)) i++;
+  const start = i;
+  while (i < words.length && !PREPOSITIONS.has(words[i] as string)) i++;
+  const argument = words.slice(start, i);
+  const preposition = i < words.length ? (words[i] as string) : null;
+  while (i < words.length && PREPOSITIONS.has(words[i] as string)) i++;
+  return { verb, argument, preposition, rest: words.slice(i) };
+}
+
+/** All of a phrase's content words are in the set (and it has some). */
+function namedIn(words: readonly string[], set: ReadonlySet<string>): boolean {
+  const content = words.filter((w) => !/^[0-9.]+$/.test(w));
+  return content.length > 0 && content.every((w) => set.has(w));
+}
+
+/** Same things acted on, another verb: `put X in R` right after `take X from R`, `close R` after `open R`. */
+function undoes(parts: CommandParts, recent: readonly CommandParts[]): boolean {
+  const key = [...parts.argument, '|', ...parts.rest].join(' ');
+  const keyReversed = [...parts.rest, '|', ...parts.argument].join(' ');
+  return recent.some((r) => {
+    if (r.verb === parts.verb) return false;
+    const other = [...r.argument, '|', ...r.rest].join(' ');
+    const bare = r.argument.join(' ');
+    return other === key || other === keyReversed || (parts.rest.length === 0 && bare === parts.argument.join(' ') && r.rest.length === 0);
+  });
+}
+
 export class Featurizer {
   constructor(readonly config: FeaturizerConfig = DEFAULT_FEATURIZER) {}
 
@@ -165,7 +239,7 @@ export class Featurizer {
     const elements = state.elements.slice(0, config.maxElements);
     const headers = state.header.filter(([key]) => !INSTRUCTION_KEYS.has(key));
 
-    const bag = new BagBuilder(stateWidth(config));
+    const bag = new BagBuilder(config.stateBuckets);
     bag.group('instruction', wordsAndBigrams(tokens(input.instruction)));
     for (const [key, value] of headers) bag.group(`header:${key}`, wordsAndBigrams(tokens(value)));
     const bodyWords: string[] = [];
@@ -189,11 +263,14 @@ export class Featurizer {
     const counts = new Map<string, number>();
     for (const a of history) counts.set(a, (counts.get(a) ?? 0) + 1);
     const last = history[history.length - 1];
+    const recentParts = history.slice(-config.historyWindow).map(commandParts);
+    const held = headers.find(([key]) => key === 'holding')?.[1] ?? '';
+    const carriesWanted = namedIn(tokens(held), instructionSet);
 
     const byTarget = elementsByTarget(state);
     const actions = candidates.map((action, position) => {
       const about = describeAction(action, byTarget);
-      const aBag = new BagBuilder(actionWidth(config));
+      const aBag = new BagBuilder(config.actionBuckets);
       const words = tokens(about.text);
       aBag.group('action', wordsAndBigrams(words));
       const commandWords = tokens(action);
@@ -204,22 +281,62 @@ export class Featurizer {
       const primary = tokens(about.primary).join(' ');
       const price = dollarAmount(about.text);
       const taken = counts.get(action) ?? 0;
+      // A command's overlap with the instruction is read through its parts (what it acts on, where
+      // it goes) instead: `take kettle 1 from countertop 1` shares "countertop" with "put two spoon
+      // in countertop" and is still the wrong thing to take.
+      const isCommand = about.kind === 'command';
       aBag.dense(config.actionBuckets, [
         1,
-        content.length === 0 ? 0 : shared / content.length,
-        instructionSet.size === 0 ? 0 : overlap([...new Set(content)], instructionSet) / instructionSet.size,
-        primary.length >= 3 && contentWords(primary).length > 0 && ` ${instructionText} `.includes(` ${primary} `) ? 1 : 0,
+        isCommand || content.length === 0 ? 0 : shared / content.length,
+        isCommand || instructionSet.size === 0 ? 0 : overlap([...new Set(content)], instructionSet) / instructionSet.size,
+        !isCommand && primary.length >= 3 && contentWords(primary).length > 0 && ` ${instructionText} `.includes(` ${primary} `) ? 1 : 0,
         taken > 0 ? 1 : 0,
-        Math.min(taken / 3, 1),
+        // Capped at 9 repeats, not 3: a greedy policy alternating two no-op commands (`examine X`,
+        // `examine R`) must keep finding them less attractive, or it loops to the step limit.
+        Math.min(taken / 3, 3),
         action === last ? 1 : 0,
         candidates.length > 1 ? position / (candidates.length - 1) : 0,
         price === null || budget === null ? 0 : price <= budget ? 1 : -1,
         content.length === 0 ? 0 : overlap(content, headerWords) / content.length,
+        ...commandRelations(isCommand ? commandParts(action) : null, instructionSet, recentParts, carriesWanted, byTarget),
       ]);
       return aBag.row();
     });
     return { state: bag.row(), actions };
   }
+}
+
+/** argumentInInstruction … verbInInstruction (zeros for what is not a command). */
+function commandRelations(
+  parts: CommandParts | null,
+  instruction: ReadonlySet<string>,
+  recent: readonly CommandParts[],
+  carriesWanted: boolean,
+  byTarget: ReadonlyMap<string, StateElement>,
+): number[] {
+  if (!parts) return [0, 0, 0, 0, 0, 0, 0, 0, 0];
+  const target = byTarget.get(parts.argument.join(' '));
+  const opensClosed = parts.verb === 'open' && target !== undefined && elementFields(target).includes('closed');
+  const movement = parts.rest.length === 0 && parts.verb === 'go';
+  const argumentNamed = namedIn(parts.argument, instruction);
+  const toDestination = parts.preposition !== null && DESTINATION_PREPOSITIONS.has(parts.preposition);
+  const destinationNamed = toDestination && namedIn(parts.rest, instruction);
+  // `go to R` names R as its argument: moving toward a named place.
+  const towardNamed = destinationNamed || (movement && argumentNamed);
+  return [
+    !movement && argumentNamed ? 1 : 0,
+    destinationNamed ? 1 : 0,
+    undoes(parts, recent) ? 1 : 0,
+    carriesWanted && towardNamed ? 1 : 0,
+    instruction.has(parts.verb) ? 1 : 0,
+    opensClosed ? 1 : 0,
+    // Putting what was asked for somewhere the request does not name, and taking it back out of a
+    // place it does name, both undo progress (however long ago the progress was made).
+    toDestination && argumentNamed && !destinationNamed ? 1 : 0,
+    parts.preposition === 'from' && argumentNamed && namedIn(parts.rest, instruction) ? 1 : 0,
+    // Picking up what the request does not name only costs the steps to put it down again.
+    parts.verb === 'take' && !argumentNamed ? 1 : 0,
+  ];
 }
 
 /** Dense tensors' backing arrays for a batch: states [N, S], actions [N, K, A], mask [N, K]. */

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { joinFields, renderState } from '../../../src/core/state.ts';
+import { ACTION_RELATIONS, commandParts, DEFAULT_FEATURIZER, Featurizer, STATE_FACTS, type FeaturizerConfig, type SparseRow } from '../../../src/policy/featurizer.ts';
+
+/** A household state as the home env renders it: at a receptacle, holding something. */
+function homeState(location: string, holding: string, elements: { kind: string; text: string }[] = []): string {
+  return renderState({
+    header: [
+      ['room', 'kitchen'],
+      ['task', 'clean some tomato and put it in garbagecan.'],
+      ['location', location],
+      ['holding', holding],
+      ['feedback', 'You arrive.'],
+    ],
+    elements,
+  });
+}
+
+/** The named relation features of one action row (zeros omitted). */
+function relations(row: SparseRow, config: FeaturizerConfig): Record<string, number> {
+  const out: Record<string, number> = {};
+  row.indices.forEach((index, j) => {
+    if (index >= config.actionBuckets) out[ACTION_RELATIONS[index - config.actionBuckets] as string] = row.values[j] as number;
+  });
+  return out;
+}
+
+describe('Featurizer', () => {
+  it('never hashes a word into a dense column: past the buckets there are only the facts and relations', () => {
+    // Eight buckets and hundreds of words: with hashing over the whole row width, words would land in
+    // the dense columns and be read as relations by the prior's linear path.
+    const config: FeaturizerConfig = { ...DEFAULT_FEATURIZER, stateBuckets: 8, actionBuckets: 8 };
+    const featurizer = new Featurizer(config);
+    const words = Array.from({ length: 300 }, (_, i) => `word${i}`).join(' ');
+    const observation = {
+      text: homeState('countertop 1', 'nothing', [{ kind: 'object', text: joinFields(words, 'on countertop 1') }]),
+      actions: Array.from({ length: 40 }, (_, i) => `go to ${words.split(' ')[i] as string} 1`),
+    };
+    const features = featurizer.featurize({ instruction: 'find the zebra', observation, history: [] }, observation.actions);
+    const stateDense = features.state.indices.filter((i) => i >= config.stateBuckets);
+    expect(stateDense.every((i) => i < config.stateBuckets + STATE_FACTS.length)).toBe(true);
+    // bias is on; coverage is 0 (no instruction word in the state); progress is 0 at step 0.
+    expect(stateDense).toEqual([config.stateBuckets]);
+    for (const row of features.actions) {
+      // Each of these moves to an unnamed, unvisited place: only the bias and its list position.
+      expect(Object.keys(relations(row, config)).filter((k) => k !== 'position')).toEqual(['bias']);
+    }
+  });
+
+  it('splits a command into verb, argument and destination', () => {
+    expect(commandParts('take egg 1 from fridge 1')).toEqual({ verb: 'take', argument: ['egg', '1'], preposition: 'from', rest: ['fridge', '1'] });
+    expect(commandParts('go to drawer 3')).toEqual({ verb: 'go', argument: ['drawer', '3'], preposition: null, rest: [] });
+    expect(commandParts('put mug 1 in/on countertop 2')).toMatchObject({ argument: ['mug', '1'], preposition: 'in', rest: ['countertop', '2'] });
+    expect(commandParts('inventory')).toEqual({ verb: 'inventory', argument: [], preposition: null, rest: [] });
+  });
+
+  it('relates household commands to the request, the hands and the recent past', () => {
+    const featurizer = new Featurizer();
+    const instruction = 'clean some tomato and put it in garbagecan.';
+    const at = (location: string, holding: string, actions: string[], history: string[], elements: { kind: string; text: string }[] = []) => {
+      const observation = { text: homeState(location, holding, elements), actions };
+      const features = featurizer.featurize({ instruction, observation, history }, actions);
+      return Object.fromEntries(actions.map((a, k) => [a, relations(features.actions[k] as SparseRow, DEFAULT_FEATURIZER)]));
+    };
+    const carrying = at('garbagecan 1', 'tomato 1', ['put tomato 1 in/on garbagecan 1', 'go to sinkbasin 1', 'examine tomato 1'], ['go to garbagecan 1']);
+    expect(carrying['put tomato 1 in/on garbagecan 1']).toMatchObject({ argumentInInstruction: 1, destinationInInstruction: 1, carriesWantedToGoal: 1 });
+    expect(carrying['put tomato 1 in/on garbagecan 1']).not.toHaveProperty('dropsWanted');
+    expect(carrying['go to sinkbasin 1']).not.toHaveProperty('carriesWantedToGoal');
+
+    const elsewhere = at('sinkbasin 1', 'tomato 1', ['put tomato 1 in/on sinkbasin 1', 'clean tomato 1 with sinkbasin 1', 'go to garbagecan 1'], ['go to sinkbasin 1']);
+    expect(elsewhere['put tomato 1 in/on sinkbasin 1']).toMatchObject({ dropsWanted: 1 });
+    expect(elsewhere['clean tomato 1 with sinkbasin 1']).toMatchObject({ verbInInstruction: 1, argumentInInstruction: 1 });
+    expect(elsewhere['clean tomato 1 with sinkbasin 1']).not.toHaveProperty('dropsWanted');
+    expect(elsewhere['go to garbagecan 1']).toMatchObject({ carriesWantedToGoal: 1 });
+
+    // Taking it back out of the place the request names undoes progress, however long ago it was made.
+    const longAfter = ['put tomato 1 in/on garbagecan 1', 'look', 'inventory', 'look', 'inventory'];
+    const emptyHanded = at('garbagecan 1', 'nothing', ['take tomato 1 from garbagecan 1', 'take apple 1 from garbagecan 1'], longAfter);
+    expect(emptyHanded['take tomato 1 from garbagecan 1']).toMatchObject({ takesFromGoal: 1, argumentInInstruction: 1 });
+    expect(emptyHanded['take tomato 1 from garbagecan 1']).not.toHaveProperty('undoesRecent');
+    expect(emptyHanded['take apple 1 from garbagecan 1']).not.toHaveProperty('takesFromGoal');
+    expect(emptyHanded['take apple 1 from garbagecan 1']).toMatchObject({ takesUnwanted: 1 });
+    expect(emptyHanded['take tomato 1 from garbagecan 1']).not.toHaveProperty('takesUnwanted');
+
+    const fridge = at('fridge 1', 'nothing', ['close fridge 1', 'take tomato 1 from fridge 1'], ['go to fridge 1', 'open fridge 1'], [
+      { kind: 'receptacle', text: joinFields('fridge 1', 'open') },
+      { kind: 'object', text: joinFields('tomato 1', 'in fridge 1') },
+    ]);
+    expect(fridge['close fridge 1']).toMatchObject({ undoesRecent: 1 });
+    expect(fridge['take tomato 1 from fridge 1']).not.toHaveProperty('undoesRecent');
+
+    const closed = at('drawer 2', 'nothing', ['open drawer 2'], ['go to drawer 2'], [{ kind: 'receptacle', text: joinFields('drawer 2', 'closed') }]);
+    expect(closed['open drawer 2']).toMatchObject({ opensClosed: 1 });
+  });
+
+  it('keeps counting repeats past three, so a greedy loop keeps getting less attractive', () => {
+    const featurizer = new Featurizer();
+    const actions = ['examine bowl 1', 'go to desk 1'];
+    const observation = { text: homeState('dresser 1', 'bowl 1'), actions };
+    const timesTaken = (repeats: number) => {
+      const history = Array.from({ length: repeats }, () => ['examine bowl 1', 'look']).flat();
+      const row = featurizer.featurize({ instruction: 'examine the bowl with the desklamp.', observation, history }, actions).actions[0] as SparseRow;
+      return relations(row, DEFAULT_FEATURIZER).timesTaken;
+    };
+    expect(timesTaken(3)).toBeCloseTo(1);
+    expect(timesTaken(6)).toBeCloseTo(2);
+    expect(timesTaken(20)).toBeCloseTo(3);
+  });
+
+  it('gives web actions none of the command relations', () => {
+    const featurizer = new Featurizer();
+    const observation = { text: renderState({ header: [['page', 'search']], elements: [] }), actions: ['search[red mug]', 'click[Back to Search]'] };
+    const features = featurizer.featurize({ instruction: 'i want a red mug', observation, history: ['click[Back to Search]'] }, observation.actions);
+    const commandRelations = ACTION_RELATIONS.slice(ACTION_RELATIONS.indexOf('argumentInInstruction'));
+    for (const row of features.actions) {
+      expect(Object.keys(relations(row, DEFAULT_FEATURIZER)).filter((k) => (commandRelations as readonly string[]).includes(k))).toEqual([]);
+    }
+  });
+});
