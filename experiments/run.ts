@@ -9,23 +9,27 @@
  *
  * `npm run experiment -- rebuild --env <shop|home> [--out DIR]` rewrites the Markdown and SVG from
  * the report's JSON, running nothing (after a change to how the results are written).
+ *
+ * `npm run experiment -- real-table --env <shop|home> [--dir results/real]` prints the real-mode
+ * baseline's table (results/real/README.md) from `<env>-<algo>-seed<S>.json` and `.eval.json` there.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TrainResult } from '../src/train/trainer.ts';
 import { PRESETS, ROWS, trainArgs, type PresetName } from './paper-plan.ts';
 import { markdown, svg, type PaperReport, type PaperRow } from './paper-report.ts';
+import { realTable, type RealRun } from './real-table.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const CLI = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n`);
+  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n`);
   process.exit(2);
 }
 
@@ -142,7 +146,29 @@ async function rebuild(argv: string[]): Promise<void> {
   process.stderr.write(`paper: rewrote ${base}.md and .svg from ${base}.json\n`);
 }
 
+async function printRealTable(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { env: { type: 'string' }, dir: { type: 'string', default: 'results/real' } }, strict: true });
+  const env = values.env ?? usage('--env is required');
+  const pattern = new RegExp(`^${env}-(ppo|grpo)-seed(\\d+)\\.json$`);
+  const runs: RealRun[] = [];
+  for (const file of (await readdir(values.dir)).sort()) {
+    const match = pattern.exec(file);
+    if (!match) continue;
+    const base = path.join(values.dir, file.slice(0, -'.json'.length));
+    if (!existsSync(`${base}.eval.json`)) usage(`${base}.eval.json is missing: run rollout on ${base}.dgp first`);
+    runs.push({
+      algo: match[1] as string,
+      seed: Number(match[2]),
+      history: JSON.parse(await readFile(`${base}.json`, 'utf8')) as TrainResult,
+      final: JSON.parse(await readFile(`${base}.eval.json`, 'utf8')) as RealRun['final'],
+    });
+  }
+  if (runs.length === 0) usage(`no ${env}-<algo>-seed<S>.json runs in ${values.dir}`);
+  process.stdout.write(`${realTable(env, runs)}\n`);
+}
+
 const [name, ...rest] = process.argv.slice(2);
 if (name === 'paper') await paper(rest);
+else if (name === 'real-table') await printRealTable(rest);
 else if (name === 'rebuild') await rebuild(rest);
 else usage(name === undefined ? 'which experiment?' : `unknown experiment "${name}"`);
