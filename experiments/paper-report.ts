@@ -49,7 +49,7 @@ export interface RowSummary {
   curriculum: { byVariance: number; explored: number; generated: number; meanVariance: number; iterations: number } | null;
 }
 
-function meanStd(xs: readonly number[]): { mean: number; std: number } {
+export function meanStd(xs: readonly number[]): { mean: number; std: number } {
   const n = xs.length;
   if (n === 0) return { mean: NaN, std: NaN };
   const mean = xs.reduce((a, x) => a + x, 0) / n;

@@ -4,6 +4,7 @@
  * mean and standard deviation over seeds per algorithm. Formatting only: every number is a run's.
  */
 import type { TrainResult } from '../src/train/trainer.ts';
+import { meanStd } from './paper-report.ts';
 
 export interface RealRun {
   algo: string;
@@ -20,12 +21,6 @@ function curve(run: RealRun): string {
     .filter((m) => m.eval)
     .map((m) => `${Math.round(m.realTransitions / 1000)}K ${Math.round((m.eval?.successRate ?? 0) * 100)}%`)
     .join(' · ');
-}
-
-export function meanStd(values: readonly number[]): { mean: number; std: number } {
-  const mean = values.reduce((a, b) => a + b, 0) / values.length;
-  const variance = values.length < 2 ? 0 : values.reduce((a, b) => a + (b - mean) ** 2, 0) / (values.length - 1);
-  return { mean, std: Math.sqrt(variance) };
 }
 
 /** Markdown rows (one per run, sorted by algorithm then seed) and a line of means per algorithm. */

@@ -147,6 +147,17 @@ export class PolicyFileError extends DreamGymError {
   }
 }
 
+/**
+ * A header field that must be an integer in [1, max], as architecture and featurizer sizes are;
+ * `headerError` builds the container kind's own 'header' error from the message.
+ */
+export function headerInteger(value: unknown, field: string, max: number, headerError: (message: string) => Error): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
+    throw headerError(`header field ${field} must be an integer between 1 and ${max}, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
 const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 // ---------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
  * loader rebuilds exactly the network the weights belong to; decoding checks the weight shapes
  * against that architecture before any weight is used.
  */
-import { decodePolicyFile, encodePolicyFile, PolicyFileError, readPolicyHeader, type PolicyFileHeader, type PolicyFileMeta } from './dgp.ts';
+import { decodePolicyFile, encodePolicyFile, headerInteger, PolicyFileError, readPolicyHeader, type PolicyFileHeader, type PolicyFileMeta } from './dgp.ts';
 import { ACTION_RELATIONS, STATE_FACTS, type FeaturizerConfig } from './featurizer.ts';
 import { weightPlan } from './network.ts';
 import { networkConfig, Policy, type PolicyConfig } from './policy.ts';
@@ -12,12 +12,7 @@ export const ARCHITECTURE_KIND = 'choice-mlp';
 
 export type PolicyFileInfo = Omit<PolicyFileMeta, 'architecture' | 'featurizer'>;
 
-function positiveInt(value: unknown, field: string, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
-    throw new PolicyFileError('header', `header field ${field} must be an integer between 1 and ${max}, got ${JSON.stringify(value)}`);
-  }
-  return value;
-}
+const positiveInt = (value: unknown, field: string, max: number): number => headerInteger(value, field, max, (message) => new PolicyFileError('header', message));
 
 /** The policy config a header describes, or a PolicyFileError('header') naming the bad field. */
 export function policyConfigFromHeader(header: Pick<PolicyFileHeader, 'architecture' | 'featurizer'>): PolicyConfig {

@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
+import { FileDropZone } from '../FileDropZone.tsx';
 import type { PolicyFileHeader } from '../../policy/dgp.ts';
 import { envs } from '../env-client.ts';
 import { EpisodeStatus } from '../play/EpisodeStatus.tsx';
@@ -31,7 +32,6 @@ function localTime(value: string): string | null {
 }
 
 function DropZone() {
-  const [over, setOver] = useState(false);
   const pick = (files: FileList | null | undefined) => {
     const file = files?.[0];
     if (file) void loadPolicyFile(file);
@@ -39,15 +39,7 @@ function DropZone() {
   return (
     <section class="panel" aria-labelledby="import-title">
       <h2 id="import-title">Import a policy</h2>
-      <div
-        class={`dropzone${over ? ' over' : ''}`}
-        role="group"
-        aria-label="Drop a .dgp policy file here"
-        onDragEnter={(e) => { e.preventDefault(); setOver(true); }}
-        onDragOver={(e) => { e.preventDefault(); if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy'; setOver(true); }}
-        onDragLeave={() => setOver(false)}
-        onDrop={(e) => { e.preventDefault(); setOver(false); pick(e.dataTransfer?.files); }}
-      >
+      <FileDropZone label="Drop a .dgp policy file here" onFiles={pick}>
         <p>Drop a <code>.dgp</code> policy file here (exported from the Train view or the CLI), or choose one:</p>
         <div class="row">
           <label for="policy-file">Policy file (.dgp)</label>
@@ -55,7 +47,7 @@ function DropZone() {
             onChange={(e) => { const input = e.target as HTMLInputElement; pick(input.files); input.value = ''; }} />
           {loading.value && <span class="muted">Checking the file…</span>}
         </div>
-      </div>
+      </FileDropZone>
       {fileError.value && <p class="error" role="alert" data-testid="file-error">{fileError.value}</p>}
     </section>
   );

@@ -7,6 +7,7 @@ import { computed, signal } from '@preact/signals';
 import { transfer } from 'comlink';
 import { errorMessage } from '../../core/errors.ts';
 import { DGP_MAX_BYTES, type PolicyFileHeader } from '../../policy/dgp.ts';
+import { tooLargeMessage } from '../file-size.ts';
 import type { EpisodeStart } from '../../runtime/env-session.ts';
 import type { PolicyStep } from '../../runtime/trainer-service.ts';
 import { defaultSplit, envs, loadEnvs } from '../env-client.ts';
@@ -58,8 +59,9 @@ export async function loadPolicyFile(file: File): Promise<void> {
     fileError.value = 'Stop the running episode before loading another policy.';
     return;
   }
-  if (file.size > DGP_MAX_BYTES) {
-    fileError.value = `${file.name} is ${file.size} bytes, more than the ${DGP_MAX_BYTES} bytes a policy file may be; it is probably not a policy file.`;
+  const tooLarge = tooLargeMessage(file, DGP_MAX_BYTES, 'a policy file');
+  if (tooLarge) {
+    fileError.value = tooLarge;
     return;
   }
   loading.value = true;

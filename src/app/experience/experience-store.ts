@@ -10,6 +10,7 @@ import { proxy, transfer } from 'comlink';
 import { errorMessage } from '../../core/errors.ts';
 import type { Observation } from '../../core/types.ts';
 import { DGX_MAX_BYTES } from '../../experience/neural/model-file.ts';
+import { tooLargeMessage } from '../file-size.ts';
 import type { ExperiencePrediction, ExperienceStats } from '../../experience/types.ts';
 import type {
   BackendChoice, BackendInfo, BufferCounts, ExperienceStart, ExperienceStep, FidelityMeter, NeuralEpoch, NeuralFitEvent, NeuralStatus,
@@ -438,8 +439,9 @@ export async function importNeuralFile(file: File): Promise<void> {
     neuralFileError.value = 'Stop the fit before importing a model.';
     return;
   }
-  if (file.size > DGX_MAX_BYTES) {
-    neuralFileError.value = `${file.name} is ${file.size.toLocaleString('en-US')} bytes, more than the ${DGX_MAX_BYTES.toLocaleString('en-US')} bytes an experience model file may be; it is probably not one.`;
+  const tooLarge = tooLargeMessage(file, DGX_MAX_BYTES, 'an experience model file');
+  if (tooLarge) {
+    neuralFileError.value = tooLarge;
     return;
   }
   neuralFileBusy.value = true;

@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo } from 'preact/hooks';
+import { FileDropZone } from '../FileDropZone.tsx';
 import { LiveChart, type ChartSeries } from '../train/LiveChart.tsx';
 import { heldOutData, runStyle, trainingData } from './run-charts.ts';
 import type { StoredRun } from './run-library.ts';
@@ -21,7 +22,6 @@ function source(run: StoredRun): string {
 }
 
 function Import() {
-  const [over, setOver] = useState(false);
   const pick = (files: FileList | null | undefined) => {
     if (files && files.length > 0) void importFiles([...files]);
   };
@@ -29,15 +29,7 @@ function Import() {
   return (
     <section class="panel" aria-labelledby="runs-import-title">
       <h2 id="runs-import-title">Import runs</h2>
-      <div
-        class={`dropzone${over ? ' over' : ''}`}
-        role="group"
-        aria-label="Drop run files here"
-        onDragEnter={(e) => { e.preventDefault(); setOver(true); }}
-        onDragOver={(e) => { e.preventDefault(); if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy'; setOver(true); }}
-        onDragLeave={() => setOver(false)}
-        onDrop={(e) => { e.preventDefault(); setOver(false); pick(e.dataTransfer?.files); }}
-      >
+      <FileDropZone label="Drop run files here" onFiles={pick}>
         <p>
           Drop JSON files here: a training run as the CLI writes it (<code>train … --history FILE.json</code>) or a paper
           experiment report (each of its runs is listed as <em>row label</em> seed <em>N</em>). Or choose them:
@@ -48,7 +40,7 @@ function Import() {
             onChange={(e) => { const input = e.target as HTMLInputElement; pick(input.files); input.value = ''; }} />
           {importing.value && <span class="muted" role="status">Reading…</span>}
         </div>
-      </div>
+      </FileDropZone>
       {importNote.value && <p role="status" data-testid="runs-import-note">{importNote.value}</p>}
       {problems.length > 0 && (
         <div class="error" role="alert" data-testid="runs-import-error">

@@ -6,6 +6,7 @@
 import { computed, signal } from '@preact/signals';
 import { errorMessage } from '../../core/errors.ts';
 import { downloadBlob } from '../download.ts';
+import { tooLargeMessage } from '../file-size.ts';
 import type { TrainRequest } from '../../runtime/trainer-service.ts';
 import type { TrainResult } from '../../train/trainer.ts';
 import { MAX_RUN_FILE_BYTES, parseRunFile, validateRunData } from './run-file.ts';
@@ -103,8 +104,9 @@ export async function importFiles(files: readonly File[]): Promise<void> {
     const lib = await openLibrary();
     const select: string[] = [];
     for (const file of files) {
-      if (file.size > MAX_RUN_FILE_BYTES) {
-        problems.push(`${file.name}: ${(file.size / 1e6).toFixed(1)} MB is larger than a run file can be here (${MAX_RUN_FILE_BYTES / 1e6} MB).`);
+      const tooLarge = tooLargeMessage(file, MAX_RUN_FILE_BYTES, 'a run file');
+      if (tooLarge) {
+        problems.push(tooLarge);
         continue;
       }
       const parsed = parseRunFile(file.name, await file.text());

@@ -7,6 +7,7 @@
 import { decodeExperienceFile, encodeExperienceFile, ModelFileError, readExperienceHeader, type ExperienceFileHeader } from './model-file.ts';
 import { architectureOf, ACTION_DENSE, HASH_SLOTS, LINE_DENSE, NeuralExperienceModel, TRANSITION_DENSE, type NeuralConfig } from './model.ts';
 import { NeuralNetwork, weightPlan } from './network.ts';
+import { headerInteger } from '../../policy/dgp.ts';
 
 export const ARCHITECTURE_KIND = 'candidate-mlp';
 /** Bump when candidates.ts computes different features: old files then fail with a clear message. */
@@ -23,12 +24,7 @@ function featureLayout(): Record<string, unknown> {
   return { version: FEATURES_VERSION, lineDense: LINE_DENSE, actionDense: ACTION_DENSE, transitionDense: TRANSITION_DENSE, hashSlots: { ...HASH_SLOTS } };
 }
 
-function int(value: unknown, field: string, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
-    throw new ModelFileError('header', `header field ${field} must be an integer between 1 and ${max}, got ${JSON.stringify(value)}`);
-  }
-  return value;
-}
+const int = (value: unknown, field: string, max: number): number => headerInteger(value, field, max, (message) => new ModelFileError('header', message));
 
 /** The model config a header describes, or a ModelFileError('header') naming the bad field. */
 export function neuralConfigFromHeader(header: Pick<ExperienceFileHeader, 'architecture' | 'featurizer'>): NeuralConfig {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { meanStd, realTable, type RealRun } from '../../../experiments/real-table.ts';
+import { meanStd } from '../../../experiments/paper-report.ts';
+import { realTable, type RealRun } from '../../../experiments/real-table.ts';
 
 function run(algo: string, seed: number, evals: [number, number][], final: number): RealRun {
   return {
