@@ -12,6 +12,10 @@
  *
  * `npm run experiment -- real-table --env <shop|home> [--dir results/real]` prints the real-mode
  * baseline's table (results/real/README.md) from `<env>-<algo>-seed<S>.json` and `.eval.json` there.
+ *
+ * `npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]`
+ * prints greedy success per task type on the whole split as JSON (`untrained`: the policy `train
+ * --seed S` starts from, before any update).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -23,13 +27,20 @@ import type { TrainResult } from '../src/train/trainer.ts';
 import { PRESETS, ROWS, trainArgs, type PresetName } from './paper-plan.ts';
 import { markdown, svg, type PaperReport, type PaperRow } from './paper-report.ts';
 import { realTable, type RealRun } from './real-table.ts';
+import { countByType } from './by-type.ts';
+import { envSpec } from '../src/envs/registry.ts';
+import { DEFAULT_POLICY, Policy } from '../src/policy/policy.ts';
+import { importPolicy } from '../src/policy/policy-file.ts';
+import type { Trajectory } from '../src/rl/rollout.ts';
+import { useBackend } from '../src/runtime/tf.ts';
+import { evaluatePolicy } from '../src/train/evaluate.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const CLI = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n`);
+  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n`);
   process.exit(2);
 }
 
@@ -167,8 +178,20 @@ async function printRealTable(argv: string[]): Promise<void> {
   process.stdout.write(`${realTable(env, runs)}\n`);
 }
 
+async function printByType(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { env: { type: 'string' }, policy: { type: 'string' }, seed: { type: 'string', default: '0' }, split: { type: 'string' } }, strict: true });
+  const spec = envSpec(values.env ?? usage('--env is required'));
+  const file = values.policy ?? usage('--policy FILE.dgp or --policy untrained is required');
+  await useBackend(['wasm']);
+  const policy = file === 'untrained' ? new Policy(DEFAULT_POLICY, Number(values.seed)) : importPolicy(new Uint8Array(await readFile(file))).policy;
+  const outcomes: Trajectory[] = [];
+  const result = await evaluatePolicy({ spec, policy, split: values.split ?? spec.testSplit, onEpisode: (t) => outcomes.push(t) });
+  process.stdout.write(`${JSON.stringify({ env: spec.name, policy: file, split: result.split, episodes: result.episodes, successRate: result.successRate, byType: countByType(outcomes) })}\n`);
+}
+
 const [name, ...rest] = process.argv.slice(2);
 if (name === 'paper') await paper(rest);
 else if (name === 'real-table') await printRealTable(rest);
+else if (name === 'by-type') await printByType(rest);
 else if (name === 'rebuild') await rebuild(rest);
 else usage(name === undefined ? 'which experiment?' : `unknown experiment "${name}"`);
