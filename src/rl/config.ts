@@ -43,10 +43,17 @@ export interface GrpoConfig extends CommonConfig {
   groupSize: number;
   /** Weight of KL(π‖π_ref) to the frozen reference (the policy at the start of training); 0 disables. */
   klCoef: number;
+  /**
+   * How the loss averages over steps. 'step': one mean over every step (DAPO's token-level mean).
+   * 'trajectory': each trajectory's steps are averaged first, then the trajectories (DeepSeekMath's
+   * 1/|o_i|), so a long failed episode weighs no more than a short success.
+   */
+  lossAverage: 'step' | 'trajectory';
 }
 
 export type AlgoConfig = PpoConfig | GrpoConfig;
 export const LR_SCHEDULES: readonly CommonConfig['learningRateSchedule'][] = ['constant', 'linear'];
+export const LOSS_AVERAGES: readonly GrpoConfig['lossAverage'][] = ['step', 'trajectory'];
 export type AlgoName = AlgoConfig['algo'];
 export const ALGORITHMS: readonly AlgoName[] = ['ppo', 'grpo'];
 
@@ -79,6 +86,7 @@ export const DEFAULT_GRPO: GrpoConfig = {
   tasksPerIteration: 8,
   groupSize: 8,
   klCoef: 0,
+  lossAverage: 'step',
 };
 
 export function defaultConfig(algo: AlgoName): AlgoConfig {

@@ -24,14 +24,22 @@ export function meanEntropy(logProbs: tf.Tensor2D): tf.Scalar {
   return tf.mean(tf.neg(tf.sum(tf.mul(tf.exp(logProbs), logProbs), 1))) as tf.Scalar;
 }
 
-/** Clipped surrogate: mean(max(−A·ρ, −A·clip(ρ, 1−ε, 1+ε))), with its diagnostics. */
-export function clippedSurrogate(newLogProb: tf.Tensor1D, oldLogProb: tf.Tensor1D, advantages: tf.Tensor1D, clip: number) {
+/** mean(w·x), or mean(x) without weights. */
+function weightedMean(x: tf.Tensor1D, weights?: tf.Tensor1D): tf.Scalar {
+  return tf.mean(weights ? tf.mul(x, weights) : x) as tf.Scalar;
+}
+
+/**
+ * Clipped surrogate: mean(w·max(−A·ρ, −A·clip(ρ, 1−ε, 1+ε))), with its (unweighted) diagnostics;
+ * w is 1 without weights.
+ */
+export function clippedSurrogate(newLogProb: tf.Tensor1D, oldLogProb: tf.Tensor1D, advantages: tf.Tensor1D, clip: number, weights?: tf.Tensor1D) {
   const logRatio = tf.sub(newLogProb, oldLogProb);
   const ratio = tf.exp(logRatio);
   const unclipped = tf.mul(tf.neg(advantages), ratio);
   const clipped = tf.mul(tf.neg(advantages), tf.clipByValue(ratio, 1 - clip, 1 + clip));
   return {
-    policyLoss: tf.mean(tf.maximum(unclipped, clipped)) as tf.Scalar,
+    policyLoss: weightedMean(tf.maximum(unclipped, clipped) as tf.Tensor1D, weights),
     // k3 estimator of KL(old‖new) (Schulman's "approximating KL"), as CleanRL reports it.
     approxKl: tf.mean(tf.sub(tf.sub(ratio, 1), logRatio)) as tf.Scalar,
     clipFraction: tf.mean(tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), clip), 'float32')) as tf.Scalar,
@@ -72,6 +80,8 @@ export interface GrpoBatch {
   advantages: tf.Tensor1D;
   /** log π_ref of the taken action; only read when klCoef > 0. */
   referenceLogProb: tf.Tensor1D;
+  /** Per-step weights of the policy and KL means (see GrpoConfig.lossAverage); all 1 when absent. */
+  weights?: tf.Tensor1D;
 }
 
 export function grpoLoss(
@@ -80,10 +90,10 @@ export function grpoLoss(
   config: { clip: number; entropyCoef: number; klCoef: number },
 ): LossTerms {
   const newLogProb = takenLogProb(out.logProbs, batch.actionMask);
-  const { policyLoss, approxKl, clipFraction } = clippedSurrogate(newLogProb, batch.oldLogProb, batch.advantages, config.clip);
+  const { policyLoss, approxKl, clipFraction } = clippedSurrogate(newLogProb, batch.oldLogProb, batch.advantages, config.clip, batch.weights);
   // DeepSeekMath's unbiased estimator of KL(π‖π_ref): exp(ref − new) − (ref − new) − 1 ≥ 0.
   const refDiff = tf.sub(batch.referenceLogProb, newLogProb);
-  const referenceKl = tf.mean(tf.sub(tf.sub(tf.exp(refDiff), refDiff), 1)) as tf.Scalar;
+  const referenceKl = weightedMean(tf.sub(tf.sub(tf.exp(refDiff), refDiff), 1) as tf.Tensor1D, batch.weights);
   const entropy = meanEntropy(out.logProbs);
   const terms: tf.Scalar[] = [policyLoss, tf.mul(-config.entropyCoef, entropy) as tf.Scalar];
   if (config.klCoef > 0) terms.push(tf.mul(config.klCoef, referenceKl) as tf.Scalar);

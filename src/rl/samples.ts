@@ -34,20 +34,24 @@ export function ppoSamples(trajectories: readonly Trajectory[], config: Pick<Ppo
 /**
  * Trajectories grouped by task id; each trajectory's normalised outcome becomes the advantage of
  * every one of its steps. Groups where every outcome is equal teach nothing and give zeros; a group
- * of one (the rest cut off by the budget) is dropped.
+ * of one (the rest cut off by the budget) is dropped. With `lossAverage: 'trajectory'` each step
+ * weighs 1/length of its trajectory, scaled so the weights still average 1 over the batch.
  */
-export function grpoSamples(trajectories: readonly Trajectory[], _config: Pick<GrpoConfig, 'groupSize'>): UpdateSample[] {
+export function grpoSamples(trajectories: readonly Trajectory[], config: Pick<GrpoConfig, 'lossAverage'>): UpdateSample[] {
   const groups = new Map<string, Trajectory[]>();
   for (const t of trajectories) {
     const group = groups.get(t.task.id) ?? [];
     group.push(t);
     groups.set(t.task.id, group);
   }
+  const kept = [...groups.values()].filter((group) => group.length >= 2);
+  const keptSteps = kept.reduce((n, group) => n + group.reduce((m, t) => m + t.steps.length, 0), 0);
+  const keptTrajectories = kept.reduce((n, group) => n + group.length, 0);
   const out: UpdateSample[] = [];
-  for (const group of groups.values()) {
-    if (group.length < 2) continue;
+  for (const group of kept) {
     const advantages = groupAdvantages(group.map((t) => t.totalReward));
     group.forEach((t, g) => {
+      const weight = config.lossAverage === 'trajectory' ? keptSteps / (keptTrajectories * t.steps.length) : 1;
       for (const s of t.steps) {
         out.push({
           features: s.features,
@@ -57,6 +61,7 @@ export function grpoSamples(trajectories: readonly Trajectory[], _config: Pick<G
           returnTarget: 0,
           oldValue: 0,
           referenceLogProb: 0,
+          weight,
         });
       }
     });

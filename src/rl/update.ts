@@ -22,6 +22,8 @@ export interface UpdateSample {
   oldValue: number;
   /** GRPO with a KL term only: log π_ref of the taken action. */
   referenceLogProb: number;
+  /** The step's weight in the policy and KL means (GRPO's lossAverage); 1 when absent. */
+  weight?: number;
 }
 
 export interface UpdateStats {
@@ -63,7 +65,8 @@ function minibatchLoss(policy: Policy, batch: UpdateSample[], config: AlgoConfig
   }
   const advantages = tf.tensor1d(batch.map((s) => s.advantage));
   const referenceLogProb = tf.tensor1d(batch.map((s) => s.referenceLogProb));
-  return grpoLoss(out, { actionMask, oldLogProb, advantages, referenceLogProb }, config);
+  const weights = tf.tensor1d(batch.map((s) => s.weight ?? 1));
+  return grpoLoss(out, { actionMask, oldLogProb, advantages, referenceLogProb, weights }, config);
 }
 
 /**

@@ -32,6 +32,7 @@ import { DEFAULT_POLICY, Policy, type PolicyConfig } from '../policy/policy.ts';
 import type { PolicyNetwork } from '../policy/network.ts';
 import { Adam } from '../rl/adam.ts';
 import { ALGORITHMS, defaultConfig, type AlgoConfig, type AlgoName } from '../rl/config.ts';
+import { envSettings } from './env-settings.ts';
 import { collectTrajectories, type Trajectory } from '../rl/rollout.ts';
 import { attachReferenceLogProbs } from '../rl/reference.ts';
 import { grpoSamples, ppoSamples } from '../rl/samples.ts';
@@ -114,6 +115,8 @@ export interface TrainResult {
   algo: AlgoName;
   backend: string;
   seed: number;
+  /** The algorithm's settings as the run used them: defaults, then the environment's, then the caller's. */
+  config: AlgoConfig;
   realTransitions: number;
   syntheticTransitions: number;
   /** Modes dream and s2r: offline real transitions the buffer held, real resets used for first observations, and the model's counters. */
@@ -174,7 +177,7 @@ export class Trainer {
   constructor(readonly options: TrainOptions) {
     validateTrainOptions(options);
     this.spec = envSpec(options.env);
-    this.config = { ...defaultConfig(options.algo), ...options.algoConfig } as AlgoConfig;
+    this.config = { ...defaultConfig(options.algo), ...envSettings(options.env, options.algo), ...options.algoConfig } as AlgoConfig;
     this.policyConfig = { ...DEFAULT_POLICY, ...options.policy };
     this.policy = new Policy(this.policyConfig, options.seed);
     this.optimizer = new Adam(this.policy.network.variables);
@@ -299,6 +302,7 @@ export class Trainer {
       algo: options.algo,
       backend: options.backend,
       seed: options.seed,
+      config: this.config,
       realTransitions: this.realTransitions,
       syntheticTransitions: this.syntheticTransitions,
       ...(options.dream && this.world

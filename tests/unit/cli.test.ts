@@ -71,6 +71,7 @@ describe('the CLI: train and saved policies', () => {
     expect(await main([...args, '--out', out, '--final-eval-episodes', '6', '--json'], io)).toBe(0);
     const result = lastJson(io.stdout);
     expect(result).toMatchObject({ env: 'shop', mode: 'real', algo: 'grpo', backend: 'wasm', syntheticTransitions: 0 });
+    expect(result.config).toMatchObject({ algo: 'grpo', groupSize: 8, lossAverage: 'step' }); // the settings the run used
     expect(result.realTransitions).toBeGreaterThan(100);
     expect(result.realTransitions).toBeLessThanOrEqual(200);
     expect(result.eval).toMatchObject({ split: 'test', episodes: 6 });
@@ -129,6 +130,8 @@ describe('the CLI: train and saved policies', () => {
     [['train', '--env', 'shop', '--algo', 'ppo', '--real-budget', '10', '--backend', 'tpu'], /unknown backend "tpu"/],
     [['train', '--env', 'shop', '--algo', 'ppo', '--real-budget', '10', '--lr', 'fast'], /--lr must be a number in/],
     [['train', '--env', 'shop', '--algo', 'ppo', '--real-budget', '10', '--lr-schedule', 'cosine'], /--lr-schedule must be one of: constant, linear/],
+    [['train', '--env', 'shop', '--algo', 'ppo', '--real-budget', '10', '--loss-average', 'trajectory'], /--loss-average is a GRPO setting/],
+    [['train', '--env', 'shop', '--algo', 'grpo', '--real-budget', '10', '--loss-average', 'token'], /--loss-average must be one of: step, trajectory/],
     [['rollout', '--env', 'shop', '--policy', '/no/such/file.dgp'], /cannot read --policy/],
   ])('refuses %j with exit 2 and says why', async (argv, message) => {
     const io = capture();

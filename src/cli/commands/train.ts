@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
 import { ENVIRONMENTS } from '../../envs/registry.ts';
 import { exportPolicy } from '../../policy/policy-file.ts';
-import { ALGORITHMS, LR_SCHEDULES, defaultConfig, type AlgoConfig, type AlgoName } from '../../rl/config.ts';
+import { ALGORITHMS, LOSS_AVERAGES, LR_SCHEDULES, defaultConfig, type AlgoConfig, type AlgoName, type GrpoConfig } from '../../rl/config.ts';
 import { parseBackend, useBackend } from '../../runtime/tf.ts';
 import { DEFAULT_S2R_REAL_BUDGET, TRAIN_MODES, Trainer, type CurriculumOptions, type DreamOptions, type TrainMode } from '../../train/trainer.ts';
 import { DEFAULT_CURRICULUM } from '../../curriculum/curriculum.ts';
@@ -17,7 +17,7 @@ export const TRAIN_USAGE =
   '        | --mode s2r (as dream, then real training) [--real-budget N (default ' + DEFAULT_S2R_REAL_BUDGET + ')]\n' +
   '        [--curriculum on|off (default on in dream and s2r, off in real)] [--lambda SHARE (generated tasks, default ' + DEFAULT_CURRICULUM.lambda + ')]\n' +
   '        [--exploration SHARE (unattempted tasks, default ' + DEFAULT_CURRICULUM.explorationFloor + ')] [--reasoning on|off (dream, s2r: the "without reasoning" ablation)]\n' +
-  '        [--lr RATE] [--lr-schedule constant|linear] [--set epochs=8,minibatchSize=128,… (numeric PPO/GRPO settings)]\n' +
+  '        [--lr RATE] [--lr-schedule constant|linear] [--loss-average step|trajectory (grpo)] [--set epochs=8,minibatchSize=128,… (numeric PPO/GRPO settings)]\n' +
   '        [--iterations N (stop after N updates)] [--train-max-steps N (step limit of training episodes)]\n' +
   '        [--eval-every ITERATIONS] [--eval-episodes N (per evaluation during training; the final one uses\n' +
   '        the whole held-out split unless --final-eval-episodes N)] [--backend wasm|cpu] [--history FILE.json] [--json]';
@@ -47,6 +47,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
       lr: { type: 'string' },
       set: { type: 'string' },
       'lr-schedule': { type: 'string' },
+      'loss-average': { type: 'string' },
       backend: { type: 'string', default: 'wasm' },
       history: { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -71,10 +72,13 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
   if (values.out !== undefined && !values.out.endsWith('.dgp')) throw new UsageError(`--out must name a .dgp file, got "${values.out}"`);
   const learningRate = numberOption(values.lr, 'lr', 1e-7, 1);
   const schedule = values['lr-schedule'] === undefined ? undefined : requireOption(values['lr-schedule'], 'lr-schedule', LR_SCHEDULES);
+  if (values['loss-average'] !== undefined && algo !== 'grpo') throw new UsageError('--loss-average is a GRPO setting; drop it or use --algo grpo');
+  const lossAverage = values['loss-average'] === undefined ? undefined : requireOption(values['loss-average'], 'loss-average', LOSS_AVERAGES);
   const algoConfig: Partial<AlgoConfig> = {
     ...(values.set !== undefined ? parseConfigOverrides(values.set, algo) : {}),
     ...(learningRate !== undefined ? { learningRate } : {}),
     ...(schedule !== undefined ? { learningRateSchedule: schedule as AlgoConfig['learningRateSchedule'] } : {}),
+    ...(lossAverage !== undefined ? { lossAverage: lossAverage as GrpoConfig['lossAverage'] } : {}),
   };
   const backend = await useBackend([parseBackend(values.backend)]);
   const dream = dreaming ? await dreamOptions(values, io) : undefined;
@@ -98,7 +102,8 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     (dream
       ? `train ${env}/${mode}/${algo} on ${backend}: ${dream.syntheticBudget} synthetic transitions from ${dream.model.name} (k=${dream.k}, ${dream.offlineTransitions} offline real transitions${dream.reasoning === false ? ', without reasoning' : ''}), ${realBudget} real, seed ${seed}`
       : `train ${env}/${mode}/${algo} on ${backend}: budget ${realBudget} real transitions, seed ${seed}`) +
-      (curriculum ? `, curriculum λ=${trainer.curriculum?.config.lambda}` : ', no curriculum'),
+      (curriculum ? `, curriculum λ=${trainer.curriculum?.config.lambda}` : ', no curriculum') +
+      settingsText(trainer.config, defaultConfig(algo)),
   );
   const result = await trainer.run({
     onIteration: (m) => {
@@ -142,6 +147,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     syntheticTransitions: result.syntheticTransitions,
     ...(result.dream ? { dream: result.dream } : {}),
     ...(result.curriculum ? { curriculum: result.curriculum } : {}),
+    config: result.config,
     wallSeconds: Number(result.wallSeconds.toFixed(2)),
     eval: evaluation,
   };
@@ -178,6 +184,12 @@ function curriculumOptions(values: { curriculum?: string | undefined; lambda?: s
   const lambda = numberOption(values.lambda, 'lambda', 0, 1);
   const exploration = numberOption(values.exploration, 'exploration', 0, 1);
   return { config: { ...(lambda !== undefined ? { lambda } : {}), ...(exploration !== undefined ? { explorationFloor: exploration } : {}) } };
+}
+
+/** The settings that differ from the algorithm's defaults (the environment's and the caller's), for the progress line. */
+function settingsText(config: AlgoConfig, defaults: AlgoConfig): string {
+  const changed = Object.entries(config).filter(([key, value]) => defaults[key as keyof AlgoConfig] !== value);
+  return changed.length === 0 ? '' : `, settings ${changed.map(([key, value]) => `${key}=${value}`).join(' ')}`;
 }
 
 const COUNT_SETTINGS = new Set(['epochs', 'minibatchSize', 'parallelEnvs', 'episodesPerIteration', 'tasksPerIteration', 'groupSize']);

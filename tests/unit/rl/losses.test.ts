@@ -118,4 +118,23 @@ describe('GRPO loss', () => {
     const withKl = grpoLoss(out, batch, { clip: 0.2, entropyCoef: 0, klCoef: 0.5 });
     close(withKl.loss.dataSync()[0] as number, -2.4 + 0.5 * kl);
   });
+
+  it('weighs each step’s surrogate and reference KL by its weight when weights are given', () => {
+    // Two steps, ratio 1 each: surrogate terms −A = −1 and +1; weights 1.5 and 0.5 → mean(−1.5, 0.5) = −0.5.
+    const out = { logProbs: logProbsOf([[0.5, 0.5], [0.5, 0.5]]) };
+    const batch = {
+      actionMask: tf.tensor2d([[1, 0], [1, 0]]),
+      oldLogProb: tf.tensor1d([Math.log(0.5), Math.log(0.5)]),
+      advantages: tf.tensor1d([1, -1]),
+      referenceLogProb: tf.tensor1d([Math.log(0.25), Math.log(0.5)]),
+    };
+    const config = { clip: 0.2, entropyCoef: 0, klCoef: 1 };
+    const unweighted = grpoLoss(out, batch, config);
+    close(unweighted.policyLoss.dataSync()[0] as number, 0);
+    const weighted = grpoLoss(out, { ...batch, weights: tf.tensor1d([1.5, 0.5]) }, config);
+    close(weighted.policyLoss.dataSync()[0] as number, -0.5);
+    const kl = 0.25 / 0.5 - Math.log(0.25 / 0.5) - 1; // the first step only; the second matches π_ref
+    close(unweighted.referenceKl.dataSync()[0] as number, kl / 2);
+    close(weighted.referenceKl.dataSync()[0] as number, (1.5 * kl) / 2);
+  });
 });

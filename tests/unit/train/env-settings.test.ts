@@ -1,0 +1,31 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useBackend } from '../../../src/runtime/tf.ts';
+import { DEFAULT_GRPO, DEFAULT_PPO } from '../../../src/rl/config.ts';
+import { envSettings } from '../../../src/train/env-settings.ts';
+import { Trainer, type TrainOptions } from '../../../src/train/trainer.ts';
+
+const base = { mode: 'real', realBudget: 100, seed: 1, backend: 'cpu', policy: { hidden: 8 } } as const;
+const trainer = (options: Pick<TrainOptions, 'env' | 'algo'> & Partial<TrainOptions>) => new Trainer({ ...base, ...options });
+
+describe('per-environment settings', () => {
+  beforeAll(async () => {
+    await useBackend(['cpu']);
+  });
+
+  it('apply over the algorithm defaults, and only to their environment and algorithm', () => {
+    const homeGrpo = trainer({ env: 'home', algo: 'grpo' }).config;
+    expect(homeGrpo).toEqual({ ...DEFAULT_GRPO, ...envSettings('home', 'grpo') });
+    expect(homeGrpo).toMatchObject({ lossAverage: 'trajectory', entropyCoef: 0 });
+    expect(trainer({ env: 'shop', algo: 'grpo' }).config).toEqual(DEFAULT_GRPO);
+    expect(trainer({ env: 'shop', algo: 'ppo' }).config).toMatchObject({ entropyCoef: 0.05, gaeLambda: 1, gamma: DEFAULT_PPO.gamma });
+  });
+
+  it('give way to the caller’s own settings', () => {
+    const config = trainer({ env: 'home', algo: 'grpo', algoConfig: { lossAverage: 'step', learningRate: 3e-3 } }).config;
+    expect(config).toMatchObject({ lossAverage: 'step', learningRate: 3e-3, entropyCoef: 0 });
+  });
+
+  it('are empty for an environment that has none', () => {
+    expect(envSettings('no-such-env', 'ppo')).toEqual({});
+  });
+});
