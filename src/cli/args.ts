@@ -8,6 +8,9 @@ export function intOption(value: string | undefined, name: string, fallback: num
   return n;
 }
 
+/** The option's value, refused when missing or (given `choices`) not one of them; typed as the choice. */
+export function requireOption<T extends string>(value: string | undefined, name: string, choices: readonly T[]): T;
+export function requireOption(value: string | undefined, name: string): string;
 export function requireOption(value: string | undefined, name: string, choices?: readonly string[]): string {
   if (value === undefined || value === '') {
     throw new UsageError(`--${name} is required${choices ? ` (one of: ${choices.join(', ')})` : ''}`);

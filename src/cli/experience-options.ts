@@ -48,7 +48,7 @@ export function experienceK(values: ExperienceValues): number {
  * model file fitted on another one is refused.
  */
 export async function createExperienceModel(values: ExperienceValues, env?: string): Promise<ExperienceModel> {
-  const backend = requireOption(values.experience, 'experience', EXPERIENCE_BACKENDS) as ExperienceBackend;
+  const backend = requireOption(values.experience, 'experience', EXPERIENCE_BACKENDS);
   if (backend === 'neural') {
     if (values.endpoint !== undefined) throw new UsageError('--endpoint goes with --experience llm, not neural');
     if (values.model === undefined) throw new UsageError('--experience neural needs --model FILE.dgx (fit one with: experience fit --env E --buffer FILE.jsonl --out FILE.dgx)');
@@ -60,7 +60,7 @@ export async function createExperienceModel(values: ExperienceValues, env?: stri
   }
   if (values.endpoint === undefined) throw new UsageError('--experience llm needs --endpoint URL (an OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1)');
   if (values.model === undefined) throw new UsageError('--experience llm needs --model NAME (the model the endpoint serves)');
-  const framing = values.framing === undefined ? 'multi-round' : (requireOption(values.framing, 'framing', FRAMINGS) as Framing);
+  const framing = values.framing === undefined ? 'multi-round' : requireOption(values.framing, 'framing', FRAMINGS);
   const client: ChatClient = new OpenAiHttpClient({
     baseUrl: values.endpoint,
     model: values.model,

@@ -65,8 +65,9 @@ function minibatchLoss(policy: Policy, batch: UpdateSample[], config: AlgoConfig
   }
   const advantages = tf.tensor1d(batch.map((s) => s.advantage));
   const referenceLogProb = tf.tensor1d(batch.map((s) => s.referenceLogProb));
-  const weights = tf.tensor1d(batch.map((s) => s.weight ?? 1));
-  return grpoLoss(out, { actionMask, oldLogProb, advantages, referenceLogProb, weights }, config);
+  // The step mean needs no weights: no extra upload or multiply per minibatch on the default path.
+  const weights = config.lossAverage === 'trajectory' ? { weights: tf.tensor1d(batch.map((s) => s.weight ?? 1)) } : {};
+  return grpoLoss(out, { actionMask, oldLogProb, advantages, referenceLogProb, ...weights }, config);
 }
 
 /**

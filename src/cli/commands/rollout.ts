@@ -114,5 +114,5 @@ export async function rolloutCommand(io: CommandIO, argv: string[]): Promise<voi
     json: values.json,
   };
   if (values.policy?.endsWith('.dgp')) return policyFileRollout(io, values.policy, args);
-  return scriptedRollout(io, requireOption(values.policy, 'policy', SCRIPTED_POLICIES) as ScriptedPolicy, args);
+  return scriptedRollout(io, requireOption(values.policy, 'policy', SCRIPTED_POLICIES), args);
 }

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
 import { ENVIRONMENTS } from '../../envs/registry.ts';
 import { exportPolicy } from '../../policy/policy-file.ts';
-import { ALGORITHMS, LOSS_AVERAGES, LR_SCHEDULES, defaultConfig, type AlgoConfig, type AlgoName, type GrpoConfig } from '../../rl/config.ts';
+import { ALGORITHMS, LOSS_AVERAGES, LR_SCHEDULES, defaultConfig, type AlgoConfig, type AlgoName } from '../../rl/config.ts';
 import { parseBackend, useBackend } from '../../runtime/tf.ts';
 import { DEFAULT_S2R_REAL_BUDGET, TRAIN_MODES, Trainer, type CurriculumOptions, type DreamOptions, type TrainMode } from '../../train/trainer.ts';
 import { DEFAULT_CURRICULUM } from '../../curriculum/curriculum.ts';
@@ -55,8 +55,8 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     strict: true,
   });
   const env = requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name));
-  const mode = requireOption(values.mode, 'mode', TRAIN_MODES) as TrainMode;
-  const algo = requireOption(values.algo, 'algo', ALGORITHMS) as AlgoName;
+  const mode = requireOption(values.mode, 'mode', TRAIN_MODES);
+  const algo = requireOption(values.algo, 'algo', ALGORITHMS);
   const dreaming = mode !== 'real';
   if (mode === 'dream') {
     if (values['real-budget'] !== undefined && values['real-budget'] !== '0') throw new UsageError('--mode dream trains with 0 real transitions: drop --real-budget (or give 0) and set --synthetic-budget, or use --mode s2r');
@@ -77,8 +77,8 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
   const algoConfig: Partial<AlgoConfig> = {
     ...(values.set !== undefined ? parseConfigOverrides(values.set, algo) : {}),
     ...(learningRate !== undefined ? { learningRate } : {}),
-    ...(schedule !== undefined ? { learningRateSchedule: schedule as AlgoConfig['learningRateSchedule'] } : {}),
-    ...(lossAverage !== undefined ? { lossAverage: lossAverage as GrpoConfig['lossAverage'] } : {}),
+    ...(schedule !== undefined ? { learningRateSchedule: schedule } : {}),
+    ...(lossAverage !== undefined ? { lossAverage } : {}),
   };
   const backend = await useBackend([parseBackend(values.backend)]);
   const dream = dreaming ? await dreamOptions(values, io) : undefined;
