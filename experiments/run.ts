@@ -16,6 +16,9 @@
  * `npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]`
  * prints greedy success per task type on the whole split as JSON (`untrained`: the policy `train
  * --seed S` starts from, before any update).
+ *
+ * `npm run experiment -- episode-steps FILE.json …` prints, per home `--history` file, how its
+ * training steps split between won and lost episodes (see episode-steps.ts).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -28,6 +31,7 @@ import { PRESETS, ROWS, trainArgs, type PresetName } from './paper-plan.ts';
 import { markdown, svg, type PaperReport, type PaperRow } from './paper-report.ts';
 import { realTable, type RealRun } from './real-table.ts';
 import { countByType } from './by-type.ts';
+import { episodeSteps } from './episode-steps.ts';
 import { envSpec } from '../src/envs/registry.ts';
 import { DEFAULT_POLICY, Policy } from '../src/policy/policy.ts';
 import { importPolicy } from '../src/policy/policy-file.ts';
@@ -40,7 +44,7 @@ const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const CLI = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n`);
+  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n`);
   process.exit(2);
 }
 
@@ -189,9 +193,21 @@ async function printByType(argv: string[]): Promise<void> {
   process.stdout.write(`${JSON.stringify({ env: spec.name, policy: file, split: result.split, episodes: result.episodes, successRate: result.successRate, byType: countByType(outcomes) })}\n`);
 }
 
+async function printEpisodeSteps(files: string[]): Promise<void> {
+  if (files.length === 0) usage('name one or more --history files');
+  for (const file of files) {
+    const run = JSON.parse(await readFile(file, 'utf8')) as TrainResult;
+    // Only home's episodes end on success or at the step limit alone; a shop episode ends at Buy Now.
+    if (run.env !== 'home') usage(`${file} is a ${run.env} run; episode-steps needs home runs (losses there always reach the step limit)`);
+    const steps = episodeSteps(run.history, envSpec(run.env).maxSteps);
+    process.stdout.write(`${JSON.stringify({ file, algo: run.algo, seed: run.seed, ...steps })}\n`);
+  }
+}
+
 const [name, ...rest] = process.argv.slice(2);
 if (name === 'paper') await paper(rest);
 else if (name === 'real-table') await printRealTable(rest);
 else if (name === 'by-type') await printByType(rest);
 else if (name === 'rebuild') await rebuild(rest);
+else if (name === 'episode-steps') await printEpisodeSteps(rest);
 else usage(name === undefined ? 'which experiment?' : `unknown experiment "${name}"`);

@@ -10,18 +10,18 @@ type Settings = { [A in AlgoName]?: Partial<Extract<AlgoConfig, { algo: A }>> };
 
 const ENV_SETTINGS: Readonly<Record<string, Settings>> = {
   shop: {
-    // PPO's policy collapsed early (entropy 0.32 by 80K) and reached 54.5% greedy on 3 seeds; a
-    // larger entropy bonus keeps it sampling, and Monte Carlo returns (λ = 1) avoid the value
-    // head's bias on five-step episodes: 62.0% on the same seeds.
+    // With the generic bonus PPO's entropy fell to 0.32 by 80K and it reached 54.5% on 3 seeds; a
+    // larger entropy bonus with Monte Carlo returns (λ = 1) gives 62.0% on the same seeds (the
+    // runs that chose it are listed in results/real/README.md).
     ppo: { entropyCoef: 0.05, gaeLambda: 1 },
   },
   home: {
     // Home gets only about 30 updates in 80K transitions; the entropy bonus did not clearly help
     // there (results/real/home-*-seed1-entropy-default.json).
     ppo: { entropyCoef: 0 },
-    // Failed episodes run to the 50-step limit and successes take about 15 steps, so a mean over
-    // steps let failures outweigh successes about three to one; seed 3 never improved on its
-    // start (32.8%). Averaging per trajectory first: 50.8% on that seed.
+    // Lost episodes run to the 50-step limit and won ones average 21–24 steps, so under a mean
+    // over steps lost episodes supply about 80% of the steps (`npm run experiment -- episode-steps`);
+    // seed 3 never improved on its start (32.8%). Averaging per trajectory first: 50.8% on that seed.
     grpo: { entropyCoef: 0, lossAverage: 'trajectory' },
   },
 };
