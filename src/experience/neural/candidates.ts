@@ -131,9 +131,14 @@ function applyEdit(line: StateLine, edit: Edit): string | null {
   return at < 0 ? null : text.slice(0, at) + edit.after + text.slice(at + edit.before.length);
 }
 
-/** The words of the task that say what it wants: not numbers, not words every retrieved task shares. */
+/**
+ * The words of the task that say what it wants: not the task's largest number (its bound, which
+ * the within/above evidence compares against), not words every retrieved task shares. Other
+ * numbers stay: a wanted size of 12 or 32gb is a requirement like a wanted colour.
+ */
 function taskWords(instruction: string, examples: readonly Transition[]): Set<string> {
-  const words = new Set(tokens(instruction).filter((t) => !/^[0-9]/.test(t) && t.length > 1));
+  const bound = Math.max(0, ...numbers(instruction));
+  const words = new Set(tokens(instruction).filter((t) => (/^[0-9]/.test(t) ? Number(t) !== bound : t.length > 1)));
   if (examples.length >= 2) {
     const sets = examples.map((e) => new Set(tokens(e.instruction)));
     for (const w of [...words]) if (sets.every((s) => s.has(w))) words.delete(w);
@@ -141,8 +146,9 @@ function taskWords(instruction: string, examples: readonly Transition[]): Set<st
   return words;
 }
 
+/** The plain numbers of a text (`19.99`, not `32gb`). */
 function numbers(text: string): number[] {
-  return tokens(text).filter((t) => /^[0-9]/.test(t)).map(Number);
+  return tokens(text).filter((t) => /^[0-9]/.test(t)).map(Number).filter(Number.isFinite);
 }
 
 /**
@@ -385,6 +391,108 @@ function slots(values: readonly number[]): number[] {
 
 export const HISTORY_BUCKETS = 64;
 
+/**
+ * How much of a task a state's lines meet, per line signature. Each signature lands in two
+ * buckets of different hashes (a count-min sketch), so two signatures that collide in one
+ * rarely collide in both and the network can tell them apart.
+ */
+interface Evidence {
+  /** Share of the task's words the lines of each bucket hold. */
+  coverage: number[];
+  /** Share of the task's clauses the lines of each bucket meet. */
+  clauses: number[];
+  /** Whether a number in the bucket's lines is within / above the task's largest number (its bound). */
+  within: number[];
+  above: number[];
+}
+
+export const EVIDENCE_WIDTH = 2 * SIGNATURE_BUCKETS;
+
+function signatureBuckets(line: StateLine): [number, number] {
+  const s = signature(line);
+  return [hashBucket(s, SIGNATURE_BUCKETS), SIGNATURE_BUCKETS + hashBucket(`#${s}`, SIGNATURE_BUCKETS)];
+}
+
+/** The words and numbers of a state's lines per signature bucket, and all its words (the task's own lines left out). */
+function bucketContents(lines: readonly StateLine[]): { byBucket: Map<number, { words: Set<string>; numbers: number[] }>; words: Set<string> } {
+  const byBucket = new Map<number, { words: Set<string>; numbers: number[] }>();
+  const all = new Set<string>();
+  for (const line of lines) {
+    if (line.header && (line.key === 'instruction' || line.key === 'task')) continue;
+    const value = lineValue(line);
+    const words = tokens(value);
+    for (const w of words) all.add(w);
+    for (const bucket of signatureBuckets(line)) {
+      const entry = byBucket.get(bucket) ?? { words: new Set<string>(), numbers: [] };
+      for (const w of words) entry.words.add(w);
+      entry.numbers.push(...numbers(value));
+      byBucket.set(bucket, entry);
+    }
+  }
+  return { byBucket, words: all };
+}
+
+/** A number that could be a price under the bound / over it (within a factor of 20, so counts and ratings rarely pass). */
+const withinBound = (ns: readonly number[], bound: number): number => (ns.some((x) => x <= bound && x >= bound / 20) ? 1 : 0);
+const aboveBound = (ns: readonly number[], bound: number): number => (ns.some((x) => x > bound && x <= bound * 20) ? 1 : 0);
+
+function requirementEvidence(instruction: string, want: ReadonlySet<string>, lines: readonly StateLine[]): Evidence {
+  const wantList = [...want];
+  const parts = clauses(instruction, want);
+  const bound = Math.max(0, ...numbers(instruction));
+  const evidence: Evidence = { coverage: new Array<number>(EVIDENCE_WIDTH).fill(0), clauses: new Array<number>(EVIDENCE_WIDTH).fill(0), within: new Array<number>(EVIDENCE_WIDTH).fill(0), above: new Array<number>(EVIDENCE_WIDTH).fill(0) };
+  for (const [bucket, entry] of bucketContents(lines).byBucket) {
+    evidence.coverage[bucket] = share(wantList, entry.words);
+    evidence.clauses[bucket] = parts.length === 0 ? 0 : parts.filter((words) => words.every((w) => entry.words.has(w))).length / parts.length;
+    if (bound > 0) {
+      evidence.within[bucket] = withinBound(entry.numbers, bound);
+      evidence.above[bucket] = aboveBound(entry.numbers, bound);
+    }
+  }
+  return evidence;
+}
+
+/** Requirement slots per transition (the bound first, then the task's clauses in order). */
+export const CLAUSE_SLOTS = 8;
+/** Per slot: valid, is-the-bound, word share per bucket, within / above per bucket, share in the acted text, in the state, clause length. */
+export const CLAUSE_FEATURES = 2 + 3 * EVIDENCE_WIDTH + 3;
+
+/**
+ * One row per requirement of the task, for the transition head's requirement sub-network (each
+ * requirement scored on its own, the reward scaled by their mean; network.ts): a clause of the
+ * task's wanted words with where the state holds them, and the task's bound (its largest number)
+ * with where the state's numbers stand against it. Slots beyond the task's requirements are zero.
+ */
+function requirementRows(instruction: string, want: ReadonlySet<string>, lines: readonly StateLine[], actedText: string): number[] {
+  const out = new Array<number>(CLAUSE_SLOTS * CLAUSE_FEATURES).fill(0);
+  const { byBucket, words: stateWords } = bucketContents(lines);
+  const acted = new Set(tokens(actedText));
+  const bound = Math.max(0, ...numbers(instruction));
+  let slot = 0;
+  const base = (): number => slot * CLAUSE_FEATURES;
+  if (bound > 0) {
+    const o = base();
+    out[o] = 1;
+    out[o + 1] = 1;
+    for (const [bucket, entry] of byBucket) {
+      out[o + 2 + EVIDENCE_WIDTH + bucket] = withinBound(entry.numbers, bound);
+      out[o + 2 + 2 * EVIDENCE_WIDTH + bucket] = aboveBound(entry.numbers, bound);
+    }
+    slot++;
+  }
+  for (const words of clauses(instruction, want)) {
+    if (slot >= CLAUSE_SLOTS) break;
+    const o = base();
+    out[o] = 1;
+    for (const [bucket, entry] of byBucket) out[o + 2 + bucket] = share(words, entry.words);
+    out[o + 2 + 3 * EVIDENCE_WIDTH] = share(words, acted);
+    out[o + 3 + 3 * EVIDENCE_WIDTH] = share(words, stateWords);
+    out[o + 4 + 3 * EVIDENCE_WIDTH] = Math.min(1, words.length / 5);
+    slot++;
+  }
+  return out;
+}
+
 function transitionFeatures(input: ExperienceInput, current: readonly StateLine[], target: StateLine | undefined, views: readonly ExampleView[], verb: string): Features {
   const K = Math.max(1, views.length);
   const mean = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
@@ -400,34 +508,20 @@ function transitionFeatures(input: ExperienceInput, current: readonly StateLine[
     return wantList.filter((w) => have.has(w)).length / wantList.length;
   };
   const historyText = input.history.map((h) => h.action).join(' ');
-  const bound = Math.max(0, ...numbers(input.task.instruction));
-  const coverage = new Array<number>(SIGNATURE_BUCKETS).fill(0);
-  const within = new Array<number>(SIGNATURE_BUCKETS).fill(0);
-  const above = new Array<number>(SIGNATURE_BUCKETS).fill(0);
-  const bySignature = new Map<number, string[]>();
-  for (const line of current) {
-    if (line.header && (line.key === 'instruction' || line.key === 'task')) continue;
-    const bucket = hashBucket(signature(line), SIGNATURE_BUCKETS);
-    const list = bySignature.get(bucket) ?? [];
-    list.push(lineValue(line));
-    bySignature.set(bucket, list);
-  }
+  const ours = requirementEvidence(input.task.instruction, want, current);
+  // The same evidence for the examples that took this action (else all), each against its own
+  // task: the difference says how this state stands where the example's reward came from (an
+  // example bought with the options its task wanted selected; this state has none selected).
+  const peers = exact.length > 0 ? exact : views;
+  const peerEvidence = peers.map((v) => requirementEvidence(v.example.instruction, taskWords(v.example.instruction, input.examples), v.stateLines));
+  const delta = (field: keyof Evidence): number[] =>
+    ours[field].map((x, b) => (peerEvidence.length === 0 ? 0 : x - peerEvidence.reduce((a, e) => a + (e[field][b] as number), 0) / peerEvidence.length));
   const parts = clauses(input.task.instruction, want);
   const met = (text: string): number => {
     if (parts.length === 0) return 0;
     const have = new Set(tokens(text));
     return parts.filter((words) => words.every((w) => have.has(w))).length / parts.length;
   };
-  const clauseCoverage = new Array<number>(SIGNATURE_BUCKETS).fill(0);
-  for (const [bucket, texts] of bySignature) {
-    coverage[bucket] = cover(texts.join(' '));
-    clauseCoverage[bucket] = met(texts.join(' '));
-    const ns = texts.flatMap(numbers);
-    if (bound > 0) {
-      within[bucket] = ns.some((x) => x <= bound && x >= bound / 20) ? 1 : 0;
-      above[bucket] = ns.some((x) => x > bound && x <= bound * 20) ? 1 : 0;
-    }
-  }
   const stateText = current.filter((l) => !(l.header && (l.key === 'instruction' || l.key === 'task'))).map((l) => l.text).join(' ');
   const dense = [
     mean(rewards),
@@ -446,13 +540,20 @@ function transitionFeatures(input: ExperienceInput, current: readonly StateLine[
     matchAdmissible(input.action, input.state.actions) !== null ? 1 : 0,
     Math.min(1, input.history.length / 50),
     Math.min(1, wantList.length / 30),
-    ...coverage,
-    ...within,
-    ...above,
-    ...clauseCoverage,
+    ...ours.coverage,
+    ...ours.within,
+    ...ours.above,
+    ...ours.clauses,
     met(stateText),
     met(`${historyText} ${input.action}`),
     Math.min(1, parts.length / 8),
+    mean(peers.map((v) => v.example.reward)),
+    ...delta('coverage'),
+    ...delta('clauses'),
+    ...delta('within'),
+    ...delta('above'),
+    // Last, as the network slices them off for its requirement sub-network.
+    ...requirementRows(input.task.instruction, want, current, `${historyText} ${input.action}`),
   ];
   return {
     dense,

@@ -14,13 +14,19 @@
  */
 import { matchKey } from '../../core/actions.ts';
 import { emptyStats, failurePrediction, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats, type PredictOptions } from '../types.ts';
-import { actionCandidates, transitionCandidates, type LineCandidate, type TransitionCandidates } from './candidates.ts';
+import { actionCandidates, CLAUSE_FEATURES, CLAUSE_SLOTS, EVIDENCE_WIDTH, transitionCandidates, type LineCandidate, type TransitionCandidates } from './candidates.ts';
 import { renderLines, type StateLine } from './lines.ts';
 import { NeuralNetwork, Rows, type NeuralArchitecture } from './network.ts';
 
 export const LINE_DENSE = 29;
 export const ACTION_DENSE = 21;
-export const TRANSITION_DENSE = 83;
+/**
+ * 20 scalars, our requirement evidence (4 × EVIDENCE_WIDTH), its difference from the peers'
+ * (4 × EVIDENCE_WIDTH), then the requirement rows (CLAUSE_SLOTS × CLAUSE_FEATURES); see transitionFeatures.
+ */
+export const TRANSITION_DENSE = 20 + 8 * EVIDENCE_WIDTH + CLAUSE_SLOTS * CLAUSE_FEATURES;
+/** Hidden units of the requirement sub-network. */
+export const REQUIREMENT_HIDDEN = 16;
 export const HASH_SLOTS = { line: 4, action: 3, transition: 9 } as const;
 
 export interface NeuralConfig {
@@ -40,7 +46,7 @@ export function architectureOf(config: NeuralConfig): NeuralArchitecture {
     heads: {
       line: { dense: LINE_DENSE, buckets: config.lineBuckets, hidden: config.hidden, outputs: 1 },
       action: { dense: ACTION_DENSE, buckets: config.actionBuckets, hidden: config.hidden, outputs: 1 },
-      transition: { dense: TRANSITION_DENSE, buckets: config.transitionBuckets, hidden: config.hidden, outputs: 2 },
+      transition: { dense: TRANSITION_DENSE, buckets: config.transitionBuckets, hidden: config.hidden, outputs: 2, requirements: { slots: CLAUSE_SLOTS, features: CLAUSE_FEATURES, hidden: REQUIREMENT_HIDDEN } },
     },
   };
 }

@@ -21,6 +21,18 @@ export interface HeadShape {
   buckets: number;
   hidden: number;
   outputs: number;
+  /**
+   * The transition head's requirement sub-network: the last `slots × features` dense values are
+   * one row per requirement of the task (valid flag first), each scored by a small MLP; the
+   * reward is the head's own reward times the valid requirements' mean score (1 without any).
+   */
+  requirements?: RequirementShape;
+}
+
+export interface RequirementShape {
+  slots: number;
+  features: number;
+  hidden: number;
 }
 
 export interface NeuralArchitecture {
@@ -87,9 +99,19 @@ export interface NamedWeight {
 /** Weight names and shapes, in file order. */
 export function weightPlan(arch: NeuralArchitecture): { name: string; shape: number[] }[] {
   return HEADS.flatMap((head) => {
-    const { dense, buckets, hidden, outputs } = arch.heads[head];
+    const { dense, buckets, hidden, outputs, requirements: req } = arch.heads[head];
+    // With requirements, the first layer reads the other features plus the requirements' mean score.
+    const inputs = req ? dense - req.slots * req.features + buckets + 1 : dense + buckets;
     return [
-      { name: `${head}/w1`, shape: [dense + buckets, hidden] },
+      ...(req
+        ? [
+            { name: `${head}/r1`, shape: [req.features, req.hidden] },
+            { name: `${head}/rb1`, shape: [req.hidden] },
+            { name: `${head}/r2`, shape: [req.hidden, 1] },
+            { name: `${head}/rb2`, shape: [1] },
+          ]
+        : []),
+      { name: `${head}/w1`, shape: [inputs, hidden] },
       { name: `${head}/b1`, shape: [hidden] },
       { name: `${head}/w2`, shape: [hidden, hidden] },
       { name: `${head}/b2`, shape: [hidden] },
@@ -140,10 +162,39 @@ export class NeuralNetwork {
 
   /** Logits [n, outputs] of one head. */
   forward(head: HeadName, x: tf.Tensor2D): tf.Tensor2D {
+    const req = this.architecture.heads[head].requirements;
+    if (req) return this.forwardWithRequirements(head, x, req);
+    return tf.tidy(() => this.mlp(head, x));
+  }
+
+  private mlp(head: HeadName, x: tf.Tensor2D): tf.Tensor2D {
+    const h1 = tf.relu(tf.add(tf.matMul(x, this.v(`${head}/w1`)), this.v(`${head}/b1`)));
+    const h2 = tf.relu(tf.add(tf.matMul(h1, this.v(`${head}/w2`)), this.v(`${head}/b2`)));
+    return tf.add(tf.matMul(h2, this.v(`${head}/w3`)), this.v(`${head}/b3`)) as tf.Tensor2D;
+  }
+
+  /**
+   * The transition head with its requirement sub-network. Every requirement row is scored on its
+   * own by one shared MLP, so what it learns about "a wanted value stands in a marked line" holds
+   * for every requirement of every task; the reward (output 0) is the head's reward times the
+   * mean score of the valid rows, returned as a logit like the head's other outputs.
+   */
+  private forwardWithRequirements(head: HeadName, x: tf.Tensor2D, req: RequirementShape): tf.Tensor2D {
     return tf.tidy(() => {
-      const h1 = tf.relu(tf.add(tf.matMul(x, this.v(`${head}/w1`)), this.v(`${head}/b1`)));
-      const h2 = tf.relu(tf.add(tf.matMul(h1, this.v(`${head}/w2`)), this.v(`${head}/b2`)));
-      return tf.add(tf.matMul(h2, this.v(`${head}/w3`)), this.v(`${head}/b3`)) as tf.Tensor2D;
+      const { dense, buckets } = this.architecture.heads[head];
+      const n = x.shape[0];
+      const own = dense - req.slots * req.features;
+      const rows = tf.reshape(tf.slice(x, [0, own], [n, req.slots * req.features]), [n * req.slots, req.features]);
+      const valid = tf.reshape(tf.slice(rows, [0, 0], [n * req.slots, 1]), [n, req.slots]);
+      const hidden = tf.relu(tf.add(tf.matMul(rows, this.v(`${head}/r1`)), this.v(`${head}/rb1`)));
+      const score = tf.reshape(tf.sigmoid(tf.add(tf.matMul(hidden, this.v(`${head}/r2`)), this.v(`${head}/rb2`))), [n, req.slots]);
+      const count = tf.sum(valid, 1, true);
+      const met = tf.where(tf.greater(count, 0), tf.div(tf.sum(tf.mul(score, valid), 1, true), tf.maximum(count, 1)), tf.onesLike(count));
+      const features = tf.concat([tf.slice(x, [0, 0], [n, own]), tf.slice(x, [0, dense], [n, buckets]), met], 1) as tf.Tensor2D;
+      const out = this.mlp(head, features);
+      const reward = tf.clipByValue(tf.mul(tf.sigmoid(tf.slice(out, [0, 0], [n, 1])), met), 1e-6, 1 - 1e-6);
+      const rewardLogit = tf.sub(tf.log(reward), tf.log1p(tf.neg(reward)));
+      return tf.concat([rewardLogit, tf.slice(out, [0, 1], [n, out.shape[1] - 1])], 1) as tf.Tensor2D;
     });
   }
 
