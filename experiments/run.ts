@@ -19,6 +19,10 @@
  *
  * `npm run experiment -- episode-steps FILE.json …` prints, per home `--history` file, how its
  * training steps split between won and lost episodes (see episode-steps.ts).
+ *
+ * `npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl` prints a
+ * shop policy's greedy purchases on the test split by why they fell short, each with its real
+ * reward and the neural experience model's (see purchases.ts).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -32,6 +36,13 @@ import { markdown, svg, type PaperReport, type PaperRow } from './paper-report.t
 import { realTable, type RealRun } from './real-table.ts';
 import { countByType } from './by-type.ts';
 import { episodeSteps } from './episode-steps.ts';
+import { purchaseKind, summarizePurchases, type PurchaseKind } from './purchases.ts';
+import type { RewardBreakdown } from '../src/envs/shop/reward.ts';
+import { importNeuralModel } from '../src/experience/neural/model-io.ts';
+import type { ExperienceInput, HistoryStep } from '../src/experience/types.ts';
+import { loadStoreFile } from '../src/replay/file-store.ts';
+import { MemoryReplayStore } from '../src/replay/memory-store.ts';
+import { ReplayBuffer } from '../src/replay/retrieval.ts';
 import { envSpec } from '../src/envs/registry.ts';
 import { DEFAULT_POLICY, Policy } from '../src/policy/policy.ts';
 import { importPolicy } from '../src/policy/policy-file.ts';
@@ -44,7 +55,7 @@ const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const CLI = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n`);
+  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n`);
   process.exit(2);
 }
 
@@ -204,10 +215,44 @@ async function printEpisodeSteps(files: string[]): Promise<void> {
   }
 }
 
+/** A shop policy's real purchases, and an experience model's reward for each (see purchases.ts). */
+async function printPurchases(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { policy: { type: 'string' }, model: { type: 'string' }, buffer: { type: 'string' }, k: { type: 'string', default: '3' } }, strict: true });
+  const policyFile = values.policy ?? usage('--policy FILE.dgp is required');
+  const modelFile = values.model ?? usage('--model FILE.dgx is required');
+  const bufferFile = values.buffer ?? usage('--buffer FILE.jsonl is required (the offline data the model retrieves from)');
+  await useBackend(['wasm']);
+  const spec = envSpec('shop');
+  const { policy } = importPolicy(new Uint8Array(await readFile(policyFile)));
+  const { model } = importNeuralModel(new Uint8Array(await readFile(modelFile)));
+  const buffer = await ReplayBuffer.open(new MemoryReplayStore({}, await loadStoreFile(bufferFile)));
+  const trajectories: Trajectory[] = [];
+  await evaluatePolicy({ spec, policy, split: spec.testSplit, onEpisode: (t) => trajectories.push(t) });
+  // Replay each episode in the real shop to recover the states and the reward breakdown.
+  const env = spec.createEnv();
+  const purchases: { input: ExperienceInput; real: number; kind: PurchaseKind }[] = [];
+  for (const t of trajectories) {
+    let state = await env.reset(t.task);
+    const history: HistoryStep[] = [];
+    for (const step of t.steps) {
+      const result = await env.step(step.action);
+      const score = result.info['score'] as RewardBreakdown | undefined;
+      if (result.done && score) purchases.push({ input: { task: t.task, history: [...history], state, action: step.action, examples: [] }, real: result.reward, kind: purchaseKind(score) });
+      history.push({ state, action: step.action });
+      state = result.observation;
+    }
+  }
+  const examples = await buffer.nearest(purchases.map((p) => ({ instruction: p.input.task.instruction, state: p.input.state, action: p.input.action })), Number(values.k), { env: 'shop', source: 'real' });
+  const predictions = await model.predict(purchases.map((p, i) => ({ ...p.input, examples: examples[i] ?? [] })));
+  const rows = purchases.map((p, i) => ({ kind: p.kind, real: p.real, predicted: predictions[i]?.reward ?? 0 }));
+  process.stdout.write(`${JSON.stringify({ policy: policyFile, model: modelFile, buffer: bufferFile, split: spec.testSplit, episodes: trajectories.length, byKind: summarizePurchases(rows) })}\n`);
+}
+
 const [name, ...rest] = process.argv.slice(2);
 if (name === 'paper') await paper(rest);
 else if (name === 'real-table') await printRealTable(rest);
 else if (name === 'by-type') await printByType(rest);
 else if (name === 'rebuild') await rebuild(rest);
 else if (name === 'episode-steps') await printEpisodeSteps(rest);
+else if (name === 'purchases') await printPurchases(rest);
 else usage(name === undefined ? 'which experiment?' : `unknown experiment "${name}"`);

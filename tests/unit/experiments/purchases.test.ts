@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import type { RewardBreakdown } from '../../../src/envs/shop/reward.ts';
+import { purchaseKind, summarizePurchases } from '../../../experiments/purchases.ts';
+
+const score = (over: Partial<RewardBreakdown>): RewardBreakdown => ({
+  reward: 1, rType: 1, titleScore: 1, categoryMatch: true, attributeMatches: 2, optionMatches: 1, missingAttributes: [], missingOptions: [], priceMatch: true, success: true, ...over,
+});
+
+describe('purchases', () => {
+  it('names why a purchase fell short, the product type first', () => {
+    expect(purchaseKind(score({}))).toBe('win');
+    expect(purchaseKind(score({ success: false, rType: 0.5, missingOptions: ['size'] }))).toBe('wrong type');
+    expect(purchaseKind(score({ success: false, missingOptions: ['size'] }))).toBe('options');
+    expect(purchaseKind(score({ success: false, missingAttributes: ['vegan'] }))).toBe('attributes');
+    expect(purchaseKind(score({ success: false, missingOptions: ['size'], missingAttributes: ['vegan'] }))).toBe('options and attributes');
+    expect(purchaseKind(score({ success: false, priceMatch: false }))).toBe('price');
+  });
+
+  it('summarises real and predicted reward per kind and overall, counting ±0.05 as right', () => {
+    const out = summarizePurchases([
+      { kind: 'win', real: 1, predicted: 0.97 },
+      { kind: 'options', real: 0.75, predicted: 0.95 },
+      { kind: 'options', real: 0.75, predicted: 0.75 },
+    ]);
+    expect(Object.keys(out)).toEqual(['all', 'win', 'options']);
+    expect(out['options']).toEqual({ purchases: 2, real: 0.75, predicted: 0.85, accuracy: 0.5 });
+    expect(out['all']?.purchases).toBe(3);
+    expect(out['all']?.accuracy).toBeCloseTo(2 / 3, 10);
+  });
+});
