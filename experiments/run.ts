@@ -43,6 +43,7 @@ import type { ExperienceInput, HistoryStep } from '../src/experience/types.ts';
 import { loadStoreFile } from '../src/replay/file-store.ts';
 import { MemoryReplayStore } from '../src/replay/memory-store.ts';
 import { ReplayBuffer } from '../src/replay/retrieval.ts';
+import { intOption } from '../src/cli/args.ts';
 import { envSpec } from '../src/envs/registry.ts';
 import { DEFAULT_POLICY, Policy } from '../src/policy/policy.ts';
 import { importPolicy } from '../src/policy/policy-file.ts';
@@ -217,7 +218,8 @@ async function printEpisodeSteps(files: string[]): Promise<void> {
 
 /** A shop policy's real purchases, and an experience model's reward for each (see purchases.ts). */
 async function printPurchases(argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { policy: { type: 'string' }, model: { type: 'string' }, buffer: { type: 'string' }, k: { type: 'string', default: '3' } }, strict: true });
+  const { values } = parseArgs({ args: argv, options: { policy: { type: 'string' }, model: { type: 'string' }, buffer: { type: 'string' }, k: { type: 'string' } }, strict: true });
+  const k = intOption(values.k, 'k', 3, 1);
   const policyFile = values.policy ?? usage('--policy FILE.dgp is required');
   const modelFile = values.model ?? usage('--model FILE.dgx is required');
   const bufferFile = values.buffer ?? usage('--buffer FILE.jsonl is required (the offline data the model retrieves from)');
@@ -242,7 +244,7 @@ async function printPurchases(argv: string[]): Promise<void> {
       state = result.observation;
     }
   }
-  const examples = await buffer.nearest(purchases.map((p) => ({ instruction: p.input.task.instruction, state: p.input.state, action: p.input.action })), Number(values.k), { env: 'shop', source: 'real' });
+  const examples = await buffer.nearest(purchases.map((p) => ({ instruction: p.input.task.instruction, state: p.input.state, action: p.input.action })), k, { env: 'shop', source: 'real' });
   const predictions = await model.predict(purchases.map((p, i) => ({ ...p.input, examples: examples[i] ?? [] })));
   const rows = purchases.map((p, i) => ({ kind: p.kind, real: p.real, predicted: predictions[i]?.reward ?? 0 }));
   process.stdout.write(`${JSON.stringify({ policy: policyFile, model: modelFile, buffer: bufferFile, split: spec.testSplit, episodes: trajectories.length, byKind: summarizePurchases(rows) })}\n`);

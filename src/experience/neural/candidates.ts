@@ -136,8 +136,7 @@ function applyEdit(line: StateLine, edit: Edit): string | null {
  * the within/above evidence compares against), not words every retrieved task shares. Other
  * numbers stay: a wanted size of 12 or 32gb is a requirement like a wanted colour.
  */
-function taskWords(instruction: string, examples: readonly Transition[]): Set<string> {
-  const bound = Math.max(0, ...numbers(instruction));
+function taskWords(instruction: string, bound: number, examples: readonly Transition[]): Set<string> {
   const words = new Set(tokens(instruction).filter((t) => (/^[0-9]/.test(t) ? Number(t) !== bound : t.length > 1)));
   if (examples.length >= 2) {
     const sets = examples.map((e) => new Set(tokens(e.instruction)));
@@ -149,6 +148,11 @@ function taskWords(instruction: string, examples: readonly Transition[]): Set<st
 /** The plain numbers of a text (`19.99`, not `32gb`). */
 function numbers(text: string): number[] {
   return tokens(text).filter((t) => /^[0-9]/.test(t)).map(Number).filter(Number.isFinite);
+}
+
+/** A task's bound: its largest plain number (a price limit), 0 without one. */
+function taskBound(instruction: string): number {
+  return Math.max(0, ...numbers(instruction));
 }
 
 /**
@@ -173,6 +177,24 @@ function clauses(instruction: string, want: ReadonlySet<string>): string[][] {
     .split(/,|\band\b|\bwith\b|\bthen\b/)
     .map((part) => tokens(part).filter((w) => want.has(w)))
     .filter((words) => words.length > 0);
+}
+
+/** Share of the clauses whose every word the set holds. */
+function clausesMet(parts: readonly string[][], have: ReadonlySet<string>): number {
+  return parts.length === 0 ? 0 : parts.filter((words) => words.every((w) => have.has(w))).length / parts.length;
+}
+
+/** What a task asks for, worked out once per transition (and per example, against its own task). */
+interface TaskRequirements {
+  words: string[];
+  clauses: string[][];
+  bound: number;
+}
+
+function taskRequirements(instruction: string, examples: readonly Transition[]): TaskRequirements {
+  const bound = taskBound(instruction);
+  const want = taskWords(instruction, bound, examples);
+  return { words: [...want], clauses: clauses(instruction, want), bound };
 }
 
 export const SIGNATURE_BUCKETS = 16;
@@ -413,9 +435,14 @@ function signatureBuckets(line: StateLine): [number, number] {
   return [hashBucket(s, SIGNATURE_BUCKETS), SIGNATURE_BUCKETS + hashBucket(`#${s}`, SIGNATURE_BUCKETS)];
 }
 
+interface BucketContents {
+  byBucket: Map<number, { words: Set<string>; numbers: number[] }>;
+  words: Set<string>;
+}
+
 /** The words and numbers of a state's lines per signature bucket, and all its words (the task's own lines left out). */
-function bucketContents(lines: readonly StateLine[]): { byBucket: Map<number, { words: Set<string>; numbers: number[] }>; words: Set<string> } {
-  const byBucket = new Map<number, { words: Set<string>; numbers: number[] }>();
+function bucketContents(lines: readonly StateLine[]): BucketContents {
+  const byBucket: BucketContents['byBucket'] = new Map();
   const all = new Set<string>();
   for (const line of lines) {
     if (line.header && (line.key === 'instruction' || line.key === 'task')) continue;
@@ -436,17 +463,14 @@ function bucketContents(lines: readonly StateLine[]): { byBucket: Map<number, { 
 const withinBound = (ns: readonly number[], bound: number): number => (ns.some((x) => x <= bound && x >= bound / 20) ? 1 : 0);
 const aboveBound = (ns: readonly number[], bound: number): number => (ns.some((x) => x > bound && x <= bound * 20) ? 1 : 0);
 
-function requirementEvidence(instruction: string, want: ReadonlySet<string>, lines: readonly StateLine[]): Evidence {
-  const wantList = [...want];
-  const parts = clauses(instruction, want);
-  const bound = Math.max(0, ...numbers(instruction));
+function requirementEvidence(task: TaskRequirements, contents: BucketContents): Evidence {
   const evidence: Evidence = { coverage: new Array<number>(EVIDENCE_WIDTH).fill(0), clauses: new Array<number>(EVIDENCE_WIDTH).fill(0), within: new Array<number>(EVIDENCE_WIDTH).fill(0), above: new Array<number>(EVIDENCE_WIDTH).fill(0) };
-  for (const [bucket, entry] of bucketContents(lines).byBucket) {
-    evidence.coverage[bucket] = share(wantList, entry.words);
-    evidence.clauses[bucket] = parts.length === 0 ? 0 : parts.filter((words) => words.every((w) => entry.words.has(w))).length / parts.length;
-    if (bound > 0) {
-      evidence.within[bucket] = withinBound(entry.numbers, bound);
-      evidence.above[bucket] = aboveBound(entry.numbers, bound);
+  for (const [bucket, entry] of contents.byBucket) {
+    evidence.coverage[bucket] = share(task.words, entry.words);
+    evidence.clauses[bucket] = clausesMet(task.clauses, entry.words);
+    if (task.bound > 0) {
+      evidence.within[bucket] = withinBound(entry.numbers, task.bound);
+      evidence.above[bucket] = aboveBound(entry.numbers, task.bound);
     }
   }
   return evidence;
@@ -463,11 +487,11 @@ export const CLAUSE_FEATURES = 2 + 3 * EVIDENCE_WIDTH + 3;
  * task's wanted words with where the state holds them, and the task's bound (its largest number)
  * with where the state's numbers stand against it. Slots beyond the task's requirements are zero.
  */
-function requirementRows(instruction: string, want: ReadonlySet<string>, lines: readonly StateLine[], actedText: string): number[] {
+function requirementRows(task: TaskRequirements, contents: BucketContents, actedText: string): number[] {
   const out = new Array<number>(CLAUSE_SLOTS * CLAUSE_FEATURES).fill(0);
-  const { byBucket, words: stateWords } = bucketContents(lines);
+  const { byBucket, words: stateWords } = contents;
   const acted = new Set(tokens(actedText));
-  const bound = Math.max(0, ...numbers(instruction));
+  const { bound } = task;
   let slot = 0;
   const base = (): number => slot * CLAUSE_FEATURES;
   if (bound > 0) {
@@ -480,7 +504,7 @@ function requirementRows(instruction: string, want: ReadonlySet<string>, lines: 
     }
     slot++;
   }
-  for (const words of clauses(instruction, want)) {
+  for (const words of task.clauses) {
     if (slot >= CLAUSE_SLOTS) break;
     const o = base();
     out[o] = 1;
@@ -500,28 +524,19 @@ function transitionFeatures(input: ExperienceInput, current: readonly StateLine[
   const dones = views.map((v) => (v.example.done ? 1 : 0));
   const same = views.filter((v) => v.sameVerb);
   const exact = views.filter((v) => matchKey(v.example.action) === matchKey(input.action));
-  const want = taskWords(input.task.instruction, input.examples);
-  const wantList = [...want];
-  const cover = (text: string): number => {
-    if (wantList.length === 0) return 0;
-    const have = new Set(tokens(text));
-    return wantList.filter((w) => have.has(w)).length / wantList.length;
-  };
+  const task = taskRequirements(input.task.instruction, input.examples);
+  const cover = (text: string): number => share(task.words, new Set(tokens(text)));
+  const met = (text: string): number => clausesMet(task.clauses, new Set(tokens(text)));
   const historyText = input.history.map((h) => h.action).join(' ');
-  const ours = requirementEvidence(input.task.instruction, want, current);
+  const contents = bucketContents(current);
+  const ours = requirementEvidence(task, contents);
   // The same evidence for the examples that took this action (else all), each against its own
   // task: the difference says how this state stands where the example's reward came from (an
   // example bought with the options its task wanted selected; this state has none selected).
   const peers = exact.length > 0 ? exact : views;
-  const peerEvidence = peers.map((v) => requirementEvidence(v.example.instruction, taskWords(v.example.instruction, input.examples), v.stateLines));
+  const peerEvidence = peers.map((v) => requirementEvidence(taskRequirements(v.example.instruction, input.examples), bucketContents(v.stateLines)));
   const delta = (field: keyof Evidence): number[] =>
     ours[field].map((x, b) => (peerEvidence.length === 0 ? 0 : x - peerEvidence.reduce((a, e) => a + (e[field][b] as number), 0) / peerEvidence.length));
-  const parts = clauses(input.task.instruction, want);
-  const met = (text: string): number => {
-    if (parts.length === 0) return 0;
-    const have = new Set(tokens(text));
-    return parts.filter((words) => words.every((w) => have.has(w))).length / parts.length;
-  };
   const stateText = current.filter((l) => !(l.header && (l.key === 'instruction' || l.key === 'task'))).map((l) => l.text).join(' ');
   const dense = [
     mean(rewards),
@@ -539,21 +554,21 @@ function transitionFeatures(input: ExperienceInput, current: readonly StateLine[
     target ? cover(target.text) : 0,
     matchAdmissible(input.action, input.state.actions) !== null ? 1 : 0,
     Math.min(1, input.history.length / 50),
-    Math.min(1, wantList.length / 30),
+    Math.min(1, task.words.length / 30),
     ...ours.coverage,
     ...ours.within,
     ...ours.above,
     ...ours.clauses,
     met(stateText),
     met(`${historyText} ${input.action}`),
-    Math.min(1, parts.length / 8),
+    Math.min(1, task.clauses.length / 8),
     mean(peers.map((v) => v.example.reward)),
     ...delta('coverage'),
     ...delta('clauses'),
     ...delta('within'),
     ...delta('above'),
     // Last, as the network slices them off for its requirement sub-network.
-    ...requirementRows(input.task.instruction, want, current, `${historyText} ${input.action}`),
+    ...requirementRows(task, contents, `${historyText} ${input.action}`),
   ];
   return {
     dense,

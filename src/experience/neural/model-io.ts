@@ -5,8 +5,7 @@
  * silently wrong predictions.
  */
 import { decodeExperienceFile, encodeExperienceFile, ModelFileError, readExperienceHeader, type ExperienceFileHeader } from './model-file.ts';
-import { architectureOf, ACTION_DENSE, HASH_SLOTS, LINE_DENSE, NeuralExperienceModel, REQUIREMENT_HIDDEN, TRANSITION_DENSE, type NeuralConfig } from './model.ts';
-import { CLAUSE_FEATURES, CLAUSE_SLOTS } from './candidates.ts';
+import { architectureOf, ACTION_DENSE, HASH_SLOTS, LINE_DENSE, NeuralExperienceModel, REQUIREMENTS, TRANSITION_DENSE, type NeuralConfig } from './model.ts';
 import { NeuralNetwork, weightPlan } from './network.ts';
 import { headerInteger } from '../../policy/dgp.ts';
 
@@ -22,7 +21,7 @@ export interface NeuralFileInfo {
 }
 
 function featureLayout(): Record<string, unknown> {
-  return { version: FEATURES_VERSION, lineDense: LINE_DENSE, actionDense: ACTION_DENSE, transitionDense: TRANSITION_DENSE, hashSlots: { ...HASH_SLOTS }, requirements: { slots: CLAUSE_SLOTS, features: CLAUSE_FEATURES, hidden: REQUIREMENT_HIDDEN } };
+  return { version: FEATURES_VERSION, lineDense: LINE_DENSE, actionDense: ACTION_DENSE, transitionDense: TRANSITION_DENSE, hashSlots: { ...HASH_SLOTS }, requirements: { ...REQUIREMENTS } };
 }
 
 const int = (value: unknown, field: string, max: number): number => headerInteger(value, field, max, (message) => new ModelFileError('header', message));

@@ -16,7 +16,7 @@ import { matchKey } from '../../core/actions.ts';
 import { emptyStats, failurePrediction, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats, type PredictOptions } from '../types.ts';
 import { actionCandidates, CLAUSE_FEATURES, CLAUSE_SLOTS, EVIDENCE_WIDTH, transitionCandidates, type LineCandidate, type TransitionCandidates } from './candidates.ts';
 import { renderLines, type StateLine } from './lines.ts';
-import { NeuralNetwork, Rows, type NeuralArchitecture } from './network.ts';
+import { NeuralNetwork, Rows, type NeuralArchitecture, type RequirementShape } from './network.ts';
 
 export const LINE_DENSE = 29;
 export const ACTION_DENSE = 21;
@@ -25,8 +25,8 @@ export const ACTION_DENSE = 21;
  * (4 × EVIDENCE_WIDTH), then the requirement rows (CLAUSE_SLOTS × CLAUSE_FEATURES); see transitionFeatures.
  */
 export const TRANSITION_DENSE = 20 + 8 * EVIDENCE_WIDTH + CLAUSE_SLOTS * CLAUSE_FEATURES;
-/** Hidden units of the requirement sub-network. */
-export const REQUIREMENT_HIDDEN = 16;
+/** The transition head's requirement sub-network: one row per requirement slot, 16 hidden units. */
+export const REQUIREMENTS: RequirementShape = { slots: CLAUSE_SLOTS, features: CLAUSE_FEATURES, hidden: 16 };
 export const HASH_SLOTS = { line: 4, action: 3, transition: 9 } as const;
 
 export interface NeuralConfig {
@@ -46,7 +46,7 @@ export function architectureOf(config: NeuralConfig): NeuralArchitecture {
     heads: {
       line: { dense: LINE_DENSE, buckets: config.lineBuckets, hidden: config.hidden, outputs: 1 },
       action: { dense: ACTION_DENSE, buckets: config.actionBuckets, hidden: config.hidden, outputs: 1 },
-      transition: { dense: TRANSITION_DENSE, buckets: config.transitionBuckets, hidden: config.hidden, outputs: 2, requirements: { slots: CLAUSE_SLOTS, features: CLAUSE_FEATURES, hidden: REQUIREMENT_HIDDEN } },
+      transition: { dense: TRANSITION_DENSE, buckets: config.transitionBuckets, hidden: config.hidden, outputs: 2, requirements: REQUIREMENTS },
     },
   };
 }
