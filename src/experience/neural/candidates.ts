@@ -168,26 +168,44 @@ function signature(line: StateLine): string {
 }
 
 /**
+ * One requirement of the task: a clause of its text with the wanted words it holds. A clause
+ * written `name: value` (`scent: unscented`) is *named*: only its value's words must be met, and
+ * its name says which lines should hold them (lines with a field equal to the name). Whether a
+ * named clause's value is missing from the state means something other than whether a plain
+ * clause's words are (a plain one is often met by text the state does not show); the network
+ * learns what, from the flag.
+ */
+interface Clause {
+  words: string[];
+  /** The words before the colon of a `name: value` clause, '' for a plain one. */
+  name: string;
+}
+
+/**
  * The task's requirements, as the clauses of its text (split at commas, "and", "with"), each the
  * set of its wanted words. A clause is met by a text that holds all of its words.
  */
-function clauses(instruction: string, want: ReadonlySet<string>): string[][] {
-  return instruction
-    .toLowerCase()
-    .split(/,|\band\b|\bwith\b|\bthen\b/)
-    .map((part) => tokens(part).filter((w) => want.has(w)))
-    .filter((words) => words.length > 0);
+function clauses(instruction: string, want: ReadonlySet<string>): Clause[] {
+  const out: Clause[] = [];
+  for (const part of instruction.toLowerCase().split(/,|\band\b|\bwith\b|\bthen\b/)) {
+    const colon = part.indexOf(':');
+    const name = colon > 0 ? tokens(part.slice(0, colon)).join(' ') : '';
+    const value = name !== '' ? tokens(part.slice(colon + 1)).filter((w) => want.has(w)) : [];
+    const words = value.length > 0 ? value : tokens(part).filter((w) => want.has(w));
+    if (words.length > 0) out.push({ words, name: value.length > 0 ? name : '' });
+  }
+  return out;
 }
 
 /** Share of the clauses whose every word the set holds. */
-function clausesMet(parts: readonly string[][], have: ReadonlySet<string>): number {
-  return parts.length === 0 ? 0 : parts.filter((words) => words.every((w) => have.has(w))).length / parts.length;
+function clausesMet(parts: readonly Clause[], have: ReadonlySet<string>): number {
+  return parts.length === 0 ? 0 : parts.filter((c) => c.words.every((w) => have.has(w))).length / parts.length;
 }
 
 /** What a task asks for, worked out once per transition (and per example, against its own task). */
 interface TaskRequirements {
   words: string[];
-  clauses: string[][];
+  clauses: Clause[];
   bound: number;
 }
 
@@ -438,17 +456,21 @@ function signatureBuckets(line: StateLine): [number, number] {
 interface BucketContents {
   byBucket: Map<number, { words: Set<string>; numbers: number[] }>;
   words: Set<string>;
+  /** Every field of every line, as its words joined by one space (what a named clause's name is compared with). */
+  fields: Set<string>;
 }
 
-/** The words and numbers of a state's lines per signature bucket, and all its words (the task's own lines left out). */
+/** The words and numbers of a state's lines per signature bucket, all its words and all its fields (the task's own lines left out). */
 function bucketContents(lines: readonly StateLine[]): BucketContents {
   const byBucket: BucketContents['byBucket'] = new Map();
   const all = new Set<string>();
+  const fields = new Set<string>();
   for (const line of lines) {
     if (line.header && (line.key === 'instruction' || line.key === 'task')) continue;
     const value = lineValue(line);
     const words = tokens(value);
     for (const w of words) all.add(w);
+    for (const field of lineFields(line)) fields.add(tokens(field).join(' '));
     for (const bucket of signatureBuckets(line)) {
       const entry = byBucket.get(bucket) ?? { words: new Set<string>(), numbers: [] };
       for (const w of words) entry.words.add(w);
@@ -456,7 +478,7 @@ function bucketContents(lines: readonly StateLine[]): BucketContents {
       byBucket.set(bucket, entry);
     }
   }
-  return { byBucket, words: all };
+  return { byBucket, words: all, fields };
 }
 
 /** A number that could be a price under the bound / over it (within a factor of 20, so counts and ratings rarely pass). */
@@ -478,8 +500,12 @@ function requirementEvidence(task: TaskRequirements, contents: BucketContents): 
 
 /** Requirement slots per transition (the bound first, then the task's clauses in order). */
 export const CLAUSE_SLOTS = 8;
-/** Per slot: valid, is-the-bound, word share per bucket, within / above per bucket, share in the acted text, in the state, clause length. */
-export const CLAUSE_FEATURES = 2 + 3 * EVIDENCE_WIDTH + 3;
+/**
+ * Per slot: valid, is-the-bound, word share per bucket, within / above per bucket, share in the
+ * acted text, in the state, clause length, whether the clause is named (`name: value`), whether a
+ * line of the state has a field equal to its name.
+ */
+export const CLAUSE_FEATURES = 2 + 3 * EVIDENCE_WIDTH + 5;
 
 /**
  * One row per requirement of the task, for the transition head's requirement sub-network (each
@@ -489,7 +515,7 @@ export const CLAUSE_FEATURES = 2 + 3 * EVIDENCE_WIDTH + 3;
  */
 function requirementRows(task: TaskRequirements, contents: BucketContents, actedText: string): number[] {
   const out = new Array<number>(CLAUSE_SLOTS * CLAUSE_FEATURES).fill(0);
-  const { byBucket, words: stateWords } = contents;
+  const { byBucket, words: stateWords, fields } = contents;
   const acted = new Set(tokens(actedText));
   const { bound } = task;
   let slot = 0;
@@ -504,7 +530,7 @@ function requirementRows(task: TaskRequirements, contents: BucketContents, acted
     }
     slot++;
   }
-  for (const words of task.clauses) {
+  for (const { words, name } of task.clauses) {
     if (slot >= CLAUSE_SLOTS) break;
     const o = base();
     out[o] = 1;
@@ -512,6 +538,8 @@ function requirementRows(task: TaskRequirements, contents: BucketContents, acted
     out[o + 2 + 3 * EVIDENCE_WIDTH] = share(words, acted);
     out[o + 3 + 3 * EVIDENCE_WIDTH] = share(words, stateWords);
     out[o + 4 + 3 * EVIDENCE_WIDTH] = Math.min(1, words.length / 5);
+    out[o + 5 + 3 * EVIDENCE_WIDTH] = name !== '' ? 1 : 0;
+    out[o + 6 + 3 * EVIDENCE_WIDTH] = name !== '' && fields.has(name) ? 1 : 0;
     slot++;
   }
   return out;

@@ -43,13 +43,29 @@ describe('requirement rows', () => {
     for (const r of rows.slice(1 + clauses.length)) expect(r.every((x) => x === 0)).toBe(true);
   });
 
-  it('counts a wanted number as a wanted word: the marked line with 10 only half meets "size: 12"', () => {
+  it('counts a wanted number as a wanted word: the marked line with 10 does not meet "size: 12"', () => {
     const right = requirementRows(itemPage('12', '76.99'))[2] as number[];
     const wrong = requirementRows(itemPage('10', '76.99'))[2] as number[];
-    // Some bucket (the marked option lines') holds all of the clause in one state and half of it in the other.
+    // Some bucket (the marked option lines') holds the clause's value in one state and none of it in
+    // the other; the name "size" is not a word to meet, so it does not make the wrong line half right.
     const changed = bucketShares(right).map((x, b) => [x, bucketShares(wrong)[b]]).filter(([a, b]) => a !== b);
-    expect(changed.length).toBeGreaterThan(0);
-    expect(changed).toContainEqual([1, 0.5]);
+    expect(changed).toContainEqual([1, 0]);
+    expect(changed).not.toContainEqual([1, 0.5]);
+  });
+
+  it('flags a named clause, and whether a line of the state is labelled by its name', () => {
+    const named = (r: number[]) => r.slice(2 + 3 * EVIDENCE_WIDTH + 3);
+    const rows = requirementRows(itemPage('12', '76.99'));
+    // "find me cushioned running shoes" is plain; "size: 12" and "color: black" name fields the option lines carry.
+    expect(named(rows[1] as number[])).toEqual([0, 0]);
+    expect(named(rows[2] as number[])).toEqual([1, 1]);
+    expect(named(rows[3] as number[])).toEqual([1, 1]);
+    // Without a colour line the name labels nothing, and the value is nowhere.
+    const input = itemPage('12', '76.99');
+    const noColour = { ...input, state: { ...input.state, text: input.state.text.replace('[6] option: black | color\n[7]', '[6]') } };
+    const colour = requirementRows(noColour)[3] as number[];
+    expect(named(colour)).toEqual([1, 0]);
+    expect(bucketShares(colour).every((x) => x === 0)).toBe(true);
   });
 
   it('marks a price over the bound where the bound row looks for numbers above it', () => {
