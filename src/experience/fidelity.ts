@@ -14,7 +14,8 @@ import { pageKind } from '../replay/embed.ts';
 import type { ReplayBuffer } from '../replay/retrieval.ts';
 import { seedEpisodes, type SeedMix } from '../replay/seed.ts';
 import { adaptToTask } from './knn.ts';
-import type { ExperienceInput, ExperienceModel, ExperiencePrediction } from './types.ts';
+import { episodeHistories } from './history.ts';
+import type { ExperienceInput, ExperienceModel, ExperiencePrediction, HistoryStep } from './types.ts';
 
 /** Rewards within this of the real one count as right (shop scores are continuous). */
 export const REWARD_TOLERANCE = 0.05;
@@ -134,6 +135,8 @@ export function meanScores(scores: readonly TransitionScore[]): ScoreMeans {
 export interface HeldoutTransition {
   transition: Transition;
   task: Task;
+  /** The history with the states the episode passed through; without it each step stands in for its own history's states. */
+  history?: HistoryStep[];
 }
 
 /**
@@ -147,7 +150,10 @@ export async function heldoutTransitions(spec: EnvSpec, count: number, mix: Seed
   // `count` episodes are always enough: each has at least one transition.
   for await (const episode of seedEpisodes({ spec, episodes: count, mix, seed, split: spec.testSplit, runId: `heldout-${spec.name}-${seed}`, createdAt: 0 })) {
     episodes++;
-    for (const transition of episode.transitions) if (heldout.length < count) heldout.push({ transition, task: tasks.get(transition.taskId) as Task });
+    const histories = episodeHistories(episode.transitions);
+    episode.transitions.forEach((transition, i) => {
+      if (heldout.length < count) heldout.push({ transition, task: tasks.get(transition.taskId) as Task, history: histories[i] ?? [] });
+    });
     if (heldout.length >= count) break;
   }
   return { heldout, episodes };
@@ -182,9 +188,9 @@ export async function measureFidelity(options: FidelityOptions): Promise<{ repor
         )
       : slice.map(() => []);
     // No episode id: teacher forcing restarts every step from the real state, so each request is self-contained.
-    const batch: ExperienceInput[] = slice.map(({ transition: t, task }, i) => ({
+    const batch: ExperienceInput[] = slice.map(({ transition: t, task, history }, i) => ({
       task,
-      history: t.history.map((action) => ({ state: t.state, action })),
+      history: history ?? t.history.map((action) => ({ state: t.state, action })),
       state: t.state,
       action: t.action,
       examples: examples[i] ?? [],

@@ -55,8 +55,61 @@ export interface TransitionCandidates {
   headerKeys: string[];
 }
 
-/** Source ids for ordering: 0 is the current state, 1 + i example i. */
+/** Source ids for ordering: 0 is the current state, 1 + i example i, HISTORY_SOURCE + j the state j steps back. */
 const CURRENT = 0;
+const HISTORY_SOURCE = 1000;
+
+/** How many of the latest history states offer their lines and actions as candidates. */
+export const HISTORY_STATES = 3;
+
+/**
+ * A state the episode passed through, offered as a source: going back (`< Prev`, returning to a
+ * room) leads to a state seen before, which neither the current state nor another episode's
+ * example holds. `agreement` is how much of the examples' next-state headers it shares, the
+ * evidence that the next state is this one again.
+ */
+interface HistorySource {
+  /** Steps back, from 1. */
+  back: number;
+  lines: StateLine[];
+  texts: Set<string>;
+  actions: readonly string[];
+  /** matchKey of each action. */
+  actionKeys: Set<string>;
+  agreement: number;
+}
+
+/** Per history slot (1..HISTORY_STATES back): whether that state holds the thing; then the best agreement among those that do. */
+function historyFlags(history: readonly HistorySource[], holds: (h: HistorySource) => boolean): number[] {
+  const out = new Array<number>(HISTORY_STATES + 1).fill(0);
+  for (const h of history) {
+    if (!holds(h)) continue;
+    out[h.back - 1] = 1;
+    out[HISTORY_STATES] = Math.max(out[HISTORY_STATES] as number, h.agreement);
+  }
+  return out;
+}
+
+/** Steps back to the latest history state holding the thing, 0 for none. */
+function nearestBack(history: readonly HistorySource[], holds: (h: HistorySource) => boolean): number {
+  return history.find(holds)?.back ?? 0;
+}
+
+function historySources(input: ExperienceInput, views: readonly ExampleView[]): HistorySource[] {
+  const out: HistorySource[] = [];
+  const seen = new Set<string>([input.state.text]);
+  for (let back = 1; back <= Math.min(HISTORY_STATES, input.history.length); back++) {
+    const state = (input.history[input.history.length - back] as ExperienceInput['history'][number]).state;
+    if (seen.has(state.text)) continue;
+    seen.add(state.text);
+    const lines = stateLines(state);
+    const texts = new Set(lines.map((l) => l.text));
+    const headers = views.map((v) => v.nextBase.filter((l) => l.header && l.key !== 'instruction' && l.key !== 'task'));
+    const agreement = headers.length === 0 ? 0 : headers.reduce((a, h) => a + (h.length === 0 ? 0 : h.filter((l) => texts.has(l.text)).length / h.length), 0) / headers.length;
+    out.push({ back, lines, texts, actions: state.actions, actionKeys: new Set(state.actions.map(matchKey)), agreement });
+  }
+  return out;
+}
 
 function verbOf(action: string): string {
   const bracket = /^([a-z]+)\[/i.exec(action);
@@ -237,6 +290,7 @@ interface ExampleView {
 export interface ActionContext {
   input: ExperienceInput;
   views: ExampleView[];
+  history: HistorySource[];
   targetPhrases: string[];
   headerValues: string[];
   verb: string;
@@ -350,6 +404,9 @@ export function transitionCandidates(input: ExperienceInput): TransitionCandidat
     }
   });
 
+  const history = historySources(input, views);
+  for (const source of history) source.lines.forEach((line, i) => draft(line, HISTORY_SOURCE + source.back, i, -1));
+
   const keyCounts = new Map<string, number>();
   for (const d of drafts.values()) keyCounts.set(d.line.key, (keyCounts.get(d.line.key) ?? 0) + 1);
   const currentKeys = new Set(current.map((l) => l.key));
@@ -386,8 +443,9 @@ export function transitionCandidates(input: ExperienceInput): TransitionCandidat
       sameVerbShare,
       views.length / RANK_SLOTS,
       d.origin >= 0 && !d.inCurrent ? 1 : 0,
+      ...historyFlags(history, (h) => h.texts.has(d.line.text)),
     ];
-    const kind = d.inCurrent ? 'cur' : d.edits > 0 ? 'edit' : 'ex';
+    const kind = d.inCurrent ? 'cur' : d.edits > 0 ? 'edit' : d.base.some((b) => b > 0) || d.wide.some((b) => b > 0) ? 'ex' : 'hist';
     const lastField = fields.length > 1 ? (fields[fields.length - 1] as string).toLowerCase() : '';
     lines.push({
       line: d.line,
@@ -400,6 +458,8 @@ export function transitionCandidates(input: ExperienceInput): TransitionCandidat
           `ks ${d.line.key} ${kind} ${d.line.header ? 'h' : 'e'}`,
           `w2 ${words.slice(0, 2).join(' ')} ${verb}`,
           `lf ${d.line.key} ${lastField.split(' ').length <= 2 ? lastField : '*'}`,
+          // Which history state holds the line, with the action: `< Prev` learns to mean "one back".
+          `hb ${nearestBack(history, (h) => h.texts.has(d.line.text))} ${actionWords.slice(0, 3).join(' ')}`,
         ],
       },
     });
@@ -408,7 +468,7 @@ export function transitionCandidates(input: ExperienceInput): TransitionCandidat
   const headerValues = current.filter((l) => l.header && l.key !== 'instruction' && l.key !== 'task').map((l) => lineValue(l).toLowerCase()).filter((v) => v.length > 1);
   return {
     lines,
-    actionContext: { input, views, targetPhrases, headerValues, verb },
+    actionContext: { input, views, history, targetPhrases, headerValues, verb },
     transition: transitionFeatures(input, current, target, views, verb),
     headerKeys: expectedHeaderKeys(current, views),
   };
@@ -615,7 +675,7 @@ export function hashBucket(text: string, buckets: number): number {
  * actions filled with those lines' first fields.
  */
 export function actionCandidates(context: ActionContext, nextLines: readonly StateLine[]): ActionCandidate[] {
-  const { views, targetPhrases, headerValues, verb, input } = context;
+  const { views, history, targetPhrases, headerValues, verb, input } = context;
   const K = Math.max(1, views.length);
   interface Draft {
     action: string;
@@ -636,6 +696,7 @@ export function actionCandidates(context: ActionContext, nextLines: readonly Sta
     return d;
   };
   for (const a of input.state.actions) draft(a).inCurrent = true;
+  for (const h of history) for (const a of h.actions) draft(a);
   const byKind = new Map<string, string[]>();
   for (const line of nextLines) {
     if (line.header) continue;
@@ -694,6 +755,7 @@ export function actionCandidates(context: ActionContext, nextLines: readonly Sta
           persistVerb,
           views.filter((v) => v.sameVerb).length / K,
           views.length / RANK_SLOTS,
+          ...historyFlags(history, (h) => h.actionKeys.has(matchKey(d.action))),
         ],
         hashed: [`av ${aVerb} ${verb}`, `aw2 ${tokens(d.action).slice(0, 2).join(' ')} ${verb}`, `as ${d.inCurrent ? 'cur' : d.template > 0 ? 'tpl' : 'ex'} ${verb}`],
       },

@@ -12,6 +12,7 @@ import type { Task, Transition } from '../../core/types.ts';
 import type { ReplayBuffer } from '../../replay/retrieval.ts';
 import { tf } from '../../runtime/tf.ts';
 import { meanScores, scoreTransition, type ScoreMeans, type TransitionScore } from '../fidelity.ts';
+import { episodeHistories } from '../history.ts';
 import type { ExperienceInput } from '../types.ts';
 import { actionCandidates, transitionCandidates } from './candidates.ts';
 import { stateLines } from './lines.ts';
@@ -102,9 +103,10 @@ async function inputsFor(buffer: ReplayBuffer, transitions: readonly Transition[
       k,
       { env, source: 'real', ...(queries[0]?.episodeId !== undefined && !ownEpisode ? { excludeEpisode: episode } : {}) },
     );
+    const histories = episodeHistories(queries);
     indices.forEach((i, j) => {
       const t = transitions[i] as Transition;
-      inputs[i] = { task: taskOf(t), history: t.history.map((action) => ({ state: t.state, action })), state: t.state, action: t.action, examples: examples[j] ?? [] };
+      inputs[i] = { task: taskOf(t), history: histories[j] ?? [], state: t.state, action: t.action, examples: examples[j] ?? [] };
     });
     done += indices.length;
     onDone(done);

@@ -14,12 +14,12 @@
  */
 import { matchKey } from '../../core/actions.ts';
 import { emptyStats, failurePrediction, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats, type PredictOptions } from '../types.ts';
-import { actionCandidates, CLAUSE_FEATURES, CLAUSE_SLOTS, EVIDENCE_WIDTH, transitionCandidates, type LineCandidate, type TransitionCandidates } from './candidates.ts';
+import { actionCandidates, CLAUSE_FEATURES, CLAUSE_SLOTS, EVIDENCE_WIDTH, HISTORY_STATES, transitionCandidates, type LineCandidate, type TransitionCandidates } from './candidates.ts';
 import { renderLines, type StateLine } from './lines.ts';
 import { NeuralNetwork, Rows, type NeuralArchitecture, type RequirementShape } from './network.ts';
 
-export const LINE_DENSE = 29;
-export const ACTION_DENSE = 21;
+export const LINE_DENSE = 29 + HISTORY_STATES + 1;
+export const ACTION_DENSE = 21 + HISTORY_STATES + 1;
 /**
  * 20 scalars, our requirement evidence (4 × EVIDENCE_WIDTH), its difference from the peers'
  * (4 × EVIDENCE_WIDTH), then the requirement rows (CLAUSE_SLOTS × CLAUSE_FEATURES); see transitionFeatures.
@@ -27,7 +27,7 @@ export const ACTION_DENSE = 21;
 export const TRANSITION_DENSE = 20 + 8 * EVIDENCE_WIDTH + CLAUSE_SLOTS * CLAUSE_FEATURES;
 /** The transition head's requirement sub-network: one row per requirement slot, 16 hidden units. */
 export const REQUIREMENTS: RequirementShape = { slots: CLAUSE_SLOTS, features: CLAUSE_FEATURES, hidden: 16 };
-export const HASH_SLOTS = { line: 4, action: 3, transition: 9 } as const;
+export const HASH_SLOTS = { line: 5, action: 3, transition: 9 } as const;
 
 export interface NeuralConfig {
   hidden: number;
