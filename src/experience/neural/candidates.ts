@@ -405,6 +405,8 @@ export function transitionCandidates(input: ExperienceInput): TransitionCandidat
   });
 
   const history = historySources(input, views);
+  const exampleActionWords = new Set(views.flatMap((v) => tokens(v.example.action)));
+  const actionTemplate = (views.length === 0 ? actionWords : actionWords.filter((w) => exampleActionWords.has(w))).slice(0, 3).join(' ');
   for (const source of history) source.lines.forEach((line, i) => draft(line, HISTORY_SOURCE + source.back, i, -1));
 
   const keyCounts = new Map<string, number>();
@@ -458,8 +460,10 @@ export function transitionCandidates(input: ExperienceInput): TransitionCandidat
           `ks ${d.line.key} ${kind} ${d.line.header ? 'h' : 'e'}`,
           `w2 ${words.slice(0, 2).join(' ')} ${verb}`,
           `lf ${d.line.key} ${lastField.split(' ').length <= 2 ? lastField : '*'}`,
-          // Which history state holds the line, with the action: `< Prev` learns to mean "one back".
-          `hb ${nearestBack(history, (h) => h.texts.has(d.line.text))} ${actionWords.slice(0, 3).join(' ')}`,
+          // Which history state holds the line, with the action's words the examples' actions share
+          // (`click prev`, but `click` for a product, whose own name would hash to a bucket seen once):
+          // `< Prev` learns to mean "one back", opening another product learns not to.
+          `hb ${nearestBack(history, (h) => h.texts.has(d.line.text))} ${actionTemplate}`,
         ],
       },
     });

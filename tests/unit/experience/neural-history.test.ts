@@ -61,6 +61,7 @@ describe('history states as candidates', () => {
     const flags = link!.features.dense.slice(-(HISTORY_STATES + 1), -1);
     // One step back holds it; two steps back (the search page) does not.
     expect(flags).toEqual([1, 0, 0]);
+    // Without examples the action's words stand whole.
     expect(link!.features.hashed.at(-1)).toBe('hb 1 click prev');
     // A line only the current state holds is not flagged.
     const buy = lines.find((c) => c.line.text === 'button: Buy Now');
@@ -73,6 +74,13 @@ describe('history states as candidates', () => {
     const link = actions.find((a) => a.action === 'click[b0bbb]');
     expect(link).toBeDefined();
     expect(link!.features.dense.slice(-(HISTORY_STATES + 1), -1)).toEqual([1, 0, 0]);
+  });
+
+  it("names the action in the history string by the words the examples' actions share, not by a product's own name", () => {
+    const example = transition(9, ['search[trail shoes]'], results, 'click[b0bbb]', item);
+    const open: ExperienceInput = { ...back, state: results, action: 'click[b0aaa]', history: [{ state: search, action: 'search[x]' }, { state: item, action: 'click[< Prev]' }], examples: [example] };
+    const line = transitionCandidates(open).lines.find((c) => c.line.text === 'option: 12 | size');
+    expect(line!.features.hashed.at(-1)).toBe('hb 1 click');
   });
 
   it('offers nothing from history without history', () => {
