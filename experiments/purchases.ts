@@ -41,3 +41,22 @@ export function summarizePurchases(rows: readonly { kind: PurchaseKind; real: nu
   }
   return out;
 }
+
+/** How a page of the abstract state names itself (`page: item`), '' for none. */
+function pageOf(text: string): string {
+  return /^page: (\S+)/m.exec(text)?.[1] ?? '';
+}
+
+/**
+ * Products opened per episode (results page → item page), as counts of episodes that opened 0, 1,
+ * 2 or 3 and more. A policy that never opens a second product buys whatever the first page offers,
+ * even when it lacks the wanted option; a real-mode policy goes back.
+ */
+export function productsOpened(episodes: readonly (readonly { state: string; next: string }[])[]): Record<'0' | '1' | '2' | '3+', number> {
+  const out = { '0': 0, '1': 0, '2': 0, '3+': 0 };
+  for (const steps of episodes) {
+    const n = steps.filter((s) => pageOf(s.state) === 'results' && pageOf(s.next) === 'item').length;
+    out[n >= 3 ? '3+' : (String(n) as '0' | '1' | '2')]++;
+  }
+  return out;
+}

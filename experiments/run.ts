@@ -22,7 +22,7 @@
  *
  * `npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl` prints a
  * shop policy's greedy purchases on the test split by why they fell short, each with its real
- * reward and the neural experience model's (see purchases.ts).
+ * reward and the neural experience model's, and how many products each episode opened (see purchases.ts).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -36,7 +36,7 @@ import { markdown, svg, type PaperReport, type PaperRow } from './paper-report.t
 import { realTable, type RealRun } from './real-table.ts';
 import { countByType } from './by-type.ts';
 import { episodeSteps } from './episode-steps.ts';
-import { purchaseKind, summarizePurchases, type PurchaseKind } from './purchases.ts';
+import { productsOpened, purchaseKind, summarizePurchases, type PurchaseKind } from './purchases.ts';
 import type { RewardBreakdown } from '../src/envs/shop/reward.ts';
 import { importNeuralModel } from '../src/experience/neural/model-io.ts';
 import type { ExperienceInput, HistoryStep } from '../src/experience/types.ts';
@@ -233,11 +233,15 @@ async function printPurchases(argv: string[]): Promise<void> {
   // Replay each episode in the real shop to recover the states and the reward breakdown.
   const env = spec.createEnv();
   const purchases: { input: ExperienceInput; real: number; kind: PurchaseKind }[] = [];
+  const pages: { state: string; next: string }[][] = [];
   for (const t of trajectories) {
     let state = await env.reset(t.task);
     const history: HistoryStep[] = [];
+    const steps: { state: string; next: string }[] = [];
+    pages.push(steps);
     for (const step of t.steps) {
       const result = await env.step(step.action);
+      steps.push({ state: state.text, next: result.observation.text });
       const score = result.info['score'] as RewardBreakdown | undefined;
       if (result.done && score) purchases.push({ input: { task: t.task, history: [...history], state, action: step.action, examples: [] }, real: result.reward, kind: purchaseKind(score) });
       history.push({ state, action: step.action });
@@ -247,7 +251,7 @@ async function printPurchases(argv: string[]): Promise<void> {
   const examples = await buffer.nearest(purchases.map((p) => ({ instruction: p.input.task.instruction, state: p.input.state, action: p.input.action })), k, { env: 'shop', source: 'real' });
   const predictions = await model.predict(purchases.map((p, i) => ({ ...p.input, examples: examples[i] ?? [] })));
   const rows = purchases.map((p, i) => ({ kind: p.kind, real: p.real, predicted: predictions[i]?.reward ?? 0 }));
-  process.stdout.write(`${JSON.stringify({ policy: policyFile, model: modelFile, buffer: bufferFile, split: spec.testSplit, episodes: trajectories.length, byKind: summarizePurchases(rows) })}\n`);
+  process.stdout.write(`${JSON.stringify({ policy: policyFile, model: modelFile, buffer: bufferFile, split: spec.testSplit, episodes: trajectories.length, productsOpened: productsOpened(pages), byKind: summarizePurchases(rows) })}\n`);
 }
 
 const [name, ...rest] = process.argv.slice(2);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RewardBreakdown } from '../../../src/envs/shop/reward.ts';
-import { purchaseKind, summarizePurchases } from '../../../experiments/purchases.ts';
+import { productsOpened, purchaseKind, summarizePurchases } from '../../../experiments/purchases.ts';
 
 const score = (over: Partial<RewardBreakdown>): RewardBreakdown => ({
   reward: 1, rType: 1, titleScore: 1, categoryMatch: true, attributeMatches: 2, optionMatches: 1, missingAttributes: [], missingOptions: [], priceMatch: true, success: true, ...over,
@@ -26,5 +26,18 @@ describe('purchases', () => {
     expect(out['options']).toEqual({ purchases: 2, real: 0.75, predicted: 0.85, accuracy: 0.5 });
     expect(out['all']?.purchases).toBe(3);
     expect(out['all']?.accuracy).toBeCloseTo(2 / 3, 10);
+  });
+
+  it('counts the products each episode opened from a results page, not other moves onto an item page', () => {
+    const step = (from: string, to: string) => ({ state: `page: ${from}\ninstruction: x`, next: `page: ${to}\ninstruction: x` });
+    const out = productsOpened([
+      [step('search', 'results'), step('results', 'item'), step('item', 'done')],
+      [step('search', 'results'), step('results', 'item'), step('item', 'results'), step('results', 'item')],
+      // Back from the description to the item page is not a product opened.
+      [step('search', 'results'), step('results', 'item'), step('item', 'description'), step('description', 'item')],
+      [step('search', 'results')],
+      [step('results', 'item'), step('item', 'results'), step('results', 'item'), step('item', 'results'), step('results', 'item')],
+    ]);
+    expect(out).toEqual({ '0': 1, '1': 2, '2': 1, '3+': 1 });
   });
 });
