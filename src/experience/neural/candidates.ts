@@ -18,7 +18,7 @@ import { matchAdmissible, matchKey } from '../../core/actions.ts';
 import { hashString } from '../../core/rng.ts';
 import { tokens } from '../../core/text.ts';
 import type { Transition } from '../../core/types.ts';
-import type { ExperienceInput } from '../types.ts';
+import type { ExperienceInput, HistoryStep } from '../types.ts';
 import { analogy, containsPhrase, lineFields, lineFrom, lineValue, mapper, stateLines, targetLine, type StateLine } from './lines.ts';
 
 /** Examples beyond this many still vote in the counts but have no per-rank features. */
@@ -99,7 +99,7 @@ function historySources(input: ExperienceInput, views: readonly ExampleView[]): 
   const out: HistorySource[] = [];
   const seen = new Set<string>([input.state.text]);
   for (let back = 1; back <= Math.min(HISTORY_STATES, input.history.length); back++) {
-    const state = (input.history[input.history.length - back] as ExperienceInput['history'][number]).state;
+    const { state } = input.history[input.history.length - back] as HistoryStep;
     if (seen.has(state.text)) continue;
     seen.add(state.text);
     const lines = stateLines(state);
