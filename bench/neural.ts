@@ -7,9 +7,8 @@
  */
 import type { Transition } from '../src/core/types.ts';
 import { envSpec } from '../src/envs/registry.ts';
-import { heldoutTransitions } from '../src/experience/fidelity.ts';
+import { heldoutInput, heldoutTransitions } from '../src/experience/fidelity.ts';
 import { DEFAULT_FIT, fitNeuralModel } from '../src/experience/neural/fit.ts';
-import type { ExperienceInput } from '../src/experience/types.ts';
 import { MemoryReplayStore } from '../src/replay/memory-store.ts';
 import { ReplayBuffer } from '../src/replay/retrieval.ts';
 import { seedEpisodes } from '../src/replay/seed.ts';
@@ -47,7 +46,8 @@ export async function neuralBench(args: string[]): Promise<unknown> {
     const slice = heldout.slice(b * BATCH, (b + 1) * BATCH);
     if (slice.length < BATCH) break;
     const examples = await buffer.nearest(slice.map(({ transition: t }) => ({ instruction: t.instruction, state: t.state, action: t.action })), DEFAULT_FIT.k, { env: 'shop', source: 'real' });
-    const inputs: ExperienceInput[] = slice.map(({ transition: t, task }, i) => ({ task, history: t.history.map((action) => ({ state: t.state, action })), state: t.state, action: t.action, examples: examples[i] ?? [] }));
+    // Posed as `experience eval` poses them: with their history's states, which the model reads.
+    const inputs = slice.map((h, i) => heldoutInput(h, examples[i] ?? []));
     const started = performance.now();
     await fit.model.predict(inputs);
     rates.push(BATCH / ((performance.now() - started) / 1000));

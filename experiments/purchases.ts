@@ -5,7 +5,9 @@
  * where a dream-trained policy finds a model's generosity: purchases it rates near 1 that the
  * real shop pays less for.
  */
+import { parseState } from '../src/core/state.ts';
 import type { RewardBreakdown } from '../src/envs/shop/reward.ts';
+import { pageKind } from '../src/replay/embed.ts';
 
 export type PurchaseKind = 'win' | 'wrong type' | 'options and attributes' | 'options' | 'attributes' | 'price';
 
@@ -42,11 +44,6 @@ export function summarizePurchases(rows: readonly { kind: PurchaseKind; real: nu
   return out;
 }
 
-/** How a page of the abstract state names itself (`page: item`), '' for none. */
-function pageOf(text: string): string {
-  return /^page: (\S+)/m.exec(text)?.[1] ?? '';
-}
-
 /**
  * Products opened per episode (results page → item page), as counts of episodes that opened 0, 1,
  * 2 or 3 and more. A policy that never opens a second product buys whatever the first page offers,
@@ -55,7 +52,7 @@ function pageOf(text: string): string {
 export function productsOpened(episodes: readonly (readonly { state: string; next: string }[])[]): Record<'0' | '1' | '2' | '3+', number> {
   const out = { '0': 0, '1': 0, '2': 0, '3+': 0 };
   for (const steps of episodes) {
-    const n = steps.filter((s) => pageOf(s.state) === 'results' && pageOf(s.next) === 'item').length;
+    const n = steps.filter((s) => pageKind(parseState(s.state)) === 'page results' && pageKind(parseState(s.next)) === 'page item').length;
     out[n >= 3 ? '3+' : (String(n) as '0' | '1' | '2')]++;
   }
   return out;

@@ -159,6 +159,15 @@ export async function heldoutTransitions(spec: EnvSpec, count: number, mix: Seed
   return { heldout, episodes };
 }
 
+/**
+ * A held-out transition posed as the model's input, teacher-forced from its real state. No episode
+ * id: teacher forcing restarts every step from the real state, so each request is self-contained.
+ * Without its history's states (`history`), each step stands in with the transition's own state.
+ */
+export function heldoutInput({ transition: t, task, history }: HeldoutTransition, examples: Transition[]): ExperienceInput {
+  return { task, history: history ?? episodeHistories([t])[0] ?? [], state: t.state, action: t.action, examples };
+}
+
 export interface FidelityOptions {
   model: ExperienceModel;
   /** Retrieval over the offline (training) data; null gives the model no examples. */
@@ -187,14 +196,7 @@ export async function measureFidelity(options: FidelityOptions): Promise<{ repor
           { env: slice[0]?.transition.env as string, source: 'real' },
         )
       : slice.map(() => []);
-    // No episode id: teacher forcing restarts every step from the real state, so each request is self-contained.
-    const batch: ExperienceInput[] = slice.map(({ transition: t, task, history }, i) => ({
-      task,
-      history: history ?? t.history.map((action) => ({ state: t.state, action })),
-      state: t.state,
-      action: t.action,
-      examples: examples[i] ?? [],
-    }));
+    const batch = slice.map((h, i) => heldoutInput(h, examples[i] ?? []));
     const predictions = await model.predict(batch);
     predictions.forEach((p, i) => {
       const real = (slice[i] as HeldoutTransition).transition;

@@ -98,13 +98,14 @@ function nearestBack(history: readonly HistorySource[], holds: (h: HistorySource
 function historySources(input: ExperienceInput, views: readonly ExampleView[]): HistorySource[] {
   const out: HistorySource[] = [];
   const seen = new Set<string>([input.state.text]);
+  // The examples' next-state headers, the same for every history state.
+  const headers = views.map((v) => v.nextBase.filter((l) => l.header && l.key !== 'instruction' && l.key !== 'task'));
   for (let back = 1; back <= Math.min(HISTORY_STATES, input.history.length); back++) {
     const { state } = input.history[input.history.length - back] as HistoryStep;
     if (seen.has(state.text)) continue;
     seen.add(state.text);
     const lines = stateLines(state);
     const texts = new Set(lines.map((l) => l.text));
-    const headers = views.map((v) => v.nextBase.filter((l) => l.header && l.key !== 'instruction' && l.key !== 'task'));
     const agreement = headers.length === 0 ? 0 : headers.reduce((a, h) => a + (h.length === 0 ? 0 : h.filter((l) => texts.has(l.text)).length / h.length), 0) / headers.length;
     out.push({ back, lines, texts, actions: state.actions, actionKeys: new Set(state.actions.map(matchKey)), agreement });
   }
