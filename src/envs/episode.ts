@@ -10,8 +10,8 @@ import { Rng } from '../core/rng.ts';
 import type { Agent, Env, Observation, StepResult, Task } from '../core/types.ts';
 import type { EnvOptions, EnvSpec } from './spec.ts';
 
-export type ScriptedPolicy = 'oracle' | 'random' | 'noisy';
-export const SCRIPTED_POLICIES: readonly ScriptedPolicy[] = ['oracle', 'random', 'noisy'];
+export type ScriptedPolicy = 'oracle' | 'random' | 'noisy' | 'shopper';
+export const SCRIPTED_POLICIES: readonly ScriptedPolicy[] = ['oracle', 'random', 'noisy', 'shopper'];
 
 /** How often the noisy expert takes a random admissible action instead of the oracle's. */
 export const NOISY_EPSILON = 0.5;
@@ -118,6 +118,10 @@ export function createAgent(spec: EnvSpec, policy: ScriptedPolicy, rng: Rng): Ag
   if (policy === 'oracle') return spec.createOracle();
   if (policy === 'random') return spec.createRandom(rng);
   if (policy === 'noisy') return new NoisyExpert(spec.createOracle(), spec.createRandom(rng.fork('random')), rng.fork('noise'));
+  if (policy === 'shopper') {
+    if (!spec.createShopper) throw new UsageError(`${spec.name} has no shopper agent; use one of: ${SCRIPTED_POLICIES.filter((p) => p !== 'shopper').join(', ')}`);
+    return spec.createShopper(rng);
+  }
   throw new UsageError(`unknown policy "${String(policy)}"; use one of: ${SCRIPTED_POLICIES.join(', ')}`);
 }
 

@@ -1,6 +1,6 @@
 /**
- * What the registry knows about an environment: how to make one, its task splits, and the two
- * scripted agents (oracle and random) that judge it and seed the replay buffer.
+ * What the registry knows about an environment: how to make one, its task splits, and the scripted
+ * agents (oracle, random and, where there is one, a shopper) that judge it and seed the replay buffer.
  */
 import type { Agent, Env, SplitInfo, Task } from '../core/types.ts';
 import type { Rng } from '../core/rng.ts';
@@ -28,6 +28,11 @@ export interface EnvSpec {
   createOracle(): Agent;
   /** Picks uniformly among admissible actions (and random queries where free text is needed). */
   createRandom(rng: Rng): Agent;
+  /**
+   * Acts on what the observations show, never on the goal, as a learned policy must (optional: the
+   * shop has one). Its mistakes are a policy's mistakes, which the oracle's data cannot show.
+   */
+  createShopper?(rng: Rng): Agent;
   /** How the curriculum makes new tasks of this environment from old ones. */
   readonly variation: TaskVariation;
 }

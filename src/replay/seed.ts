@@ -2,7 +2,7 @@
  * Offline seeding, as the paper seeds its buffer: real trajectories from an expert (the oracle) and
  * from a random agent, in a chosen mix. The expert shows what success looks like; the random agent
  * covers the mistakes and dead ends a learning policy will make, which the experience model must
- * also predict.
+ * also predict. The noisy expert and the shop's shopper add the near misses in between.
  */
 import { UsageError } from '../core/errors.ts';
 import { Rng } from '../core/rng.ts';

@@ -14,7 +14,7 @@ import { intOption, requireOption } from '../args.ts';
 import type { CommandIO } from '../io.ts';
 
 export const BUFFER_USAGE =
-  'buffer seed --env <shop|home> --episodes N [--mix oracle=0.6,random=0.4] [--seed S] [--split NAME] --out FILE.jsonl [--json]\n' +
+  'buffer seed --env <shop|home> --episodes N [--mix oracle=0.6,random=0.4 (agents: oracle, random, noisy, shopper)] [--seed S] [--split NAME] --out FILE.jsonl [--json]\n' +
   '  buffer import FILE.jsonl --out STORE.jsonl [--json]\n' +
   '  buffer stats STORE.jsonl [--json]';
 

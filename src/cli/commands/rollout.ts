@@ -11,7 +11,7 @@ import { intOption, requireOption } from '../args.ts';
 import type { CommandIO } from '../io.ts';
 
 export const ROLLOUT_USAGE =
-  'rollout --env <shop|home> --policy <oracle|random|FILE.dgp> [--split NAME] [--episodes N] [--seed S] [--max-steps N]\n' +
+  'rollout --env <shop|home> --policy <oracle|random|noisy|shopper|FILE.dgp> [--split NAME] [--episodes N] [--seed S] [--max-steps N]\n' +
   '        [--backend wasm|cpu (FILE.dgp only)] [--json]';
 
 interface RolloutArgs {

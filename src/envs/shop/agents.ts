@@ -78,3 +78,104 @@ export class ShopRandom implements Agent {
     return searchAction(query.join(' ') || 'product');
   }
 }
+
+/** What an instruction says, as a shopper reads it: its content words, wanted options and price bound. */
+export interface ReadInstruction {
+  words: string[];
+  /** Option type → wanted value (`color: space grey`). */
+  options: Map<string, string>;
+  priceBound: number;
+}
+
+export function readInstruction(instruction: string): ReadInstruction {
+  const options = new Map<string, string>();
+  for (const m of instruction.toLowerCase().matchAll(/(?:\bwith |, and )([a-z][a-z0-9 '-]*): ([^,]+)/g)) {
+    options.set((m[1] as string).trim(), (m[2] as string).trim());
+  }
+  const bound = /price lower than ([\d.]+) dollars/.exec(instruction.toLowerCase())?.[1];
+  return { words: instructionWords(instruction), options, priceBound: bound === undefined ? Infinity : Number(bound) };
+}
+
+/** The most products a shopper opens before it buys what it has. */
+const SHOPPER_PRODUCTS = 3;
+
+/**
+ * A shopper that acts only on what the pages show, as a learned policy must: it searches the
+ * instruction's words, opens the result whose title and price fit the instruction best (now and
+ * then the second or third best), picks the options the instruction names, goes back when the
+ * page lacks a wanted option, and buys. It never sees the goal, so its purchases are the ones a
+ * policy makes: look-alike products, attributes the page does not show. The oracle's purchases
+ * alone would teach an experience model that a product with the wanted options always has the
+ * wanted attributes too, because the oracle only ever buys the target.
+ */
+export class ShopShopper implements Agent {
+  readonly name = 'shopper';
+  private read: ReadInstruction = { words: [], options: new Map(), priceBound: Infinity };
+  private opened = new Set<string>();
+  private searches = 0;
+
+  constructor(private readonly rng: Rng) {}
+
+  reset(task: Task): void {
+    this.read = readInstruction(task.instruction);
+    this.opened = new Set();
+    this.searches = 0;
+  }
+
+  act(observation: Observation): string {
+    const state = parseState(observation.text);
+    const can = (action: string) => observation.actions.includes(action);
+    switch (headerValue(state, 'page')) {
+      case 'search': {
+        this.searches++;
+        const words = this.searches === 1 ? this.read.words : this.rng.sample(this.read.words, Math.max(1, Math.ceil(this.read.words.length / 2)));
+        return searchAction(words.join(' ') || 'product');
+      }
+      case 'results': {
+        const wanted = new Set(this.read.words);
+        const ranked = state.elements
+          .filter((e) => e.kind === 'link')
+          .map((e) => elementFields(e))
+          .filter(([id]) => id !== undefined && !this.opened.has(id) && can(clickAction(id)))
+          .map(([id, title = '', price = '']) => {
+            const overlap = title.toLowerCase().split(/\s+/).filter((w) => wanted.has(w)).length;
+            const affordable = Number(price.replace(/[^0-9.]/g, '')) <= this.read.priceBound ? 1 : 0;
+            return { id: id as string, score: overlap + 2 * affordable };
+          })
+          .sort((a, b) => b.score - a.score);
+        if (ranked.length > 0 && this.opened.size < SHOPPER_PRODUCTS) {
+          const pick = (this.rng.chance(0.7) ? ranked[0] : this.rng.pick(ranked.slice(0, 3))) as { id: string };
+          this.opened.add(pick.id);
+          return clickAction(pick.id);
+        }
+        if (can(clickAction(NEXT_PAGE)) && this.opened.size < SHOPPER_PRODUCTS) return clickAction(NEXT_PAGE);
+        return clickAction(BACK_TO_SEARCH);
+      }
+      case 'item': {
+        const shown = new Map<string, { values: Set<string>; selected: boolean }>();
+        for (const element of state.elements) {
+          if (element.kind !== 'option') continue;
+          const [value = '', type = '', mark] = elementFields(element).map((f) => f.toLowerCase());
+          const entry = shown.get(type) ?? { values: new Set(), selected: false };
+          entry.values.add(value);
+          if (mark === 'selected' && this.read.options.get(type) === value) entry.selected = true;
+          shown.set(type, entry);
+        }
+        let lacking = false;
+        for (const [type, value] of this.read.options) {
+          const entry = shown.get(type);
+          if (!entry?.values.has(value)) {
+            lacking = true;
+            continue;
+          }
+          const click = observation.actions.find((a) => a.toLowerCase() === clickAction(value));
+          if (!entry.selected && click) return click;
+        }
+        if (lacking && this.opened.size < SHOPPER_PRODUCTS && can(clickAction(PREV))) return clickAction(PREV);
+        return clickAction(BUY_NOW);
+      }
+      default:
+        return clickAction(PREV);
+    }
+  }
+}

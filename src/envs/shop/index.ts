@@ -1,6 +1,6 @@
 import { UsageError } from '../../core/errors.ts';
 import type { EnvSpec } from '../spec.ts';
-import { ShopOracle, ShopRandom } from './agents.ts';
+import { ShopOracle, ShopRandom, ShopShopper } from './agents.ts';
 import { SHOP_MAX_STEPS, ShopEnv } from './env.ts';
 import { SHOP_SPLITS, type ShopSplit } from './tasks.ts';
 import { ShopVariation } from './variation.ts';
@@ -20,5 +20,6 @@ export const shopSpec: EnvSpec = {
   },
   createOracle: () => new ShopOracle(),
   createRandom: (rng) => new ShopRandom(rng),
+  createShopper: (rng) => new ShopShopper(rng),
   variation: new ShopVariation(),
 };
