@@ -23,6 +23,10 @@
  * `npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl` prints a
  * shop policy's greedy purchases on the test split by why they fell short, each with its real
  * reward and the neural experience model's, and how many products each episode opened (see purchases.ts).
+ *
+ * `npm run experiment -- buffer-attributes --buffer FILE.jsonl` prints, for a shop buffer's real
+ * purchases, how often a wanted attribute the bought product's title does not show was met, for the
+ * task's target and for other products (see buffer-attributes.ts).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -36,6 +40,11 @@ import { markdown, svg, type PaperReport, type PaperRow } from './paper-report.t
 import { realTable, type RealRun } from './real-table.ts';
 import { countByType } from './by-type.ts';
 import { episodeSteps } from './episode-steps.ts';
+import { tallyAttributes } from './buffer-attributes.ts';
+import { shopWorld } from '../src/envs/shop/world.ts';
+import { isShopGoal, type ShopGoal } from '../src/envs/shop/goal.ts';
+import type { Product } from '../src/envs/shop/catalog.ts';
+import { parseState } from '../src/core/state.ts';
 import { productsOpened, purchaseKind, summarizePurchases, type PurchaseKind } from './purchases.ts';
 import type { RewardBreakdown } from '../src/envs/shop/reward.ts';
 import { importNeuralModel } from '../src/experience/neural/model-io.ts';
@@ -56,7 +65,7 @@ const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const CLI = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n`);
+  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n`);
   process.exit(2);
 }
 
@@ -254,6 +263,36 @@ async function printPurchases(argv: string[]): Promise<void> {
   process.stdout.write(`${JSON.stringify({ policy: policyFile, model: modelFile, buffer: bufferFile, split: spec.testSplit, episodes: trajectories.length, productsOpened: productsOpened(pages), byKind: summarizePurchases(rows) })}\n`);
 }
 
+/** A shop buffer's purchases: which wanted attributes the bought product's title hides, and whether they were met. */
+async function printBufferAttributes(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { buffer: { type: 'string' } }, strict: true });
+  const bufferFile = values.buffer ?? usage('--buffer FILE.jsonl is required');
+  const store = new MemoryReplayStore({}, await loadStoreFile(bufferFile));
+  const world = shopWorld();
+  const tasks = new Map([...world.tasks.train, ...world.tasks.test].map((t) => [t.id, t]));
+  const byTitle = new Map(world.catalog.products.map((p) => [p.title, p]));
+  const purchases: { product: Product; selected: Record<string, string>; goal: ShopGoal }[] = [];
+  let unresolved = 0;
+  for (let after: number | undefined; ; ) {
+    const page = await store.page({ filter: { source: 'real' }, limit: 2000, ...(after !== undefined ? { after } : {}) });
+    for (const t of page.items) {
+      if (t.env !== 'shop' || t.action !== 'click[Buy Now]') continue;
+      // The item page's first text line is the product's title (envs/shop/pages.ts).
+      const state = parseState(t.state.text);
+      const title = state.elements.find((e) => e.kind === 'text')?.text;
+      const product = title === undefined ? undefined : byTitle.get(title);
+      const goal = tasks.get(t.taskId)?.goal;
+      // Chosen options are marked `value | type | selected`.
+      const selected = Object.fromEntries(state.elements.filter((e) => e.kind === 'option' && e.text.endsWith('| selected')).map((e) => e.text.split(' | ').slice(0, 2).reverse()));
+      if (product && isShopGoal(goal)) purchases.push({ product, selected, goal });
+      else unresolved++;
+    }
+    if (page.next === null) break;
+    after = page.next;
+  }
+  process.stdout.write(`${JSON.stringify({ buffer: bufferFile, unresolved, ...tallyAttributes(purchases) })}\n`);
+}
+
 const [name, ...rest] = process.argv.slice(2);
 if (name === 'paper') await paper(rest);
 else if (name === 'real-table') await printRealTable(rest);
@@ -261,4 +300,5 @@ else if (name === 'by-type') await printByType(rest);
 else if (name === 'rebuild') await rebuild(rest);
 else if (name === 'episode-steps') await printEpisodeSteps(rest);
 else if (name === 'purchases') await printPurchases(rest);
+else if (name === 'buffer-attributes') await printBufferAttributes(rest);
 else usage(name === undefined ? 'which experiment?' : `unknown experiment "${name}"`);
