@@ -4,7 +4,8 @@
  *
  * - lines: every current line (the action may change nothing); every line of every example's next
  *   state carried over by the analogy (lines.ts); every current line with an edit an example made
- *   to one of its own lines (`option: 8 oz | size` → `option: 8 oz | size | selected`);
+ *   to one of its own lines (`option: 8 oz | size` → `option: 8 oz | size | selected`), and with
+ *   such an edit undone where it only added a field (the mark taken off another value's line);
  * - actions: the current admissible actions, the examples' next actions carried over, and actions
  *   made from action templates the examples show (`take {object} from countertop 1`) filled with
  *   the candidate lines of the same kind;
@@ -173,6 +174,12 @@ function exampleEdits(before: readonly StateLine[], after: readonly StateLine[],
     edits.push({ key: b.key, header: b.header, before: x.slice(p, x.length - s), after: y.slice(p, y.length - s), atEnd: s === 0, atStart: p === 0, fromTarget: target?.text === best.text });
   }
   return edits;
+}
+
+/** The edit the other way round, for an edit that only inserted or only removed text (a field). */
+function inverseEdit(edit: Edit): Edit | null {
+  if (edit.before !== '' && edit.after !== '') return null;
+  return { ...edit, before: edit.after, after: edit.before };
 }
 
 function applyEdit(line: StateLine, edit: Edit): string | null {
@@ -363,6 +370,8 @@ export function transitionCandidates(input: ExperienceInput): TransitionCandidat
     inCurrent: boolean;
     edits: number;
     editRole: number;
+    /** Examples whose edit, undone, gives this line (a mark taken off a current line). */
+    undos: number;
     base: number[];
     wide: number[];
     raw: number;
@@ -373,7 +382,7 @@ export function transitionCandidates(input: ExperienceInput): TransitionCandidat
     const key = `${line.header ? 'h' : 'e'}\u0000${line.text}`;
     let d = drafts.get(key);
     if (!d) {
-      d = { line, positions: new Map(), origin, inCurrent: false, edits: 0, editRole: 0, base: new Array<number>(views.length).fill(0), wide: new Array<number>(views.length).fill(0), raw: 0, fresh: 0 };
+      d = { line, positions: new Map(), origin, inCurrent: false, edits: 0, editRole: 0, undos: 0, base: new Array<number>(views.length).fill(0), wide: new Array<number>(views.length).fill(0), raw: 0, fresh: 0 };
       drafts.set(key, d);
     }
     if (!d.positions.has(source)) d.positions.set(source, position);
@@ -402,6 +411,16 @@ export function transitionCandidates(input: ExperienceInput): TransitionCandidat
         d.edits++;
         if (edit.fromTarget === (target?.text === line.text)) d.editRole++;
       });
+      // An example that added a field (`| selected`) also shows the field can go: choosing another
+      // value of a kind takes the mark off the old one, which the examples (first choices) never show.
+      const inverse = inverseEdit(edit);
+      if (inverse) {
+        current.forEach((line, i) => {
+          const text = applyEdit(line, inverse);
+          if (text === null || text === line.text) return;
+          draft({ ...line, text: view.map(text) }, CURRENT, i, i).undos++;
+        });
+      }
     }
   });
 
@@ -428,6 +447,7 @@ export function transitionCandidates(input: ExperienceInput): TransitionCandidat
       d.edits > 0 ? 1 : 0,
       d.editRole / K,
       d.edits / K,
+      d.undos / K,
       d.base.reduce((a, b) => a + b, 0) / K,
       d.wide.reduce((a, b) => a + b, 0) / K,
       d.raw / K,
@@ -448,7 +468,7 @@ export function transitionCandidates(input: ExperienceInput): TransitionCandidat
       d.origin >= 0 && !d.inCurrent ? 1 : 0,
       ...historyFlags(history, (h) => h.texts.has(d.line.text)),
     ];
-    const kind = d.inCurrent ? 'cur' : d.edits > 0 ? 'edit' : d.base.some((b) => b > 0) || d.wide.some((b) => b > 0) ? 'ex' : 'hist';
+    const kind = d.inCurrent ? 'cur' : d.edits > 0 ? 'edit' : d.undos > 0 ? 'undo' : d.base.some((b) => b > 0) || d.wide.some((b) => b > 0) ? 'ex' : 'hist';
     const lastField = fields.length > 1 ? (fields[fields.length - 1] as string).toLowerCase() : '';
     lines.push({
       line: d.line,

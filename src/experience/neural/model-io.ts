@@ -11,7 +11,7 @@ import { headerInteger } from '../../policy/dgp.ts';
 
 export const ARCHITECTURE_KIND = 'candidate-mlp';
 /** Bump when candidates.ts computes different features: old files then fail with a clear message. */
-export const FEATURES_VERSION = 4;
+export const FEATURES_VERSION = 5;
 
 export interface NeuralFileInfo {
   backend: string;

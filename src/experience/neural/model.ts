@@ -18,7 +18,7 @@ import { actionCandidates, CLAUSE_FEATURES, CLAUSE_SLOTS, EVIDENCE_WIDTH, HISTOR
 import { renderLines, type StateLine } from './lines.ts';
 import { NeuralNetwork, Rows, type NeuralArchitecture, type RequirementShape } from './network.ts';
 
-export const LINE_DENSE = 29 + HISTORY_STATES + 1;
+export const LINE_DENSE = 30 + HISTORY_STATES + 1;
 export const ACTION_DENSE = 21 + HISTORY_STATES + 1;
 /**
  * 20 scalars, our requirement evidence (4 × EVIDENCE_WIDTH), its difference from the peers'
