@@ -24,6 +24,10 @@
  * shop policy's greedy purchases on the test split by why they fell short, each with its real
  * reward and the neural experience model's, and how many products each episode opened (see purchases.ts).
  *
+ * `npm run experiment -- policy-steps --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--episodes 200]`
+ * prints the neural model's teacher-forced fidelity on a policy's own greedy real steps on the
+ * held-out split, by kind of page and action (see policy-steps.ts).
+ *
  * `npm run experiment -- buffer-attributes --buffer FILE.jsonl` prints, for a shop buffer's real
  * purchases, how often a wanted attribute the bought product's title does not show was met, for the
  * task's target and for other products (see buffer-attributes.ts).
@@ -41,6 +45,8 @@ import { realTable, type RealRun } from './real-table.ts';
 import { countByType } from './by-type.ts';
 import { episodeSteps } from './episode-steps.ts';
 import { tallyAttributes } from './buffer-attributes.ts';
+import { scoresByStep, stepKind } from './policy-steps.ts';
+import { scoreTransition } from '../src/experience/fidelity.ts';
 import { shopWorld } from '../src/envs/shop/world.ts';
 import { isShopGoal, type ShopGoal } from '../src/envs/shop/goal.ts';
 import type { Product } from '../src/envs/shop/catalog.ts';
@@ -49,6 +55,7 @@ import { productsOpened, purchaseKind, summarizePurchases, type PurchaseKind } f
 import type { RewardBreakdown } from '../src/envs/shop/reward.ts';
 import { importNeuralModel } from '../src/experience/neural/model-io.ts';
 import type { ExperienceInput, HistoryStep } from '../src/experience/types.ts';
+import type { Transition } from '../src/core/types.ts';
 import { loadStoreFile } from '../src/replay/file-store.ts';
 import { MemoryReplayStore } from '../src/replay/memory-store.ts';
 import { ReplayBuffer } from '../src/replay/retrieval.ts';
@@ -65,7 +72,7 @@ const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const CLI = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n`);
+  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3]\n`);
   process.exit(2);
 }
 
@@ -293,6 +300,46 @@ async function printBufferAttributes(argv: string[]): Promise<void> {
   process.stdout.write(`${JSON.stringify({ buffer: bufferFile, unresolved, ...tallyAttributes(purchases) })}\n`);
 }
 
+/** The neural model, teacher-forced, on a policy's own greedy real steps (see policy-steps.ts). */
+async function printPolicySteps(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { env: { type: 'string' }, policy: { type: 'string' }, model: { type: 'string' }, buffer: { type: 'string' }, episodes: { type: 'string' }, k: { type: 'string' } }, strict: true });
+  const spec = envSpec(values.env ?? usage('--env is required'));
+  const episodes = intOption(values.episodes, 'episodes', 200, 1);
+  const k = intOption(values.k, 'k', 3, 1);
+  const policyFile = values.policy ?? usage('--policy FILE.dgp is required');
+  const modelFile = values.model ?? usage('--model FILE.dgx is required');
+  const bufferFile = values.buffer ?? usage('--buffer FILE.jsonl is required (the offline data the model retrieves from)');
+  await useBackend(['wasm']);
+  const { policy } = importPolicy(new Uint8Array(await readFile(policyFile)));
+  const { model } = importNeuralModel(new Uint8Array(await readFile(modelFile)));
+  const buffer = await ReplayBuffer.open(new MemoryReplayStore({}, await loadStoreFile(bufferFile)));
+  const trajectories: Trajectory[] = [];
+  await evaluatePolicy({ spec, policy, split: spec.testSplit, episodes, onEpisode: (t) => trajectories.push(t) });
+  // Replay each episode in the real environment to recover every state and what really followed.
+  const env = spec.createEnv();
+  const steps: { input: ExperienceInput; real: Transition; kind: string }[] = [];
+  for (const t of trajectories) {
+    let state = await env.reset(t.task);
+    const history: HistoryStep[] = [];
+    for (const step of t.steps) {
+      const result = await env.step(step.action);
+      const real: Transition = { runId: 'policy', taskId: t.task.id, env: spec.name, instruction: t.task.instruction, history: history.map((h) => h.action), state, action: step.action, next: result.observation, reward: result.reward, done: result.done, source: 'real', createdAt: 0 };
+      steps.push({ input: { task: t.task, history: [...history], state, action: step.action, examples: [] }, real, kind: stepKind(state, step.action) });
+      history.push({ state, action: step.action });
+      state = result.observation;
+      if (result.done) break;
+    }
+  }
+  const rows: { kind: string; score: ReturnType<typeof scoreTransition> }[] = [];
+  for (let start = 0; start < steps.length; start += 32) {
+    const slice = steps.slice(start, start + 32);
+    const examples = await buffer.nearest(slice.map((s) => ({ instruction: s.input.task.instruction, state: s.input.state, action: s.input.action })), k, { env: spec.name, source: 'real' });
+    const predictions = await model.predict(slice.map((s, i) => ({ ...s.input, examples: examples[i] ?? [] })));
+    predictions.forEach((p, i) => rows.push({ kind: (slice[i] as (typeof steps)[number]).kind, score: scoreTransition(p, (slice[i] as (typeof steps)[number]).real) }));
+  }
+  process.stdout.write(`${JSON.stringify({ env: spec.name, policy: policyFile, model: modelFile, buffer: bufferFile, split: spec.testSplit, episodes: trajectories.length, ...scoresByStep(rows) })}\n`);
+}
+
 const [name, ...rest] = process.argv.slice(2);
 if (name === 'paper') await paper(rest);
 else if (name === 'real-table') await printRealTable(rest);
@@ -301,4 +348,5 @@ else if (name === 'rebuild') await rebuild(rest);
 else if (name === 'episode-steps') await printEpisodeSteps(rest);
 else if (name === 'purchases') await printPurchases(rest);
 else if (name === 'buffer-attributes') await printBufferAttributes(rest);
+else if (name === 'policy-steps') await printPolicySteps(rest);
 else usage(name === undefined ? 'which experiment?' : `unknown experiment "${name}"`);
