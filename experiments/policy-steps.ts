@@ -28,7 +28,11 @@ export function scoresByStep(rows: readonly { kind: string; score: TransitionSco
     return { steps: scores.length, ...(Object.fromEntries(Object.entries(means).map(([k, v]) => [k, round(v)])) as unknown as ScoreMeans) };
   };
   const groups = new Map<string, TransitionScore[]>();
-  for (const r of rows) groups.set(r.kind, [...(groups.get(r.kind) ?? []), r.score]);
+  for (const r of rows) {
+    const group = groups.get(r.kind);
+    if (group) group.push(r.score);
+    else groups.set(r.kind, [r.score]);
+  }
   const byStep = Object.fromEntries([...groups].sort((a, b) => b[1].length - a[1].length).map(([kind, scores]) => [kind, summary(scores)]));
   return { all: summary(rows.map((r) => r.score)), byStep };
 }

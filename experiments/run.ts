@@ -46,16 +46,16 @@ import { countByType } from './by-type.ts';
 import { episodeSteps } from './episode-steps.ts';
 import { tallyAttributes } from './buffer-attributes.ts';
 import { scoresByStep, stepKind } from './policy-steps.ts';
-import { scoreTransition } from '../src/experience/fidelity.ts';
+import { measureFidelity, type HeldoutTransition, type TransitionScore } from '../src/experience/fidelity.ts';
+import { replayEpisodes } from './replay-episodes.ts';
 import { shopWorld } from '../src/envs/shop/world.ts';
 import { isShopGoal, type ShopGoal } from '../src/envs/shop/goal.ts';
 import type { Product } from '../src/envs/shop/catalog.ts';
-import { parseState } from '../src/core/state.ts';
+import { elementFields, parseState } from '../src/core/state.ts';
 import { productsOpened, purchaseKind, summarizePurchases, type PurchaseKind } from './purchases.ts';
 import type { RewardBreakdown } from '../src/envs/shop/reward.ts';
 import { importNeuralModel } from '../src/experience/neural/model-io.ts';
-import type { ExperienceInput, HistoryStep } from '../src/experience/types.ts';
-import type { Transition } from '../src/core/types.ts';
+import type { ExperienceInput } from '../src/experience/types.ts';
 import { loadStoreFile } from '../src/replay/file-store.ts';
 import { MemoryReplayStore } from '../src/replay/memory-store.ts';
 import { ReplayBuffer } from '../src/replay/retrieval.ts';
@@ -246,24 +246,15 @@ async function printPurchases(argv: string[]): Promise<void> {
   const buffer = await ReplayBuffer.open(new MemoryReplayStore({}, await loadStoreFile(bufferFile)));
   const trajectories: Trajectory[] = [];
   await evaluatePolicy({ spec, policy, split: spec.testSplit, onEpisode: (t) => trajectories.push(t) });
-  // Replay each episode in the real shop to recover the states and the reward breakdown.
-  const env = spec.createEnv();
+  const episodes = await replayEpisodes(spec, trajectories);
   const purchases: { input: ExperienceInput; real: number; kind: PurchaseKind }[] = [];
-  const pages: { state: string; next: string }[][] = [];
-  for (const t of trajectories) {
-    let state = await env.reset(t.task);
-    const history: HistoryStep[] = [];
-    const steps: { state: string; next: string }[] = [];
-    pages.push(steps);
-    for (const step of t.steps) {
-      const result = await env.step(step.action);
-      steps.push({ state: state.text, next: result.observation.text });
+  for (const { task, steps } of episodes) {
+    for (const { state, action, result, history } of steps) {
       const score = result.info['score'] as RewardBreakdown | undefined;
-      if (result.done && score) purchases.push({ input: { task: t.task, history: [...history], state, action: step.action, examples: [] }, real: result.reward, kind: purchaseKind(score) });
-      history.push({ state, action: step.action });
-      state = result.observation;
+      if (result.done && score) purchases.push({ input: { task, history, state, action, examples: [] }, real: result.reward, kind: purchaseKind(score) });
     }
   }
+  const pages = episodes.map((e) => e.steps.map((s) => ({ state: s.state.text, next: s.result.observation.text })));
   const examples = await buffer.nearest(purchases.map((p) => ({ instruction: p.input.task.instruction, state: p.input.state, action: p.input.action })), k, { env: 'shop', source: 'real' });
   const predictions = await model.predict(purchases.map((p, i) => ({ ...p.input, examples: examples[i] ?? [] })));
   const rows = purchases.map((p, i) => ({ kind: p.kind, real: p.real, predicted: predictions[i]?.reward ?? 0 }));
@@ -274,28 +265,24 @@ async function printPurchases(argv: string[]): Promise<void> {
 async function printBufferAttributes(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { buffer: { type: 'string' } }, strict: true });
   const bufferFile = values.buffer ?? usage('--buffer FILE.jsonl is required');
-  const store = new MemoryReplayStore({}, await loadStoreFile(bufferFile));
+  const { transitions } = await loadStoreFile(bufferFile);
   const world = shopWorld();
   const tasks = new Map([...world.tasks.train, ...world.tasks.test].map((t) => [t.id, t]));
   const byTitle = new Map(world.catalog.products.map((p) => [p.title, p]));
   const purchases: { product: Product; selected: Record<string, string>; goal: ShopGoal }[] = [];
   let unresolved = 0;
-  for (let after: number | undefined; ; ) {
-    const page = await store.page({ filter: { source: 'real' }, limit: 2000, ...(after !== undefined ? { after } : {}) });
-    for (const t of page.items) {
-      if (t.env !== 'shop' || t.action !== 'click[Buy Now]') continue;
-      // The item page's first text line is the product's title (envs/shop/pages.ts).
-      const state = parseState(t.state.text);
-      const title = state.elements.find((e) => e.kind === 'text')?.text;
-      const product = title === undefined ? undefined : byTitle.get(title);
-      const goal = tasks.get(t.taskId)?.goal;
-      // Chosen options are marked `value | type | selected`.
-      const selected = Object.fromEntries(state.elements.filter((e) => e.kind === 'option' && e.text.endsWith('| selected')).map((e) => e.text.split(' | ').slice(0, 2).reverse()));
-      if (product && isShopGoal(goal)) purchases.push({ product, selected, goal });
-      else unresolved++;
-    }
-    if (page.next === null) break;
-    after = page.next;
+  for (const t of transitions) {
+    if (t.source !== 'real' || t.env !== 'shop' || t.action !== 'click[Buy Now]') continue;
+    // The item page's first text line is the product's title (envs/shop/pages.ts); a chosen
+    // option reads `value | type | selected`.
+    const state = parseState(t.state.text);
+    const title = state.elements.find((e) => e.kind === 'text')?.text;
+    const product = title === undefined ? undefined : byTitle.get(title);
+    const goal = tasks.get(t.taskId)?.goal;
+    const chosen = state.elements.filter((e) => e.kind === 'option').map(elementFields).filter((f) => f[2] === 'selected');
+    const selected = Object.fromEntries(chosen.map(([value, type]) => [type as string, value as string]));
+    if (product && isShopGoal(goal)) purchases.push({ product, selected, goal });
+    else unresolved++;
   }
   process.stdout.write(`${JSON.stringify({ buffer: bufferFile, unresolved, ...tallyAttributes(purchases) })}\n`);
 }
@@ -315,28 +302,15 @@ async function printPolicySteps(argv: string[]): Promise<void> {
   const buffer = await ReplayBuffer.open(new MemoryReplayStore({}, await loadStoreFile(bufferFile)));
   const trajectories: Trajectory[] = [];
   await evaluatePolicy({ spec, policy, split: spec.testSplit, episodes, onEpisode: (t) => trajectories.push(t) });
-  // Replay each episode in the real environment to recover every state and what really followed.
-  const env = spec.createEnv();
-  const steps: { input: ExperienceInput; real: Transition; kind: string }[] = [];
-  for (const t of trajectories) {
-    let state = await env.reset(t.task);
-    const history: HistoryStep[] = [];
-    for (const step of t.steps) {
-      const result = await env.step(step.action);
-      const real: Transition = { runId: 'policy', taskId: t.task.id, env: spec.name, instruction: t.task.instruction, history: history.map((h) => h.action), state, action: step.action, next: result.observation, reward: result.reward, done: result.done, source: 'real', createdAt: 0 };
-      steps.push({ input: { task: t.task, history: [...history], state, action: step.action, examples: [] }, real, kind: stepKind(state, step.action) });
-      history.push({ state, action: step.action });
-      state = result.observation;
-      if (result.done) break;
-    }
-  }
-  const rows: { kind: string; score: ReturnType<typeof scoreTransition> }[] = [];
-  for (let start = 0; start < steps.length; start += 32) {
-    const slice = steps.slice(start, start + 32);
-    const examples = await buffer.nearest(slice.map((s) => ({ instruction: s.input.task.instruction, state: s.input.state, action: s.input.action })), k, { env: spec.name, source: 'real' });
-    const predictions = await model.predict(slice.map((s, i) => ({ ...s.input, examples: examples[i] ?? [] })));
-    predictions.forEach((p, i) => rows.push({ kind: (slice[i] as (typeof steps)[number]).kind, score: scoreTransition(p, (slice[i] as (typeof steps)[number]).real) }));
-  }
+  const heldout: HeldoutTransition[] = (await replayEpisodes(spec, trajectories)).flatMap(({ task, steps }) =>
+    steps.map(({ state, action, result, history }) => ({
+      task,
+      history,
+      transition: { runId: 'policy', taskId: task.id, env: spec.name, instruction: task.instruction, history: history.map((h) => h.action), state, action, next: result.observation, reward: result.reward, done: result.done, source: 'real' as const, createdAt: 0 },
+    })),
+  );
+  const { scores } = await measureFidelity({ model, buffer, k, heldout });
+  const rows = heldout.map((h, i) => ({ kind: stepKind(h.transition.state, h.transition.action), score: scores[i] as TransitionScore }));
   process.stdout.write(`${JSON.stringify({ env: spec.name, policy: policyFile, model: modelFile, buffer: bufferFile, split: spec.testSplit, episodes: trajectories.length, ...scoresByStep(rows) })}\n`);
 }
 

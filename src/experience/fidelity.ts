@@ -180,8 +180,11 @@ export interface FidelityOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-/** Predict every held-out transition from its real state and score it against what really happened. */
-export async function measureFidelity(options: FidelityOptions): Promise<{ report: FidelityReport; inputs: ExperienceInput[] }> {
+/**
+ * Predict every held-out transition from its real state and score it against what really happened.
+ * `scores` are per transition, in `heldout`'s order, for callers that group them their own way.
+ */
+export async function measureFidelity(options: FidelityOptions): Promise<{ report: FidelityReport; inputs: ExperienceInput[]; scores: TransitionScore[] }> {
   const { model, buffer, k, heldout } = options;
   const batchSize = options.batchSize ?? 32;
   const scores: { score: TransitionScore; kind: string }[] = [];
@@ -228,6 +231,7 @@ export async function measureFidelity(options: FidelityOptions): Promise<{ repor
       byStateKind,
     },
     inputs,
+    scores: scores.map((s) => s.score),
   };
 }
 

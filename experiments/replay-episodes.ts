@@ -1,0 +1,33 @@
+/**
+ * A policy's greedy episodes played again in the real environment. `evaluatePolicy` keeps only the
+ * actions and rewards; the experiments that score an experience model on a policy's own steps
+ * need every state, what really followed (the shop's reward breakdown included) and the history
+ * with its states, as the model is asked.
+ */
+import type { Observation, StepResult, Task } from '../src/core/types.ts';
+import type { EnvSpec } from '../src/envs/spec.ts';
+import type { HistoryStep } from '../src/experience/types.ts';
+
+export interface ReplayedStep {
+  state: Observation;
+  action: string;
+  result: StepResult;
+  /** The earlier steps of the episode, each with the state it was taken in. */
+  history: HistoryStep[];
+}
+
+export async function replayEpisodes(spec: EnvSpec, episodes: readonly { task: Task; steps: readonly { action: string }[] }[]): Promise<{ task: Task; steps: ReplayedStep[] }[]> {
+  const env = spec.createEnv();
+  const out: { task: Task; steps: ReplayedStep[] }[] = [];
+  for (const { task, steps } of episodes) {
+    let state = await env.reset(task);
+    const replayed: ReplayedStep[] = [];
+    for (const { action } of steps) {
+      const result = await env.step(action);
+      replayed.push({ state, action, result, history: replayed.map((s) => ({ state: s.state, action: s.action })) });
+      state = result.observation;
+    }
+    out.push({ task, steps: replayed });
+  }
+  return out;
+}
