@@ -152,24 +152,17 @@ export class ShopShopper implements Agent {
         return clickAction(BACK_TO_SEARCH);
       }
       case 'item': {
-        const shown = new Map<string, { values: Set<string>; selected: boolean }>();
-        for (const element of state.elements) {
-          if (element.kind !== 'option') continue;
-          const [value = '', type = '', mark] = elementFields(element).map((f) => f.toLowerCase());
-          const entry = shown.get(type) ?? { values: new Set(), selected: false };
-          entry.values.add(value);
-          if (mark === 'selected' && this.read.options.get(type) === value) entry.selected = true;
-          shown.set(type, entry);
-        }
+        // Option lines read `value | type`, and `value | type | selected` once chosen.
+        const options = state.elements.filter((e) => e.kind === 'option').map((e) => elementFields(e).map((f) => f.toLowerCase()));
         let lacking = false;
         for (const [type, value] of this.read.options) {
-          const entry = shown.get(type);
-          if (!entry?.values.has(value)) {
+          const line = options.find(([v, t]) => v === value && t === type);
+          if (!line) {
             lacking = true;
             continue;
           }
           const click = observation.actions.find((a) => a.toLowerCase() === clickAction(value));
-          if (!entry.selected && click) return click;
+          if (line[2] !== 'selected' && click) return click;
         }
         if (lacking && this.opened.size < SHOPPER_PRODUCTS && can(clickAction(PREV))) return clickAction(PREV);
         return clickAction(BUY_NOW);

@@ -403,24 +403,21 @@ export function transitionCandidates(input: ExperienceInput): TransitionCandidat
     const rawNext = new Set(view.nextLines.map((l) => l.text));
     for (const d of drafts.values()) if (rawNext.has(d.line.text)) d.raw++;
     const edits = exampleEdits(view.stateLines, view.nextLines, targetLine(view.stateLines, view.example.action));
-    for (const edit of edits) {
+    // Every current line an edit changes becomes a candidate that competes with the line it came from.
+    const applyToCurrent = (edit: Edit, mark: (d: Draft, line: StateLine) => void): void =>
       current.forEach((line, i) => {
         const text = applyEdit(line, edit);
-        if (text === null || text === line.text) return;
-        const d = draft({ ...line, text: view.map(text) }, CURRENT, i, i);
+        if (text !== null && text !== line.text) mark(draft({ ...line, text: view.map(text) }, CURRENT, i, i), line);
+      });
+    for (const edit of edits) {
+      applyToCurrent(edit, (d, line) => {
         d.edits++;
         if (edit.fromTarget === (target?.text === line.text)) d.editRole++;
       });
       // An example that added a field (`| selected`) also shows the field can go: choosing another
       // value of a kind takes the mark off the old one, which the examples (first choices) never show.
       const inverse = inverseEdit(edit);
-      if (inverse) {
-        current.forEach((line, i) => {
-          const text = applyEdit(line, inverse);
-          if (text === null || text === line.text) return;
-          draft({ ...line, text: view.map(text) }, CURRENT, i, i).undos++;
-        });
-      }
+      if (inverse) applyToCurrent(inverse, (d) => d.undos++);
     }
   });
 
