@@ -24,9 +24,9 @@
  * shop policy's greedy purchases on the test split by why they fell short, each with its real
  * reward and the neural experience model's, and how many products each episode opened (see purchases.ts).
  *
- * `npm run experiment -- policy-steps --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--episodes 200]`
+ * `npm run experiment -- policy-steps --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--split NAME]`
  * prints the neural model's teacher-forced fidelity on a policy's own greedy real steps on the
- * held-out split, by kind of page and action (see policy-steps.ts).
+ * held-out split (or NAME), by kind of page and action (see policy-steps.ts).
  *
  * `npm run experiment -- buffer-attributes --buffer FILE.jsonl` prints, for a shop buffer's real
  * purchases, how often a wanted attribute the bought product's title does not show was met, for the
@@ -72,7 +72,7 @@ const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const CLI = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3]\n`);
+  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n`);
   process.exit(2);
 }
 
@@ -289,8 +289,10 @@ async function printBufferAttributes(argv: string[]): Promise<void> {
 
 /** The neural model, teacher-forced, on a policy's own greedy real steps (see policy-steps.ts). */
 async function printPolicySteps(argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { env: { type: 'string' }, policy: { type: 'string' }, model: { type: 'string' }, buffer: { type: 'string' }, episodes: { type: 'string' }, k: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({ args: argv, options: { env: { type: 'string' }, policy: { type: 'string' }, model: { type: 'string' }, buffer: { type: 'string' }, episodes: { type: 'string' }, k: { type: 'string' }, split: { type: 'string' } }, strict: true });
   const spec = envSpec(values.env ?? usage('--env is required'));
+  // The train split holds the buffer's own tasks: what the dream gets right where it has seen the task.
+  const split = values.split ?? spec.testSplit;
   const episodes = intOption(values.episodes, 'episodes', 200, 1);
   const k = intOption(values.k, 'k', 3, 1);
   const policyFile = values.policy ?? usage('--policy FILE.dgp is required');
@@ -301,7 +303,7 @@ async function printPolicySteps(argv: string[]): Promise<void> {
   const { model } = importNeuralModel(new Uint8Array(await readFile(modelFile)));
   const buffer = await ReplayBuffer.open(new MemoryReplayStore({}, await loadStoreFile(bufferFile)));
   const trajectories: Trajectory[] = [];
-  await evaluatePolicy({ spec, policy, split: spec.testSplit, episodes, onEpisode: (t) => trajectories.push(t) });
+  await evaluatePolicy({ spec, policy, split, episodes, onEpisode: (t) => trajectories.push(t) });
   const heldout: HeldoutTransition[] = (await replayEpisodes(spec, trajectories)).flatMap(({ task, steps }) =>
     steps.map(({ state, action, result, history }) => ({
       task,
@@ -311,7 +313,7 @@ async function printPolicySteps(argv: string[]): Promise<void> {
   );
   const { scores } = await measureFidelity({ model, buffer, k, heldout });
   const rows = heldout.map((h, i) => ({ kind: stepKind(h.transition.state, h.transition.action), score: scores[i] as TransitionScore }));
-  process.stdout.write(`${JSON.stringify({ env: spec.name, policy: policyFile, model: modelFile, buffer: bufferFile, split: spec.testSplit, episodes: trajectories.length, ...scoresByStep(rows) })}\n`);
+  process.stdout.write(`${JSON.stringify({ env: spec.name, policy: policyFile, model: modelFile, buffer: bufferFile, split, episodes: trajectories.length, ...scoresByStep(rows) })}\n`);
 }
 
 const [name, ...rest] = process.argv.slice(2);

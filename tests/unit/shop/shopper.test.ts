@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { SEARCH_TEMPLATE } from '../../../src/core/actions.ts';
 import { UsageError } from '../../../src/core/errors.ts';
+import { expandActions } from '../../../src/core/queries.ts';
 import { Rng } from '../../../src/core/rng.ts';
 import type { Task } from '../../../src/core/types.ts';
 import { readInstruction, ShopShopper } from '../../../src/envs/shop/agents.ts';
@@ -39,6 +41,20 @@ describe('the shop shopper (acts on what the pages show)', () => {
       }
       expect(actions).toEqual(withGoal.steps.map((s) => s.action));
     }
+  });
+
+  it('searches with the whole request a policy can choose as its query, so the buffer holds the result pages a policy sees', async () => {
+    const env = newEnv();
+    let searches = 0;
+    for (const [i, task] of world.tasks.test.slice(0, 100).entries()) {
+      const record = await runEpisode(env, new ShopShopper(new Rng(`queries:${i}`)), task);
+      const proposed = expandActions([SEARCH_TEMPLATE], task.instruction);
+      const queries = record.steps.filter((s) => s.action.startsWith('search[')).map((s) => s.action);
+      expect(queries[0]).toBe(proposed[0]);
+      for (const query of queries) expect(proposed).toContain(query);
+      searches += queries.length;
+    }
+    expect(searches).toBeGreaterThanOrEqual(100);
   });
 
   it('buys with the wanted options it was shown, often wins, and misses attributes the pages do not show', async () => {

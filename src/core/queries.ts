@@ -1,9 +1,11 @@
 /**
  * The deterministic query proposer. A search box admits any text (`search[...]`); rather than
  * generate free text, the policy chooses among a few queries built from the instruction, so it
- * only ever chooses (as DESIGN.md asks, after WebShop's choice-based RL baseline).
+ * only ever chooses (as DESIGN.md asks, after WebShop's choice-based RL baseline). It lives in core
+ * because the shop's seeding shopper searches with the same queries: the replay buffer then holds
+ * the result pages a policy will ask the experience model for.
  */
-import { SEARCH_TEMPLATE, searchAction } from '../core/actions.ts';
+import { SEARCH_TEMPLATE, searchAction } from './actions.ts';
 import { tokens } from './text.ts';
 
 const REQUEST_OPENERS = /^(i need|i am looking for|i'm looking for|find me|i want to buy|get me|i would like)\s+/;
