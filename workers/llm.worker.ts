@@ -4,11 +4,9 @@
 // owns `onmessage` and posts its own message kinds (progress, streamed chunks), so sharing this
 // worker with a comlink endpoint would have each side choke on the other's messages.
 import { WebWorkerMLCEngineHandler } from '@mlc-ai/web-llm';
-import { answerLifeline } from '../src/experience/llm/webllm-client.ts';
+import { withLifeline } from '../src/experience/llm/webllm-client.ts';
 
 const handler = new WebWorkerMLCEngineHandler();
 // The lifeline (a Web Lock held while this worker lives) lets the page notice a worker that died
 // mid-request; everything else is WebLLM's.
-self.onmessage = (event: MessageEvent<unknown>) => {
-  if (!answerLifeline(event, self)) handler.onmessage(event);
-};
+self.onmessage = withLifeline(self, (event) => handler.onmessage(event));

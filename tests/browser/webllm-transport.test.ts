@@ -26,12 +26,12 @@ const standInConfig: AppConfig = appConfigWith([
 ]);
 
 const workers: Worker[] = [];
-function startWorker(url: URL): Worker {
-  const worker = new Worker(url, { type: 'module' });
+function startWorker(url: URL, name?: string): Worker {
+  const worker = new Worker(url, { type: 'module', name });
   workers.push(worker);
   return worker;
 }
-const standInWorker = () => startWorker(new URL('./fixtures/standin-llm.worker.ts', import.meta.url));
+const standInWorker = (name?: string) => startWorker(new URL('./fixtures/standin-llm.worker.ts', import.meta.url), name);
 const realWorker = () => startWorker(new URL('../../workers/llm.worker.ts', import.meta.url));
 
 afterEach(() => {
@@ -145,6 +145,15 @@ describe('WebLlmChatClient over the real WebLLM worker protocol (StandInEngine i
     await client.unload(); // does not hang on a dead worker
     // A dead worker cannot load again: the caller starts a new one.
     expect(await rejection(loadStandIn({ worker }))).toBe(error);
+  });
+
+  it('notices a worker that closed itself even when the browser granted its lifeline lock late', { timeout: 10_000 }, async () => {
+    // The stand-in's lock comes 300 ms late; its load takes about 10 ms. Unless the worker holds
+    // back the load until it holds the lock, the request below closes a worker whose end no lock
+    // reports, and the request never settles (seen under the full suite's load in CI).
+    const client = await loadStandIn({ worker: standInWorker('slow-lifeline') });
+    const error = await rejection(client.complete({ messages: [{ role: 'user', content: '__close__' }] }));
+    expect(error.kind).toBe('worker-crashed');
   });
 
   it('reports an uncaught error in the worker as worker-crashed with its message', async () => {

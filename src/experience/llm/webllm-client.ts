@@ -77,22 +77,52 @@ function isLifeline(data: unknown, kind: LifelineMessage['kind']): data is Lifel
   return typeof data === 'object' && data !== null && (data as { kind?: unknown }).kind === kind && typeof (data as { uuid?: unknown }).uuid === 'string';
 }
 
+/** What the lifeline needs of `navigator.locks` (a parameter so tests can slow the grant down). */
+export type LifelineLocks = Pick<LockManager, 'request'>;
+
 /**
- * Worker side of the crash watch: call it first in the worker's `onmessage`; it returns true when
- * the message was the lifeline request (do not pass it on to the handler). The worker takes a Web
- * Lock and never releases it; the browser releases it when the worker ends in any way (a crash,
- * `close()`, `terminate()`), and the page, queued on the same lock, hears of it at once.
+ * Worker side of the crash watch: wraps the worker's message handler. The page's first message is
+ * the lifeline request; the worker takes the Web Lock it names and never releases it, the browser
+ * releases it when the worker ends in any way (a crash, `close()`, `terminate()`), and the page,
+ * queued on the same lock, hears of it at once.
+ *
+ * The browser grants a lock asynchronously, so messages that arrive before the worker holds it
+ * wait and are handled after: a worker that ended before holding its lock would end unnoticed, and
+ * on a busy machine a load and a request that closed the worker were seen to finish before the
+ * grant (the page then waited forever on the request).
  */
-export function answerLifeline(event: MessageEvent<unknown>, scope: { postMessage(message: unknown): void }): boolean {
-  if (!isLifeline(event.data, LIFELINE_REQUEST)) return false;
-  const name = event.data.uuid;
-  const locks = globalThis.navigator?.locks;
-  if (!locks) return true; // no Web Locks (insecure context): the page falls back to `error` events
-  void locks.request(name, () => {
-    scope.postMessage({ kind: LIFELINE_HELD, uuid: name } satisfies LifelineMessage);
-    return new Promise<never>(() => {});
-  });
-  return true;
+export function withLifeline(
+  scope: { postMessage(message: unknown): void },
+  handle: (event: MessageEvent<unknown>) => void,
+  locks: LifelineLocks | undefined = globalThis.navigator?.locks,
+): (event: MessageEvent<unknown>) => void {
+  let waiting: MessageEvent<unknown>[] | null = null;
+  const handleReporting = (event: MessageEvent<unknown>) => {
+    try {
+      handle(event);
+    } catch (error) {
+      // As if thrown by the handler itself (the page's `error` event), and the next queued message
+      // is still handled.
+      globalThis.reportError(error);
+    }
+  };
+  return (event) => {
+    if (!isLifeline(event.data, LIFELINE_REQUEST)) {
+      if (waiting) waiting.push(event);
+      else handle(event);
+      return;
+    }
+    if (!locks) return; // no Web Locks (insecure context): the page falls back to `error` events
+    const name = event.data.uuid;
+    waiting ??= [];
+    void locks.request(name, () => {
+      scope.postMessage({ kind: LIFELINE_HELD, uuid: name } satisfies LifelineMessage);
+      const queued = waiting ?? [];
+      waiting = null;
+      for (const message of queued) handleReporting(message);
+      return new Promise<never>(() => {});
+    });
+  };
 }
 
 /** Page side: notices a worker that threw an uncaught error, failed to load, or ended. */
