@@ -132,9 +132,8 @@ export class ShopShopper implements Agent {
       case 'search': {
         // A policy searches with one of these queries; searching with them too puts the result
         // pages it will see into the buffer (a query no episode issued leaves the experience model
-        // to guess which products it lists). The whole request first: a buffer whose shopper also
-        // searched with the request's head half the time gave dream PPO 44.8 / 34.2% on seeds 1 and
-        // 2 against 49.8 / 48.0% (results/neural/README.md).
+        // to guess which products it lists). They come in the proposer's order, the whole request
+        // first.
         const query = this.queries[this.searches % this.queries.length] ?? 'product';
         this.searches++;
         return searchAction(query);
