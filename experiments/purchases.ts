@@ -5,7 +5,7 @@
  * where a dream-trained policy finds a model's generosity: purchases it rates near 1 that the
  * real shop pays less for.
  */
-import { parseState } from '../src/core/state.ts';
+import { elementFields, parseState } from '../src/core/state.ts';
 import type { RewardBreakdown } from '../src/envs/shop/reward.ts';
 import { pageKind } from '../src/replay/embed.ts';
 
@@ -54,6 +54,26 @@ export function productsOpened(episodes: readonly (readonly { state: string; nex
   for (const steps of episodes) {
     const n = steps.filter((s) => pageKind(parseState(s.state)) === 'page results' && pageKind(parseState(s.next)) === 'page item').length;
     out[n >= 3 ? '3+' : (String(n) as '0' | '1' | '2')]++;
+  }
+  return out;
+}
+
+/**
+ * For each wanted option a purchase missed: was its value offered on the page it bought from? A
+ * shown one was left unchosen (the policy did not click it); an absent one the product lacks, and
+ * only going back to another product would have met it.
+ */
+export function missedOptions(purchases: readonly { state: string; goalOptions: Readonly<Record<string, string>>; missing: readonly string[] }[]): { shown: number; absent: number } {
+  const out = { shown: 0, absent: 0 };
+  for (const { state, goalOptions, missing } of purchases) {
+    const offered = parseState(state)
+      .elements.filter((e) => e.kind === 'option')
+      .map((e) => elementFields(e).map((f) => f.toLowerCase()));
+    for (const type of missing) {
+      const value = goalOptions[type]?.toLowerCase();
+      if (offered.some(([v, t]) => v === value && t === type.toLowerCase())) out.shown++;
+      else out.absent++;
+    }
   }
   return out;
 }

@@ -22,7 +22,8 @@
  *
  * `npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl` prints a
  * shop policy's greedy purchases on the test split by why they fell short, each with its real
- * reward and the neural experience model's, and how many products each episode opened (see purchases.ts).
+ * reward and the neural experience model's, how many products each episode opened, and whether each
+ * wanted option a purchase missed was offered on its page or lacking from the product (see purchases.ts).
  *
  * `npm run experiment -- policy-steps --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--split NAME]`
  * prints the neural model's teacher-forced fidelity on a policy's own greedy real steps on the
@@ -52,7 +53,7 @@ import { shopWorld } from '../src/envs/shop/world.ts';
 import { isShopGoal, type ShopGoal } from '../src/envs/shop/goal.ts';
 import type { Product } from '../src/envs/shop/catalog.ts';
 import { elementFields, parseState } from '../src/core/state.ts';
-import { productsOpened, purchaseKind, summarizePurchases, type PurchaseKind } from './purchases.ts';
+import { missedOptions, productsOpened, purchaseKind, summarizePurchases, type PurchaseKind } from './purchases.ts';
 import type { RewardBreakdown } from '../src/envs/shop/reward.ts';
 import { importNeuralModel } from '../src/experience/neural/model-io.ts';
 import type { ExperienceInput } from '../src/experience/types.ts';
@@ -247,18 +248,21 @@ async function printPurchases(argv: string[]): Promise<void> {
   const trajectories: Trajectory[] = [];
   await evaluatePolicy({ spec, policy, split: spec.testSplit, onEpisode: (t) => trajectories.push(t) });
   const episodes = await replayEpisodes(spec, trajectories);
-  const purchases: { input: ExperienceInput; real: number; kind: PurchaseKind }[] = [];
+  const purchases: { input: ExperienceInput; real: number; kind: PurchaseKind; missing: string[] }[] = [];
   for (const { task, steps } of episodes) {
     for (const { state, action, result, history } of steps) {
       const score = result.info['score'] as RewardBreakdown | undefined;
-      if (result.done && score) purchases.push({ input: { task, history, state, action, examples: [] }, real: result.reward, kind: purchaseKind(score) });
+      if (result.done && score) purchases.push({ input: { task, history, state, action, examples: [] }, real: result.reward, kind: purchaseKind(score), missing: score.missingOptions });
     }
   }
+  const missed = missedOptions(
+    purchases.map((p) => ({ state: p.input.state.text, goalOptions: isShopGoal(p.input.task.goal) ? p.input.task.goal.options : {}, missing: p.missing })),
+  );
   const pages = episodes.map((e) => e.steps.map((s) => ({ state: s.state.text, next: s.result.observation.text })));
   const examples = await buffer.nearest(purchases.map((p) => ({ instruction: p.input.task.instruction, state: p.input.state, action: p.input.action })), k, { env: 'shop', source: 'real' });
   const predictions = await model.predict(purchases.map((p, i) => ({ ...p.input, examples: examples[i] ?? [] })));
   const rows = purchases.map((p, i) => ({ kind: p.kind, real: p.real, predicted: predictions[i]?.reward ?? 0 }));
-  process.stdout.write(`${JSON.stringify({ policy: policyFile, model: modelFile, buffer: bufferFile, split: spec.testSplit, episodes: trajectories.length, productsOpened: productsOpened(pages), byKind: summarizePurchases(rows) })}\n`);
+  process.stdout.write(`${JSON.stringify({ policy: policyFile, model: modelFile, buffer: bufferFile, split: spec.testSplit, episodes: trajectories.length, productsOpened: productsOpened(pages), missedOptions: missed, byKind: summarizePurchases(rows) })}\n`);
 }
 
 /** A shop buffer's purchases: which wanted attributes the bought product's title hides, and whether they were met. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RewardBreakdown } from '../../../src/envs/shop/reward.ts';
-import { productsOpened, purchaseKind, summarizePurchases } from '../../../experiments/purchases.ts';
+import { missedOptions, productsOpened, purchaseKind, summarizePurchases } from '../../../experiments/purchases.ts';
 
 const score = (over: Partial<RewardBreakdown>): RewardBreakdown => ({
   reward: 1, rType: 1, titleScore: 1, categoryMatch: true, attributeMatches: 2, optionMatches: 1, missingAttributes: [], missingOptions: [], priceMatch: true, success: true, ...over,
@@ -39,5 +39,17 @@ describe('purchases', () => {
       [step('results', 'item'), step('item', 'results'), step('results', 'item'), step('item', 'results'), step('results', 'item')],
     ]);
     expect(out).toEqual({ '0': 1, '1': 2, '2': 1, '3+': 1 });
+  });
+
+  it('tells a missed option the page offered from one the product lacks, by value and kind', () => {
+    const page = ['page: item', 'instruction: x', '[1] option: Black | color | selected', '[2] option: Blue | color', '[3] option: 10 | size', '[4] button: Buy Now'].join('\n');
+    const out = missedOptions([
+      // Blue was offered but not chosen; size 12 is not on the page.
+      { state: page, goalOptions: { color: 'blue', size: '12' }, missing: ['color', 'size'] },
+      // A value offered under another kind does not count as shown.
+      { state: page, goalOptions: { 'pack count': '10' }, missing: ['pack count'] },
+      { state: page, goalOptions: { color: 'black' }, missing: [] },
+    ]);
+    expect(out).toEqual({ shown: 1, absent: 2 });
   });
 });
