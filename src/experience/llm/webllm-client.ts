@@ -97,13 +97,17 @@ export function withLifeline(
   locks: LifelineLocks | undefined = globalThis.navigator?.locks,
 ): (event: MessageEvent<unknown>) => void {
   let waiting: MessageEvent<unknown>[] | null = null;
-  const handleReporting = (event: MessageEvent<unknown>) => {
-    try {
-      handle(event);
-    } catch (error) {
-      // As if thrown by the handler itself (the page's `error` event), and the next queued message
-      // is still handled.
-      globalThis.reportError(error);
+  const flush = () => {
+    const queued = waiting ?? [];
+    waiting = null;
+    for (const message of queued) {
+      try {
+        handle(message);
+      } catch (error) {
+        // As if thrown by the handler itself (the page's `error` event), and the next queued
+        // message is still handled.
+        globalThis.reportError(error);
+      }
     }
   };
   return (event) => {
@@ -115,13 +119,14 @@ export function withLifeline(
     if (!locks) return; // no Web Locks (insecure context): the page falls back to `error` events
     const name = event.data.uuid;
     waiting ??= [];
-    void locks.request(name, () => {
-      scope.postMessage({ kind: LIFELINE_HELD, uuid: name } satisfies LifelineMessage);
-      const queued = waiting ?? [];
-      waiting = null;
-      for (const message of queued) handleReporting(message);
-      return new Promise<never>(() => {});
-    });
+    locks
+      .request(name, () => {
+        scope.postMessage({ kind: LIFELINE_HELD, uuid: name } satisfies LifelineMessage);
+        flush();
+        return new Promise<never>(() => {});
+      })
+      // A lock that cannot be taken leaves the page with `error` events alone; the work goes on.
+      .catch(flush);
   };
 }
 
