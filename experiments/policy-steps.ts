@@ -8,14 +8,26 @@
 import { parseState } from '../src/core/state.ts';
 import type { Observation } from '../src/core/types.ts';
 import { meanScores, type ScoreMeans, type TransitionScore } from '../src/experience/fidelity.ts';
+import type { HistoryStep } from '../src/experience/types.ts';
 import { actionKind, pageKind } from '../src/replay/embed.ts';
 
-export function stepKind(state: Observation, action: string): string {
+export function stepKind(state: Observation, action: string, history: readonly HistoryStep[] = []): string {
   try {
     const parsed = parseState(state.text);
-    return `${pageKind(parsed)} · ${actionKind(action, parsed)}`;
+    const kind = `${pageKind(parsed)} · ${actionKind(action, parsed)}`;
+    // A product opened after going back from another is what going back is for, and the buffer
+    // holds far fewer of those pages than of first products: name them apart.
+    return kind.endsWith('click link') && history.some((h) => linkClicked(h)) ? `${kind} (another)` : kind;
   } catch {
     return 'unparsed';
+  }
+}
+
+function linkClicked(step: HistoryStep): boolean {
+  try {
+    return actionKind(step.action, parseState(step.state.text)) === 'click link';
+  } catch {
+    return false;
   }
 }
 

@@ -25,7 +25,7 @@
  * reward and the neural experience model's, how many products each episode opened, and whether each
  * wanted option a purchase missed was offered on its page or lacking from the product (see purchases.ts).
  *
- * `npm run experiment -- policy-steps --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--split NAME]`
+ * `npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--split NAME]`
  * prints the neural model's teacher-forced fidelity on a policy's own greedy real steps on the
  * held-out split (or NAME), by kind of page and action (see policy-steps.ts).
  *
@@ -62,6 +62,8 @@ import { MemoryReplayStore } from '../src/replay/memory-store.ts';
 import { ReplayBuffer } from '../src/replay/retrieval.ts';
 import { intOption } from '../src/cli/args.ts';
 import { envSpec } from '../src/envs/registry.ts';
+import { rollout, SCRIPTED_POLICIES } from '../src/envs/episode.ts';
+import type { Task } from '../src/core/types.ts';
 import { DEFAULT_POLICY, Policy } from '../src/policy/policy.ts';
 import { importPolicy } from '../src/policy/policy-file.ts';
 import type { Trajectory } from '../src/rl/rollout.ts';
@@ -73,7 +75,7 @@ const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const CLI = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n`);
+  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n`);
   process.exit(2);
 }
 
@@ -299,16 +301,23 @@ async function printPolicySteps(argv: string[]): Promise<void> {
   const split = values.split ?? spec.testSplit;
   const episodes = intOption(values.episodes, 'episodes', 200, 1);
   const k = intOption(values.k, 'k', 3, 1);
-  const policyFile = values.policy ?? usage('--policy FILE.dgp is required');
+  const policyName = values.policy ?? usage(`--policy <FILE.dgp|${SCRIPTED_POLICIES.join('|')}> is required`);
   const modelFile = values.model ?? usage('--model FILE.dgx is required');
   const bufferFile = values.buffer ?? usage('--buffer FILE.jsonl is required (the offline data the model retrieves from)');
   await useBackend(['wasm']);
-  const { policy } = importPolicy(new Uint8Array(await readFile(policyFile)));
   const { model } = importNeuralModel(new Uint8Array(await readFile(modelFile)));
   const buffer = await ReplayBuffer.open(new MemoryReplayStore({}, await loadStoreFile(bufferFile)));
-  const trajectories: Trajectory[] = [];
-  await evaluatePolicy({ spec, policy, split, episodes, onEpisode: (t) => trajectories.push(t) });
-  const heldout: HeldoutTransition[] = (await replayEpisodes(spec, trajectories)).flatMap(({ task, steps }) =>
+  const played: { task: Task; steps: { action: string }[] }[] = [];
+  if (policyName.endsWith('.dgp')) {
+    const { policy } = importPolicy(new Uint8Array(await readFile(policyName)));
+    await evaluatePolicy({ spec, policy, split, episodes, onEpisode: (t) => played.push(t) });
+  } else {
+    // A scripted agent's episodes: the shopper goes back when a page lacks a wanted option, which
+    // a dream policy's greedy episodes rarely show.
+    const agent = SCRIPTED_POLICIES.find((p) => p === policyName) ?? usage(`--policy must be a .dgp file or one of: ${SCRIPTED_POLICIES.join(', ')}`);
+    await rollout({ spec, policy: agent, split, episodes, seed: 0, onEpisode: (_, record) => played.push(record) });
+  }
+  const heldout: HeldoutTransition[] = (await replayEpisodes(spec, played)).flatMap(({ task, steps }) =>
     steps.map(({ state, action, result, history }) => ({
       task,
       history,
@@ -316,8 +325,8 @@ async function printPolicySteps(argv: string[]): Promise<void> {
     })),
   );
   const { scores } = await measureFidelity({ model, buffer, k, heldout });
-  const rows = heldout.map((h, i) => ({ kind: stepKind(h.transition.state, h.transition.action), score: scores[i] as TransitionScore }));
-  process.stdout.write(`${JSON.stringify({ env: spec.name, policy: policyFile, model: modelFile, buffer: bufferFile, split, episodes: trajectories.length, ...scoresByStep(rows) })}\n`);
+  const rows = heldout.map((h, i) => ({ kind: stepKind(h.transition.state, h.transition.action, h.history), score: scores[i] as TransitionScore }));
+  process.stdout.write(`${JSON.stringify({ env: spec.name, policy: policyName, model: modelFile, buffer: bufferFile, split, episodes: played.length, ...scoresByStep(rows) })}\n`);
 }
 
 const [name, ...rest] = process.argv.slice(2);

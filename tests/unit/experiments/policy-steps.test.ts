@@ -19,6 +19,20 @@ describe('policy-steps', () => {
     expect(stepKind(first, first.actions.find((a) => a.startsWith('go to')) as string)).toBe('at middle of the room · go');
   });
 
+  it('names a click on a product apart when the episode already opened one', () => {
+    const results = {
+      text: ['page: results', 'instruction: find shoes with size: 12', '[1] button: Back to Search', '[2] link: b01 | acme shoes | $20.00', '[3] link: b02 | zeta shoes | $25.00'].join('\n'),
+      actions: ['click[Back to Search]', 'click[b01]', 'click[b02]'],
+    };
+    expect(stepKind(results, 'click[b01]')).toBe('page results · click link');
+    const history = [
+      { state: results, action: 'click[b01]' },
+      { state: item, action: 'click[< Prev]' },
+    ];
+    expect(stepKind(results, 'click[b02]', history)).toBe('page results · click link (another)');
+    expect(stepKind(results, 'click[Back to Search]', history)).toBe('page results · click button');
+  });
+
   it('averages per kind of step, most frequent first, and over all steps', () => {
     const out = scoresByStep([
       { kind: 'page item · click option', score: score({ sameNextState: false, nextStateF1: 0.9 }) },
