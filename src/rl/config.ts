@@ -25,6 +25,12 @@ export interface PpoConfig extends CommonConfig {
   algo: 'ppo';
   /** Episodes collected per iteration (one update each). */
   episodesPerIteration: number;
+  /**
+   * Episodes of each distinct task in an iteration (a divisor of episodesPerIteration). Advantages
+   * stay GAE's; what changes is the curriculum: with 2 or more, a task is scored by the variance of
+   * its own outcomes, as GRPO's groups are, instead of by its embedding cluster's.
+   */
+  rolloutsPerTask: number;
   gamma: number;
   /** GAE λ. */
   gaeLambda: number;
@@ -73,6 +79,7 @@ export const DEFAULT_PPO: PpoConfig = {
   ...COMMON,
   algo: 'ppo',
   episodesPerIteration: 64,
+  rolloutsPerTask: 1,
   gamma: 0.99,
   gaeLambda: 0.95,
   valueCoef: 0.5,
@@ -91,6 +98,11 @@ export const DEFAULT_GRPO: GrpoConfig = {
 
 export function defaultConfig(algo: AlgoName): AlgoConfig {
   return algo === 'ppo' ? { ...DEFAULT_PPO } : { ...DEFAULT_GRPO };
+}
+
+/** Episodes each distinct task gets in one iteration: GRPO's group, PPO's rollouts per task. */
+export function rolloutsPerTask(config: AlgoConfig): number {
+  return config.algo === 'ppo' ? config.rolloutsPerTask : config.groupSize;
 }
 
 /** Episodes one iteration collects. */

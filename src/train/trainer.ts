@@ -31,7 +31,7 @@ import type { EnvSpec } from '../envs/spec.ts';
 import { DEFAULT_POLICY, Policy, type PolicyConfig } from '../policy/policy.ts';
 import type { PolicyNetwork } from '../policy/network.ts';
 import { Adam } from '../rl/adam.ts';
-import { ALGORITHMS, defaultConfig, type AlgoConfig, type AlgoName } from '../rl/config.ts';
+import { ALGORITHMS, defaultConfig, rolloutsPerTask, type AlgoConfig, type AlgoName } from '../rl/config.ts';
 import { envSettings } from './env-settings.ts';
 import { collectTrajectories, type Trajectory } from '../rl/rollout.ts';
 import { attachReferenceLogProbs } from '../rl/reference.ts';
@@ -178,6 +178,12 @@ export class Trainer {
     validateTrainOptions(options);
     this.spec = envSpec(options.env);
     this.config = { ...defaultConfig(options.algo), ...envSettings(options.env, options.algo), ...options.algoConfig } as AlgoConfig;
+    if (this.config.algo === 'ppo') {
+      const { episodesPerIteration: episodes, rolloutsPerTask: repeats } = this.config;
+      if (!Number.isInteger(repeats) || repeats < 1 || episodes % repeats !== 0) {
+        throw new UsageError(`rolloutsPerTask must be a positive integer that divides episodesPerIteration (${episodes}), got ${repeats}`);
+      }
+    }
     this.policyConfig = { ...DEFAULT_POLICY, ...options.policy };
     this.policy = new Policy(this.policyConfig, options.seed);
     this.optimizer = new Adam(this.policy.network.variables);
@@ -189,7 +195,8 @@ export class Trainer {
     this.evalSplit = options.evalSplit ?? this.spec.testSplit;
     this.curriculum = options.curriculum
       ? new Curriculum(this.trainTasks, {
-          grouping: this.config.algo === 'grpo' ? 'task' : 'cluster',
+          // A task's own outcomes measure its variance only where it is played more than once an iteration.
+          grouping: rolloutsPerTask(this.config) > 1 ? 'task' : 'cluster',
           ...(options.curriculum.config ? { config: options.curriculum.config } : {}),
           generator: options.curriculum.generator ?? this.defaultGenerator(),
           rng: new Rng(`curriculum:${options.env}:${options.algo}:${options.seed}`),
@@ -202,9 +209,9 @@ export class Trainer {
     return model instanceof LlmExperienceModel ? new LlmTaskGenerator(this.spec, this.trainTasks, model.client) : new BufferTaskGenerator(this.spec, this.trainTasks);
   }
 
-  /** Distinct tasks one iteration plays: PPO's episodes, or GRPO's tasks (each played G times). */
+  /** Distinct tasks one iteration plays: PPO's episodes over its rollouts per task, or GRPO's tasks (each played G times). */
   private get tasksPerIteration(): number {
-    return this.config.algo === 'ppo' ? this.config.episodesPerIteration : this.config.tasksPerIteration;
+    return this.config.algo === 'ppo' ? this.config.episodesPerIteration / this.config.rolloutsPerTask : this.config.tasksPerIteration;
   }
 
   /**
@@ -218,7 +225,7 @@ export class Trainer {
     const last = [...this.history].reverse().find((m) => m.phase === phase) ?? this.history.at(-1);
     if (!last || last.episodes === 0) return n;
     const stepsPerEpisode = Math.max(1, last.samplesPerIteration / last.episodes);
-    const perTask = stepsPerEpisode * (this.config.algo === 'grpo' ? this.config.groupSize : 1);
+    const perTask = stepsPerEpisode * rolloutsPerTask(this.config);
     return Math.max(1, Math.min(n, Math.floor(remaining / perTask)));
   }
 
@@ -226,12 +233,11 @@ export class Trainer {
     const n = this.tasksThatFit(remaining, phase);
     const picked = this.curriculum
       ? this.curriculum.next(n, rng, { realOnly: phase === 'real' })
-      : this.config.algo === 'ppo'
+      : this.config.algo === 'ppo' && this.config.rolloutsPerTask === 1
         ? Array.from({ length: n }, () => rng.pick(this.trainTasks))
         : rng.sample(this.trainTasks, n);
-    if (this.config.algo === 'ppo') return picked;
-    const groupSize = this.config.groupSize;
-    return picked.flatMap((t) => Array.from({ length: groupSize }, () => t));
+    const repeats = rolloutsPerTask(this.config);
+    return repeats === 1 ? picked : picked.flatMap((t) => Array.from({ length: repeats }, () => t));
   }
 
   /** The lanes training collects in: real environments, or synthetic ones over the experience model. */

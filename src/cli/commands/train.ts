@@ -192,7 +192,7 @@ function settingsText(config: AlgoConfig, defaults: AlgoConfig): string {
   return changed.length === 0 ? '' : `, settings ${changed.map(([key, value]) => `${key}=${value}`).join(' ')}`;
 }
 
-const COUNT_SETTINGS = new Set(['epochs', 'minibatchSize', 'parallelEnvs', 'episodesPerIteration', 'tasksPerIteration', 'groupSize']);
+const COUNT_SETTINGS = new Set(['epochs', 'minibatchSize', 'parallelEnvs', 'episodesPerIteration', 'rolloutsPerTask', 'tasksPerIteration', 'groupSize']);
 
 /** `--set key=value,…`: numeric fields of the algorithm's config (see rl/config.ts), checked by name. */
 function parseConfigOverrides(text: string, algo: AlgoName): Partial<AlgoConfig> {

@@ -52,6 +52,33 @@ describe('dream-mode training', () => {
     expect(again.syntheticTransitions).toBe(result.syntheticTransitions);
   });
 
+  it('PPO with rolloutsPerTask plays each task that many times an iteration, and its curriculum scores a task by its own outcomes', async () => {
+    const base = await dreamOptions();
+    const options: TrainOptions = {
+      ...base,
+      algo: 'ppo',
+      curriculum: {},
+      maxIterations: 2,
+      finalEvalEpisodes: 5,
+      dream: { ...base.dream!, syntheticBudget: 5000 },
+      algoConfig: { episodesPerIteration: 32, rolloutsPerTask: 4, parallelEnvs: 32, minibatchSize: 128, learningRate: 3e-3 },
+    };
+    const trainer = new Trainer(options);
+    const result = await trainer.run();
+    expect(result.curriculum?.grouping).toBe('task');
+    expect(result.history.map((m) => m.episodes)).toEqual([32, 32]);
+    const played = trainer.curriculum!.rows().filter((r) => r.attempts > 0);
+    expect(played.length).toBeGreaterThanOrEqual(8); // 8 distinct tasks an iteration, not 32
+    expect(played.length).toBeLessThanOrEqual(16);
+    expect(played.every((r) => r.attempts % 4 === 0)).toBe(true);
+    // Scored by their own four outcomes, the tasks of the second iteration were chosen by variance.
+    expect(result.history[1]?.curriculum?.byVariance).toBeGreaterThan(0);
+
+    const once = new Trainer({ ...options, algoConfig: { ...options.algoConfig, rolloutsPerTask: 1 } });
+    expect(once.curriculum?.summary().grouping).toBe('cluster');
+    expect(() => new Trainer({ ...options, algoConfig: { ...options.algoConfig, rolloutsPerTask: 3 } })).toThrow(/divides episodesPerIteration \(32\), got 3/);
+  });
+
   it('refuses a dream run that would touch the real environment or has no model', async () => {
     const options = await dreamOptions();
     expect(() => new Trainer({ ...options, realBudget: 100 })).toThrow(/0 real transitions/);
