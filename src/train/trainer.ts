@@ -177,11 +177,13 @@ export class Trainer {
   constructor(readonly options: TrainOptions) {
     validateTrainOptions(options);
     this.spec = envSpec(options.env);
-    this.config = { ...defaultConfig(options.algo), ...envSettings(options.env, options.algo), ...options.algoConfig } as AlgoConfig;
+    this.config = { ...defaultConfig(options.algo), ...envSettings(options.env, options.algo, options.mode), ...options.algoConfig } as AlgoConfig;
     if (this.config.algo === 'ppo') {
       const { episodesPerIteration: episodes, rolloutsPerTask: repeats } = this.config;
       if (!Number.isInteger(repeats) || repeats < 1 || episodes % repeats !== 0) {
-        throw new UsageError(`rolloutsPerTask must be a positive integer that divides episodesPerIteration (${episodes}), got ${repeats}`);
+        // Shop's dream PPO plays 8 episodes of a task (env-settings.ts), so a caller who changes only
+        // the episode count meets this too: name both settings.
+        throw new UsageError(`rolloutsPerTask must be a positive integer that divides episodesPerIteration (${episodes}), got ${repeats}; set the two together`);
       }
     }
     this.policyConfig = { ...DEFAULT_POLICY, ...options.policy };

@@ -74,6 +74,8 @@ describe('dream-mode training', () => {
     // Scored by their own four outcomes, the tasks of the second iteration were chosen by variance.
     expect(result.history[1]?.curriculum?.byVariance).toBeGreaterThan(0);
 
+    // Shop's dream PPO plays 8 episodes of each task without being told (src/train/env-settings.ts).
+    expect(new Trainer({ ...base, algo: 'ppo', curriculum: {} }).config).toMatchObject({ rolloutsPerTask: 8, episodesPerIteration: 64 });
     const once = new Trainer({ ...options, algoConfig: { ...options.algoConfig, rolloutsPerTask: 1 } });
     expect(once.curriculum?.summary().grouping).toBe('cluster');
     expect(() => new Trainer({ ...options, algoConfig: { ...options.algoConfig, rolloutsPerTask: 3 } })).toThrow(/divides episodesPerIteration \(32\), got 3/);

@@ -25,6 +25,21 @@ describe('per-environment settings', () => {
     expect(config).toMatchObject({ lossAverage: 'step', learningRate: 3e-3, entropyCoef: 0 });
   });
 
+  it('add the dream settings in mode dream only', () => {
+    expect(envSettings('shop', 'ppo', 'dream')).toEqual({ entropyCoef: 0.05, gaeLambda: 1, rolloutsPerTask: 8 });
+    expect(envSettings('shop', 'ppo', 'real')).not.toHaveProperty('rolloutsPerTask');
+    expect(envSettings('shop', 'ppo', 's2r')).not.toHaveProperty('rolloutsPerTask');
+    expect(envSettings('shop', 'grpo', 'dream')).toEqual({});
+    expect(envSettings('home', 'ppo', 'dream')).toEqual(envSettings('home', 'ppo', 'real'));
+    expect(trainer({ env: 'shop', algo: 'ppo' }).config).toMatchObject({ rolloutsPerTask: 1 });
+  });
+
+  it('name both settings when a caller’s episode count does not fit the environment’s rollouts per task', () => {
+    expect(() => new Trainer({ ...base, env: 'shop', algo: 'ppo', algoConfig: { rolloutsPerTask: 8, episodesPerIteration: 20 } })).toThrow(
+      /divides episodesPerIteration \(20\), got 8; set the two together/,
+    );
+  });
+
   it('are empty for an environment that has none', () => {
     expect(envSettings('no-such-env', 'ppo')).toEqual({});
   });
