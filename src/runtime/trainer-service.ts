@@ -1,10 +1,14 @@
 /**
- * What the trainer worker offers the page: real-mode training with live metrics (optionally with
- * the curriculum, whose task table the Curriculum view reads on demand), pause / resume / stop,
- * export of the current policy at any moment, and the Evaluate view's import-and-play of a `.dgp`
- * file step by step. Plain class, no worker APIs, so it is tested in Node and in a page.
+ * What the trainer worker offers the page: training with live metrics, in the real environment or
+ * in mode dream against the neural experience model this browser keeps for the environment
+ * (optionally with the curriculum, whose task table the Curriculum view reads on demand), pause /
+ * resume / stop, export of the current policy at any moment, and the Evaluate view's
+ * import-and-play of a `.dgp` file step by step. Plain class, no worker APIs, so it is tested in
+ * Node and in a page.
  */
 import { DreamGymError, errorMessage, UsageError } from '../core/errors.ts';
+import { importNeuralModel } from '../experience/neural/model-io.ts';
+import type { NeuralExperienceModel } from '../experience/neural/model.ts';
 import type { Observation, Task } from '../core/types.ts';
 import type { CurriculumRow, CurriculumSummary } from '../curriculum/curriculum.ts';
 import { envSpec } from '../envs/registry.ts';
@@ -12,19 +16,31 @@ import type { PolicyFileHeader } from '../policy/dgp.ts';
 import { exportPolicy, importPolicy, inspectPolicyFile } from '../policy/policy-file.ts';
 import type { Policy } from '../policy/policy.ts';
 import { IdbReplayStore } from '../replay/idb-store.ts';
+import { ReplayBuffer } from '../replay/retrieval.ts';
 import type { ReplayStore } from '../replay/store.ts';
 import type { AlgoConfig, AlgoName } from '../rl/config.ts';
 import { probeUpdates, type ProbeResult } from '../train/consistency.ts';
 import { TrainControl } from '../train/control.ts';
 import type { IterationMetrics } from '../train/metrics.ts';
-import { Trainer, type TrainResult } from '../train/trainer.ts';
+import { Trainer, type DreamOptions, type TrainResult } from '../train/trainer.ts';
 import { publicTask, taskAt, type EpisodeStart, type PlayedStep } from './env-session.ts';
+import { IdbNeuralModelStore, type NeuralModelStore } from './neural-model-store.ts';
 import { platformBackends, useBackend, type BackendName } from './tf.ts';
+
+/** Where the app trains: the real environment, or the neural experience model (0 real transitions). */
+export type AppTrainMode = 'real' | 'dream';
 
 export interface TrainRequest {
   env: string;
   algo: AlgoName;
+  /** Default real. */
+  mode?: AppTrainMode;
+  /** Real transitions the run may take (mode real; 0 or absent in mode dream). */
   realBudget: number;
+  /** Mode dream: synthetic transitions the run may take. */
+  syntheticBudget?: number;
+  /** Mode dream: real transitions retrieved as examples for each prediction (default 3). */
+  k?: number;
   seed: number;
   /** Evaluate on the held-out split every this many iterations (0: only at the end). */
   evalEvery?: number;
@@ -59,9 +75,14 @@ export interface CurriculumSnapshot {
 }
 
 export interface TrainerServiceOptions {
-  /** Where `recordStats` writes (default: the app's IndexedDB replay store). */
-  openStatsStore?: () => Promise<ReplayStore>;
+  /** The app's replay store (default: its IndexedDB one): where `recordStats` writes, and what mode dream retrieves from. */
+  openReplayStore?: () => Promise<ReplayStore>;
+  /** Where the Experience view keeps its neural models (default: their IndexedDB database). */
+  openModelStore?: () => Promise<NeuralModelStore>;
 }
+
+/** Retrieved examples per prediction in mode dream, as the CLI's default. */
+const DEFAULT_DREAM_K = 3;
 
 export type TrainerEvent =
   | { kind: 'iteration'; metrics: IterationMetrics }
@@ -85,7 +106,8 @@ export class TrainerService {
   private state: TrainerState = 'idle';
   private loaded: { policy: Policy; header: PolicyFileHeader } | null = null;
   private episode: { env: ReturnType<ReturnType<typeof envSpec>['createEnv']>; task: Task; observation: Observation; history: string[]; done: boolean } | null = null;
-  private statsStore: Promise<ReplayStore | null> | null = null;
+  private replayStore: Promise<ReplayStore> | null = null;
+  private modelStore: Promise<NeuralModelStore> | null = null;
 
   constructor(private readonly options: TrainerServiceOptions = {}) {}
 
@@ -106,27 +128,38 @@ export class TrainerService {
   async train(request: TrainRequest, onEvent: (event: TrainerEvent) => void): Promise<TrainResult> {
     if (this.state === 'running' || this.state === 'paused') throw new DreamGymError('busy', 'a training run is already in progress; stop it first');
     const backend = this.backend ?? (await this.init());
-    const statsStore = request.recordStats ? await this.openStatsStore() : null;
+    const mode = request.mode ?? 'real';
+    if (mode !== 'real' && mode !== 'dream') throw new UsageError(`unknown mode "${String(mode)}"; the app trains in: real, dream`);
+    // Mode dream needs the store for retrieval; statistics alone never stop a run.
+    const statsStore = request.recordStats ? await this.openReplayStore().catch(() => null) : null;
+    const dream = mode === 'dream' ? await this.dreamOptions(request) : null;
     const curriculum = request.curriculum
       ? { config: { lambda: request.curriculum.lambda, ...(request.curriculum.explorationFloor !== undefined ? { explorationFloor: request.curriculum.explorationFloor } : {}) } }
       : null;
     const control = new TrainControl();
-    // Built before the old trainer is let go, so a bad request (λ out of range…) leaves the last run readable.
-    const trainer = new Trainer({
-      env: request.env,
-      mode: 'real',
-      algo: request.algo,
-      realBudget: request.realBudget,
-      seed: request.seed,
-      backend,
-      evalEvery: request.evalEvery ?? 0,
-      ...(request.evalEpisodes !== undefined ? { evalEpisodes: request.evalEpisodes } : {}),
-      ...(request.finalEvalEpisodes !== undefined ? { finalEvalEpisodes: request.finalEvalEpisodes } : {}),
-      ...(request.algoConfig ? { algoConfig: request.algoConfig } : {}),
-      ...(request.maxDifficulty !== undefined ? { maxDifficulty: request.maxDifficulty } : {}),
-      ...(curriculum ? { curriculum } : {}),
-      ...(statsStore ? { statsStore } : {}),
-    });
+    let trainer: Trainer;
+    try {
+      // Built before the old trainer is let go, so a bad request (λ out of range…) leaves the last run readable.
+      trainer = new Trainer({
+        env: request.env,
+        mode,
+        algo: request.algo,
+        realBudget: mode === 'dream' ? 0 : request.realBudget,
+        seed: request.seed,
+        backend,
+        evalEvery: request.evalEvery ?? 0,
+        ...(request.evalEpisodes !== undefined ? { evalEpisodes: request.evalEpisodes } : {}),
+        ...(request.finalEvalEpisodes !== undefined ? { finalEvalEpisodes: request.finalEvalEpisodes } : {}),
+        ...(request.algoConfig ? { algoConfig: request.algoConfig } : {}),
+        ...(request.maxDifficulty !== undefined ? { maxDifficulty: request.maxDifficulty } : {}),
+        ...(curriculum ? { curriculum } : {}),
+        ...(statsStore ? { statsStore } : {}),
+        ...(dream ? { dream } : {}),
+      });
+    } catch (error) {
+      dream?.model.dispose();
+      throw error;
+    }
     this.trainer?.policy.dispose();
     this.trainer = trainer;
     this.control = control;
@@ -144,6 +177,61 @@ export class TrainerService {
       this.state = 'error';
       const message = errorMessage(error);
       onEvent({ kind: 'error', message });
+      throw error;
+    } finally {
+      // The run's own copy of the model: the Experience view keeps (and may replace) the saved file.
+      dream?.model.dispose();
+    }
+  }
+
+  /**
+   * Mode dream's model and retrieval: the neural model saved for the env (the Experience view fits
+   * or imports it) over the replay store's real transitions of that env (the Buffer view seeds
+   * them). Synthetic transitions are written back to the same store, as the CLI writes them to its
+   * buffer file; retrieval reads only the real ones. Each missing part is named with where to get it.
+   */
+  private async dreamOptions(request: TrainRequest): Promise<DreamOptions & { model: NeuralExperienceModel }> {
+    const budget = request.syntheticBudget;
+    if (budget === undefined || !Number.isInteger(budget) || budget < 1) {
+      throw new UsageError(`mode dream needs a synthetic budget: a whole number of synthetic transitions, at least 1 (got ${String(budget)})`);
+    }
+    const k = request.k ?? DEFAULT_DREAM_K;
+    if (!Number.isInteger(k) || k < 0) throw new UsageError(`k (retrieved examples per prediction) must be a whole number ≥ 0, got ${k}`);
+    let store: ReplayStore;
+    try {
+      store = await this.openReplayStore();
+    } catch (error) {
+      throw new DreamGymError('storage', `mode dream retrieves from this browser's replay buffer, which could not be opened (${errorMessage(error)})`, { cause: error });
+    }
+    const offlineTransitions = await store.count({ env: request.env, source: 'real' });
+    if (offlineTransitions === 0) {
+      throw new UsageError(`the replay buffer holds no real ${request.env} transitions to retrieve from: seed it in the Buffer view first`);
+    }
+    let saved;
+    try {
+      saved = (await (await this.openModelStore()).all()).find((m) => m?.env === request.env);
+    } catch (error) {
+      throw new DreamGymError('storage', `the saved neural models could not be read (${errorMessage(error)}); fit or import one in the Experience view`, { cause: error });
+    }
+    if (!saved) {
+      throw new UsageError(`no neural experience model is fitted for ${request.env} in this browser: fit one (or import a .dgx file) in the Experience view first`);
+    }
+    let model: NeuralExperienceModel;
+    try {
+      const loaded = importNeuralModel(saved.bytes);
+      if (loaded.header.env !== request.env) {
+        loaded.model.dispose();
+        throw new UsageError(`the file is for ${loaded.header.env}, not ${request.env}`);
+      }
+      model = loaded.model;
+    } catch (error) {
+      throw new UsageError(`the saved neural model for ${request.env} cannot be used (${errorMessage(error)}); fit it again or import a .dgx file in the Experience view`, { cause: error });
+    }
+    try {
+      const buffer = await ReplayBuffer.open(store, { filter: { env: request.env, source: 'real' } });
+      return { model, buffer, k, syntheticBudget: budget, offlineTransitions };
+    } catch (error) {
+      model.dispose();
       throw error;
     }
   }
@@ -189,10 +277,22 @@ export class TrainerService {
     return this.curriculumSnapshot(limit)?.rows ?? [];
   }
 
-  /** The replay store for outcome statistics, opened once; null (and training goes on) where it cannot open. */
-  private openStatsStore(): Promise<ReplayStore | null> {
-    this.statsStore ??= (this.options.openStatsStore ?? (() => IdbReplayStore.open()))().catch(() => null);
-    return this.statsStore;
+  /** The app's replay store, opened once; a failed opening is tried again on the next call. */
+  private openReplayStore(): Promise<ReplayStore> {
+    this.replayStore ??= (this.options.openReplayStore ?? (() => IdbReplayStore.open()))().catch((error: unknown) => {
+      this.replayStore = null;
+      throw error;
+    });
+    return this.replayStore;
+  }
+
+  /** The neural models' store, opened once (each dream run reads it afresh: the Experience view may have fitted a new model meanwhile). */
+  private openModelStore(): Promise<NeuralModelStore> {
+    this.modelStore ??= (this.options.openModelStore ?? (() => IdbNeuralModelStore.open()))().catch((error: unknown) => {
+      this.modelStore = null;
+      throw error;
+    });
+    return this.modelStore;
   }
 
   /** A few seeded updates on a fixed batch, for comparing backends (see train/consistency.ts). */
@@ -216,7 +316,7 @@ export class TrainerService {
         seed: trainer.options.seed,
         realBudget: trainer.options.realBudget,
         realTransitions: trainer.realTransitions,
-        syntheticTransitions: 0,
+        syntheticTransitions: trainer.syntheticTransitions,
         iterations: last?.iteration ?? 0,
         wallSeconds: last?.wallSeconds ?? 0,
       },

@@ -20,7 +20,7 @@ const REQUEST: TrainRequest = {
 };
 
 describe('the trainer service with a curriculum (real Chromium, real IndexedDB)', () => {
-  const service = new TrainerService({ openStatsStore: () => IdbReplayStore.open({ name: DB }) });
+  const service = new TrainerService({ openReplayStore: () => IdbReplayStore.open({ name: DB }) });
   afterAll(() => IdbReplayStore.destroy(DB));
 
   it('has no curriculum rows before a run and after a run without one', async () => {

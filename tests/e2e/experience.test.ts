@@ -20,8 +20,12 @@ async function seedShop(page: Page, episodes: number): Promise<number> {
   await page.getByLabel('Environment', { exact: true }).selectOption('shop');
   await page.getByLabel('Episodes', { exact: true }).fill(String(episodes));
   await page.getByRole('button', { name: 'Seed the buffer' }).click();
-  await expect.poll(() => page.getByTestId('seed-status').textContent(), { timeout: 60_000 }).toMatch(new RegExp(`^Seeded ${episodes} of ${episodes} episodes`));
-  return number(page, 'count-shop-real');
+  const status = page.getByTestId('seed-status');
+  await expect.poll(() => status.textContent(), { timeout: 60_000 }).toMatch(new RegExp(`^Seeded ${episodes} of ${episodes} episodes \\(\\d+ transitions\\)`));
+  // The status shows before the counts table is refreshed: wait for the table to hold what was seeded.
+  const seeded = Number(/\((\d+) transitions\)/.exec((await status.textContent()) ?? '')?.[1]);
+  await expect.poll(() => number(page, 'count-shop-real'), { timeout: 30_000 }).toBe(seeded);
+  return seeded;
 }
 const SCORE = /^\d\.\d\d$/;
 /** Where WebLLM fetches models and libraries from; aborted so the test never depends on the network. */
@@ -37,13 +41,7 @@ describe('the Experience view, driven by a person in Chromium', () => {
     const errors = collectErrors(page);
 
     // Seed the buffer as a person does, in the Buffer view.
-    await page.goto(`${inject('appUrl')}#buffer`);
-    await expect.poll(() => number(page, 'count-total'), { timeout: 30_000 }).toBe(0);
-    await page.getByLabel('Environment', { exact: true }).selectOption('shop');
-    await page.getByLabel('Episodes', { exact: true }).fill('20');
-    await page.getByRole('button', { name: 'Seed the buffer' }).click();
-    await expect.poll(() => page.getByTestId('seed-status').textContent(), { timeout: 60_000 }).toMatch(/^Seeded 20 of 20 episodes/);
-    const seeded = await number(page, 'count-shop-real');
+    const seeded = await seedShop(page, 20);
     expect(seeded).toBeGreaterThan(20);
 
     await page.getByRole('link', { name: 'Experience' }).click();

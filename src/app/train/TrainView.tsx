@@ -3,11 +3,12 @@ import { ALGORITHMS, type AlgoName } from '../../rl/config.ts';
 import { envs } from '../env-client.ts';
 import { formatNumber, LiveChart, type ChartSeries } from './LiveChart.tsx';
 import {
-  BACKEND_CHOICES, backend, canExport, canStop, ensureEnvs, error, evaluating, exportCurrentPolicy, exporting,
-  formAlgo, formBackend, formBudget, formCurriculum, formEnv, formEvalEpisodes, formEvalEvery, formLambda, formProblem, formSeed, history, isActive,
-  latest, lossData, pauseTraining, realTransitions, result, resumeTraining, runRequest, runState, secondsLeft,
+  BACKEND_CHOICES, backend, budgetKind, budgetTotal, budgetUsed, canExport, canStop, ensureEnvs, error, evaluating, exportCurrentPolicy, exporting,
+  formAlgo, formBackend, formBudget, formCurriculum, formEnv, formEvalEpisodes, formEvalEvery, formLambda, formMode, formProblem, formSeed,
+  formSyntheticBudget, history, isActive, latest, lossData, pauseTraining, result, resumeTraining, runRequest, runState, secondsLeft, setFormMode,
   stabilityData, startTraining, stopTraining, successData, type BackendChoice, type RunState,
 } from './train-store.ts';
+import type { AppTrainMode } from '../../runtime/trainer-service.ts';
 
 const STATE_TEXT: Record<RunState, string> = {
   idle: 'Not started',
@@ -63,7 +64,7 @@ function RunForm() {
   const state = runState.value;
   return (
     <section class="panel" aria-labelledby="run-title">
-      <h2 id="run-title">Train a policy in the real environment</h2>
+      <h2 id="run-title">Train a policy</h2>
       <form onSubmit={(e) => { e.preventDefault(); void startTraining(); }}>
         <fieldset class="plain" disabled={isActive.value}>
           <legend class="visually-hidden">Run settings</legend>
@@ -76,8 +77,23 @@ function RunForm() {
             <select id="train-algo" value={formAlgo.value} onChange={(e) => { formAlgo.value = (e.target as HTMLSelectElement).value as AlgoName; }}>
               {ALGORITHMS.map((name) => <option key={name} value={name}>{name.toUpperCase()}</option>)}
             </select>
-            <label for="train-budget">Real-transition budget</label>
-            {numberInput('train-budget', formBudget.value, (n) => { formBudget.value = n; }, 1)}
+            <label for="train-mode">Train in</label>
+            <select id="train-mode" value={formMode.value} aria-describedby="train-mode-help"
+              onChange={(e) => setFormMode((e.target as HTMLSelectElement).value as AppTrainMode)}>
+              <option value="real">real environment</option>
+              <option value="dream">dream</option>
+            </select>
+            {formMode.value === 'real' ? (
+              <>
+                <label for="train-budget">Real-transition budget</label>
+                {numberInput('train-budget', formBudget.value, (n) => { formBudget.value = n; }, 1)}
+              </>
+            ) : (
+              <>
+                <label for="train-synthetic-budget">Synthetic-transition budget</label>
+                {numberInput('train-synthetic-budget', formSyntheticBudget.value, (n) => { formSyntheticBudget.value = n; }, 1)}
+              </>
+            )}
             <label for="train-seed">Seed</label>
             {numberInput('train-seed', formSeed.value, (n) => { formSeed.value = n; }, 0)}
             <label for="train-eval-every">Evaluate every N iterations</label>
@@ -85,7 +101,15 @@ function RunForm() {
             <label for="train-eval-episodes">Evaluation episodes</label>
             {numberInput('train-eval-episodes', formEvalEpisodes.value, (n) => { formEvalEpisodes.value = n; }, 1)}
           </div>
-          <p class="muted small">Evaluations during training use that many held-out episodes; the final one plays every held-out task once.</p>
+          <p id="train-mode-help" class="muted small">
+            {formMode.value === 'dream'
+              ? <>Dream mode takes no real step (0 real transitions): the policy learns from what this browser's neural experience model
+                predicts (fit or import it in the <a href="#experience">Experience</a> view), which retrieves similar real transitions
+                from the <a href="#buffer">Buffer</a>; the synthetic transitions are added to the buffer.</>
+              : <>The policy learns from real environment steps.</>}
+            {' '}Held-out evaluations always play the real environment: those during training use that many episodes; the final one
+            plays every held-out task once.
+          </p>
           <div class="row curriculum-settings">
             <label>
               <input id="train-curriculum" type="checkbox" checked={formCurriculum.value} aria-describedby="train-curriculum-help"
@@ -130,7 +154,9 @@ function RunForm() {
 function Progress() {
   const request = runRequest.value;
   const m = latest.value;
-  const done = realTransitions.value;
+  const done = budgetUsed.value;
+  const total = budgetTotal.value;
+  const kind = budgetKind.value;
   const left = secondsLeft.value;
   const rate = m?.samplesPerSecond;
   const evaluation = evaluating.value;
@@ -145,12 +171,12 @@ function Progress() {
       {request && (
         <>
           <label class="progress-label" for="budget-progress">
-            <span data-testid="real-transitions">{int(done)}</span> / {int(request.realBudget)} real transitions
+            <span data-testid={`${kind}-transitions`}>{int(done)}</span> / {int(total)} {kind} transitions
             {m && <> · iteration {m.iteration}</>}
             {rate !== undefined && Number.isFinite(rate) && <> · {int(Math.round(rate))} samples/s</>}
             {left !== null && <> · about {formatDuration(left)} left</>}
           </label>
-          <progress id="budget-progress" max={request.realBudget} value={Math.min(done, request.realBudget)} />
+          <progress id="budget-progress" max={total} value={Math.min(done, total)} />
         </>
       )}
       {evaluation && (
@@ -186,15 +212,16 @@ function LatestMetrics() {
 
 function Charts() {
   if (!runRequest.value) return null;
+  const xLabel = `${budgetKind.value} transitions`;
   return (
     <section class="panel" aria-labelledby="charts-title">
       <h2 id="charts-title">Charts <span class="muted small">{history.value.length === 0 ? 'the first points appear after the first iteration' : ''}</span></h2>
       <div class="charts">
-        <LiveChart title="Success and score" xLabel="real transitions" data={successData.value} series={SUCCESS_SERIES}
+        <LiveChart title="Success and score" xLabel={xLabel} data={successData.value} series={SUCCESS_SERIES}
           left={{ label: 'success rate', range: [0, 1] }} right={{ label: 'score', range: [0, 100] }} />
-        <LiveChart title="Losses" xLabel="real transitions" data={lossData.value} series={LOSS_SERIES}
+        <LiveChart title="Losses" xLabel={xLabel} data={lossData.value} series={LOSS_SERIES}
           left={{ label: 'policy loss' }} right={{ label: 'value loss' }} />
-        <LiveChart title="Entropy and approximate KL" xLabel="real transitions" data={stabilityData.value} series={STABILITY_SERIES}
+        <LiveChart title="Entropy and approximate KL" xLabel={xLabel} data={stabilityData.value} series={STABILITY_SERIES}
           left={{ label: 'entropy' }} right={{ label: 'approx KL' }} />
       </div>
     </section>
@@ -209,7 +236,11 @@ function Result() {
     <section class="panel" aria-labelledby="result-title">
       <h2 id="result-title">{final.stopped ? 'Stopped' : 'Result'}</h2>
       <p data-testid="train-result">
-        {final.env} · {final.algo.toUpperCase()} · seed {final.seed} · {int(final.realTransitions)} real transitions in {final.iterations} iterations
+        {final.env} · {final.algo.toUpperCase()} · seed {final.seed} ·{' '}
+        {final.mode === 'dream'
+          ? <>dream: {int(final.syntheticTransitions)} synthetic transitions from {final.dream?.experience ?? 'the experience model'}, 0 real,</>
+          : <>{int(final.realTransitions)} real transitions</>}
+        {' '}in {final.iterations} iterations
         ({formatDuration(final.wallSeconds)}) on {final.backend}.{' '}
         {final.curriculum && <>Curriculum λ {final.curriculum.lambda}: {int(final.curriculum.pool)} tasks in the pool, {int(final.curriculum.generatedInPool)} generated.{' '}</>}
         {evaluation

@@ -8,7 +8,7 @@ import { proxy } from 'comlink';
 import { errorMessage } from '../../core/errors.ts';
 import type { AlgoName } from '../../rl/config.ts';
 import type { BackendName } from '../../runtime/tf.ts';
-import type { TrainRequest, TrainerEvent } from '../../runtime/trainer-service.ts';
+import type { AppTrainMode, TrainRequest, TrainerEvent } from '../../runtime/trainer-service.ts';
 import type { IterationMetrics } from '../../train/metrics.ts';
 import type { TrainResult } from '../../train/trainer.ts';
 import { loadEnvs } from '../env-client.ts';
@@ -26,7 +26,12 @@ export const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', 'webgpu', 'was
 // The form.
 export const formEnv = signal<string>('shop');
 export const formAlgo = signal<AlgoName>('ppo');
+/** Real environment, or dream: the neural experience model this browser keeps for the env. */
+export const formMode = signal<AppTrainMode>('real');
+/** Real transitions (mode real). */
 export const formBudget = signal(20_000);
+/** Synthetic transitions (mode dream). */
+export const formSyntheticBudget = signal(20_000);
 export const formSeed = signal(1);
 export const formEvalEvery = signal(10);
 export const formEvalEpisodes = signal(100);
@@ -50,14 +55,31 @@ export const exporting = signal(false);
 
 export const latest = computed(() => history.value.at(-1) ?? null);
 export const realTransitions = computed(() => result.value?.realTransitions ?? latest.value?.realTransitions ?? 0);
+export const syntheticTransitions = computed(() => result.value?.syntheticTransitions ?? latest.value?.syntheticTransitions ?? 0);
+/** What the shown run's budget counts: real transitions, or synthetic ones in mode dream. */
+export const budgetKind = computed<'real' | 'synthetic'>(() => (runRequest.value?.mode === 'dream' ? 'synthetic' : 'real'));
+export const budgetUsed = computed(() => (budgetKind.value === 'synthetic' ? syntheticTransitions.value : realTransitions.value));
+export const budgetTotal = computed(() => {
+  const request = runRequest.value;
+  if (!request) return 0;
+  return request.mode === 'dream' ? (request.syntheticBudget ?? 0) : request.realBudget;
+});
 export const isActive = computed(() => ['starting', 'running', 'pausing', 'paused', 'stopping'].includes(runState.value));
 export const canStop = computed(() => ['running', 'pausing', 'paused'].includes(runState.value));
 export const canExport = computed(() => runRequest.value !== null && runState.value !== 'starting' && !exporting.value);
 
+/** Choose the mode; dream turns the curriculum on, as the CLI's dream default (a person may turn it off again). */
+export function setFormMode(mode: AppTrainMode): void {
+  if (mode === formMode.value) return;
+  formMode.value = mode;
+  if (mode === 'dream') formCurriculum.value = true;
+}
+
 /** Problems with the form, or null when it can start a run. */
 export const formProblem = computed(() => {
   const int = (n: number) => Number.isInteger(n);
-  if (!int(formBudget.value) || formBudget.value < 1) return 'The budget must be a whole number of real transitions, at least 1.';
+  if (formMode.value === 'real' && (!int(formBudget.value) || formBudget.value < 1)) return 'The budget must be a whole number of real transitions, at least 1.';
+  if (formMode.value === 'dream' && (!int(formSyntheticBudget.value) || formSyntheticBudget.value < 1)) return 'The budget must be a whole number of synthetic transitions, at least 1.';
   if (!int(formSeed.value)) return 'The seed must be a whole number.';
   if (!int(formEvalEvery.value) || formEvalEvery.value < 0) return 'Evaluate every N iterations: a whole number, 0 for only at the end.';
   if (!int(formEvalEpisodes.value) || formEvalEpisodes.value < 1) return 'Evaluation episodes: a whole number, at least 1.';
@@ -71,7 +93,7 @@ export const secondsLeft = computed(() => {
   const recent = history.value.slice(-3).filter((m) => Number.isFinite(m.samplesPerSecond) && m.samplesPerSecond > 0);
   if (!request || recent.length === 0 || !isActive.value) return null;
   const rate = recent.reduce((a, m) => a + m.samplesPerSecond, 0) / recent.length;
-  return Math.max(0, request.realBudget - realTransitions.value) / rate;
+  return Math.max(0, budgetTotal.value - budgetUsed.value) / rate;
 });
 
 onTrainerCrash((message) => {
@@ -109,7 +131,8 @@ export async function startTraining(): Promise<void> {
   const request: TrainRequest = {
     env: formEnv.value,
     algo: formAlgo.value,
-    realBudget: formBudget.value,
+    mode: formMode.value,
+    ...(formMode.value === 'dream' ? { realBudget: 0, syntheticBudget: formSyntheticBudget.value } : { realBudget: formBudget.value }),
     seed: formSeed.value,
     evalEvery: formEvalEvery.value,
     evalEpisodes: formEvalEpisodes.value,
@@ -177,9 +200,9 @@ export async function stopTraining(): Promise<void> {
   await command(() => trainerClient().stop());
 }
 
-/** `dreamgym-<env>-<algo>-<seed>.dgp`, from the run (not the form, which may have changed). */
+/** `dreamgym-<env>-<algo>[-dream]-<seed>.dgp`, from the run (not the form, which may have changed). */
 function exportFileName(request: TrainRequest): string {
-  return `dreamgym-${request.env}-${request.algo}-${request.seed}.dgp`;
+  return `dreamgym-${request.env}-${request.algo}${request.mode === 'dream' ? '-dream' : ''}-${request.seed}.dgp`;
 }
 
 /** Download the current policy of the run (mid-run, paused or finished) as a `.dgp` file. */
@@ -197,13 +220,14 @@ export async function exportCurrentPolicy(): Promise<void> {
   }
 }
 
-// Chart data, in uPlot's aligned form: x = real transitions, then one array per series.
+// Chart data, in uPlot's aligned form: x = the transitions the budget counts, then one array per series.
 
 type Column = (number | null)[];
 
 function columns(width: number, pick: (m: IterationMetrics) => Column): [number[], ...Column[]] {
   const rows = history.value;
-  const x = rows.map((m) => m.realTransitions);
+  const synthetic = budgetKind.value === 'synthetic';
+  const x = rows.map((m) => (synthetic ? m.syntheticTransitions : m.realTransitions));
   const cols: Column[] = Array.from({ length: width }, () => []);
   for (const m of rows) pick(m).forEach((v, i) => cols[i]!.push(v));
   return [x, ...cols];

@@ -1,0 +1,81 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inspectPolicyFile } from '../../../src/policy/policy-file.ts';
+import { MemoryReplayStore } from '../../../src/replay/memory-store.ts';
+import { ReplayBuffer } from '../../../src/replay/retrieval.ts';
+import { ExperienceService } from '../../../src/runtime/experience-service.ts';
+import { MemoryNeuralModelStore } from '../../../src/runtime/neural-model-store.ts';
+import { useBackend } from '../../../src/runtime/tf.ts';
+import { TrainerService, type TrainerEvent, type TrainRequest } from '../../../src/runtime/trainer-service.ts';
+import { seededTransitions } from '../experience/fixtures.ts';
+
+/** A short dream run: a handful of GRPO iterations against the model, judged on 6 real test episodes. */
+const request: TrainRequest = {
+  env: 'shop',
+  algo: 'grpo',
+  mode: 'dream',
+  realBudget: 0,
+  syntheticBudget: 400,
+  seed: 1,
+  finalEvalEpisodes: 6,
+  curriculum: { lambda: 0.25 },
+  algoConfig: { tasksPerIteration: 4, groupSize: 4, parallelEnvs: 16, minibatchSize: 64, epochs: 1 },
+};
+
+describe('dream-mode training in the app’s trainer service', () => {
+  let replay: MemoryReplayStore;
+  let models: MemoryNeuralModelStore;
+
+  beforeAll(async () => {
+    await useBackend(['cpu']);
+    replay = new MemoryReplayStore();
+    await (await ReplayBuffer.open(replay)).add(await seededTransitions('shop', 24, 2));
+    // The app's path: the Experience view's service fits the model and keeps it in the model store.
+    models = new MemoryNeuralModelStore();
+    const experience = new ExperienceService({ openStore: async () => replay, openModelStore: async () => models, backends: ['cpu'] });
+    await experience.fitNeural({ env: 'shop', epochs: 1, validationShare: 0 });
+  }, 120_000);
+
+  const service = () => new TrainerService({ openReplayStore: async () => replay, openModelStore: async () => models });
+
+  it('trains against the saved neural model with 0 real transitions, writes synthetic experience back, and judges in the real env', async () => {
+    const trainer = service();
+    await trainer.init(['cpu']);
+    const realBefore = await replay.count({ env: 'shop', source: 'real' });
+    const events: TrainerEvent['kind'][] = [];
+    const result = await trainer.train(request, (event) => events.push(event.kind));
+    expect(result.mode).toBe('dream');
+    expect(result.realTransitions).toBe(0);
+    expect(result.syntheticTransitions).toBeGreaterThan(0);
+    expect(result.syntheticTransitions).toBeLessThanOrEqual(400);
+    expect(result.dream?.experience).toMatch(/neural/);
+    expect(result.dream?.offlineTransitions).toBe(realBefore);
+    expect(result.eval?.episodes).toBe(6);
+    expect(events).toContain('iteration');
+    expect(events.at(-1)).toBe('done');
+    // Synthetic transitions go to the store beside the real ones, which stay as they were.
+    expect(await replay.count({ env: 'shop', source: 'synthetic' })).toBe(result.dream?.synthetic.writtenBack);
+    expect(await replay.count({ env: 'shop', source: 'real' })).toBe(realBefore);
+    const header = inspectPolicyFile(await trainer.exportPolicy());
+    expect(header.training).toMatchObject({ mode: 'dream', realTransitions: 0, syntheticTransitions: result.syntheticTransitions });
+  }, 120_000);
+
+  it('says what is missing, and where to get it, before it trains', async () => {
+    const noModel = new TrainerService({ openReplayStore: async () => replay, openModelStore: async () => new MemoryNeuralModelStore() });
+    await expect(noModel.train(request, () => {})).rejects.toThrow(/no neural experience model is fitted for shop in this browser: fit one \(or import a \.dgx file\) in the Experience view first/);
+
+    const emptyBuffer = new TrainerService({ openReplayStore: async () => new MemoryReplayStore(), openModelStore: async () => models });
+    await expect(emptyBuffer.train(request, () => {})).rejects.toThrow(/holds no real shop transitions to retrieve from: seed it in the Buffer view first/);
+
+    const broken = new MemoryNeuralModelStore();
+    const saved = (await models.all())[0]!;
+    await broken.put({ ...saved, bytes: saved.bytes.slice(0, saved.bytes.length - 10) });
+    const brokenModel = new TrainerService({ openReplayStore: async () => replay, openModelStore: async () => broken });
+    await expect(brokenModel.train(request, () => {})).rejects.toThrow(/the saved neural model for shop cannot be used \(.+\); fit it again or import a \.dgx file/);
+
+    const noStore = new TrainerService({ openReplayStore: () => Promise.reject(new Error('QuotaExceededError')), openModelStore: async () => models });
+    await expect(noStore.train(request, () => {})).rejects.toThrow(/retrieves from this browser's replay buffer, which could not be opened \(QuotaExceededError\)/);
+
+    await expect(service().train({ ...request, syntheticBudget: 0 }, () => {})).rejects.toThrow(/needs a synthetic budget/);
+    await expect(service().train({ ...request, mode: 's2r' as never }, () => {})).rejects.toThrow(/the app trains in: real, dream/);
+  }, 60_000);
+});
