@@ -18,6 +18,8 @@ export interface NeuralModelStore {
   all(): Promise<SavedNeuralModel[]>;
   put(model: SavedNeuralModel): Promise<void>;
   delete(env: string): Promise<void>;
+  /** Let the connection go (a store with none need not have it). */
+  close?(): void;
 }
 
 /** Kept in memory only (Node, tests). */

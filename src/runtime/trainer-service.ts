@@ -17,14 +17,14 @@ import { exportPolicy, importPolicy, inspectPolicyFile } from '../policy/policy-
 import type { Policy } from '../policy/policy.ts';
 import { IdbReplayStore } from '../replay/idb-store.ts';
 import { ReplayBuffer } from '../replay/retrieval.ts';
-import type { ReplayStore } from '../replay/store.ts';
+import type { ReplayStore, StoreLimits } from '../replay/store.ts';
 import type { AlgoConfig, AlgoName } from '../rl/config.ts';
 import { probeUpdates, type ProbeResult } from '../train/consistency.ts';
 import { TrainControl } from '../train/control.ts';
 import type { IterationMetrics } from '../train/metrics.ts';
 import { Trainer, type DreamOptions, type TrainResult } from '../train/trainer.ts';
 import { publicTask, taskAt, type EpisodeStart, type PlayedStep } from './env-session.ts';
-import { IdbNeuralModelStore, type NeuralModelStore } from './neural-model-store.ts';
+import { IdbNeuralModelStore, type NeuralModelStore, type SavedNeuralModel } from './neural-model-store.ts';
 import { platformBackends, useBackend, type BackendName } from './tf.ts';
 
 /** Where the app trains: the real environment, or the neural experience model (0 real transitions). */
@@ -41,6 +41,8 @@ export interface TrainRequest {
   syntheticBudget?: number;
   /** Mode dream: real transitions retrieved as examples for each prediction (default 3). */
   k?: number;
+  /** Mode dream: the Buffer view's cap, which the synthetic transitions written back respect (default: none). */
+  storeLimits?: StoreLimits;
   seed: number;
   /** Evaluate on the held-out split every this many iterations (0: only at the end). */
   evalEvery?: number;
@@ -90,7 +92,8 @@ export type TrainerEvent =
   | { kind: 'done'; result: TrainResult }
   | { kind: 'error'; message: string };
 
-export type TrainerState = 'idle' | 'running' | 'paused' | 'done' | 'stopped' | 'error';
+/** `starting`: a run is being set up (a dream run indexes the buffer first); Stop already applies. */
+export type TrainerState = 'idle' | 'starting' | 'running' | 'paused' | 'done' | 'stopped' | 'error';
 
 /** One step of the loaded policy: the step as the Play view shows it, plus why the policy chose it. */
 export interface PolicyStep extends PlayedStep {
@@ -107,7 +110,6 @@ export class TrainerService {
   private loaded: { policy: Policy; header: PolicyFileHeader } | null = null;
   private episode: { env: ReturnType<ReturnType<typeof envSpec>['createEnv']>; task: Task; observation: Observation; history: string[]; done: boolean } | null = null;
   private replayStore: Promise<ReplayStore> | null = null;
-  private modelStore: Promise<NeuralModelStore> | null = null;
 
   constructor(private readonly options: TrainerServiceOptions = {}) {}
 
@@ -126,19 +128,27 @@ export class TrainerService {
    * the app). Resolves with the final result; a second start while one runs is refused.
    */
   async train(request: TrainRequest, onEvent: (event: TrainerEvent) => void): Promise<TrainResult> {
-    if (this.state === 'running' || this.state === 'paused') throw new DreamGymError('busy', 'a training run is already in progress; stop it first');
-    const backend = this.backend ?? (await this.init());
-    const mode = request.mode ?? 'real';
-    if (mode !== 'real' && mode !== 'dream') throw new UsageError(`unknown mode "${String(mode)}"; the app trains in: real, dream`);
-    // Mode dream needs the store for retrieval; statistics alone never stop a run.
-    const statsStore = request.recordStats ? await this.openReplayStore().catch(() => null) : null;
-    const dream = mode === 'dream' ? await this.dreamOptions(request) : null;
-    const curriculum = request.curriculum
-      ? { config: { lambda: request.curriculum.lambda, ...(request.curriculum.explorationFloor !== undefined ? { explorationFloor: request.curriculum.explorationFloor } : {}) } }
-      : null;
+    if (this.state === 'starting' || this.state === 'running' || this.state === 'paused') {
+      throw new DreamGymError('busy', 'a training run is already in progress; stop it first');
+    }
+    // The run counts as started from here: Stop reaches its control while a dream run indexes the
+    // buffer, and a second start is refused.
+    const previous = this.state;
     const control = new TrainControl();
+    this.control = control;
+    this.state = 'starting';
     let trainer: Trainer;
+    let dream: (DreamOptions & { model: NeuralExperienceModel }) | null = null;
     try {
+      const backend = this.backend ?? (await this.init());
+      const mode = request.mode ?? 'real';
+      if (mode !== 'real' && mode !== 'dream') throw new UsageError(`unknown mode "${String(mode)}"; the app trains in: real, dream`);
+      dream = mode === 'dream' ? await this.dreamOptions(request) : null;
+      // Statistics alone never stop a run; a dream run records them in the store it retrieves from.
+      const statsStore = request.recordStats ? (dream?.buffer?.store ?? (await this.openReplayStore().catch(() => null))) : null;
+      const curriculum = request.curriculum
+        ? { config: { lambda: request.curriculum.lambda, ...(request.curriculum.explorationFloor !== undefined ? { explorationFloor: request.curriculum.explorationFloor } : {}) } }
+        : null;
       // Built before the old trainer is let go, so a bad request (λ out of range…) leaves the last run readable.
       trainer = new Trainer({
         env: request.env,
@@ -158,13 +168,14 @@ export class TrainerService {
       });
     } catch (error) {
       dream?.model.dispose();
+      this.state = previous;
       throw error;
     }
     this.trainer?.policy.dispose();
     this.trainer = trainer;
-    this.control = control;
     this.state = 'running';
     try {
+      // A Stop during set-up ends the run at its first check, with the usual (stopped) result.
       const result = await trainer.run({
         control,
         onIteration: (metrics) => onEvent({ kind: 'iteration', metrics }),
@@ -203,13 +214,14 @@ export class TrainerService {
     } catch (error) {
       throw new DreamGymError('storage', `mode dream retrieves from this browser's replay buffer, which could not be opened (${errorMessage(error)})`, { cause: error });
     }
+    store.setLimits(request.storeLimits ?? { cap: null, evictReal: false });
     const offlineTransitions = await store.count({ env: request.env, source: 'real' });
     if (offlineTransitions === 0) {
       throw new UsageError(`the replay buffer holds no real ${request.env} transitions to retrieve from: seed it in the Buffer view first`);
     }
-    let saved;
+    let saved: SavedNeuralModel | undefined;
     try {
-      saved = (await (await this.openModelStore()).all()).find((m) => m?.env === request.env);
+      saved = await this.savedModel(request.env);
     } catch (error) {
       throw new DreamGymError('storage', `the saved neural models could not be read (${errorMessage(error)}); fit or import one in the Experience view`, { cause: error });
     }
@@ -286,13 +298,18 @@ export class TrainerService {
     return this.replayStore;
   }
 
-  /** The neural models' store, opened once (each dream run reads it afresh: the Experience view may have fitted a new model meanwhile). */
-  private openModelStore(): Promise<NeuralModelStore> {
-    this.modelStore ??= (this.options.openModelStore ?? (() => IdbNeuralModelStore.open()))().catch((error: unknown) => {
-      this.modelStore = null;
-      throw error;
-    });
-    return this.modelStore;
+  /**
+   * The env's saved neural model, read afresh for each dream run (the Experience view may have
+   * fitted another meanwhile) from a connection opened for the read alone, so another tab's
+   * schema upgrade never leaves this worker holding a closed one.
+   */
+  private async savedModel(env: string): Promise<SavedNeuralModel | undefined> {
+    const store = await (this.options.openModelStore ?? (() => IdbNeuralModelStore.open()))();
+    try {
+      return (await store.all()).find((m) => m.env === env);
+    } finally {
+      store.close?.();
+    }
   }
 
   /** A few seeded updates on a fixed batch, for comparing backends (see train/consistency.ts). */

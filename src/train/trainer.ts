@@ -181,9 +181,10 @@ export class Trainer {
     if (this.config.algo === 'ppo') {
       const { episodesPerIteration: episodes, rolloutsPerTask: repeats } = this.config;
       if (!Number.isInteger(repeats) || repeats < 1 || episodes % repeats !== 0) {
-        // Shop's dream PPO plays 8 episodes of a task (env-settings.ts), so a caller who changes only
-        // the episode count meets this too: name both settings.
-        throw new UsageError(`rolloutsPerTask must be a positive integer that divides episodesPerIteration (${episodes}), got ${repeats}; set the two together`);
+        // A caller who changes only the episode count can meet an environment's setting here
+        // (shop's dream PPO plays 8 episodes of a task): say where the other number came from.
+        const fromEnv = options.algoConfig === undefined || !('rolloutsPerTask' in options.algoConfig) ? ` (${options.env}'s ${options.mode} setting, src/train/env-settings.ts)` : '';
+        throw new UsageError(`rolloutsPerTask must be a positive integer that divides episodesPerIteration (${episodes}), got ${repeats}${fromEnv}; set the two together`);
       }
     }
     this.policyConfig = { ...DEFAULT_POLICY, ...options.policy };

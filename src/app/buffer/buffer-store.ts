@@ -14,6 +14,7 @@ import type {
 import { onReplayCrash, replayClient } from '../replay-client.ts';
 import { downloadBlob } from '../download.ts';
 import { commandRunner } from '../command.ts';
+import { savedStoreLimits, saveStoreLimits } from './store-limits.ts';
 
 export const PAGE_SIZE = 20;
 export const SEARCH_LIMIT = 50;
@@ -101,21 +102,10 @@ async function refreshAll(): Promise<void> {
 }
 
 /** The view opened: load what it shows unless it already has it (switching tabs keeps state). */
-/** The cap and real-eviction choice, kept in localStorage so they hold across reloads. */
-const LIMITS_KEY = 'dreamgym.buffer.limits';
+/** The cap and real-eviction choice (kept across reloads by store-limits.ts). */
 export const capText = signal('');
 export const evictReal = signal(false);
 export const limitsNote = signal<string | null>(null);
-
-function savedLimits(): { cap: number | null; evictReal: boolean } {
-  try {
-    const saved = JSON.parse(localStorage.getItem(LIMITS_KEY) ?? 'null') as { cap?: unknown; evictReal?: unknown } | null;
-    const cap = typeof saved?.cap === 'number' && Number.isInteger(saved.cap) && saved.cap > 0 ? saved.cap : null;
-    return { cap, evictReal: saved?.evictReal === true };
-  } catch {
-    return { cap: null, evictReal: false };
-  }
-}
 
 export async function applyLimits(): Promise<void> {
   const text = capText.value.trim();
@@ -126,14 +116,14 @@ export async function applyLimits(): Promise<void> {
   }
   await command(async () => {
     await replayClient().setLimits({ cap, evictReal: evictReal.value });
-    localStorage.setItem(LIMITS_KEY, JSON.stringify({ cap, evictReal: evictReal.value }));
+    saveStoreLimits({ cap, evictReal: evictReal.value });
     limitsNote.value = cap === null ? 'No cap: the buffer grows until the browser\'s quota.' : `Cap set to ${cap.toLocaleString('en-US')} transitions.`;
     await refreshSummary();
   });
 }
 
 export async function openView(): Promise<void> {
-  const limits = savedLimits();
+  const limits = savedStoreLimits();
   capText.value = limits.cap === null ? '' : String(limits.cap);
   evictReal.value = limits.evictReal;
   await command(() => replayClient().setLimits(limits));

@@ -16,6 +16,7 @@ import { onTrainerCrash, trainerClient } from '../trainer-client.ts';
 import { downloadBlob } from '../download.ts';
 import { commandRunner } from '../command.ts';
 import { keepFinishedRun } from '../runs/runs-store.ts';
+import { savedStoreLimits } from '../buffer/store-limits.ts';
 
 export type RunState = 'idle' | 'starting' | 'running' | 'pausing' | 'paused' | 'stopping' | 'done' | 'stopped' | 'error';
 export type BackendChoice = 'auto' | BackendName;
@@ -66,7 +67,8 @@ export const budgetTotal = computed(() => {
 });
 export const isActive = computed(() => ['starting', 'running', 'pausing', 'paused', 'stopping'].includes(runState.value));
 export const canStop = computed(() => ['running', 'pausing', 'paused'].includes(runState.value));
-export const canExport = computed(() => runRequest.value !== null && runState.value !== 'starting' && !exporting.value);
+// Only once the shown run has an iteration: after a start that failed, the worker still holds the previous run's policy.
+export const canExport = computed(() => runRequest.value !== null && (history.value.length > 0 || result.value !== null) && !exporting.value);
 
 /** Choose the mode; dream turns the curriculum on, as the CLI's dream default (a person may turn it off again). */
 export function setFormMode(mode: AppTrainMode): void {
@@ -132,7 +134,9 @@ export async function startTraining(): Promise<void> {
     env: formEnv.value,
     algo: formAlgo.value,
     mode: formMode.value,
-    ...(formMode.value === 'dream' ? { realBudget: 0, syntheticBudget: formSyntheticBudget.value } : { realBudget: formBudget.value }),
+    ...(formMode.value === 'dream'
+      ? { realBudget: 0, syntheticBudget: formSyntheticBudget.value, storeLimits: savedStoreLimits() }
+      : { realBudget: formBudget.value }),
     seed: formSeed.value,
     evalEvery: formEvalEvery.value,
     evalEpisodes: formEvalEpisodes.value,

@@ -1,3 +1,4 @@
+import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inspectPolicyFile } from '../../../src/policy/policy-file.ts';
 import { MemoryReplayStore } from '../../../src/replay/memory-store.ts';
@@ -38,11 +39,19 @@ describe('dream-mode training in the app’s trainer service', () => {
   const service = () => new TrainerService({ openReplayStore: async () => replay, openModelStore: async () => models });
 
   it('trains against the saved neural model with 0 real transitions, writes synthetic experience back, and judges in the real env', async () => {
-    const trainer = service();
+    // The model store starts empty, as before a person fits one: the first start fails and changes nothing.
+    const later = new MemoryNeuralModelStore();
+    const trainer = new TrainerService({ openReplayStore: async () => replay, openModelStore: async () => later });
     await trainer.init(['cpu']);
+    await expect(trainer.train(request, () => {})).rejects.toThrow(/no neural experience model is fitted for shop/);
+    expect(trainer.status().state).toBe('idle');
+    await expect(trainer.exportPolicy()).rejects.toThrow(/nothing to export yet/);
+    await later.put((await models.all())[0]!);
+
     const realBefore = await replay.count({ env: 'shop', source: 'real' });
     const events: TrainerEvent['kind'][] = [];
     const result = await trainer.train(request, (event) => events.push(event.kind));
+    expect(trainer.status().state).toBe('done');
     expect(result.mode).toBe('dream');
     expect(result.realTransitions).toBe(0);
     expect(result.syntheticTransitions).toBeGreaterThan(0);
@@ -70,7 +79,9 @@ describe('dream-mode training in the app’s trainer service', () => {
     const saved = (await models.all())[0]!;
     await broken.put({ ...saved, bytes: saved.bytes.slice(0, saved.bytes.length - 10) });
     const brokenModel = new TrainerService({ openReplayStore: async () => replay, openModelStore: async () => broken });
+    const tensors = tf.memory().numTensors;
     await expect(brokenModel.train(request, () => {})).rejects.toThrow(/the saved neural model for shop cannot be used \(.+\); fit it again or import a \.dgx file/);
+    expect(tf.memory().numTensors).toBe(tensors);
 
     const noStore = new TrainerService({ openReplayStore: () => Promise.reject(new Error('QuotaExceededError')), openModelStore: async () => models });
     await expect(noStore.train(request, () => {})).rejects.toThrow(/retrieves from this browser's replay buffer, which could not be opened \(QuotaExceededError\)/);
@@ -78,4 +89,29 @@ describe('dream-mode training in the app’s trainer service', () => {
     await expect(service().train({ ...request, syntheticBudget: 0 }, () => {})).rejects.toThrow(/needs a synthetic budget/);
     await expect(service().train({ ...request, mode: 's2r' as never }, () => {})).rejects.toThrow(/the app trains in: real, dream/);
   }, 60_000);
+
+  it('stops a run asked to stop while it is still being set up, and refuses a second start meanwhile', async () => {
+    const trainer = service();
+    await trainer.init(['cpu']);
+    const running = trainer.train({ ...request, syntheticBudget: 100_000 }, () => {});
+    expect(trainer.status().state).toBe('starting');
+    await expect(trainer.train(request, () => {})).rejects.toThrow(/already in progress/);
+    trainer.stop();
+    const result = await running;
+    expect(result.stopped).toBe(true);
+    expect(result.syntheticTransitions).toBe(0);
+    expect(trainer.status().state).toBe('stopped');
+  }, 60_000);
+
+  it('caps the synthetic write-back at the Buffer view’s limit', async () => {
+    const small = new MemoryReplayStore();
+    await (await ReplayBuffer.open(small)).add(await seededTransitions('shop', 24, 2));
+    const real = await small.count({ source: 'real' });
+    const trainer = new TrainerService({ openReplayStore: async () => small, openModelStore: async () => models });
+    await trainer.init(['cpu']);
+    const result = await trainer.train({ ...request, storeLimits: { cap: real + 50, evictReal: false } }, () => {});
+    expect(result.syntheticTransitions).toBeGreaterThan(50);
+    expect(await small.count()).toBeLessThanOrEqual(real + 50);
+    expect(await small.count({ source: 'real' })).toBe(real);
+  }, 120_000);
 });

@@ -76,6 +76,10 @@ describe('dream-mode training', () => {
 
     // Shop's dream PPO plays 8 episodes of each task without being told (src/train/env-settings.ts).
     expect(new Trainer({ ...base, algo: 'ppo', curriculum: {} }).config).toMatchObject({ rolloutsPerTask: 8, episodesPerIteration: 64 });
+    // Changing only the episode count meets that setting: the message says where the 8 came from.
+    expect(() => new Trainer({ ...base, algo: 'ppo', algoConfig: { episodesPerIteration: 20 } })).toThrow(
+      /divides episodesPerIteration \(20\), got 8 \(shop's dream setting, src\/train\/env-settings\.ts\); set the two together/,
+    );
     const once = new Trainer({ ...options, algoConfig: { ...options.algoConfig, rolloutsPerTask: 1 } });
     expect(once.curriculum?.summary().grouping).toBe('cluster');
     expect(() => new Trainer({ ...options, algoConfig: { ...options.algoConfig, rolloutsPerTask: 3 } })).toThrow(/divides episodesPerIteration \(32\), got 3/);
