@@ -15,7 +15,7 @@ import { countTokens } from '../experience/tokens.ts';
 import type { ExperienceModel } from '../experience/types.ts';
 import { loadStoreFile } from '../replay/file-store.ts';
 import { MemoryReplayStore } from '../replay/memory-store.ts';
-import { ReplayBuffer } from '../replay/retrieval.ts';
+import { DEFAULT_K, ReplayBuffer } from '../replay/retrieval.ts';
 import { intOption, requireOption } from './args.ts';
 
 export const EXPERIENCE_BACKENDS = ['neural', 'knn', 'llm'] as const;
@@ -40,7 +40,7 @@ export const EXPERIENCE_USAGE = '--experience <neural|knn|llm> [--model FILE.dgx
 export type ExperienceValues = { [K in keyof typeof EXPERIENCE_OPTIONS]?: string | undefined };
 
 export function experienceK(values: ExperienceValues): number {
-  return intOption(values.k, 'k', 3, 0);
+  return intOption(values.k, 'k', DEFAULT_K, 0);
 }
 
 /**

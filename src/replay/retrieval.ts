@@ -8,6 +8,9 @@ import { EMBEDDING_DIM, embedStateAction } from './embed.ts';
 import type { NewTransition, ReplayStore, StoredTransition, TransitionFilter } from './store.ts';
 import { VectorIndex, type SearchFilter } from './vector-index.ts';
 
+/** Real transitions retrieved per prediction where a caller names none: the CLI's `--k`, the Experience view's and the app's dream runs. */
+export const DEFAULT_K = 3;
+
 export interface RetrievalQuery {
   instruction: string;
   state: Observation;

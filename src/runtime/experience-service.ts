@@ -32,14 +32,14 @@ import { OpenAiHttpClient } from '../experience/llm/http-client.ts';
 import { LlmExperienceModel } from '../experience/llm/llm-model.ts';
 import { fitNeuralModel, type FitProgress } from '../experience/neural/fit.ts';
 import { ModelFileError } from '../experience/neural/model-file.ts';
-import { exportNeuralModel, importNeuralModel } from '../experience/neural/model-io.ts';
+import { exportNeuralModel, importNeuralModel, importNeuralModelFor } from '../experience/neural/model-io.ts';
 import type { NeuralExperienceModel } from '../experience/neural/model.ts';
 import { compactState } from '../experience/prompt.ts';
 import {
   emptyStats, failurePrediction, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats, type HistoryStep,
 } from '../experience/types.ts';
 import { IdbReplayStore } from '../replay/idb-store.ts';
-import { ReplayBuffer } from '../replay/retrieval.ts';
+import { DEFAULT_K, ReplayBuffer } from '../replay/retrieval.ts';
 import type { ReplayStore, StoredTransition } from '../replay/store.ts';
 import { publicTask, taskAt, type PublicTask } from './env-session.ts';
 import { IdbNeuralModelStore, type NeuralModelStore, type SavedNeuralModel } from './neural-model-store.ts';
@@ -208,7 +208,6 @@ export interface ExperienceServiceOptions {
   now?: () => number;
 }
 
-const DEFAULT_K = 3;
 const MAX_K = 8;
 const RUN_ID = 'experience-view';
 
@@ -767,11 +766,7 @@ export class ExperienceService {
     if (!entry.model && entry.info.problem === undefined) {
       try {
         await this.ensureBackend();
-        const { model, header } = importNeuralModel(entry.bytes);
-        if (header.env !== env) {
-          model.dispose();
-          throw new ModelFileError('header', `the saved file is for ${header.env}, not ${env}`);
-        }
+        const { model } = importNeuralModelFor(entry.bytes, env);
         // Another call may have loaded it meanwhile (ensureBackend awaited).
         if (entry.model) model.dispose();
         else entry.model = model;

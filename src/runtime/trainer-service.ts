@@ -7,7 +7,7 @@
  * Node and in a page.
  */
 import { DreamGymError, errorMessage, UsageError } from '../core/errors.ts';
-import { importNeuralModel } from '../experience/neural/model-io.ts';
+import { importNeuralModelFor } from '../experience/neural/model-io.ts';
 import type { NeuralExperienceModel } from '../experience/neural/model.ts';
 import type { Observation, Task } from '../core/types.ts';
 import type { CurriculumRow, CurriculumSummary } from '../curriculum/curriculum.ts';
@@ -16,7 +16,7 @@ import type { PolicyFileHeader } from '../policy/dgp.ts';
 import { exportPolicy, importPolicy, inspectPolicyFile } from '../policy/policy-file.ts';
 import type { Policy } from '../policy/policy.ts';
 import { IdbReplayStore } from '../replay/idb-store.ts';
-import { ReplayBuffer } from '../replay/retrieval.ts';
+import { DEFAULT_K, ReplayBuffer } from '../replay/retrieval.ts';
 import type { ReplayStore, StoreLimits } from '../replay/store.ts';
 import type { AlgoConfig, AlgoName } from '../rl/config.ts';
 import { probeUpdates, type ProbeResult } from '../train/consistency.ts';
@@ -82,9 +82,6 @@ export interface TrainerServiceOptions {
   /** Where the Experience view keeps its neural models (default: their IndexedDB database). */
   openModelStore?: () => Promise<NeuralModelStore>;
 }
-
-/** Retrieved examples per prediction in mode dream, as the CLI's default. */
-const DEFAULT_DREAM_K = 3;
 
 export type TrainerEvent =
   | { kind: 'iteration'; metrics: IterationMetrics }
@@ -206,7 +203,7 @@ export class TrainerService {
     if (budget === undefined || !Number.isInteger(budget) || budget < 1) {
       throw new UsageError(`mode dream needs a synthetic budget: a whole number of synthetic transitions, at least 1 (got ${String(budget)})`);
     }
-    const k = request.k ?? DEFAULT_DREAM_K;
+    const k = request.k ?? DEFAULT_K;
     if (!Number.isInteger(k) || k < 0) throw new UsageError(`k (retrieved examples per prediction) must be a whole number ≥ 0, got ${k}`);
     let store: ReplayStore;
     try {
@@ -230,12 +227,7 @@ export class TrainerService {
     }
     let model: NeuralExperienceModel;
     try {
-      const loaded = importNeuralModel(saved.bytes);
-      if (loaded.header.env !== request.env) {
-        loaded.model.dispose();
-        throw new UsageError(`the file is for ${loaded.header.env}, not ${request.env}`);
-      }
-      model = loaded.model;
+      model = importNeuralModelFor(saved.bytes, request.env).model;
     } catch (error) {
       throw new UsageError(`the saved neural model for ${request.env} cannot be used (${errorMessage(error)}); fit it again or import a .dgx file in the Experience view`, { cause: error });
     }

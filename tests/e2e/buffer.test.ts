@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, collectErrors, launch } from './browser.ts';
+import type { Browser } from 'playwright-core';
+import { ARTIFACTS, collectErrors, launch, number } from './browser.ts';
 
 const MARKUP = '<img src=x onerror="window.__pwned=1">';
 /** A word only the first imported line holds, so a search for it finds exactly that transition. */
@@ -39,7 +39,6 @@ const IMPORT_LINES = [
   transitionLine({ next: { text: `page: item\n[1] text: ${MARKUP}`, actions: [] }, done: true, reward: 1 }),
 ];
 
-const number = async (page: Page, testId: string) => Number((await page.getByTestId(testId).textContent())?.replace(/,/g, ''));
 
 describe('the Buffer view, driven by a person in Chromium', () => {
   let browser: Browser;

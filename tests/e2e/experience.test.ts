@@ -7,26 +7,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { encodePolicyFile } from '../../src/policy/dgp.ts';
-import { ARTIFACTS, collectErrors, launch } from './browser.ts';
+import { ARTIFACTS, collectErrors, launch, number, seedShop } from './browser.ts';
 
-const number = async (page: Page, testId: string) => Number((await page.getByTestId(testId).textContent())?.replace(/,/g, ''));
-
-/** Seed `episodes` shop episodes through the Buffer view, as a person does; returns the real transitions. */
-async function seedShop(page: Page, episodes: number): Promise<number> {
-  await page.goto(`${inject('appUrl')}#buffer`);
-  await expect.poll(() => number(page, 'count-total'), { timeout: 30_000 }).toBe(0);
-  await page.getByLabel('Environment', { exact: true }).selectOption('shop');
-  await page.getByLabel('Episodes', { exact: true }).fill(String(episodes));
-  await page.getByRole('button', { name: 'Seed the buffer' }).click();
-  const status = page.getByTestId('seed-status');
-  await expect.poll(() => status.textContent(), { timeout: 60_000 }).toMatch(new RegExp(`^Seeded ${episodes} of ${episodes} episodes \\(\\d+ transitions\\)`));
-  // The status shows before the counts table is refreshed: wait for the table to hold what was seeded.
-  const seeded = Number(/\((\d+) transitions\)/.exec((await status.textContent()) ?? '')?.[1]);
-  await expect.poll(() => number(page, 'count-shop-real'), { timeout: 30_000 }).toBe(seeded);
-  return seeded;
-}
 const SCORE = /^\d\.\d\d$/;
 /** Where WebLLM fetches models and libraries from; aborted so the test never depends on the network. */
 const MODEL_HOSTS = /huggingface\.co|hf\.co|githubusercontent\.com|mlc\.ai/;

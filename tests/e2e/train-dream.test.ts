@@ -1,19 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
 import { fitNeuralModel } from '../../src/experience/neural/fit.ts';
 import { exportNeuralModel } from '../../src/experience/neural/model-io.ts';
 import { readPolicyHeader } from '../../src/policy/dgp.ts';
 import { useBackend } from '../../src/runtime/tf.ts';
 import { seededBuffer } from '../unit/experience/fixtures.ts';
-import { ARTIFACTS, collectErrors, launch } from './browser.ts';
+import { ARTIFACTS, collectErrors, launch, number, seedShop } from './browser.ts';
 
 // wasm, as the real-mode Train test: SwiftShader's WebGPU is correct but slow.
 const BACKEND = process.env.DREAMGYM_E2E_BACKEND ?? 'wasm';
 // A few PPO iterations of 64 synthetic episodes (8 tasks played 8 times: shop's dream setting).
 const BUDGET = 1200;
-
-const number = async (page: Page, testId: string) => Number((await page.getByTestId(testId).textContent())?.replace(/,/g, ''));
 
 /** A small shop model made under Node, as a person would bring a .dgx file fitted elsewhere. */
 async function shopModelFile(): Promise<Buffer> {
@@ -39,14 +37,7 @@ describe('dream mode in the Train view, driven by a person in Chromium', () => {
     const tab = (name: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name });
 
     // Seed the buffer the model retrieves from.
-    await page.goto(`${inject('appUrl')}#buffer`);
-    await page.getByLabel('Environment', { exact: true }).selectOption('shop');
-    await page.getByLabel('Episodes', { exact: true }).fill('20');
-    await page.getByRole('button', { name: 'Seed the buffer' }).click();
-    const seedStatus = page.getByTestId('seed-status');
-    await expect.poll(() => seedStatus.textContent(), { timeout: 60_000 }).toMatch(/^Seeded 20 of 20 episodes \(\d+ transitions\)/);
-    const seeded = Number(/\((\d+) transitions\)/.exec((await seedStatus.textContent()) ?? '')?.[1]);
-    await expect.poll(() => number(page, 'count-shop-real'), { timeout: 30_000 }).toBe(seeded);
+    const seeded = await seedShop(page, 20);
 
     // Dream mode with no neural model yet: a clear message that names where to get one.
     await tab('Train').click();

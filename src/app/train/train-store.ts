@@ -63,7 +63,7 @@ export const budgetUsed = computed(() => (budgetKind.value === 'synthetic' ? syn
 export const budgetTotal = computed(() => {
   const request = runRequest.value;
   if (!request) return 0;
-  return request.mode === 'dream' ? (request.syntheticBudget ?? 0) : request.realBudget;
+  return budgetKind.value === 'synthetic' ? (request.syntheticBudget ?? 0) : request.realBudget;
 });
 export const isActive = computed(() => ['starting', 'running', 'pausing', 'paused', 'stopping'].includes(runState.value));
 export const canStop = computed(() => ['running', 'pausing', 'paused'].includes(runState.value));

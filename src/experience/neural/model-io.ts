@@ -65,6 +65,16 @@ export function inspectNeuralModel(bytes: Uint8Array): ExperienceFileHeader {
   return readExperienceHeader(bytes);
 }
 
+/** `importNeuralModel` for a model that must simulate `env`: one fitted on another is disposed and refused. */
+export function importNeuralModelFor(bytes: Uint8Array, env: string): { model: NeuralExperienceModel; header: ExperienceFileHeader } {
+  const loaded = importNeuralModel(bytes);
+  if (loaded.header.env !== env) {
+    loaded.model.dispose();
+    throw new ModelFileError('header', `the file is for ${loaded.header.env}, not ${env}`);
+  }
+  return loaded;
+}
+
 /** A ready model and its header; every check runs before a weight is used. */
 export function importNeuralModel(bytes: Uint8Array): { model: NeuralExperienceModel; header: ExperienceFileHeader } {
   const { header, weights } = decodeExperienceFile(bytes, { expectedWeights: (h) => weightPlan(architectureOf(neuralConfigFromHeader(h))) });
