@@ -8,11 +8,12 @@
 import type { Transition } from '../src/core/types.ts';
 import { envSpec } from '../src/envs/registry.ts';
 import { heldoutInput, heldoutTransitions } from '../src/experience/fidelity.ts';
-import { DEFAULT_FIT, fitNeuralModel } from '../src/experience/neural/fit.ts';
+import { fitNeuralModel } from '../src/experience/neural/fit.ts';
+import { DEFAULT_FIT } from '../src/experience/neural/fit-settings.ts';
 import { MemoryReplayStore } from '../src/replay/memory-store.ts';
 import { ReplayBuffer } from '../src/replay/retrieval.ts';
 import { seedEpisodes } from '../src/replay/seed.ts';
-import { useBackend } from '../src/runtime/tf.ts';
+import { useBackend } from '../src/platform/tf.ts';
 import { median } from './stats.ts';
 
 function option(args: string[], name: string, fallback: number): number {

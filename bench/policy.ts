@@ -18,7 +18,7 @@ import { DEFAULT_PPO } from '../src/rl/config.ts';
 import { collectTrajectories } from '../src/rl/rollout.ts';
 import { ppoSamples } from '../src/rl/samples.ts';
 import { optimize } from '../src/rl/update.ts';
-import { parseBackend, tf, useBackend } from '../src/runtime/tf.ts';
+import { parseBackend, tf, useBackend } from '../src/platform/tf.ts';
 import { median } from './stats.ts';
 
 async function timeMs(repeats: number, run: () => Promise<void>): Promise<number[]> {

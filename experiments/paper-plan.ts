@@ -3,7 +3,7 @@
  * (`train …`), so every number in the results file can be reproduced by hand.
  */
 import type { AlgoName } from '../src/rl/config.ts';
-import type { TrainMode } from '../src/train/trainer.ts';
+import type { TrainMode } from '../src/train/modes.ts';
 
 export type PresetName = 'quick' | 'full';
 

@@ -67,7 +67,7 @@ import type { Task } from '../src/core/types.ts';
 import { DEFAULT_POLICY, Policy } from '../src/policy/policy.ts';
 import { importPolicy } from '../src/policy/policy-file.ts';
 import type { Trajectory } from '../src/rl/rollout.ts';
-import { useBackend } from '../src/runtime/tf.ts';
+import { useBackend } from '../src/platform/tf.ts';
 import { evaluatePolicy } from '../src/train/evaluate.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');

@@ -6,7 +6,7 @@
  */
 import { signal } from '@preact/signals';
 import type { Remote } from 'comlink';
-import type { EnvSession, EnvSummary } from '../runtime/env-session.ts';
+import type { EnvSession, EnvSummary } from '../services/env-session.ts';
 import { workerHandle } from './worker-handle.ts';
 
 export type EnvClient = Remote<EnvSession>;

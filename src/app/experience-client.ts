@@ -4,7 +4,7 @@
  * in-process class, returning promises.
  */
 import type { Remote } from 'comlink';
-import type { ExperienceService } from '../runtime/experience-service.ts';
+import type { ExperienceService } from '../services/experience-service.ts';
 import { workerHandle } from './worker-handle.ts';
 
 export type ExperienceClient = Remote<ExperienceService>;

@@ -3,7 +3,7 @@
  * search). `Remote<ReplayService>` has the same methods as the in-process class, returning promises.
  */
 import type { Remote } from 'comlink';
-import type { ReplayService } from '../runtime/replay-service.ts';
+import type { ReplayService } from '../services/replay-service.ts';
 import { workerHandle } from './worker-handle.ts';
 
 export type ReplayClient = Remote<ReplayService>;

@@ -5,7 +5,7 @@
  * promises.
  */
 import type { Remote } from 'comlink';
-import type { TrainerService } from '../runtime/trainer-service.ts';
+import type { TrainerService } from '../services/trainer-service.ts';
 import { workerHandle } from './worker-handle.ts';
 
 export type TrainerClient = Remote<TrainerService>;

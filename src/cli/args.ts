@@ -1,5 +1,9 @@
 /** Small helpers over node:util.parseArgs so each command reads like its usage line. */
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { UsageError } from '../core/errors.ts';
+import { flagName, type FieldNamer } from '../jobs/spec.ts';
 
 export function intOption(value: string | undefined, name: string, fallback: number, min = 0): number {
   if (value === undefined) return fallback;
@@ -24,4 +28,44 @@ export function numberOption(value: string | undefined, name: string, min: numbe
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new UsageError(`--${name} must be a number in [${min}, ${max}], got "${value}"`);
   return n;
+}
+
+/**
+ * Number flags as a spec's fields: `{ maxTransitions: 'max-transitions' }` reads `--max-transitions`.
+ * A flag that is not a number stays a string, so the spec refuses it by name; absent flags are
+ * left out, so the spec's own default applies.
+ */
+export function numberFlags(values: Record<string, unknown>, fields: Record<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, flag] of Object.entries(fields)) {
+    const raw = values[flag];
+    if (raw === undefined) continue;
+    const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+    out[field] = Number.isNaN(n) ? raw : n;
+  }
+  return out;
+}
+
+/** Names spec fields as flags (`maxTransitions` → `--max-transitions`), with exceptions where a flag is spelled otherwise. */
+export function flagNamer(exceptions: Record<string, string> = {}): FieldNamer {
+  return (field) => exceptions[field] ?? flagName(field);
+}
+
+/**
+ * Refuses, before any work starts, an output path that cannot be written: a missing directory, a
+ * directory, or a place this process may not write. The file itself need not exist.
+ */
+export async function checkOutputPath(path: string, flag: string): Promise<void> {
+  const where = `--${flag} ${path}`;
+  const existing = await stat(path).catch(() => null);
+  if (existing?.isDirectory()) throw new UsageError(`${where} is a directory; name a file in it`);
+  const dir = dirname(path);
+  const parent = await stat(dir).catch(() => null);
+  if (!parent) throw new UsageError(`${where}: the directory ${dir} does not exist`);
+  if (!parent.isDirectory()) throw new UsageError(`${where}: ${dir} is not a directory`);
+  try {
+    await access(existing ? path : dir, constants.W_OK);
+  } catch {
+    throw new UsageError(`${where} cannot be written (no permission to write ${existing ? 'the file' : `in ${dir}`})`);
+  }
 }

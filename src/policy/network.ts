@@ -13,7 +13,7 @@
  * matmul-bound on every backend, and the wasm backend has no gradient for gather anyway.
  */
 import { Rng } from '../core/rng.ts';
-import { tf } from '../runtime/tf.ts';
+import { tf } from '../platform/tf.ts';
 import { hiddenDense, inputDense } from './dense.ts';
 
 export interface NetworkConfig {

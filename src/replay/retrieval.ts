@@ -10,6 +10,8 @@ import { VectorIndex, type SearchFilter } from './vector-index.ts';
 
 /** Real transitions retrieved per prediction where a caller names none: the CLI's `--k`, the Experience view's and the app's dream runs. */
 export const DEFAULT_K = 3;
+/** The most examples a prediction may retrieve: prompts and the neural model's candidates grow with k. */
+export const MAX_K = 16;
 
 export interface RetrievalQuery {
   instruction: string;

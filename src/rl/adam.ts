@@ -3,7 +3,7 @@
  * Written out rather than taken from tf.train so the rate can change every step and the moments
  * can be reset when a run resumes from a file.
  */
-import { tf } from '../runtime/tf.ts';
+import { tf } from '../platform/tf.ts';
 
 export interface AdamOptions {
   beta1: number;

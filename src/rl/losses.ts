@@ -3,7 +3,7 @@
  * follow CleanRL's ppo.py. `logProbs` are log π(·|s) over candidates [N, K]; `actionMask` is the
  * one-hot of the taken candidate [N, K].
  */
-import { tf } from '../runtime/tf.ts';
+import { tf } from '../platform/tf.ts';
 
 export interface LossTerms {
   loss: tf.Scalar;

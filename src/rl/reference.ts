@@ -5,7 +5,7 @@
 import type { FeaturizerConfig } from '../policy/featurizer.ts';
 import type { PolicyNetwork } from '../policy/network.ts';
 import { batchTensors } from '../policy/policy.ts';
-import { tf } from '../runtime/tf.ts';
+import { tf } from '../platform/tf.ts';
 import type { UpdateSample } from './update.ts';
 
 export async function attachReferenceLogProbs(

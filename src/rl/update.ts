@@ -6,7 +6,7 @@
 import type { Rng } from '../core/rng.ts';
 import type { Features } from '../policy/featurizer.ts';
 import { batchTensors, type Policy } from '../policy/policy.ts';
-import { tf } from '../runtime/tf.ts';
+import { tf } from '../platform/tf.ts';
 import type { Adam } from './adam.ts';
 import { normalize } from './advantages.ts';
 import type { AlgoConfig } from './config.ts';

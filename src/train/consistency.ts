@@ -12,7 +12,7 @@ import { batchTensors, DEFAULT_POLICY, Policy, type PolicyConfig } from '../poli
 import { Adam } from '../rl/adam.ts';
 import { DEFAULT_PPO } from '../rl/config.ts';
 import { optimize, type UpdateSample } from '../rl/update.ts';
-import { tf } from '../runtime/tf.ts';
+import { tf } from '../platform/tf.ts';
 
 export interface ProbeResult {
   backend: string;

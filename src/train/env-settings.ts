@@ -6,7 +6,7 @@
  * chose it.
  */
 import type { AlgoConfig, AlgoName } from '../rl/config.ts';
-import type { TrainMode } from './trainer.ts';
+import type { TrainMode } from './modes.ts';
 
 type Settings = { [A in AlgoName]?: Partial<Extract<AlgoConfig, { algo: A }>> };
 

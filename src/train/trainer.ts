@@ -33,6 +33,7 @@ import type { PolicyNetwork } from '../policy/network.ts';
 import { Adam } from '../rl/adam.ts';
 import { ALGORITHMS, defaultConfig, rolloutsPerTask, type AlgoConfig, type AlgoName } from '../rl/config.ts';
 import { envSettings } from './env-settings.ts';
+import { TRAIN_MODES, type Phase, type TrainMode } from './modes.ts';
 import { collectTrajectories, type Trajectory } from '../rl/rollout.ts';
 import { attachReferenceLogProbs } from '../rl/reference.ts';
 import { grpoSamples, ppoSamples } from '../rl/samples.ts';
@@ -41,12 +42,6 @@ import { TrainControl } from './control.ts';
 import { evaluatePolicy, type EvalResult } from './evaluate.ts';
 import type { IterationMetrics } from './metrics.ts';
 
-export type TrainMode = 'real' | 'dream' | 's2r';
-export const TRAIN_MODES: readonly TrainMode[] = ['real', 'dream', 's2r'];
-/** Where an iteration collected: the real environment or the experience model. */
-export type Phase = 'real' | 'dream';
-/** Mode s2r's real budget when none is given: the paper's "under 10%" of 80K real transitions is 8K; 5K leaves a margin. */
-export const DEFAULT_S2R_REAL_BUDGET = 5000;
 
 /** What mode `dream` trains against. */
 export interface DreamOptions {

@@ -1,6 +1,6 @@
 import { wrap } from 'comlink';
 import { describe, expect, it } from 'vitest';
-import type { EnvSession } from '../../src/runtime/env-session.ts';
+import type { EnvSession } from '../../src/services/env-session.ts';
 
 describe('the environment worker (real Chromium, real Worker, comlink)', () => {
   const worker = new Worker(new URL('../../workers/env.worker.ts', import.meta.url), { type: 'module' });

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 // A worker that reports what WebGPU it sees, so the test can compare page and worker.
 import { expose } from 'comlink';
-import { probeWebGpu } from '../../src/runtime/gpu.ts';
+import { probeWebGpu } from '../../src/platform/gpu.ts';
 
 expose({ probeWebGpu });

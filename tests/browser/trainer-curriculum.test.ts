@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { IdbReplayStore } from '../../src/replay/idb-store.ts';
-import { TrainerService, type TrainRequest } from '../../src/runtime/trainer-service.ts';
+import { TrainerService, type TrainRequest } from '../../src/services/trainer-service.ts';
 
 const DB = `test-trainer-stats-${Date.now()}`;
 

@@ -1,7 +1,7 @@
 import { proxy, wrap } from 'comlink';
 import { describe, expect, it, vi } from 'vitest';
 import { commands } from 'vitest/browser';
-import type { TrainerEvent, TrainerService } from '../../src/runtime/trainer-service.ts';
+import type { TrainerEvent, TrainerService } from '../../src/services/trainer-service.ts';
 
 function trainerWorker() {
   const worker = new Worker(new URL('../../workers/trainer.worker.ts', import.meta.url), { type: 'module' });

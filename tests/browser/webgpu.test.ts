@@ -1,6 +1,6 @@
 import { wrap } from 'comlink';
 import { describe, expect, it } from 'vitest';
-import { probeWebGpu } from '../../src/runtime/gpu.ts';
+import { probeWebGpu } from '../../src/platform/gpu.ts';
 
 // Headless Chromium started with --enable-unsafe-webgpu exposes a real (SwiftShader) adapter.
 describe('WebGPU in the system Chromium', () => {

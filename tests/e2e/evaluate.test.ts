@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { readPolicyHeader } from '../../src/policy/dgp.ts';
 import { exportPolicy, type PolicyFileInfo } from '../../src/policy/policy-file.ts';
 import { DEFAULT_POLICY, Policy } from '../../src/policy/policy.ts';
-import { useBackend } from '../../src/runtime/tf.ts';
+import { useBackend } from '../../src/platform/tf.ts';
 import { ARTIFACTS, collectErrors, launch } from './browser.ts';
 
 const MARKUP = '<img src=x onerror="window.__pwned=1">';

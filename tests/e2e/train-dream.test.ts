@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { fitNeuralModel } from '../../src/experience/neural/fit.ts';
 import { exportNeuralModel } from '../../src/experience/neural/model-io.ts';
 import { readPolicyHeader } from '../../src/policy/dgp.ts';
-import { useBackend } from '../../src/runtime/tf.ts';
+import { useBackend } from '../../src/platform/tf.ts';
 import { seededBuffer } from '../unit/experience/fixtures.ts';
 import { ARTIFACTS, collectErrors, launch, number, seedShop } from './browser.ts';
 

@@ -1,6 +1,6 @@
 import { useEffect } from 'preact/hooks';
 import { TRANSITION_SOURCES, type TransitionSource } from '../../replay/store.ts';
-import type { BufferTransition } from '../../runtime/replay-service.ts';
+import type { BufferTransition } from '../../services/replay-service.ts';
 import {
   applyLimits, capText, clearSearch, deleteRun, evictReal, limitsNote, error, exportFileName, exportFiltered, exportProgress, filter, filterEnv, filteredCount,
   filterSource, importFile, importFileName, importProgress, importResult, importState, jobRunning, keepPersistent,

@@ -10,7 +10,7 @@ import { requestPersistence } from '../../replay/idb-store.ts';
 import type { TransitionFilter, TransitionSource } from '../../replay/store.ts';
 import type {
   BrowsePage, BufferSummary, ExportProgress, ImportProgress, ImportResult, SearchPage, SeedProgress, SeedRequest,
-} from '../../runtime/replay-service.ts';
+} from '../../services/replay-service.ts';
 import { onReplayCrash, replayClient } from '../replay-client.ts';
 import { downloadBlob } from '../download.ts';
 import { commandRunner } from '../command.ts';

@@ -1,5 +1,5 @@
 import { useEffect } from 'preact/hooks';
-import type { CurriculumViewRow } from '../../runtime/trainer-service.ts';
+import type { CurriculumViewRow } from '../../services/trainer-service.ts';
 import { formatNumber } from '../train/LiveChart.tsx';
 import { history, isActive, latest, runRequest, runState } from '../train/train-store.ts';
 import {

@@ -5,7 +5,7 @@
  */
 import { computed, signal } from '@preact/signals';
 import { errorMessage } from '../../core/errors.ts';
-import type { CurriculumSnapshot, CurriculumViewRow, TrainRequest } from '../../runtime/trainer-service.ts';
+import type { CurriculumSnapshot, CurriculumViewRow, TrainRequest } from '../../services/trainer-service.ts';
 import { trainerClient } from '../trainer-client.ts';
 import { history, isActive, runRequest, runState } from '../train/train-store.ts';
 

@@ -8,8 +8,8 @@ import { transfer } from 'comlink';
 import { errorMessage } from '../../core/errors.ts';
 import { DGP_MAX_BYTES, type PolicyFileHeader } from '../../policy/dgp.ts';
 import { tooLargeMessage } from '../file-size.ts';
-import type { EpisodeStart } from '../../runtime/env-session.ts';
-import type { PolicyStep } from '../../runtime/trainer-service.ts';
+import type { EpisodeStart } from '../../services/env-session.ts';
+import type { PolicyStep } from '../../services/trainer-service.ts';
 import { defaultSplit, envs, loadEnvs } from '../env-client.ts';
 import { onTrainerCrash, trainerClient } from '../trainer-client.ts';
 

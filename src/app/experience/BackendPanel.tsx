@@ -1,5 +1,6 @@
-import type { NeuralFitEvent, NeuralModelInfo } from '../../runtime/experience-service.ts';
+import type { NeuralFitEvent, NeuralModelInfo } from '../../services/experience-service.ts';
 import { formatNumber, LiveChart, type ChartSeries } from '../train/LiveChart.tsx';
+import { MAX_K } from '../../replay/retrieval.ts';
 import {
   active, addCustomModel, applyBackend, applying, backendKind, busy, cacheState, cancelLoad, chartEpochs, chooseKind, chooseModel, customId,
   customLibUrl, customModelUrl, deleteSelectedFromCache, deleting, exportNeural, fitEnv, fitEpochs, fitFromHint, fitNeural, fitProgress,
@@ -297,7 +298,7 @@ export function BackendPanel() {
       {kind === 'webllm' && <WebLlmFields />}
       <div class="row">
         <label for="k-examples">Retrieved real transitions per step (k)</label>
-        <input id="k-examples" type="number" min={1} max={8} step={1} value={Number.isNaN(kExamples.value) ? '' : kExamples.value} disabled={busy.value}
+        <input id="k-examples" type="number" min={1} max={MAX_K} step={1} value={Number.isNaN(kExamples.value) ? '' : kExamples.value} disabled={busy.value}
           onInput={(e) => void setK((e.target as HTMLInputElement).valueAsNumber)} />
       </div>
     </section>

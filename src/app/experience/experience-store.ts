@@ -5,6 +5,9 @@
  * imported chunk. Module signals, so switching tabs keeps the backend, the episode, the meter and
  * a fit in progress. Every failure is shown as it came.
  */
+import { FIT_SPEC, MAX_EPOCHS } from '../../jobs/fit-spec.ts';
+import { parseSpec } from '../../jobs/spec.ts';
+import { MAX_K } from '../../replay/retrieval.ts';
 import { computed, signal } from '@preact/signals';
 import { proxy, transfer } from 'comlink';
 import { errorMessage } from '../../core/errors.ts';
@@ -14,7 +17,7 @@ import { tooLargeMessage } from '../file-size.ts';
 import type { ExperiencePrediction, ExperienceStats } from '../../experience/types.ts';
 import type {
   BackendChoice, BackendInfo, BufferCounts, ExperienceStart, ExperienceStep, FidelityMeter, NeuralEpoch, NeuralFitEvent, NeuralStatus,
-} from '../../runtime/experience-service.ts';
+} from '../../services/experience-service.ts';
 import { defaultSplit, envs, loadEnvs } from '../env-client.ts';
 import { experienceClient, onExperienceCrash } from '../experience-client.ts';
 import type { LoadProgress, ModelCacheStatus, ModelOption, ModelRecord, PageModel } from './webllm.ts';
@@ -27,7 +30,7 @@ export type FitState = 'idle' | 'fitting' | 'stopping' | 'done' | 'stopped' | 'e
 
 /** The worker's default until it says more: the neural model, which is kNN until one is fitted. */
 const DEFAULT_BACKEND: BackendInfo = { kind: 'neural', name: 'knn', predictsOnPage: false };
-export const MAX_EPOCHS = 100;
+export { MAX_EPOCHS };
 
 /** The last failure, shown in an alert until the next command starts. */
 export const error = signal<string | null>(null);
@@ -214,7 +217,7 @@ export async function applyBackend(): Promise<void> {
 
 export async function setK(k: number): Promise<void> {
   kExamples.value = k;
-  if (!Number.isInteger(k) || k < 1 || k > 8) return;
+  if (!Number.isInteger(k) || k < 1 || k > MAX_K) return;
   await command(() => experienceClient().setK(k));
 }
 
@@ -371,11 +374,14 @@ const seconds = (s: number) => (s < 60 ? `${Math.max(1, Math.round(s))} s` : `${
 export async function fitNeural(): Promise<void> {
   if (isFitting.value) return;
   const epochs = fitEpochs.value;
-  if (!Number.isInteger(epochs) || epochs < 1 || epochs > MAX_EPOCHS) {
-    error.value = `Epochs must be a whole number from 1 to ${MAX_EPOCHS}.`;
+  const env = selectedEnv.value;
+  try {
+    // The fit's own spec bounds the form: the worker and the CLI refuse the same values.
+    parseSpec(FIT_SPEC, { env, epochs }, (field) => (field === 'epochs' ? 'Epochs' : field));
+  } catch (e) {
+    error.value = errorMessage(e);
     return;
   }
-  const env = selectedEnv.value;
   fitStopRequested = false;
   fitState.value = 'fitting';
   fitEnv.value = env;

@@ -1,4 +1,4 @@
-import type { PlayedStep } from '../../runtime/env-session.ts';
+import type { PlayedStep } from '../../services/env-session.ts';
 
 export interface TranscriptEntry extends PlayedStep {
   /** Who chose the action, where more than one may (a person or the oracle). */

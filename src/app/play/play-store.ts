@@ -4,7 +4,7 @@
  */
 import { computed, signal } from '@preact/signals';
 import { errorMessage } from '../../core/errors.ts';
-import type { EpisodeStart, PlayedStep } from '../../runtime/env-session.ts';
+import type { EpisodeStart, PlayedStep } from '../../services/env-session.ts';
 import { defaultSplit, envClient, envs, loadEnvs, onEnvCrash } from '../env-client.ts';
 
 export interface LogEntry extends PlayedStep {

@@ -9,7 +9,7 @@
  */
 import * as v from 'valibot';
 import { ALGORITHMS } from '../../rl/config.ts';
-import type { TrainMode } from '../../train/trainer.ts';
+import type { TrainMode } from '../../train/modes.ts';
 
 // Not `train/trainer.ts`'s list: importing it would pull tfjs into the page.
 const MODES = ['real', 'dream', 's2r'] as const satisfies readonly TrainMode[];

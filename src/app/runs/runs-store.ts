@@ -7,7 +7,7 @@ import { computed, signal } from '@preact/signals';
 import { errorMessage } from '../../core/errors.ts';
 import { downloadBlob } from '../download.ts';
 import { tooLargeMessage } from '../file-size.ts';
-import type { TrainRequest } from '../../runtime/trainer-service.ts';
+import type { TrainRequest } from '../../services/trainer-service.ts';
 import type { TrainResult } from '../../train/trainer.ts';
 import { MAX_RUN_FILE_BYTES, parseRunFile, validateRunData } from './run-file.ts';
 import { RunLibrary, type NewRun, type StoredRun } from './run-library.ts';

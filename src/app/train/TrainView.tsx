@@ -8,7 +8,7 @@ import {
   formSyntheticBudget, history, isActive, latest, lossData, pauseTraining, result, resumeTraining, runRequest, runState, secondsLeft, setFormMode,
   stabilityData, startTraining, stopTraining, successData, type BackendChoice, type RunState,
 } from './train-store.ts';
-import type { AppTrainMode } from '../../runtime/trainer-service.ts';
+import type { AppTrainMode } from '../../services/trainer-service.ts';
 
 const STATE_TEXT: Record<RunState, string> = {
   idle: 'Not started',

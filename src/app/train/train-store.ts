@@ -7,8 +7,8 @@ import { computed, signal } from '@preact/signals';
 import { proxy } from 'comlink';
 import { errorMessage } from '../../core/errors.ts';
 import type { AlgoName } from '../../rl/config.ts';
-import type { BackendName } from '../../runtime/tf.ts';
-import type { AppTrainMode, TrainRequest, TrainerEvent } from '../../runtime/trainer-service.ts';
+import type { BackendName } from '../../platform/tf.ts';
+import type { AppTrainMode, TrainRequest, TrainerEvent } from '../../services/trainer-service.ts';
 import type { IterationMetrics } from '../../train/metrics.ts';
 import type { TrainResult } from '../../train/trainer.ts';
 import { loadEnvs } from '../env-client.ts';
@@ -21,7 +21,7 @@ import { savedStoreLimits } from '../buffer/store-limits.ts';
 export type RunState = 'idle' | 'starting' | 'running' | 'pausing' | 'paused' | 'stopping' | 'done' | 'stopped' | 'error';
 export type BackendChoice = 'auto' | BackendName;
 
-// Not `runtime/tf.ts`'s list: importing it would pull tfjs into the page.
+// Not `platform/tf.ts`'s list: importing it would pull tfjs into the page.
 export const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', 'webgpu', 'wasm', 'cpu'];
 
 // The form.

@@ -11,10 +11,9 @@ import { heldoutTransitions, measureFidelity } from '../../experience/fidelity.t
 import { promptTokenStats } from '../../experience/tokens.ts';
 import { parseMix } from '../../replay/seed.ts';
 import { writeFile } from 'node:fs/promises';
-import { fitNeuralModel, DEFAULT_FIT } from '../../experience/neural/fit.ts';
-import { exportNeuralModel } from '../../experience/neural/model-io.ts';
-import { parseBackend, useBackend } from '../../runtime/tf.ts';
-import { intOption, numberOption, requireOption } from '../args.ts';
+import { fitExperienceModel, fitSpec } from '../../jobs/fit-experience-model.ts';
+import { parseBackend, useBackend } from '../../platform/tf.ts';
+import { checkOutputPath, flagNamer, intOption, numberFlags, requireOption } from '../args.ts';
 import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, createExperienceModel, experienceK, openBufferFile } from '../experience-options.ts';
 import type { CommandIO } from '../io.ts';
 
@@ -119,26 +118,25 @@ async function fitCommand(io: CommandIO, argv: string[]): Promise<void> {
     },
     strict: true,
   });
-  const spec = envSpec(requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name)));
+  const env = requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name));
   if (values.out === undefined || !values.out.endsWith('.dgx')) throw new UsageError(`--out FILE.dgx is required (where the fitted model goes)${values.out !== undefined ? `, got "${values.out}"` : ''}`);
-  const epochs = intOption(values.epochs, 'epochs', DEFAULT_FIT.epochs, 1);
-  const k = intOption(values.k, 'k', DEFAULT_FIT.k, 1);
-  const seed = intOption(values.seed, 'seed', DEFAULT_FIT.seed);
-  const validationShare = numberOption(values.validation, 'validation', 0, 0.9) ?? DEFAULT_FIT.validationShare;
-  const maxTransitions = values['max-transitions'] === undefined ? undefined : intOption(values['max-transitions'], 'max-transitions', 0, 1);
+  const input = {
+    env,
+    ...numberFlags(values, { epochs: 'epochs', k: 'k', seed: 'seed', validationShare: 'validation', maxTransitions: 'max-transitions' }),
+  };
+  const fieldName = flagNamer({ validationShare: '--validation' });
+  const spec = fitSpec(input, fieldName);
+  await checkOutputPath(values.out, 'out');
   const backend = await useBackend([parseBackend(values.backend)]);
   const buffer = await openBufferFile(values.buffer);
-  const offline = await buffer.store.count({ env: spec.name, source: 'real' });
-  if (offline === 0) throw new UsageError(`${values.buffer} holds no real ${spec.name} transitions; seed it with: buffer seed --env ${spec.name} --episodes 400 --out ${values.buffer}`);
-  io.progress(`fit neural ${spec.name} on ${backend}: ${Math.min(offline, maxTransitions ?? offline)} real transitions, k=${k}, ${epochs} epochs`);
-  const fit = await fitNeuralModel({
+  const offline = await buffer.store.count({ env, source: 'real' });
+  io.progress(`fit neural ${env} on ${backend}: ${Math.min(offline, spec.maxTransitions ?? offline)} real transitions, k=${spec.k}, ${spec.epochs} epochs`);
+  const fitted = await fitExperienceModel(input, {
     buffer,
-    env: spec.name,
-    k,
-    epochs,
-    seed,
-    validationShare,
-    ...(maxTransitions !== undefined ? { maxTransitions } : {}),
+    backend,
+    source: 'cli',
+    bufferName: values.buffer,
+    fieldName,
     onProgress: (p) => {
       if (p.phase === 'prepare' && p.done === p.total) io.progress(`posed ${p.total} transitions with their retrieved examples`);
       if (p.phase === 'train' && p.loss && (p.done === p.total || p.done % 200 === 1)) {
@@ -147,13 +145,14 @@ async function fitCommand(io: CommandIO, argv: string[]): Promise<void> {
       }
     },
   });
-  const last = fit.epochs[fit.epochs.length - 1];
-  const training = { buffer: values.buffer, realTransitions: fit.transitions, validationTransitions: fit.validationTransitions, k, epochs, seed, rows: fit.rows, wallSeconds: Number(fit.seconds.toFixed(2)) };
-  const bytes = await exportNeuralModel(fit.model, { backend, training, evaluation: last?.validation ? { validation: last.validation } : null, createdAt: new Date().toISOString() });
+  const { bytes, record, fit } = fitted;
+  fitted.model.dispose();
   await writeFile(values.out, bytes);
-  fit.model.dispose();
+  const last = fit.epochs[fit.epochs.length - 1];
+  // The JSON result keeps the names this command has always printed (realTransitions, wallSeconds).
+  const training = { buffer: values.buffer, realTransitions: record.transitions, validationTransitions: record.validationTransitions, k: record.k, epochs: record.epochs, seed: record.seed, rows: fit.rows, wallSeconds: record.seconds };
   io.progress(`wrote ${values.out} (${bytes.length} bytes)`);
-  const result = { env: spec.name, out: values.out, bytes: bytes.length, backend, ...training, history: fit.epochs };
+  const result = { env, out: values.out, bytes: bytes.length, backend, ...training, history: fit.epochs };
   if (values.json) io.result(result);
-  else io.out(`${spec.name}: fitted on ${fit.transitions} real transitions in ${fit.seconds.toFixed(1)} s on ${backend}; wrote ${values.out}` + (last?.validation ? `; held-out next-state F1 ${last.validation.nextStateF1.toFixed(3)}` : ''));
+  else io.out(`${env}: fitted on ${fit.transitions} real transitions in ${fit.seconds.toFixed(1)} s on ${backend}; wrote ${values.out}` + (last?.validation ? `; held-out next-state F1 ${last.validation.nextStateF1.toFixed(3)}` : ''));
 }

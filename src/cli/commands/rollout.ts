@@ -5,7 +5,7 @@ import { SCRIPTED_POLICIES, rollout, type ScriptedPolicy } from '../../envs/epis
 import { ENVIRONMENTS, envSpec, splitNames } from '../../envs/registry.ts';
 import type { EnvOptions, EnvSpec } from '../../envs/spec.ts';
 import { importPolicy } from '../../policy/policy-file.ts';
-import { parseBackend, useBackend } from '../../runtime/tf.ts';
+import { parseBackend, useBackend } from '../../platform/tf.ts';
 import { evaluatePolicy } from '../../train/evaluate.ts';
 import { intOption, requireOption } from '../args.ts';
 import type { CommandIO } from '../io.ts';

@@ -24,7 +24,7 @@ import {
   type ModelRecord,
 } from '@mlc-ai/web-llm';
 import { UsageError, errorMessage } from '../../core/errors.ts';
-import { probeWebGpu } from '../../runtime/gpu.ts';
+import { probeWebGpu } from '../../platform/gpu.ts';
 import { ChatTransportError, type ChatClient, type ChatRequest, type ChatResponse, type ChatUsage } from './chat.ts';
 import { needsShaderF16 } from './webllm-models.ts';
 

@@ -10,7 +10,7 @@ import { matchKey } from '../../core/actions.ts';
 import { Rng } from '../../core/rng.ts';
 import type { Task, Transition } from '../../core/types.ts';
 import type { ReplayBuffer } from '../../replay/retrieval.ts';
-import { tf } from '../../runtime/tf.ts';
+import { tf } from '../../platform/tf.ts';
 import { meanScores, scoreTransition, type ScoreMeans, type TransitionScore } from '../fidelity.ts';
 import { episodeHistories } from '../history.ts';
 import type { ExperienceInput } from '../types.ts';
@@ -18,6 +18,7 @@ import { actionCandidates, transitionCandidates } from './candidates.ts';
 import { stateLines } from './lines.ts';
 import { architectureOf, DEFAULT_NEURAL_CONFIG, HASH_SLOTS, NeuralExperienceModel, type NeuralConfig } from './model.ts';
 import { headLoss, HEADS, NeuralNetwork, Rows, type HeadName } from './network.ts';
+import { DEFAULT_FIT } from './fit-settings.ts';
 
 export interface FitOptions {
   buffer: ReplayBuffer;
@@ -66,7 +67,6 @@ export interface FitResult {
   seconds: number;
 }
 
-export const DEFAULT_FIT = { k: 3, epochs: 6, batchSize: 256, learningRate: 0.003, seed: 1, validationShare: 0.1 } as const;
 
 /** Every real transition of the env in the store, in id order. */
 async function realTransitions(buffer: ReplayBuffer, env: string, max: number): Promise<Transition[]> {

@@ -10,7 +10,7 @@
  * into a matrix per minibatch, so a dataset of a million candidates stays in tens of megabytes.
  */
 import { Rng } from '../../core/rng.ts';
-import { tf } from '../../runtime/tf.ts';
+import { tf } from '../../platform/tf.ts';
 import { hashBucket, type Features } from './candidates.ts';
 
 export type HeadName = 'line' | 'action' | 'transition';

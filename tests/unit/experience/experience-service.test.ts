@@ -18,8 +18,8 @@ import { ModelFileError } from '../../../src/experience/neural/model-file.ts';
 import { encodePolicyFile } from '../../../src/policy/dgp.ts';
 import {
   ExperienceService, fidelityMeter, MemoryNeuralModelStore, type NeuralFitEvent, type NeuralModelStore,
-} from '../../../src/runtime/experience-service.ts';
-import { useBackend } from '../../../src/runtime/tf.ts';
+} from '../../../src/services/experience-service.ts';
+import { useBackend } from '../../../src/platform/tf.ts';
 import { seededTransitions } from './fixtures.ts';
 
 async function seededStore(episodes: number, seed = 1): Promise<MemoryReplayStore> {
@@ -157,7 +157,8 @@ describe('the experience service (kNN over the replay store)', () => {
     await expect(service.step('search[x]')).rejects.toThrow(/start an episode first/);
     await expect(service.start('garden', 'test', 0)).rejects.toThrow(UsageError);
     await expect(service.start('shop', 'test', 99_999)).rejects.toThrow(/task number must be between 0 and/);
-    expect(() => service.setK(0)).toThrow(/from 1 to 8/);
+    expect(() => service.setK(0)).toThrow(/from 1 to 16/);
+    expect(() => service.setK(17)).toThrow(/from 1 to 16/);
     service.setK(1);
     await service.start('shop', 'test', 0);
     expect((await service.step('search[shoes]')).examples).toHaveLength(1);

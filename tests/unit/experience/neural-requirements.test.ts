@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CLAUSE_FEATURES, CLAUSE_SLOTS, EVIDENCE_WIDTH, transitionCandidates } from '../../../src/experience/neural/candidates.ts';
 import { NeuralNetwork, type NeuralArchitecture } from '../../../src/experience/neural/network.ts';
 import type { ExperienceInput } from '../../../src/experience/types.ts';
-import { tf, useBackend } from '../../../src/runtime/tf.ts';
+import { tf, useBackend } from '../../../src/platform/tf.ts';
 
 beforeAll(async () => {
   await useBackend(['cpu']);

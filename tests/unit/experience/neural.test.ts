@@ -6,7 +6,7 @@ import { fitNeuralModel } from '../../../src/experience/neural/fit.ts';
 import { ModelFileError } from '../../../src/experience/neural/model-file.ts';
 import { exportNeuralModel, importNeuralModel, inspectNeuralModel } from '../../../src/experience/neural/model-io.ts';
 import { encodeExperienceFile, decodeExperienceFile } from '../../../src/experience/neural/model-file.ts';
-import { useBackend } from '../../../src/runtime/tf.ts';
+import { useBackend } from '../../../src/platform/tf.ts';
 import { seededBuffer } from './fixtures.ts';
 
 beforeAll(async () => {

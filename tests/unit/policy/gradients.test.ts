@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useBackend, tf } from '../../../src/runtime/tf.ts';
+import { useBackend, tf } from '../../../src/platform/tf.ts';
 import { PolicyNetwork, weightPlan, type NetworkConfig } from '../../../src/policy/network.ts';
 import { Rng } from '../../../src/core/rng.ts';
 

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useBackend } from '../../../src/runtime/tf.ts';
+import { useBackend } from '../../../src/platform/tf.ts';
 import { envSpec } from '../../../src/envs/registry.ts';
 import { DEFAULT_FEATURIZER } from '../../../src/policy/featurizer.ts';
 import { PolicyFileError } from '../../../src/policy/dgp.ts';
 import { exportPolicy, importPolicy, inspectPolicyFile, type PolicyFileInfo } from '../../../src/policy/policy-file.ts';
 import { DEFAULT_POLICY, Policy } from '../../../src/policy/policy.ts';
 import { evaluatePolicy } from '../../../src/train/evaluate.ts';
-import { tf } from '../../../src/runtime/tf.ts';
+import { tf } from '../../../src/platform/tf.ts';
 
 const info: PolicyFileInfo = {
   env: 'shop',

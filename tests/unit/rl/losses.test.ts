@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useBackend, tf } from '../../../src/runtime/tf.ts';
+import { useBackend, tf } from '../../../src/platform/tf.ts';
 import { gae, groupAdvantages, normalize } from '../../../src/rl/advantages.ts';
 import { grpoLoss, ppoLoss } from '../../../src/rl/losses.ts';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { KnnExperienceModel } from '../../../src/experience/knn.ts';
-import { useBackend } from '../../../src/runtime/tf.ts';
+import { useBackend } from '../../../src/platform/tf.ts';
 import { Trainer, type TrainOptions } from '../../../src/train/trainer.ts';
 import { seededBuffer } from '../experience/fixtures.ts';
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useBackend } from '../../../src/runtime/tf.ts';
+import { useBackend } from '../../../src/platform/tf.ts';
 import { DEFAULT_GRPO, DEFAULT_PPO } from '../../../src/rl/config.ts';
 import { envSettings } from '../../../src/train/env-settings.ts';
 import { Trainer, type TrainOptions } from '../../../src/train/trainer.ts';

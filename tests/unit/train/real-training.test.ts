@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useBackend } from '../../../src/runtime/tf.ts';
+import { useBackend } from '../../../src/platform/tf.ts';
 import { envSpec } from '../../../src/envs/registry.ts';
 import { Policy } from '../../../src/policy/policy.ts';
 import { evaluatePolicy } from '../../../src/train/evaluate.ts';

@@ -5,7 +5,7 @@ import { BufferTaskGenerator } from '../../../src/curriculum/generator.ts';
 import { envSpec } from '../../../src/envs/registry.ts';
 import { generatedTask } from '../../../src/envs/variation.ts';
 import { KnnExperienceModel } from '../../../src/experience/knn.ts';
-import { useBackend } from '../../../src/runtime/tf.ts';
+import { useBackend } from '../../../src/platform/tf.ts';
 import { Trainer, type TrainOptions } from '../../../src/train/trainer.ts';
 import { seededBuffer } from '../experience/fixtures.ts';
 

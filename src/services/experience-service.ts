@@ -30,20 +30,22 @@ import { KnnExperienceModel } from '../experience/knn.ts';
 import { ChatTransportError } from '../experience/llm/chat.ts';
 import { OpenAiHttpClient } from '../experience/llm/http-client.ts';
 import { LlmExperienceModel } from '../experience/llm/llm-model.ts';
-import { fitNeuralModel, type FitProgress } from '../experience/neural/fit.ts';
+import type { FitProgress } from '../experience/neural/fit.ts';
 import { ModelFileError } from '../experience/neural/model-file.ts';
-import { exportNeuralModel, importNeuralModel, importNeuralModelFor } from '../experience/neural/model-io.ts';
+import { importNeuralModel, importNeuralModelFor } from '../experience/neural/model-io.ts';
 import type { NeuralExperienceModel } from '../experience/neural/model.ts';
 import { compactState } from '../experience/prompt.ts';
 import {
   emptyStats, failurePrediction, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats, type HistoryStep,
 } from '../experience/types.ts';
 import { IdbReplayStore } from '../replay/idb-store.ts';
-import { DEFAULT_K, ReplayBuffer } from '../replay/retrieval.ts';
+import { DEFAULT_K, MAX_K, ReplayBuffer } from '../replay/retrieval.ts';
+import { fitExperienceModel, fitSpec } from '../jobs/fit-experience-model.ts';
+import { readTrainingRecord } from '../experience/neural/training-record.ts';
 import type { ReplayStore, StoredTransition } from '../replay/store.ts';
 import { publicTask, taskAt, type PublicTask } from './env-session.ts';
-import { IdbNeuralModelStore, type NeuralModelStore, type SavedNeuralModel } from './neural-model-store.ts';
-import { platformBackends, useBackend, type BackendName } from './tf.ts';
+import { IdbNeuralModelStore, type NeuralModelInfo, type NeuralModelStore, type SavedNeuralModel } from './neural-model-store.ts';
+import { platformBackends, useBackend, type BackendName } from '../platform/tf.ts';
 
 export type BackendChoice =
   /** The neural model fitted for the episode's env; kNN answers where none is fitted yet. */
@@ -64,43 +66,6 @@ export interface BackendInfo {
    * `knn`), and this says why.
    */
   fallback?: string;
-}
-
-/** Mean loss per head of the neural model over an epoch. */
-export interface NeuralLoss {
-  line: number;
-  action: number;
-  transition: number;
-}
-
-/** One epoch of a neural fit: its mean loss and the fidelity on the held-out episodes after it. */
-export interface NeuralEpoch {
-  epoch: number;
-  loss: NeuralLoss | null;
-  validation: ScoreMeans | null;
-}
-
-/** What the page may know of a neural model (no weights). */
-export interface NeuralModelInfo {
-  env: string;
-  origin: 'fitted' | 'imported';
-  /** The tfjs backend it was fitted on (as its file records it). */
-  fittedOn: string;
-  /** ISO time it was made. */
-  createdAt: string;
-  /** Real transitions it learned from, and those held out for the chart; null when its file does not say. */
-  transitions: number | null;
-  validationTransitions: number | null;
-  /** Per-epoch fidelity on held-out episodes, as far as known. */
-  history: NeuralEpoch[];
-  /** Size of its .dgx file. */
-  bytes: number;
-  /** The file it was imported from. */
-  fileName?: string;
-  /** Kept in this browser (IndexedDB) so it survives a reload. */
-  saved: boolean;
-  /** Why it is not saved, or why the saved copy cannot be used. */
-  problem?: string;
 }
 
 export interface NeuralStatus {
@@ -134,7 +99,8 @@ export interface NeuralFitSummary {
 }
 
 // The stores moved to their own module; importers of this one keep working.
-export { IdbNeuralModelStore, MemoryNeuralModelStore, MODELS_DB_NAME, type NeuralModelStore, type SavedNeuralModel } from './neural-model-store.ts';
+export { IdbNeuralModelStore, MemoryNeuralModelStore, MODELS_DB_NAME, type NeuralModelInfo, type NeuralModelStore, type SavedNeuralModel } from './neural-model-store.ts';
+export type { NeuralEpoch, NeuralLoss } from '../experience/neural/training-record.ts';
 
 export interface BufferCounts {
   env: string;
@@ -208,7 +174,6 @@ export interface ExperienceServiceOptions {
   now?: () => number;
 }
 
-const MAX_K = 8;
 const RUN_ID = 'experience-view';
 
 /** What the page may show of an example: one state's fields, shortened like the prompt's. */
@@ -263,41 +228,6 @@ interface NeuralEntry {
   model: NeuralExperienceModel | null;
 }
 
-const MAX_EPOCHS = 100;
-
-function finite(x: unknown): x is number {
-  return typeof x === 'number' && Number.isFinite(x);
-}
-
-function countOrNull(x: unknown): number | null {
-  return typeof x === 'number' && Number.isInteger(x) && x >= 0 ? x : null;
-}
-
-const SCORE_KEYS = ['nextStateF1', 'actionSetF1', 'rewardMae', 'rewardAccuracy', 'doneAccuracy', 'exactNextState', 'invalidRate'] as const;
-
-function scoreMeansFrom(x: unknown): ScoreMeans | null {
-  if (typeof x !== 'object' || x === null) return null;
-  const r = x as Record<string, unknown>;
-  if (!SCORE_KEYS.every((k) => finite(r[k]))) return null;
-  return Object.fromEntries(SCORE_KEYS.map((k) => [k, r[k]])) as unknown as ScoreMeans;
-}
-
-function lossFrom(x: unknown): NeuralLoss | null {
-  if (typeof x !== 'object' || x === null) return null;
-  const r = x as Record<string, unknown>;
-  return finite(r.line) && finite(r.action) && finite(r.transition) ? { line: r.line, action: r.action, transition: r.transition } : null;
-}
-
-/** The per-epoch history a .dgx header's training record carries (files are untrusted: only well-formed entries). */
-function historyFrom(training: Record<string, unknown>): NeuralEpoch[] {
-  const list = Array.isArray(training.history) ? (training.history as unknown[]) : [];
-  return list.slice(0, MAX_EPOCHS).flatMap((e) => {
-    if (typeof e !== 'object' || e === null) return [];
-    const r = e as Record<string, unknown>;
-    const epoch = countOrNull(r.epoch);
-    return epoch === null ? [] : [{ epoch, loss: lossFrom(r.loss), validation: scoreMeansFrom(r.validation) }];
-  });
-}
 
 export class ExperienceService {
   private readonly openStore: () => Promise<ReplayStore>;
@@ -578,10 +508,8 @@ export class ExperienceService {
    */
   async fitNeural(request: NeuralFitRequest, onProgress?: (event: NeuralFitEvent) => void): Promise<NeuralFitSummary> {
     if (this.fitController) throw new DreamGymError('busy', 'a neural model is being fitted already; stop it first');
-    const env = request.env;
-    envSpec(env);
-    const epochs = request.epochs ?? 6;
-    if (!Number.isInteger(epochs) || epochs < 1 || epochs > MAX_EPOCHS) throw new UsageError(`epochs must be a whole number from 1 to ${MAX_EPOCHS}, got ${epochs}`);
+    const spec = fitSpec({ ...request, k: this.k });
+    const env = spec.env;
     const controller = new AbortController();
     this.fitController = controller;
     const report = (event: NeuralFitEvent): void => {
@@ -593,56 +521,27 @@ export class ExperienceService {
       await this.loadSaved();
       const buffer = await this.bufferFor(env);
       controller.signal.throwIfAborted();
-      const createdAt = new Date(this.options.now?.() ?? Date.now()).toISOString();
-      const fit = await fitNeuralModel({
+      const fitted = await fitExperienceModel(spec, {
         buffer,
-        env,
-        k: this.k,
-        epochs,
-        ...(request.batchSize !== undefined ? { batchSize: request.batchSize } : {}),
-        ...(request.maxTransitions !== undefined ? { maxTransitions: request.maxTransitions } : {}),
-        ...(request.validationShare !== undefined ? { validationShare: request.validationShare } : {}),
-        ...(request.seed !== undefined ? { seed: request.seed } : {}),
+        backend,
+        source: 'app',
         signal: controller.signal,
         onProgress: (p) => report({ ...p, env, backend }),
+        ...(this.options.now ? { now: this.options.now } : {}),
       });
-      const history: NeuralEpoch[] = fit.epochs.map((e) => ({ epoch: e.epoch, loss: { ...e.loss }, validation: e.validation ? { ...e.validation } : null }));
-      const last = history.at(-1)?.validation ?? null;
-      let bytes: Uint8Array;
-      try {
-        bytes = await exportNeuralModel(fit.model, {
-          backend,
-          training: {
-            source: 'app',
-            env,
-            epochs,
-            k: this.k,
-            transitions: fit.transitions,
-            validationTransitions: fit.validationTransitions,
-            rows: { ...fit.rows },
-            seconds: fit.seconds,
-            history,
-          },
-          evaluation: last ? { split: 'held-out episodes of the buffer', transitions: fit.validationTransitions, ...last } : null,
-          createdAt,
-        });
-      } catch (error) {
-        fit.model.dispose();
-        throw error;
-      }
       const info: NeuralModelInfo = {
         env,
         origin: 'fitted',
         fittedOn: backend,
-        createdAt,
-        transitions: fit.transitions,
-        validationTransitions: fit.validationTransitions,
-        history,
-        bytes: bytes.byteLength,
+        createdAt: fitted.createdAt,
+        transitions: fitted.record.transitions,
+        validationTransitions: fitted.record.validationTransitions,
+        history: fitted.record.history,
+        bytes: fitted.bytes.byteLength,
         saved: false,
       };
-      await this.install(env, fit.model, bytes, info);
-      return { model: { ...(this.neural.get(env)?.info ?? info) }, backend, seconds: fit.seconds };
+      await this.install(env, fitted.model, fitted.bytes, info);
+      return { model: { ...(this.neural.get(env)?.info ?? info) }, backend, seconds: fitted.fit.seconds };
     } catch (error) {
       if (controller.signal.aborted) {
         const had = this.neural.has(env) ? `keeps the model it had` : `still has none, so kNN answers there`;
@@ -685,16 +584,15 @@ export class ExperienceService {
       model.dispose();
       throw new ModelFileError('header', `the file holds an experience model for the environment "${header.env.slice(0, 40)}", which this app does not have`);
     }
-    const training = header.training;
-    const history = historyFrom(training);
+    const training = readTrainingRecord(header.training);
     const info: NeuralModelInfo = {
       env: header.env,
       origin: 'imported',
       fittedOn: typeof header.backend === 'string' && header.backend !== '' ? header.backend : backend,
       createdAt: header.createdAt,
-      transitions: countOrNull(training.transitions),
-      validationTransitions: countOrNull(training.validationTransitions),
-      history,
+      transitions: training.transitions,
+      validationTransitions: training.validationTransitions,
+      history: training.history,
       bytes: bytes.byteLength,
       ...(fileName ? { fileName: fileName.slice(0, 200) } : {}),
       saved: false,

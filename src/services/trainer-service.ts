@@ -25,7 +25,7 @@ import type { IterationMetrics } from '../train/metrics.ts';
 import { Trainer, type DreamOptions, type TrainResult } from '../train/trainer.ts';
 import { publicTask, taskAt, type EpisodeStart, type PlayedStep } from './env-session.ts';
 import { IdbNeuralModelStore, type NeuralModelStore, type SavedNeuralModel } from './neural-model-store.ts';
-import { platformBackends, useBackend, type BackendName } from './tf.ts';
+import { platformBackends, useBackend, type BackendName } from '../platform/tf.ts';
 
 /** Where the app trains: the real environment, or the neural experience model (0 real transitions). */
 export type AppTrainMode = 'real' | 'dream';

@@ -3,10 +3,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { inspectPolicyFile } from '../../../src/policy/policy-file.ts';
 import { MemoryReplayStore } from '../../../src/replay/memory-store.ts';
 import { ReplayBuffer } from '../../../src/replay/retrieval.ts';
-import { ExperienceService } from '../../../src/runtime/experience-service.ts';
-import { MemoryNeuralModelStore } from '../../../src/runtime/neural-model-store.ts';
-import { useBackend } from '../../../src/runtime/tf.ts';
-import { TrainerService, type TrainerEvent, type TrainRequest } from '../../../src/runtime/trainer-service.ts';
+import { ExperienceService } from '../../../src/services/experience-service.ts';
+import { MemoryNeuralModelStore } from '../../../src/services/neural-model-store.ts';
+import { useBackend } from '../../../src/platform/tf.ts';
+import { TrainerService, type TrainerEvent, type TrainRequest } from '../../../src/services/trainer-service.ts';
 import { seededTransitions } from '../experience/fixtures.ts';
 
 /** A short dream run: a handful of GRPO iterations against the model, judged on 6 real test episodes. */

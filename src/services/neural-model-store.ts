@@ -4,7 +4,30 @@
  * (experience-service.ts); the trainer worker reads them to train in mode dream (trainer-service.ts).
  */
 import { deleteDB, openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { NeuralModelInfo } from './experience-service.ts';
+import type { NeuralEpoch } from '../experience/neural/training-record.ts';
+
+/** What the page may know of a neural model (no weights). */
+export interface NeuralModelInfo {
+  env: string;
+  origin: 'fitted' | 'imported';
+  /** The tfjs backend it was fitted on (as its file records it). */
+  fittedOn: string;
+  /** ISO time it was made. */
+  createdAt: string;
+  /** Real transitions it learned from, and those held out for the chart; null when its file does not say. */
+  transitions: number | null;
+  validationTransitions: number | null;
+  /** Per-epoch fidelity on held-out episodes, as far as known. */
+  history: NeuralEpoch[];
+  /** Size of its .dgx file. */
+  bytes: number;
+  /** The file it was imported from. */
+  fileName?: string;
+  /** Kept in this browser (IndexedDB) so it survives a reload. */
+  saved: boolean;
+  /** Why it is not saved, or why the saved copy cannot be used. */
+  problem?: string;
+}
 
 /** A neural model kept between sessions: its .dgx bytes and what the page shows of it. */
 export interface SavedNeuralModel {
