@@ -51,6 +51,11 @@ export interface Env {
   readonly name: string;
   reset(task: Task): Promise<Observation>;
   step(action: string): Promise<StepResult>;
+  /**
+   * The episode was ended from outside (the step limit, envs/step-limit.ts): let go of what it
+   * holds (a synthetic env's chat). Optional; an env with nothing to let go of leaves it out.
+   */
+  truncate?(): void;
 }
 
 export interface Transition {

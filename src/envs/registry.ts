@@ -1,11 +1,37 @@
-/** The real environments by name. Adding one means adding its spec here and nowhere else. */
+/**
+ * The real environments by name. Adding one means adding its folder's definition to ENVIRONMENTS
+ * and nowhere else (docs/architecture.md, "Adding an environment").
+ */
 import { UsageError } from '../core/errors.ts';
 import type { SplitInfo } from '../core/types.ts';
-import { homeSpec } from './home/index.ts';
-import { shopSpec } from './shop/index.ts';
-import type { EnvSpec } from './spec.ts';
+import { homeEnvironment } from './home/index.ts';
+import { shopEnvironment } from './shop/index.ts';
+import type { EnvDefinition, EnvSpec } from './spec.ts';
+import { withStepLimit } from './step-limit.ts';
 
-export const ENVIRONMENTS: readonly EnvSpec[] = [shopSpec, homeSpec];
+/** An environment's definition as the registry hands it out: every env it makes has the step limit. */
+export function registered(definition: EnvDefinition): EnvSpec {
+  return { ...definition, createEnv: (options) => withStepLimit(definition.createEnv(), options?.maxSteps ?? definition.maxSteps) };
+}
+
+const registry: EnvSpec[] = [shopEnvironment, homeEnvironment].map(registered);
+
+/** Every environment this build knows, in registration order (a live view: see registerEnvironment). */
+export const ENVIRONMENTS: readonly EnvSpec[] = registry;
+
+/**
+ * Adds an environment at run time, for an embedder or a test (the built-in ones are the list
+ * above). Returns a function that takes it out again. A name already taken is refused.
+ */
+export function registerEnvironment(definition: EnvDefinition): () => void {
+  if (registry.some((e) => e.name === definition.name)) throw new UsageError(`an environment named "${definition.name}" is registered already`);
+  const spec = registered(definition);
+  registry.push(spec);
+  return () => {
+    const at = registry.indexOf(spec);
+    if (at >= 0) registry.splice(at, 1);
+  };
+}
 
 export function envSpec(name: string): EnvSpec {
   const spec = ENVIRONMENTS.find((e) => e.name === name);

@@ -7,10 +7,33 @@ import type { Rng } from '../core/rng.ts';
 import type { TaskVariation } from './variation.ts';
 
 export interface EnvOptions {
-  /** Episode step limit; each environment has its own default (shop 15, home 50). */
+  /** Episode step limit; each environment has its own default (its spec's `maxSteps`). */
   maxSteps?: number;
 }
 
+/**
+ * Algorithm settings an environment needs on top of the generic defaults (src/rl/config.ts), by
+ * algorithm: plain data, checked against the algorithm's settings when a run starts
+ * (train/env-settings.ts), so that an environment's folder need not import the trainer.
+ */
+export type AlgoSettings = Readonly<Record<string, number | string | boolean>>;
+export interface TrainingSettings {
+  /** Applied in every mode. */
+  readonly all?: Readonly<Partial<Record<'ppo' | 'grpo', AlgoSettings>>>;
+  /** Applied in mode dream on top of `all` (s2r keeps `all`: its real phase shares the run's one config). */
+  readonly dream?: Readonly<Partial<Record<'ppo' | 'grpo', AlgoSettings>>>;
+}
+
+/**
+ * What an environment's folder declares (its index.ts), and all it declares: the registry adds one
+ * line for it and wraps its envs in the step limit.
+ */
+export interface EnvDefinition extends Omit<EnvSpec, 'createEnv'> {
+  /** A new env without a step limit: the registry adds it (envs/step-limit.ts). */
+  createEnv(): Env;
+}
+
+/** An environment as the registry hands it out. */
 export interface EnvSpec {
   readonly name: string;
   readonly description: string;
@@ -21,6 +44,7 @@ export interface EnvSpec {
   readonly testSplit: string;
   /** The default episode step limit (a synthetic env over this environment keeps the same one). */
   readonly maxSteps: number;
+  /** A new env with the step limit (`options.maxSteps`, else `maxSteps`). */
   createEnv(options?: EnvOptions): Env;
   /** The tasks of a split, in a fixed order. Throws `UsageError` for an unknown split. */
   tasks(split: string): readonly Task[];
@@ -35,4 +59,6 @@ export interface EnvSpec {
   createShopper?(rng: Rng): Agent;
   /** How the curriculum makes new tasks of this environment from old ones. */
   readonly variation: TaskVariation;
+  /** PPO and GRPO settings the runs on this environment measured better than the defaults (each with its reason). */
+  readonly training?: TrainingSettings;
 }

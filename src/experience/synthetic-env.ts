@@ -13,7 +13,8 @@ import { matchAdmissible } from '../core/actions.ts';
 import { EnvStateError } from '../core/errors.ts';
 import type { Env, Observation, StepResult, Task, Transition } from '../core/types.ts';
 import { envSpec } from '../envs/registry.ts';
-import type { ReplayBuffer } from '../replay/retrieval.ts';
+import { withStepLimit } from '../envs/step-limit.ts';
+import { DEFAULT_K, type ReplayBuffer } from '../replay/retrieval.ts';
 import { StoreFullError } from '../replay/store.ts';
 import { failurePrediction, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type HistoryStep } from './types.ts';
 
@@ -73,11 +74,12 @@ export class SyntheticWorld {
     const spec = envSpec(options.env);
     this.name = `synthetic:${spec.name}`;
     this.maxSteps = options.maxSteps ?? spec.maxSteps;
-    this.k = options.k ?? 3;
+    this.k = options.k ?? DEFAULT_K;
   }
 
-  createEnv(): SyntheticEnv {
-    return new SyntheticEnv(this);
+  /** A synthetic env over this world, with the real environment's step limit (envs/step-limit.ts). */
+  createEnv(): Env {
+    return withStepLimit(new SyntheticEnv(this), this.maxSteps);
   }
 
   stats(): SyntheticStats {
@@ -208,6 +210,12 @@ export class SyntheticEnv implements Env {
     return first;
   }
 
+  /** The step limit ended the episode: let the model go of it (a multi-round chat, say). */
+  truncate(): void {
+    if (this.task && !this.done) this.world.endEpisode(this.episodeId);
+    this.done = true;
+  }
+
   step(action: string): Promise<StepResult> {
     // Synchronous up to the queueing, so every lane stepped in one tick lands in one batch.
     const task = this.task;
@@ -227,8 +235,7 @@ export class SyntheticEnv implements Env {
   private finish(action: string, prediction: ExperiencePrediction, valid: boolean): StepResult {
     const state = this.observation as Observation;
     this.history = [...this.history, { state, action }];
-    const truncated = !prediction.done && this.history.length >= this.world.maxSteps;
-    const done = prediction.done || truncated;
+    const done = prediction.done;
     this.observation = prediction.next;
     this.done = done;
     if (done) this.world.endEpisode(this.episodeId);
@@ -239,7 +246,7 @@ export class SyntheticEnv implements Env {
       info: {
         valid,
         won: prediction.done && prediction.reward >= 1 - 1e-9,
-        truncated,
+        truncated: false,
         reasoning: prediction.reasoning,
         ...(prediction.problem !== undefined ? { problem: prediction.problem } : {}),
       },

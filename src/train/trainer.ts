@@ -172,13 +172,13 @@ export class Trainer {
   constructor(readonly options: TrainOptions) {
     validateTrainOptions(options);
     this.spec = envSpec(options.env);
-    this.config = { ...defaultConfig(options.algo), ...envSettings(options.env, options.algo, options.mode), ...options.algoConfig } as AlgoConfig;
+    this.config = { ...defaultConfig(options.algo), ...envSettings(this.spec, options.algo, options.mode), ...options.algoConfig } as AlgoConfig;
     if (this.config.algo === 'ppo') {
       const { episodesPerIteration: episodes, rolloutsPerTask: repeats } = this.config;
       if (!Number.isInteger(repeats) || repeats < 1 || episodes % repeats !== 0) {
         // A caller who changes only the episode count can meet an environment's setting here
         // (shop's dream PPO plays 8 episodes of a task): say where the other number came from.
-        const fromEnv = options.algoConfig === undefined || !('rolloutsPerTask' in options.algoConfig) ? ` (${options.env}'s ${options.mode} setting, src/train/env-settings.ts)` : '';
+        const fromEnv = options.algoConfig === undefined || !('rolloutsPerTask' in options.algoConfig) ? ` (${options.env}'s ${options.mode} setting, its spec's training settings)` : '';
         throw new UsageError(`rolloutsPerTask must be a positive integer that divides episodesPerIteration (${episodes}), got ${repeats}${fromEnv}; set the two together`);
       }
     }

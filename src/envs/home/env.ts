@@ -12,7 +12,6 @@ import { EnvStateError } from '../../core/errors.ts';
 import { joinFields, renderState, type StateElement } from '../../core/state.ts';
 import type { Env, Observation, StepResult, Task } from '../../core/types.ts';
 import { finish } from '../explain.ts';
-import type { EnvOptions } from '../spec.ts';
 import { ROOM_NAMES } from './catalog.ts';
 import { explainOp, notApplicable } from './explain.ts';
 import * as say from './feedback.ts';
@@ -62,14 +61,7 @@ interface Episode {
 
 export class HomeEnv implements Env {
   readonly name = 'home';
-  private readonly maxSteps: number;
   private episode: Episode | null = null;
-
-  constructor(options: EnvOptions = {}) {
-    const max = options.maxSteps ?? HOME_MAX_STEPS;
-    if (!Number.isInteger(max) || max < 1) throw new RangeError(`maxSteps must be a positive integer, got ${max}`);
-    this.maxSteps = max;
-  }
 
   /** Builds the task's world (a pure function of `task.goal`). Throws `UsageError` for a task that is not a home task. */
   async reset(task: Task): Promise<Observation> {
@@ -106,14 +98,13 @@ export class HomeEnv implements Env {
       this.observe(ep, feedback);
       won = ep.reached(ep.household);
     }
-    const truncated = !won && ep.steps >= this.maxSteps;
-    ep.done = won || truncated;
-    const explanation = finish(op ? explainOp(ep.household, op, ep.homeGoal, ep.goal, won) : notApplicable(action), truncated);
+    ep.done = won;
+    const explanation = finish(op ? explainOp(ep.household, op, ep.homeGoal, ep.goal, won) : notApplicable(action), false);
     return {
       observation: copy(ep.observation),
       reward: won ? 1 : 0,
       done: ep.done,
-      info: { valid: op !== undefined, won, truncated, feedback, steps: ep.steps, explanation },
+      info: { valid: op !== undefined, won, truncated: false, feedback, steps: ep.steps, explanation },
     };
   }
 

@@ -48,7 +48,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** Validate an untrusted `Task.goal` (it may come from a file or another thread). */
 export function parseGoal(value: unknown): HomeGoal {
   const fail = (why: string): never => {
-    throw new UsageError(`not a home task goal: ${why}; use a task from homeSpec.tasks(split)`);
+    throw new UsageError(`not a home task goal: ${why}; use a task from the home spec's tasks(split)`);
   };
   if (!isRecord(value)) return fail('goal is missing or not an object');
   const { layout, placement, type, object, target, lamp, template } = value;

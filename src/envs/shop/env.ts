@@ -33,10 +33,7 @@ export class ShopEnv implements Env {
   readonly name = 'shop';
   private episode: Episode | null = null;
 
-  constructor(
-    private readonly world: ShopWorld,
-    private readonly maxSteps = SHOP_MAX_STEPS,
-  ) {}
+  constructor(private readonly world: ShopWorld) {}
 
   async reset(task: Task): Promise<Observation> {
     if (!isShopGoal(task.goal)) throw new UsageError(`task ${task.id} has no shop goal; shop tasks come from the shop task splits`);
@@ -51,8 +48,7 @@ export class ShopEnv implements Env {
     if (ep.done) throw new EnvStateError('shop: the episode is over; call reset(task) to start another');
     ep.steps++;
     const outcome = this.transition(ep, action);
-    const truncated = !outcome.done && ep.steps >= this.maxSteps;
-    ep.done = outcome.done || truncated;
+    ep.done = outcome.done;
     if (outcome.valid && outcome.page) {
       ep.page = outcome.page;
       Object.assign(ep, this.view(ep.page, ep.task, ep.selected));
@@ -61,7 +57,7 @@ export class ShopEnv implements Env {
       observation: ep.observation,
       reward: outcome.reward,
       done: ep.done,
-      info: { valid: outcome.valid, won: outcome.won, truncated, page: ep.page.kind, ...outcome.extra, explanation: finish(outcome.explanation, truncated) },
+      info: { valid: outcome.valid, won: outcome.won, truncated: false, page: ep.page.kind, ...outcome.extra, explanation: finish(outcome.explanation, false) },
     };
   }
 

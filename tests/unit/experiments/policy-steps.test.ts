@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { scoresByStep, stepKind } from '../../../experiments/policy-steps.ts';
 import type { Task } from '../../../src/core/types.ts';
-import { homeSpec } from '../../../src/envs/home/index.ts';
+import { envSpec } from '../../../src/envs/registry.ts';
 import type { TransitionScore } from '../../../src/experience/fidelity.ts';
+
+const homeSpec = envSpec('home');
 
 const item = {
   text: ['page: item', 'instruction: find shoes with size: 12', '[1] button: < Prev', '[2] option: 12 | size', '[3] button: Buy Now'].join('\n'),

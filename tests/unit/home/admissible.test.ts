@@ -1,9 +1,10 @@
+import type { Env } from '../../../src/core/types.ts';
+import { envSpec } from '../../../src/envs/registry.ts';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../src/core/rng.ts';
 import { parseState } from '../../../src/core/state.ts';
 import type { Observation, Task } from '../../../src/core/types.ts';
 import { HomeOracle } from '../../../src/envs/home/agents.ts';
-import { HomeEnv } from '../../../src/envs/home/env.ts';
 import { TASK_TYPES } from '../../../src/envs/home/goal.ts';
 import { goalOf, tasksWhere } from './helpers.ts';
 
@@ -14,7 +15,7 @@ function sampleTasks(): Task[] {
 
 /** A mixed trajectory: the oracle's plan interleaved with seeded random admissible commands. */
 async function trajectory(task: Task, rng: Rng): Promise<string[]> {
-  const env = new HomeEnv({ maxSteps: 1000 });
+  const env = envSpec('home').createEnv({ maxSteps: 1000 });
   const oracle = new HomeOracle();
   let observation = await env.reset(task);
   oracle.reset(task, observation);
@@ -29,8 +30,8 @@ async function trajectory(task: Task, rng: Rng): Promise<string[]> {
   return commands;
 }
 
-async function replay(task: Task, commands: readonly string[]): Promise<{ env: HomeEnv; observation: Observation }> {
-  const env = new HomeEnv({ maxSteps: 1000 });
+async function replay(task: Task, commands: readonly string[]): Promise<{ env: Env; observation: Observation }> {
+  const env = envSpec('home').createEnv({ maxSteps: 1000 });
   let observation = await env.reset(task);
   for (const command of commands) observation = (await env.step(command)).observation;
   return { env, observation };
@@ -41,7 +42,7 @@ describe('home admissible commands', () => {
     const rng = new Rng('home-admissible-list');
     for (const task of sampleTasks()) {
       const commands = await trajectory(task, rng);
-      const env = new HomeEnv({ maxSteps: 1000 });
+      const env = envSpec('home').createEnv({ maxSteps: 1000 });
       const observations = [await env.reset(task)];
       for (const command of commands) observations.push((await env.step(command)).observation);
       for (const observation of observations) {
@@ -76,7 +77,7 @@ describe('home admissible commands', () => {
   it('the oracle only says admissible commands, and they cover open, take, put, heat, cool, clean and use', async () => {
     const seen = new Set<string>();
     for (const task of sampleTasks()) {
-      const env = new HomeEnv();
+      const env = envSpec('home').createEnv();
       const oracle = new HomeOracle();
       let observation = await env.reset(task);
       oracle.reset(task, observation);

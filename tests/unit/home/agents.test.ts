@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { planGoal } from '../../../src/envs/home/agents.ts';
 import type { HomeGoal } from '../../../src/envs/home/goal.ts';
-import { homeSpec } from '../../../src/envs/home/index.ts';
+import { envSpec } from '../../../src/envs/registry.ts';
 import { buildWorld } from '../../../src/envs/home/world.ts';
+
+const homeSpec = envSpec('home');
 
 // Success rates of the oracle and random agents on both envs live in tests/unit/envs/rollout.test.ts.
 describe('home scripted agents', () => {

@@ -1,7 +1,7 @@
+import { envSpec } from '../../../src/envs/registry.ts';
 import { describe, expect, it, vi } from 'vitest';
 import { Rng } from '../../../src/core/rng.ts';
 import { HomeOracle, HomeRandom } from '../../../src/envs/home/agents.ts';
-import { HomeEnv } from '../../../src/envs/home/env.ts';
 import type { HomeGoal } from '../../../src/envs/home/goal.ts';
 import { homeTasks } from '../../../src/envs/home/tasks.ts';
 import { buildWorld } from '../../../src/envs/home/world.ts';
@@ -19,17 +19,17 @@ describe('home determinism', () => {
 
   it('replays the same transcript for the same task and the same random seed', async () => {
     for (const task of homeTasks('valid-seen').slice(0, 20)) {
-      const a = await play(new HomeEnv(), new HomeRandom(new Rng(`r:${task.id}`)), task);
-      const b = await play(new HomeEnv(), new HomeRandom(new Rng(`r:${task.id}`)), task);
+      const a = await play(envSpec('home').createEnv(), new HomeRandom(new Rng(`r:${task.id}`)), task);
+      const b = await play(envSpec('home').createEnv(), new HomeRandom(new Rng(`r:${task.id}`)), task);
       expect(b.transcript).toEqual(a.transcript);
-      const c = await play(new HomeEnv(), new HomeOracle(), task);
-      const d = await play(new HomeEnv(), new HomeOracle(), task);
+      const c = await play(envSpec('home').createEnv(), new HomeOracle(), task);
+      const d = await play(envSpec('home').createEnv(), new HomeOracle(), task);
       expect(d.transcript).toEqual(c.transcript);
     }
   });
 
   it('resetting the same environment twice starts from the same observation', async () => {
-    const env = new HomeEnv();
+    const env = envSpec('home').createEnv();
     const task = homeTasks('train')[7]!;
     const first = await env.reset(task);
     await env.step(first.actions[0]!);
@@ -46,7 +46,7 @@ describe('home determinism', () => {
   });
 
   it('truncates at 50 steps by default', async () => {
-    const env = new HomeEnv();
+    const env = envSpec('home').createEnv();
     await env.reset(homeTasks('train')[0]!);
     for (let i = 1; i < 50; i++) {
       const result = await env.step(i % 2 ? 'look' : 'inventory');
@@ -61,7 +61,7 @@ describe('home determinism', () => {
   });
 
   it('honours a custom step limit', async () => {
-    const env = new HomeEnv({ maxSteps: 5 });
+    const env = envSpec('home').createEnv({ maxSteps: 5 });
     const outcome = await play(env, new HomeRandom(new Rng(3)), homeTasks('train')[1]!);
     expect(outcome.steps).toBeLessThanOrEqual(5);
   });

@@ -3,9 +3,11 @@ import type { StepResult } from '../../../src/core/types.ts';
 import { rollout, type EpisodeRecord } from '../../../src/envs/episode.ts';
 import { EXPLANATION_MAX, STEP_LIMIT_NOTE } from '../../../src/envs/explain.ts';
 import { planGoal } from '../../../src/envs/home/agents.ts';
-import { homeSpec } from '../../../src/envs/home/index.ts';
+import { envSpec } from '../../../src/envs/registry.ts';
 import { malformedActions } from '../fuzz-actions.ts';
 import { fetch, firstTask, isOpenable, ofType, recName, start } from './helpers.ts';
+
+const homeSpec = envSpec('home');
 
 function explanationOf(result: StepResult): string {
   const text = result.info.explanation;

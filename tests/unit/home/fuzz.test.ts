@@ -1,8 +1,8 @@
+import { envSpec } from '../../../src/envs/registry.ts';
 import { describe, expect, it } from 'vitest';
 import { EnvStateError } from '../../../src/core/errors.ts';
 import { Rng } from '../../../src/core/rng.ts';
 import type { Observation } from '../../../src/core/types.ts';
-import { HomeEnv } from '../../../src/envs/home/env.ts';
 import type { World } from '../../../src/envs/home/world.ts';
 import { fetch, firstTask, start, type Episode } from './helpers.ts';
 
@@ -121,7 +121,7 @@ describe('home malformed actions', () => {
   });
 
   it('step before reset and step after done throw EnvStateError', async () => {
-    const env = new HomeEnv({ maxSteps: 1 });
+    const env = envSpec('home').createEnv({ maxSteps: 1 });
     await expect(env.step('look')).rejects.toBeInstanceOf(EnvStateError);
     await env.reset(firstTask('train', () => true));
     expect((await env.step('look')).done).toBe(true);

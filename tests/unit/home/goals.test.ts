@@ -1,6 +1,6 @@
+import { envSpec } from '../../../src/envs/registry.ts';
 import { describe, expect, it } from 'vitest';
 import { HomeOracle } from '../../../src/envs/home/agents.ts';
-import { HomeEnv } from '../../../src/envs/home/env.ts';
 import { TASK_TYPES } from '../../../src/envs/home/goal.ts';
 import { buildWorld } from '../../../src/envs/home/world.ts';
 import { fetch, goalOf, ofType, play, recName, start, tasksWhere } from './helpers.ts';
@@ -11,7 +11,7 @@ describe('home goals', () => {
       const tasks = tasksWhere('train', ofType(type)).slice(0, 8);
       expect(tasks.length).toBe(8);
       for (const task of tasks) {
-        const env = new HomeEnv();
+        const env = envSpec('home').createEnv();
         const oracle = new HomeOracle();
         let observation = await env.reset(task);
         oracle.reset(task, observation);
@@ -103,7 +103,7 @@ describe('home goals', () => {
   });
 
   it('no task is solved before its first step', async () => {
-    const env = new HomeEnv();
+    const env = envSpec('home').createEnv();
     for (const task of tasksWhere('valid-unseen', () => true).slice(0, 100)) {
       await env.reset(task);
       // `look` changes nothing, so a reward here would mean the goal held at the start.
@@ -114,7 +114,7 @@ describe('home goals', () => {
 
   it('an episode played by the oracle is short', async () => {
     for (const task of tasksWhere('valid-unseen', () => true).slice(0, 50)) {
-      const outcome = await play(new HomeEnv(), new HomeOracle(), task);
+      const outcome = await play(envSpec('home').createEnv(), new HomeOracle(), task);
       expect(outcome.won).toBe(true);
       expect(outcome.steps).toBeLessThanOrEqual(12);
     }

@@ -2,12 +2,13 @@
  * Shared set-up for the household tests: find tasks by what they ask, start an episode with the
  * world it was built from (a pure function of the goal, so tests can look inside), and drive it.
  */
+import type { Env } from '../../../src/core/types.ts';
+import { envSpec } from '../../../src/envs/registry.ts';
 import { expect } from 'vitest';
 import { headerValue, parseState } from '../../../src/core/state.ts';
 import type { Agent, Observation, StepResult, Task } from '../../../src/core/types.ts';
 import { runEpisode } from '../../../src/envs/episode.ts';
 import type { EnvOptions } from '../../../src/envs/spec.ts';
-import { HomeEnv } from '../../../src/envs/home/env.ts';
 import type { HomeGoal, TaskType } from '../../../src/envs/home/goal.ts';
 import { homeTasks } from '../../../src/envs/home/tasks.ts';
 import { buildWorld, type World } from '../../../src/envs/home/world.ts';
@@ -31,7 +32,7 @@ export function ofType(type: TaskType): (goal: HomeGoal) => boolean {
 }
 
 export interface Episode {
-  env: HomeEnv;
+  env: Env;
   world: World;
   goal: HomeGoal;
   first: Observation;
@@ -43,7 +44,7 @@ export interface Episode {
 }
 
 export async function start(task: Task, options: EnvOptions = {}): Promise<Episode> {
-  const env = new HomeEnv(options);
+  const env = envSpec('home').createEnv(options);
   const first = await env.reset(task);
   const episode: Episode = {
     env,
@@ -115,7 +116,7 @@ export interface Outcome {
 }
 
 /** Play one episode to the end. */
-export async function play(env: HomeEnv, agent: Agent, task: Task): Promise<Outcome> {
+export async function play(env: Env, agent: Agent, task: Task): Promise<Outcome> {
   const record = await runEpisode(env, agent, task);
   const transcript = [record.first.text];
   for (const { action, result } of record.steps) transcript.push(`> ${action}`, result.observation.text);

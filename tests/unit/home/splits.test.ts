@@ -1,11 +1,12 @@
+import { envSpec } from '../../../src/envs/registry.ts';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/core/errors.ts';
 import { Rng } from '../../../src/core/rng.ts';
-import { HomeEnv } from '../../../src/envs/home/env.ts';
 import { goalKey, goalText, TASK_TYPES, type HomeGoal } from '../../../src/envs/home/goal.ts';
-import { homeSpec } from '../../../src/envs/home/index.ts';
 import { difficultyOf, hiddenCount } from '../../../src/envs/home/tasks.ts';
 import { buildWorld, getLayout } from '../../../src/envs/home/world.ts';
+
+const homeSpec = envSpec('home');
 
 const goals = (split: string): HomeGoal[] => homeSpec.tasks(split).map((t) => t.goal as HomeGoal);
 
@@ -120,7 +121,7 @@ describe('home splits', () => {
   });
 
   it('refuses to reset on a task that is not a home task', async () => {
-    const env = new HomeEnv();
+    const env = envSpec('home').createEnv();
     const task = homeSpec.tasks('train')[0]!;
     await expect(env.reset({ ...task, env: 'shop' })).rejects.toBeInstanceOf(UsageError);
     await expect(env.reset({ ...task, goal: undefined })).rejects.toBeInstanceOf(UsageError);

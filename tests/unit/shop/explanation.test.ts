@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { StepResult } from '../../../src/core/types.ts';
 import { rollout, type EpisodeRecord } from '../../../src/envs/episode.ts';
 import { EXPLANATION_MAX, STEP_LIMIT_NOTE } from '../../../src/envs/explain.ts';
-import { shopSpec } from '../../../src/envs/shop/index.ts';
+import { envSpec } from '../../../src/envs/registry.ts';
 import type { RewardBreakdown } from '../../../src/envs/shop/reward.ts';
 import { malformedActions } from '../fuzz-actions.ts';
 import { firstTask, goalOf, newEnv, targetOf, world } from './helpers.ts';
+
+const shopSpec = envSpec('shop');
 
 /** The number an explanation gives as the reward ("so the reward is 0.67."). */
 function statedReward(text: string): number {

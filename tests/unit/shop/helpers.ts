@@ -1,7 +1,7 @@
 import { parseState, type AbstractState } from '../../../src/core/state.ts';
-import type { StepResult, Task } from '../../../src/core/types.ts';
+import type { Env, StepResult, Task } from '../../../src/core/types.ts';
+import { envSpec } from '../../../src/envs/registry.ts';
 import type { Product } from '../../../src/envs/shop/catalog.ts';
-import { ShopEnv } from '../../../src/envs/shop/env.ts';
 import type { ShopGoal } from '../../../src/envs/shop/goal.ts';
 import { shopWorld } from '../../../src/envs/shop/world.ts';
 
@@ -27,6 +27,7 @@ export function pageOf(result: StepResult | { text: string }): string | undefine
   return state(result).header.find(([k]) => k === 'page')?.[1];
 }
 
-export function newEnv(maxSteps?: number): ShopEnv {
-  return new ShopEnv(world, maxSteps);
+/** A shop env as the registry makes it: with the step limit (15 unless `maxSteps`). */
+export function newEnv(maxSteps?: number): Env {
+  return envSpec('shop').createEnv(maxSteps === undefined ? {} : { maxSteps });
 }

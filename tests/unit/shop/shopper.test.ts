@@ -7,9 +7,11 @@ import type { Task } from '../../../src/core/types.ts';
 import { readInstruction, ShopShopper } from '../../../src/envs/shop/agents.ts';
 import type { RewardBreakdown } from '../../../src/envs/shop/reward.ts';
 import { createAgent, runEpisode } from '../../../src/envs/episode.ts';
-import { homeSpec } from '../../../src/envs/home/index.ts';
+import { envSpec } from '../../../src/envs/registry.ts';
 import { parseMix } from '../../../src/replay/seed.ts';
 import { goalOf, newEnv, world } from './helpers.ts';
+
+const homeSpec = envSpec('home');
 
 describe('the shop shopper (acts on what the pages show)', () => {
   it('reads the wanted options and the price bound from the instruction text', () => {

@@ -74,11 +74,11 @@ describe('dream-mode training', () => {
     // Scored by their own four outcomes, the tasks of the second iteration were chosen by variance.
     expect(result.history[1]?.curriculum?.byVariance).toBeGreaterThan(0);
 
-    // Shop's dream PPO plays 8 episodes of each task without being told (src/train/env-settings.ts).
+    // Shop's dream PPO plays 8 episodes of each task without being told (the shop spec's training settings).
     expect(new Trainer({ ...base, algo: 'ppo', curriculum: {} }).config).toMatchObject({ rolloutsPerTask: 8, episodesPerIteration: 64 });
     // Changing only the episode count meets that setting: the message says where the 8 came from.
     expect(() => new Trainer({ ...base, algo: 'ppo', algoConfig: { episodesPerIteration: 20 } })).toThrow(
-      /divides episodesPerIteration \(20\), got 8 \(shop's dream setting, src\/train\/env-settings\.ts\); set the two together/,
+      /divides episodesPerIteration \(20\), got 8 \(shop's dream setting, its spec's training settings\); set the two together/,
     );
     const once = new Trainer({ ...options, algoConfig: { ...options.algoConfig, rolloutsPerTask: 1 } });
     expect(once.curriculum?.summary().grouping).toBe('cluster');

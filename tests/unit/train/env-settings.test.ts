@@ -1,9 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '../../../src/platform/tf.ts';
 import { DEFAULT_GRPO, DEFAULT_PPO } from '../../../src/rl/config.ts';
-import { envSettings } from '../../../src/train/env-settings.ts';
+import { envSpec } from '../../../src/envs/registry.ts';
+import { envSettings as settingsOf } from '../../../src/train/env-settings.ts';
 import { Trainer, type TrainOptions } from '../../../src/train/trainer.ts';
 
+const envSettings = (env: string, algo: 'ppo' | 'grpo', mode?: 'real' | 'dream' | 's2r') => settingsOf(envSpec(env), algo, mode);
 const base = { mode: 'real', realBudget: 100, seed: 1, backend: 'cpu', policy: { hidden: 8 } } as const;
 const trainer = (options: Pick<TrainOptions, 'env' | 'algo'> & Partial<TrainOptions>) => new Trainer({ ...base, ...options });
 
@@ -41,6 +43,12 @@ describe('per-environment settings', () => {
   });
 
   it('are empty for an environment that has none', () => {
-    expect(envSettings('no-such-env', 'ppo')).toEqual({});
+    expect(settingsOf({ name: 'tiny' }, 'ppo')).toEqual({});
+  });
+
+  it('refuse a setting the algorithm does not have, or a value of the wrong kind, naming the environment', () => {
+    expect(() => settingsOf({ name: 'tiny', training: { all: { ppo: { groupSize: 4 } } } }, 'ppo')).toThrow(/tiny's training settings give ppo "groupSize: 4"/);
+    expect(() => settingsOf({ name: 'tiny', training: { all: { grpo: { entropyCoef: 'high' } } } }, 'grpo')).toThrow(/not one of its number settings/);
+    expect(settingsOf({ name: 'tiny', training: { dream: { grpo: { groupSize: 4 } } } }, 'grpo', 'dream')).toEqual({ groupSize: 4 });
   });
 });
