@@ -1,7 +1,7 @@
 /**
  * The deterministic query proposer. A search box admits any text (`search[...]`); rather than
  * generate free text, the policy chooses among a few queries built from the instruction, so it
- * only ever chooses (as DESIGN.md asks, after WebShop's choice-based RL baseline). It lives in core
+ * only ever chooses (after WebShop's choice-based RL baseline; README, "Training a policy"). It lives in core
  * because the shop's seeding shopper searches with the same queries: the replay buffer then holds
  * the result pages a policy will ask the experience model for.
  */

@@ -1,6 +1,6 @@
 /**
  * How faithful an experience model is to the real environment, on held-out real transitions
- * (teacher-forced: every step starts from the real state). The measures are DESIGN.md's:
+ * (teacher-forced: every step starts from the real state). The measures (README, "Experience models and dream mode"):
  * next-state token F1, admissible-action set F1, reward accuracy and MAE, done accuracy, and the two
  * error terms of the paper's bound — ε_R, the mean absolute reward error, and an estimate of ε_P,
  * the share of transitions whose predicted next state differs from the real one.

@@ -1,5 +1,5 @@
 /**
- * The experience model's contract (DESIGN.md, "Experience models"): given the task, the history,
+ * The experience model's contract (docs/architecture.md, "One dream step"): given the task, the history,
  * the current abstract state, the chosen action and a few retrieved transitions, predict what
  * happens. Every backend (kNN, an LLM over WebLLM or HTTP, the neural model) implements
  * `ExperienceModel`, and `SyntheticEnv` turns any of them into an `Env`.

@@ -1,7 +1,8 @@
 /**
  * Fit the neural experience model on a replay buffer's real transitions and package it as a
- * `.dgx` file: the one entry point the CLI's `experience fit`, the app's experience worker and the
- * benches call, so the file they write, its training record included, is the same.
+ * `.dgx` file: the one entry point the CLI's `experience fit` and the app's experience worker call,
+ * so the file they write, its training record included, is the same. (bench/neural.ts times
+ * fitNeuralModel itself, without the file.)
  */
 import { UsageError } from '../core/errors.ts';
 import { envSpec } from '../envs/registry.ts';

@@ -1,7 +1,8 @@
 /**
  * A memory store persisted as one JSONL file (Node only). The first line holds the store's tasks,
- * runs and statistics (`{"$meta": …}`); every other line is one transition with its id, in the same
- * shape `buffer export` writes, so the file is also an export.
+ * runs and statistics (`{"$meta": …}`); every other line is one transition with its id, in the shape
+ * `buffer import` and the Buffer view's import read (they skip the `$meta` line), so the file is also
+ * an export.
  *
  * Writes are atomic: the whole file goes to a temporary sibling, is fsynced, and is renamed over the
  * old one. A process killed at any moment leaves either the previous file or the new one, never a
