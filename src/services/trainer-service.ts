@@ -13,7 +13,8 @@ import type { Observation, Task } from '../core/types.ts';
 import type { CurriculumRow, CurriculumSummary } from '../curriculum/curriculum.ts';
 import { envSpec } from '../envs/registry.ts';
 import type { PolicyFileHeader } from '../policy/dgp.ts';
-import { exportPolicy, importPolicy, inspectPolicyFile } from '../policy/policy-file.ts';
+import { importPolicy, inspectPolicyFile } from '../policy/policy-file.ts';
+import { exportTrainedPolicy } from '../jobs/policy-export.ts';
 import type { Policy } from '../policy/policy.ts';
 import { IdbReplayStore } from '../replay/idb-store.ts';
 import { DEFAULT_K, ReplayBuffer } from '../replay/retrieval.ts';
@@ -314,24 +315,7 @@ export class TrainerService {
   async exportPolicy(): Promise<Uint8Array> {
     const trainer = this.trainer;
     if (!trainer || !this.backend) throw new UsageError('nothing to export yet: start a training run first');
-    const last = trainer.history[trainer.history.length - 1];
-    const evaluation = trainer.lastEval;
-    return exportPolicy(trainer.policy, {
-      env: trainer.options.env,
-      algorithm: trainer.options.algo,
-      backend: this.backend,
-      training: {
-        mode: trainer.options.mode,
-        seed: trainer.options.seed,
-        realBudget: trainer.options.realBudget,
-        realTransitions: trainer.realTransitions,
-        syntheticTransitions: trainer.syntheticTransitions,
-        iterations: last?.iteration ?? 0,
-        wallSeconds: last?.wallSeconds ?? 0,
-      },
-      evaluation: evaluation ? { split: evaluation.split, episodes: evaluation.episodes, successRate: evaluation.successRate, meanScore: evaluation.meanScore } : null,
-      createdAt: new Date().toISOString(),
-    });
+    return exportTrainedPolicy(trainer, this.backend);
   }
 
   /** Header only, for showing a file before loading it. Throws PolicyFileError on a bad file. */
