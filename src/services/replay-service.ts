@@ -14,6 +14,7 @@ import { IdbReplayStore, requestPersistence } from '../replay/idb-store.ts';
 import { importJsonl, transitionLine, type ImportReport } from '../replay/jsonl.ts';
 import { ReplayBuffer } from '../replay/retrieval.ts';
 import { TransitionSearch } from '../replay/text-search.ts';
+import { Once } from './once.ts';
 import { parseMix, recordSeededEpisodes, seedEpisodes, type SeededEpisode } from '../replay/seed.ts';
 import {
   StoreFullError,
@@ -120,8 +121,9 @@ const openIdb: OpenStore = (options) =>
 
 export class ReplayService {
   private options: ReplayServiceOptions = {};
-  private opening: Promise<ReplayStore> | null = null;
-  private buffering: Promise<ReplayBuffer> | null = null;
+  private readonly opening = new Once(() => this.openStore(this.options));
+  /** The vector index walks the whole store when opened, so it is opened only when a write needs it. */
+  private readonly buffering = new Once(() => this.store().then((store) => ReplayBuffer.open(store)));
   private searchIndex: TransitionSearch | null = null;
   /** The write job running (one at a time: two would interleave their batches and their progress). */
   private job: 'seeding' | 'importing' | null = null;
@@ -133,10 +135,10 @@ export class ReplayService {
   /** Choose the database (and cap) before first use; a store already open is closed and reopened. */
   async init(options: ReplayServiceOptions = {}): Promise<void> {
     if (this.job) throw new DreamGymError('busy', `the buffer is ${this.job}; stop it before switching stores`);
-    const open = this.opening;
+    const open = this.opening.current();
     this.options = { ...options };
-    this.opening = null;
-    this.buffering = null;
+    this.opening.forget();
+    this.buffering.forget();
     this.searchIndex = null;
     if (open) await (await open).close();
   }
@@ -331,27 +333,16 @@ export class ReplayService {
     const deleted = await (await this.store()).deleteRun(runId);
     // Both indexes hold the deleted ids: the search index rebuilds on its next query (its count no
     // longer matches), the vector index is reopened on the next write.
-    this.buffering = null;
+    this.buffering.forget();
     return deleted;
   }
 
   private store(): Promise<ReplayStore> {
-    this.opening ??= this.openStore(this.options).catch((error: unknown) => {
-      this.opening = null;
-      throw error;
-    });
-    return this.opening;
+    return this.opening.get();
   }
 
-  /** The vector index walks the whole store when opened, so it is opened only when a write needs it. */
   private buffer(): Promise<ReplayBuffer> {
-    this.buffering ??= this.store()
-      .then((store) => ReplayBuffer.open(store))
-      .catch((error: unknown) => {
-        this.buffering = null;
-        throw error;
-      });
-    return this.buffering;
+    return this.buffering.get();
   }
 
   /** Every write: store and vector index in one batch, then the search index (if built). */

@@ -15,6 +15,7 @@ import { envSpec } from '../envs/registry.ts';
 import type { PolicyFileHeader } from '../policy/dgp.ts';
 import { importPolicy, inspectPolicyFile } from '../policy/policy-file.ts';
 import { exportTrainedPolicy } from '../jobs/policy-export.ts';
+import { Once } from './once.ts';
 import type { Policy } from '../policy/policy.ts';
 import { IdbReplayStore } from '../replay/idb-store.ts';
 import { DEFAULT_K, ReplayBuffer } from '../replay/retrieval.ts';
@@ -107,7 +108,7 @@ export class TrainerService {
   private state: TrainerState = 'idle';
   private loaded: { policy: Policy; header: PolicyFileHeader } | null = null;
   private episode: { env: ReturnType<ReturnType<typeof envSpec>['createEnv']>; task: Task; observation: Observation; history: string[]; done: boolean } | null = null;
-  private replayStore: Promise<ReplayStore> | null = null;
+  private readonly replayStore = new Once(() => (this.options.openReplayStore ?? (() => IdbReplayStore.open()))());
 
   constructor(private readonly options: TrainerServiceOptions = {}) {}
 
@@ -284,11 +285,7 @@ export class TrainerService {
 
   /** The app's replay store, opened once; a failed opening is tried again on the next call. */
   private openReplayStore(): Promise<ReplayStore> {
-    this.replayStore ??= (this.options.openReplayStore ?? (() => IdbReplayStore.open()))().catch((error: unknown) => {
-      this.replayStore = null;
-      throw error;
-    });
-    return this.replayStore;
+    return this.replayStore.get();
   }
 
   /**

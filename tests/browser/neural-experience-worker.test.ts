@@ -6,7 +6,7 @@
  */
 import { proxy, wrap, type Remote } from 'comlink';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { NeuralFitEvent } from '../../src/services/experience-service.ts';
+import type { NeuralFitEvent } from '../../src/services/experience-protocol.ts';
 import type { NeuralTestService } from './fixtures/neural-experience.worker.ts';
 
 const NAME = `neural-test-${Date.now()}`;

@@ -1,4 +1,4 @@
-import type { NeuralFitEvent, NeuralModelInfo } from '../../services/experience-service.ts';
+import type { NeuralFitEvent, NeuralModelInfo } from '../../services/experience-protocol.ts';
 import { formatNumber, LiveChart, type ChartSeries } from '../train/LiveChart.tsx';
 import { MAX_K } from '../../replay/retrieval.ts';
 import {

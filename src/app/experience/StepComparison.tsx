@@ -1,5 +1,5 @@
 import { StateView } from '../play/StateView.tsx';
-import type { ExampleSummary, ExperienceStep, FidelityMeter } from '../../services/experience-service.ts';
+import type { ExampleSummary, ExperienceStep, FidelityMeter } from '../../services/experience-protocol.ts';
 
 // Everything here came from an environment, a model or the buffer: JSX text children, never HTML.
 

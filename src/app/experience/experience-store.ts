@@ -17,7 +17,7 @@ import { tooLargeMessage } from '../file-size.ts';
 import type { ExperiencePrediction, ExperienceStats } from '../../experience/types.ts';
 import type {
   BackendChoice, BackendInfo, BufferCounts, ExperienceStart, ExperienceStep, FidelityMeter, NeuralEpoch, NeuralFitEvent, NeuralStatus,
-} from '../../services/experience-service.ts';
+} from '../../services/experience-protocol.ts';
 import { defaultSplit, envs, loadEnvs } from '../env-client.ts';
 import { experienceClient, onExperienceCrash } from '../experience-client.ts';
 import type { LoadProgress, ModelCacheStatus, ModelOption, ModelRecord, PageModel } from './webllm.ts';

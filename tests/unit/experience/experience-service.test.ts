@@ -16,9 +16,9 @@ import { ReplayBuffer } from '../../../src/replay/retrieval.ts';
 import { MemoryReplayStore } from '../../../src/replay/memory-store.ts';
 import { ModelFileError } from '../../../src/experience/neural/model-file.ts';
 import { encodePolicyFile } from '../../../src/policy/dgp.ts';
-import {
-  ExperienceService, fidelityMeter, MemoryNeuralModelStore, type NeuralFitEvent, type NeuralModelStore,
-} from '../../../src/services/experience-service.ts';
+import { ExperienceService, fidelityMeter } from '../../../src/services/experience-service.ts';
+import type { NeuralFitEvent } from '../../../src/services/experience-protocol.ts';
+import { MemoryNeuralModelStore, type NeuralModelStore } from '../../../src/services/neural-model-store.ts';
 import { useBackend } from '../../../src/platform/tf.ts';
 import { seededTransitions } from './fixtures.ts';
 
