@@ -35,7 +35,7 @@ class LampRoom implements Env {
   async step(action: string): Promise<StepResult> {
     const admissible = matchAdmissible(action, this.observe().actions);
     const lamp = admissible === null ? 0 : Number(/lamp (\d+)/.exec(admissible)?.[1] ?? 0);
-    if (lamp > 0) this.on.has(lamp) ? this.on.delete(lamp) : this.on.add(lamp);
+    if (lamp > 0 && !this.on.delete(lamp)) this.on.add(lamp);
     const won = this.on.size === 1 && this.on.has(this.goal);
     return { observation: this.observe(), reward: won ? 1 : 0, done: won, info: { valid: lamp > 0, won, truncated: false } };
   }
