@@ -3,7 +3,8 @@
  * loader rebuilds exactly the network the weights belong to; decoding checks the weight shapes
  * against that architecture before any weight is used.
  */
-import { decodePolicyFile, encodePolicyFile, headerInteger, PolicyFileError, readPolicyHeader, type PolicyFileHeader, type PolicyFileMeta } from './dgp.ts';
+import { headerInteger } from '../core/weight-file.ts';
+import { decodePolicyFile, encodePolicyFile, PolicyFileError, readPolicyHeader, type PolicyFileHeader, type PolicyFileMeta } from './dgp.ts';
 import { ACTION_RELATIONS, STATE_FACTS, type FeaturizerConfig } from './featurizer.ts';
 import { weightPlan } from './network.ts';
 import { networkConfig, Policy, type PolicyConfig } from './policy.ts';

@@ -1,6 +1,6 @@
 /**
  * Experience model files (.dgx): a trained neural experience model in the same container as
- * policy files (see policy/dgp.ts) — JSON header, float32 weights, SHA-256, the same checks — but
+ * policy files (core/weight-file.ts) — JSON header, float32 weights, SHA-256, the same checks — but
  * with magic "DGXF" and format "dreamgym-experience", so neither kind loads as the other.
  *
  * These are container functions only: the model supplies its architecture and featurizer JSON in
@@ -14,9 +14,9 @@ import {
   type ContainerHeader,
   type ContainerProblem,
   type DecodeOptions,
-  type PolicyFileMeta,
+  type WeightFileMeta,
   type WeightEntry,
-} from '../../policy/dgp.ts';
+} from '../../core/weight-file.ts';
 
 export { EXPERIENCE_CONTAINER };
 export type { WeightEntry };
@@ -27,7 +27,7 @@ export const DGX_VERSION = EXPERIENCE_CONTAINER.version;
 export const DGX_MAX_BYTES = DGP_MAX_BYTES;
 
 /** What the model provides: the same fields as a policy file's meta. */
-export type ExperienceFileMeta = PolicyFileMeta;
+export type ExperienceFileMeta = WeightFileMeta;
 export type ExperienceFileHeader = ContainerHeader<'dreamgym-experience'>;
 export type ExperienceDecodeOptions = DecodeOptions<ExperienceFileHeader>;
 

@@ -7,7 +7,7 @@
 import { decodeExperienceFile, encodeExperienceFile, ModelFileError, readExperienceHeader, type ExperienceFileHeader } from './model-file.ts';
 import { architectureOf, ACTION_DENSE, HASH_SLOTS, LINE_DENSE, NeuralExperienceModel, REQUIREMENTS, TRANSITION_DENSE, type NeuralConfig } from './model.ts';
 import { NeuralNetwork, weightPlan } from './network.ts';
-import { headerInteger } from '../../policy/dgp.ts';
+import { headerInteger } from '../../core/weight-file.ts';
 
 export const ARCHITECTURE_KIND = 'candidate-mlp';
 /** Bump when candidates.ts computes different features: old files then fail with a clear message. */

@@ -13,8 +13,8 @@ import {
   type ModelFileProblem,
   type WeightEntry,
 } from '../../../src/experience/neural/model-file.ts';
+import { EXPERIENCE_CONTAINER } from '../../../src/core/weight-file.ts';
 import {
-  EXPERIENCE_CONTAINER,
   POLICY_CONTAINER,
   PolicyFileError,
   decodePolicyFile,

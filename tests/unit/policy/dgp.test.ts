@@ -4,7 +4,6 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import { DreamGymError } from '../../../src/core/errors.ts';
 import {
   DGP_MAGIC,
-  DGP_MAX_HEADER_BYTES,
   DGP_VERSION,
   PolicyFileError,
   decodePolicyFile,
@@ -14,6 +13,7 @@ import {
   type PolicyFileProblem,
   type WeightEntry,
 } from '../../../src/policy/dgp.ts';
+import { DGP_MAX_HEADER_BYTES } from '../../../src/core/weight-file.ts';
 
 const META: PolicyFileMeta = {
   env: 'shop',
