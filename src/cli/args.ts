@@ -3,7 +3,8 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { UsageError } from '../core/errors.ts';
-import { flagName, type FieldNamer } from '../jobs/spec.ts';
+import type * as v from 'valibot';
+import { flagName, parseSpec, type FieldNamer } from '../jobs/spec.ts';
 
 export function intOption(value: string | undefined, name: string, fallback: number, min = 0): number {
   if (value === undefined) return fallback;
@@ -23,13 +24,6 @@ export function requireOption(value: string | undefined, name: string, choices?:
   return value;
 }
 
-export function numberOption(value: string | undefined, name: string, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new UsageError(`--${name} must be a number in [${min}, ${max}], got "${value}"`);
-  return n;
-}
-
 /**
  * Number flags as a spec's fields: `{ maxTransitions: 'max-transitions' }` reads `--max-transitions`.
  * A flag that is not a number stays a string, so the spec refuses it by name; absent flags are
@@ -44,6 +38,32 @@ export function numberFlags(values: Record<string, unknown>, fields: Record<stri
     out[field] = Number.isNaN(n) ? raw : n;
   }
   return out;
+}
+
+/** Text flags as a spec's fields, the absent ones left out: `{ apiKey: 'api-key' }` reads `--api-key`. */
+export function stringFlags(values: Record<string, unknown>, fields: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [field, flag] of Object.entries(fields)) {
+    const raw = values[flag];
+    if (typeof raw === 'string') out[field] = raw;
+  }
+  return out;
+}
+
+/**
+ * `parseSpec` for a command's flags: first refuses, by its flag, each field the spec does not take
+ * (a flag that does not apply `where` it was given: `with --mode real`), then checks the rest.
+ */
+export function parseFlags<S extends v.GenericSchema & { entries: Record<string, unknown> }>(
+  schema: S,
+  input: Record<string, unknown>,
+  name: FieldNamer,
+  where: string,
+): v.InferOutput<S> {
+  for (const field of Object.keys(input)) {
+    if (!Object.hasOwn(schema.entries, field)) throw new UsageError(`${name(field)} does not apply ${where}; drop it`);
+  }
+  return parseSpec(schema, input, name);
 }
 
 /** Names spec fields as flags (`maxTransitions` → `--max-transitions`), with exceptions where a flag is spelled otherwise. */
@@ -67,5 +87,20 @@ export async function checkOutputPath(path: string, flag: string): Promise<void>
     await access(existing ? path : dir, constants.W_OK);
   } catch {
     throw new UsageError(`${where} cannot be written (no permission to write ${existing ? 'the file' : `in ${dir}`})`);
+  }
+}
+
+/**
+ * Refuses, before any work starts, an input file that cannot be read: missing, a directory, or a
+ * file this process may not read. `what` names it in the message (`buffer import`, `--buffer`).
+ */
+export async function checkInputFile(path: string, what: string): Promise<void> {
+  const existing = await stat(path).catch(() => null);
+  if (!existing) throw new UsageError(`${what} ${path} does not exist`);
+  if (existing.isDirectory()) throw new UsageError(`${what} ${path} is a directory; name a file in it`);
+  try {
+    await access(path, constants.R_OK);
+  } catch {
+    throw new UsageError(`${what} ${path} cannot be read (no permission)`);
   }
 }

@@ -1,26 +1,23 @@
 /**
  * The options that choose an experience model, shared by `serve`, `experience eval` and
- * `train --mode dream`: the backend (`knn` or `llm` over an OpenAI-compatible endpoint) and the
+ * `train --mode dream`: the backend (`neural`, `knn`, or `http`: an LLM over an OpenAI-compatible
+ * endpoint; `llm` is its older name here) and the
  * replay buffer file its retrieval reads.
  */
 import { access, readFile } from 'node:fs/promises';
 import { errorMessage, UsageError } from '../core/errors.ts';
-import type { ChatClient } from '../experience/llm/chat.ts';
-import { OpenAiHttpClient } from '../experience/llm/http-client.ts';
-import { LlmExperienceModel } from '../experience/llm/llm-model.ts';
-import { KnnExperienceModel } from '../experience/knn.ts';
-import { importNeuralModel } from '../experience/neural/model-io.ts';
+import { inspectNeuralModel } from '../experience/neural/model-io.ts';
 import type { Framing } from '../experience/prompt.ts';
 import { countTokens } from '../experience/tokens.ts';
 import type { ExperienceModel } from '../experience/types.ts';
+import { EXPERIENCE_ALIASES, EXPERIENCE_BACKENDS, FRAMINGS, type ExperienceBackend } from '../jobs/experience-spec.ts';
+import { createExperienceModel as createModel } from '../jobs/experience-model.ts';
 import { loadStoreFile } from '../replay/file-store.ts';
 import { MemoryReplayStore } from '../replay/memory-store.ts';
-import { DEFAULT_K, ReplayBuffer } from '../replay/retrieval.ts';
-import { intOption, requireOption } from './args.ts';
+import { ReplayBuffer } from '../replay/retrieval.ts';
+import { numberFlags, requireOption, stringFlags } from './args.ts';
 
-export const EXPERIENCE_BACKENDS = ['neural', 'knn', 'llm'] as const;
-export type ExperienceBackend = (typeof EXPERIENCE_BACKENDS)[number];
-export const FRAMINGS: readonly Framing[] = ['multi-round', 'single'];
+export { EXPERIENCE_BACKENDS, FRAMINGS, type ExperienceBackend };
 
 /** parseArgs option specs, spread into a command's own. */
 export const EXPERIENCE_OPTIONS = {
@@ -34,57 +31,88 @@ export const EXPERIENCE_OPTIONS = {
   k: { type: 'string' },
 } as const;
 
-export const EXPERIENCE_USAGE = '--experience <neural|knn|llm> [--model FILE.dgx (neural)] [--endpoint URL --model NAME [--api-key KEY] [--framing multi-round|single] [--concurrency N] [--timeout-ms MS]] [--k 3]';
+export const EXPERIENCE_USAGE = '--experience <neural|knn|http> [--model FILE.dgx (neural)] [--endpoint URL --model NAME [--api-key KEY] [--framing multi-round|single] [--concurrency N] [--timeout-ms MS]] [--k 3]';
 
 /** What parseArgs gives for those options. */
 export type ExperienceValues = { [K in keyof typeof EXPERIENCE_OPTIONS]?: string | undefined };
 
-export function experienceK(values: ExperienceValues): number {
-  return intOption(values.k, 'k', DEFAULT_K, 0);
+/**
+ * The backend `--experience` names, after the checks whose words say what to add or drop. Nothing
+ * is loaded yet: the job's spec then checks the settings (experienceFields) and refuses those the
+ * backend does not read.
+ */
+export function experienceBackend(values: ExperienceValues): ExperienceBackend {
+  const named = values.experience !== undefined ? (EXPERIENCE_ALIASES[values.experience] ?? values.experience) : undefined;
+  const backend = requireOption(named, 'experience', EXPERIENCE_BACKENDS);
+  if (backend === 'neural') {
+    if (values.endpoint !== undefined) throw new UsageError('--endpoint goes with --experience http, not neural');
+    if (values.model === undefined) throw new UsageError('--experience neural needs --model FILE.dgx (fit one with: experience fit --env E --buffer FILE.jsonl --out FILE.dgx)');
+  } else if (backend === 'knn') {
+    if (values.endpoint !== undefined || values.model !== undefined) throw new UsageError('--endpoint and --model go with --experience http, not knn');
+  } else {
+    if (values.endpoint === undefined) throw new UsageError('--experience http needs --endpoint URL (an OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1)');
+    if (values.model === undefined) throw new UsageError('--experience http needs --model NAME (the model the endpoint serves)');
+  }
+  return backend;
+}
+
+/** The experience flags given, as spec fields (jobs/experience-spec.ts). */
+export function experienceFields(values: ExperienceValues): Record<string, unknown> {
+  return {
+    ...numberFlags(values, { k: 'k', concurrency: 'concurrency', timeoutMs: 'timeout-ms' }),
+    ...stringFlags(values, { endpoint: 'endpoint', model: 'model', apiKey: 'api-key', framing: 'framing' }),
+  };
+}
+
+/** An experience model's settings as a job's spec gives them, defaults filled in. */
+export interface ExperienceSettings {
+  k: number;
+  model?: string | undefined;
+  endpoint?: string | undefined;
+  apiKey?: string | undefined;
+  framing?: Framing | undefined;
+  concurrency?: number | undefined;
+  timeoutMs?: number | undefined;
 }
 
 /**
- * The experience model the options choose. `env` is the environment it will simulate: a neural
+ * The experience model the settings choose. `env` is the environment it will simulate: a neural
  * model file fitted on another one is refused.
  */
-export async function createExperienceModel(values: ExperienceValues, env?: string): Promise<ExperienceModel> {
-  const backend = requireOption(values.experience, 'experience', EXPERIENCE_BACKENDS);
+export async function createExperienceModel(backend: ExperienceBackend, settings: ExperienceSettings, env?: string): Promise<ExperienceModel> {
+  if (backend === 'knn') return createModel({ kind: 'knn' });
   if (backend === 'neural') {
-    if (values.endpoint !== undefined) throw new UsageError('--endpoint goes with --experience llm, not neural');
-    if (values.model === undefined) throw new UsageError('--experience neural needs --model FILE.dgx (fit one with: experience fit --env E --buffer FILE.jsonl --out FILE.dgx)');
-    return loadNeuralModel(values.model, env);
+    const path = required(settings.model, '--model');
+    const bytes = await readModelFile(path);
+    // The header alone first: a model of another env is refused before its weights are loaded.
+    const header = inspectNeuralModel(bytes);
+    if (env !== undefined && header.env !== env) throw new UsageError(`--model ${path} simulates ${header.env}, not ${env}; fit one on ${env} transitions`);
+    // Runs on the tfjs backend the command chose (useBackend) before asking for the model.
+    return createModel({ kind: 'neural', bytes, env: header.env });
   }
-  if (backend === 'knn') {
-    if (values.endpoint !== undefined || values.model !== undefined) throw new UsageError('--endpoint and --model go with --experience llm, not knn');
-    return new KnnExperienceModel();
-  }
-  if (values.endpoint === undefined) throw new UsageError('--experience llm needs --endpoint URL (an OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1)');
-  if (values.model === undefined) throw new UsageError('--experience llm needs --model NAME (the model the endpoint serves)');
-  const framing = values.framing === undefined ? 'multi-round' : requireOption(values.framing, 'framing', FRAMINGS);
-  const client: ChatClient = new OpenAiHttpClient({
-    baseUrl: values.endpoint,
-    model: values.model,
-    ...(values['api-key'] !== undefined ? { apiKey: values['api-key'] } : {}),
-    concurrency: intOption(values.concurrency, 'concurrency', 4, 1),
-    timeoutMs: intOption(values['timeout-ms'], 'timeout-ms', 60_000, 1),
+  return createModel({
+    kind: 'http',
+    endpoint: required(settings.endpoint, '--endpoint'),
+    model: required(settings.model, '--model'),
+    apiKey: settings.apiKey,
+    framing: settings.framing,
+    concurrency: settings.concurrency,
+    timeoutMs: settings.timeoutMs,
+    countTokens,
   });
-  return new LlmExperienceModel({ client, framing, countTokens });
 }
 
-async function loadNeuralModel(path: string, env: string | undefined): Promise<ExperienceModel> {
-  let bytes: Uint8Array;
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined) throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+async function readModelFile(path: string): Promise<Uint8Array> {
   try {
-    bytes = new Uint8Array(await readFile(path));
+    return new Uint8Array(await readFile(path));
   } catch (error) {
     throw new UsageError(`--model ${path} cannot be read (${errorMessage(error)}); fit one with: experience fit --env E --buffer FILE.jsonl --out ${path}`);
   }
-  // Runs on the tfjs backend the command chose (useBackend) before asking for the model.
-  const { model, header } = importNeuralModel(bytes);
-  if (env !== undefined && header.env !== env) {
-    model.dispose();
-    throw new UsageError(`--model ${path} simulates ${header.env}, not ${env}; fit one on ${env} transitions`);
-  }
-  return model;
 }
 
 /**

@@ -43,7 +43,7 @@ export async function main(argv: string[], io: CommandIO = processIO): Promise<n
   try {
     switch (command) {
       case 'envs':
-        envsCommand(io, rest.includes('--json'));
+        envsCommand(io, rest);
         return 0;
       case 'rollout':
         await rolloutCommand(io, rest);

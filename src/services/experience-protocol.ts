@@ -8,6 +8,7 @@ import type { Observation, StepResult } from '../core/types.ts';
 import type { ScoreMeans, TransitionScore } from '../experience/fidelity.ts';
 import type { FitProgress } from '../experience/neural/fit.ts';
 import type { ExperienceInput, ExperiencePrediction } from '../experience/types.ts';
+import type { ExperienceKind } from '../jobs/experience-spec.ts';
 import type { BackendName } from '../platform/tf.ts';
 import type { PublicTask } from './env-session.ts';
 import type { NeuralModelInfo } from './neural-model-store.ts';
@@ -15,6 +16,7 @@ import type { NeuralModelInfo } from './neural-model-store.ts';
 export type { NeuralModelInfo } from './neural-model-store.ts';
 export type { NeuralEpoch, NeuralLoss } from '../experience/neural/training-record.ts';
 
+/** The Experience view's choice of model; its kinds are EXPERIENCE_KINDS (jobs/experience-spec.ts), the CLI's names too. */
 export type BackendChoice =
   /** The neural model fitted for the episode's env; kNN answers where none is fitted yet. */
   | { kind: 'neural' }
@@ -24,7 +26,7 @@ export type BackendChoice =
   | { kind: 'webllm'; modelId: string };
 
 export interface BackendInfo {
-  kind: BackendChoice['kind'];
+  kind: ExperienceKind;
   /** As results record it: `knn`, `llm:http/qwen2.5:0.5b@127.0.0.1:8080`, `llm:webllm/…`. */
   name: string;
   /** True when `step` cannot be used: the page predicts and calls `prepare` and `resolve`. */

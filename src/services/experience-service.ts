@@ -28,12 +28,12 @@ import { envSpec } from '../envs/registry.ts';
 import { meanScores, scoreTransition, type TransitionScore } from '../experience/fidelity.ts';
 import { KnnExperienceModel } from '../experience/knn.ts';
 import { ChatTransportError } from '../experience/llm/chat.ts';
-import { OpenAiHttpClient } from '../experience/llm/http-client.ts';
-import { LlmExperienceModel } from '../experience/llm/llm-model.ts';
 import { compactState } from '../experience/prompt.ts';
 import {
   emptyStats, failurePrediction, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats, type HistoryStep,
 } from '../experience/types.ts';
+import { createExperienceModel } from '../jobs/experience-model.ts';
+import { EXPERIENCE_KINDS } from '../jobs/experience-spec.ts';
 import { platformBackends, useBackend, type BackendName } from '../platform/tf.ts';
 import { IdbReplayStore } from '../replay/idb-store.ts';
 import { DEFAULT_K, MAX_K } from '../replay/retrieval.ts';
@@ -161,28 +161,28 @@ export class ExperienceService {
         model = null;
         break;
       case 'knn':
-        model = new KnnExperienceModel();
+        model = createExperienceModel({ kind: 'knn' });
         break;
-      case 'http': {
-        const client = new OpenAiHttpClient({
-          baseUrl: choice.baseUrl,
+      case 'http':
+        model = createExperienceModel({
+          kind: 'http',
+          endpoint: choice.baseUrl,
           model: choice.model,
-          ...(choice.apiKey ? { apiKey: choice.apiKey } : {}),
-          ...(choice.timeoutMs !== undefined ? { timeoutMs: choice.timeoutMs } : {}),
-          ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+          apiKey: choice.apiKey,
+          timeoutMs: choice.timeoutMs,
+          fetch: this.options.fetch,
           // A person is waiting on each step: one request at a time, no long retry ladder.
           concurrency: 1,
           retries: 1,
+          framing: 'single',
         });
-        model = new LlmExperienceModel({ client, framing: 'single' });
         break;
-      }
       case 'webllm':
         if (typeof choice.modelId !== 'string' || choice.modelId.trim() === '') throw new UsageError('Name the WebLLM model the page loaded.');
         model = null;
         break;
       default:
-        throw new UsageError(`unknown experience backend ${JSON.stringify((choice as { kind?: unknown }).kind)}; use neural, knn, http or webllm`);
+        throw new UsageError(`unknown experience backend ${JSON.stringify((choice as { kind?: unknown }).kind)}; use ${EXPERIENCE_KINDS.join(', ')}`);
     }
     this.stop();
     this.model = model;

@@ -10,7 +10,8 @@ import { ENVIRONMENTS, envSpec } from '../../envs/registry.ts';
 import { FileReplayStore } from '../../replay/file-store.ts';
 import { importJsonl } from '../../replay/jsonl.ts';
 import { parseMix, recordSeededEpisodes, seedEpisodes } from '../../replay/seed.ts';
-import { intOption, requireOption } from '../args.ts';
+import { seedSpec } from '../../jobs/seed-spec.ts';
+import { checkInputFile, checkOutputPath, flagNamer, numberFlags, parseFlags, requireOption, stringFlags } from '../args.ts';
 import type { CommandIO } from '../io.ts';
 
 export const BUFFER_USAGE =
@@ -38,13 +39,19 @@ function requireJsonl(path: string | undefined, flag: string): string {
   return path;
 }
 
+/** The one file a subcommand reads; more are refused, not ignored. */
+function onePositional(positionals: string[], command: string): string | undefined {
+  if (positionals.length > 1) throw new UsageError(`${command} takes one FILE.jsonl, got ${positionals.length}: ${positionals.join(' ')}`);
+  return positionals[0];
+}
+
 async function seedCommand(io: CommandIO, argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
     options: {
       env: { type: 'string' },
       episodes: { type: 'string' },
-      mix: { type: 'string', default: 'oracle=0.6,random=0.4' },
+      mix: { type: 'string' },
       seed: { type: 'string' },
       split: { type: 'string' },
       out: { type: 'string' },
@@ -54,13 +61,11 @@ async function seedCommand(io: CommandIO, argv: string[]): Promise<void> {
   });
   const spec = envSpec(requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name)));
   if (values.episodes === undefined) throw new UsageError('--episodes is required (how many seeding episodes to play)');
-  const episodes = intOption(values.episodes, 'episodes', 0, 1);
-  const mix = parseMix(values.mix);
-  const seed = intOption(values.seed, 'seed', 0);
+  const input = { ...numberFlags(values, { episodes: 'episodes', seed: 'seed' }), ...stringFlags(values, { mix: 'mix', split: 'split' }) };
+  const { episodes, seed, split, mix: mixText } = parseFlags(seedSpec(spec), input, flagNamer(), 'to buffer seed');
+  const mix = parseMix(mixText);
   const out = requireJsonl(values.out, '--out');
-  if (values.split !== undefined && !spec.splits.some((s) => s.name === values.split)) {
-    throw new UsageError(`--split must be one of: ${spec.splits.map((s) => s.name).join(', ')}; got "${values.split}"`);
-  }
+  await checkOutputPath(out, 'out');
   const started = performance.now();
   // The output is a fresh store file: seeding into an existing one would mix runs silently.
   const store = await FileReplayStore.open(out);
@@ -68,7 +73,7 @@ async function seedCommand(io: CommandIO, argv: string[]): Promise<void> {
   const byAgent: Record<string, { episodes: number; wins: number; transitions: number }> = {};
   let transitions = 0;
   const runId = `seed-${spec.name}-${seed}`;
-  for await (const episode of seedEpisodes({ spec, episodes, mix, seed, runId, ...(values.split !== undefined ? { split: values.split } : {}) })) {
+  for await (const episode of seedEpisodes({ spec, episodes, mix, seed, runId, ...(split !== undefined ? { split } : {}) })) {
     await store.add(episode.transitions);
     await recordSeededEpisodes(store, [episode]);
     const tally = (byAgent[episode.agent] ??= { episodes: 0, wins: 0, transitions: 0 });
@@ -78,7 +83,7 @@ async function seedCommand(io: CommandIO, argv: string[]): Promise<void> {
     transitions += episode.transitions.length;
     if ((episode.index + 1) % 100 === 0 || episode.index + 1 === episodes) io.progress(`seeded ${episode.index + 1}/${episodes} episodes, ${transitions} transitions`);
   }
-  await store.putRun({ id: runId, env: spec.name, kind: `seed:${values.mix}`, createdAt: Date.now(), meta: { seed, episodes, mix } });
+  await store.putRun({ id: runId, env: spec.name, kind: `seed:${mixText}`, createdAt: Date.now(), meta: { seed, episodes, mix } });
   await store.save();
   const summary = {
     env: spec.name,
@@ -95,8 +100,10 @@ async function seedCommand(io: CommandIO, argv: string[]): Promise<void> {
 
 async function importCommand(io: CommandIO, argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, options: { out: { type: 'string' }, json: { type: 'boolean', default: false } }, allowPositionals: true, strict: true });
-  const input = requireJsonl(positionals[0], 'buffer import');
+  const input = requireJsonl(onePositional(positionals, 'buffer import'), 'buffer import');
+  await checkInputFile(input, 'buffer import');
   const out = requireJsonl(values.out, '--out');
+  await checkOutputPath(out, 'out');
   const store = await FileReplayStore.open(out);
   const report = await importJsonl(createReadStream(input, { encoding: 'utf8' }), async (batch) => {
     await store.add(batch);
@@ -111,7 +118,8 @@ async function importCommand(io: CommandIO, argv: string[]): Promise<void> {
 
 async function statsCommand(io: CommandIO, argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false } }, allowPositionals: true, strict: true });
-  const path = requireJsonl(positionals[0], 'buffer stats');
+  const path = requireJsonl(onePositional(positionals, 'buffer stats'), 'buffer stats');
+  await checkInputFile(path, 'buffer stats');
   const store = await FileReplayStore.open(path);
   const counts: Record<string, Record<string, number>> = {};
   for (const spec of ENVIRONMENTS) {

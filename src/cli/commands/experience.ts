@@ -13,8 +13,9 @@ import { parseMix } from '../../replay/seed.ts';
 import { writeFile } from 'node:fs/promises';
 import { fitExperienceModel, fitSpec } from '../../jobs/fit-experience-model.ts';
 import { parseBackend, useBackend } from '../../platform/tf.ts';
-import { checkOutputPath, flagNamer, intOption, numberFlags, requireOption } from '../args.ts';
-import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, createExperienceModel, experienceK, openBufferFile } from '../experience-options.ts';
+import { EVAL_SPECS } from '../../jobs/eval-spec.ts';
+import { checkOutputPath, flagNamer, numberFlags, parseFlags, requireOption, stringFlags } from '../args.ts';
+import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, createExperienceModel, experienceBackend, experienceFields, openBufferFile } from '../experience-options.ts';
 import type { CommandIO } from '../io.ts';
 
 export const EXPERIENCE_EVAL_USAGE =
@@ -24,6 +25,9 @@ export const EXPERIENCE_EVAL_USAGE =
 export const EXPERIENCE_FIT_USAGE =
   'experience fit --env <shop|home> --buffer FILE.jsonl --out FILE.dgx [--epochs 6] [--k 3] [--max-transitions N]\n' +
   '        [--validation 0.1] [--seed S] [--backend wasm|cpu] [--json]';
+
+/** The tfjs backend a neural model runs on where --backend names none. */
+const DEFAULT_BACKEND = 'wasm';
 
 export async function experienceCommand(io: CommandIO, argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
@@ -36,22 +40,28 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
       env: { type: 'string' },
       buffer: { type: 'string' },
       heldout: { type: 'string' },
-      mix: { type: 'string', default: 'oracle=0.5,random=0.5' },
+      mix: { type: 'string' },
       seed: { type: 'string' },
       'only-action': { type: 'string' },
-      backend: { type: 'string', default: 'wasm' },
+      backend: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
     strict: true,
   });
   const spec = envSpec(requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name)));
   if (values.heldout === undefined) throw new UsageError('--heldout N is required (held-out real transitions to predict)');
-  const heldoutCount = intOption(values.heldout, 'heldout', 0, 1);
-  const seed = intOption(values.seed, 'seed', 0);
-  const mix = parseMix(values.mix);
-  const backend = await useBackend([parseBackend(values.backend)]);
-  const model = await createExperienceModel(values, spec.name);
-  const k = experienceK(values);
+  const experience = experienceBackend(values);
+  if (values.backend !== undefined && experience !== 'neural') throw new UsageError(`--backend goes with --experience neural (the tfjs model), not ${experience}; drop it`);
+  const input = {
+    ...numberFlags(values, { heldout: 'heldout', seed: 'seed' }),
+    ...stringFlags(values, { mix: 'mix', onlyAction: 'only-action' }),
+    ...experienceFields(values),
+  };
+  const settings = parseFlags(EVAL_SPECS[experience], input, flagNamer(), `with --experience ${experience}`);
+  const { heldout: heldoutCount, seed, k } = settings;
+  const mix = parseMix(settings.mix);
+  const backend = await useBackend([parseBackend(values.backend ?? DEFAULT_BACKEND)]);
+  const model = await createExperienceModel(experience, settings, spec.name);
   const buffer = await openBufferFile(values.buffer);
   const offline = await buffer.store.count({ env: spec.name, source: 'real' });
   if (offline === 0) throw new UsageError(`${values.buffer} holds no real ${spec.name} transitions; seed it with: buffer seed --env ${spec.name} --episodes 400 --out ${values.buffer}`);
@@ -59,7 +69,7 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
   const played = await heldoutTransitions(spec, heldoutCount, mix, seed);
   const episodes = played.episodes;
   // --only-action scores the steps that matter most for a reward (e.g. click[Buy Now]) on their own.
-  const only = values['only-action'];
+  const only = settings.onlyAction;
   const heldout = only === undefined ? played.heldout : played.heldout.filter((h) => matchKey(h.transition.action) === matchKey(only));
   if (heldout.length === 0) throw new UsageError(`none of the ${played.heldout.length} held-out transitions is "${only}"; play more with --heldout or another --mix`);
   io.progress(`${spec.name}: ${heldout.length} held-out transitions from ${episodes} ${spec.testSplit} episodes; ${offline} offline real transitions to retrieve from (k=${k}); model ${model.name}`);
@@ -80,7 +90,7 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
     ...(model.name === 'neural' ? { backend, modelFile: values.model } : {}),
     k,
     buffer: { file: values.buffer, realTransitions: offline },
-    heldout: { split: spec.testSplit, episodes, transitions: heldout.length, mix: values.mix, seed, ...(only !== undefined ? { onlyAction: only, played: played.heldout.length } : {}) },
+    heldout: { split: spec.testSplit, episodes, transitions: heldout.length, mix: settings.mix, seed, ...(only !== undefined ? { onlyAction: only, played: played.heldout.length } : {}) },
     ...report,
     prompt: {
       tokenizer: 'llama-3',

@@ -2,22 +2,26 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
 import { SCRIPTED_POLICIES, rollout, type ScriptedPolicy } from '../../envs/episode.ts';
-import { ENVIRONMENTS, envSpec, splitNames } from '../../envs/registry.ts';
+import { ENVIRONMENTS, envSpec } from '../../envs/registry.ts';
 import type { EnvOptions, EnvSpec } from '../../envs/spec.ts';
 import { importPolicy } from '../../policy/policy-file.ts';
 import { parseBackend, useBackend } from '../../platform/tf.ts';
 import { evaluatePolicy } from '../../train/evaluate.ts';
-import { intOption, requireOption } from '../args.ts';
+import { DEFAULT_SCRIPTED_EPISODES, policyFileRolloutSpec, scriptedRolloutSpec } from '../../jobs/rollout-spec.ts';
+import { flagNamer, numberFlags, parseFlags, requireOption, stringFlags } from '../args.ts';
 import type { CommandIO } from '../io.ts';
 
 export const ROLLOUT_USAGE =
   'rollout --env <shop|home> --policy <oracle|random|noisy|shopper|FILE.dgp> [--split NAME] [--episodes N] [--seed S] [--max-steps N]\n' +
   '        [--backend wasm|cpu (FILE.dgp only)] [--json]';
 
+/** The tfjs backend a saved policy runs on where --backend names none. */
+const DEFAULT_BACKEND = 'wasm';
+
 interface RolloutArgs {
   spec: EnvSpec;
   split: string;
-  /** Undefined: a scripted policy plays 100 seeded episodes, a saved one every task of the split in order. */
+  /** Undefined (a saved policy only): every task of the split in order. */
   episodes: number | undefined;
   seed: number;
   envOptions: EnvOptions;
@@ -74,7 +78,7 @@ async function policyFileRollout(io: CommandIO, path: string, args: RolloutArgs)
 
 async function scriptedRollout(io: CommandIO, policy: ScriptedPolicy, args: RolloutArgs): Promise<void> {
   const { spec, split, seed } = args;
-  const episodes = args.episodes ?? 100;
+  const episodes = args.episodes ?? DEFAULT_SCRIPTED_EPISODES;
   const report = progressEvery(io, `${spec.name}/${policy}`, episodes);
   const summary = await rollout({ spec, policy, split, episodes, seed, envOptions: args.envOptions, onEpisode: (i) => report(i + 1) });
   if (args.json) {
@@ -99,20 +103,26 @@ export async function rolloutCommand(io: CommandIO, argv: string[]): Promise<voi
       seed: { type: 'string' },
       'max-steps': { type: 'string' },
       json: { type: 'boolean', default: false },
-      backend: { type: 'string', default: 'wasm' },
+      backend: { type: 'string' },
     },
     strict: true,
   });
   const spec = envSpec(requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name)));
+  const fromFile = values.policy?.endsWith('.dgp') === true;
+  if (!fromFile && values.backend !== undefined) throw new UsageError('--backend goes with --policy FILE.dgp (a scripted policy runs no model); drop it');
+  const input = { ...stringFlags(values, { split: 'split' }), ...numberFlags(values, { episodes: 'episodes', seed: 'seed', maxSteps: 'max-steps' }) };
+  const settings = fromFile
+    ? parseFlags(policyFileRolloutSpec(spec), input, flagNamer(), 'to a saved policy')
+    : parseFlags(scriptedRolloutSpec(spec), input, flagNamer(), 'to a scripted policy');
   const args: RolloutArgs = {
     spec,
-    split: requireOption(values.split ?? spec.testSplit, 'split', splitNames(spec)),
-    episodes: values.episodes === undefined ? undefined : intOption(values.episodes, 'episodes', 0, 1),
-    seed: intOption(values.seed, 'seed', 0),
-    envOptions: values['max-steps'] === undefined ? {} : { maxSteps: intOption(values['max-steps'], 'max-steps', 0, 1) },
-    backend: values.backend,
+    split: settings.split,
+    episodes: settings.episodes,
+    seed: settings.seed,
+    envOptions: settings.maxSteps === undefined ? {} : { maxSteps: settings.maxSteps },
+    backend: values.backend ?? DEFAULT_BACKEND,
     json: values.json,
   };
-  if (values.policy?.endsWith('.dgp')) return policyFileRollout(io, values.policy, args);
+  if (fromFile) return policyFileRollout(io, values.policy as string, args);
   return scriptedRollout(io, requireOption(values.policy, 'policy', SCRIPTED_POLICIES), args);
 }

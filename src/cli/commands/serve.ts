@@ -8,47 +8,53 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
 import { parseFaults, startChatServer } from '../../experience/llm/chat-server.ts';
 import { protocolAnswerer } from '../../experience/serve-answer.ts';
-import { intOption } from '../args.ts';
-import { EXPERIENCE_OPTIONS, createExperienceModel, experienceK, openBufferFile } from '../experience-options.ts';
+import { SERVE_SPEC } from '../../jobs/serve-spec.ts';
+import { flagNamer, numberFlags, parseFlags, stringFlags } from '../args.ts';
+import { EXPERIENCE_OPTIONS, createExperienceModel, experienceBackend, experienceFields, openBufferFile } from '../experience-options.ts';
 import type { CommandIO } from '../io.ts';
 
 export const SERVE_USAGE =
   'serve --experience knn --buffer FILE.jsonl [--port P (0: any free port)] [--host 127.0.0.1] [--k 3]\n' +
   '        [--faults 429,500,malformed,slow:MS,drop (test only: one per request, in order)] [--json]';
 
-export async function serveCommand(io: CommandIO, argv: string[], stop: Promise<void> = untilSignal()): Promise<void> {
+/** Serves until `stop` settles (default: Ctrl-C or SIGTERM, listened for once the server is up). */
+export async function serveCommand(io: CommandIO, argv: string[], stop?: Promise<void>): Promise<void> {
   const { values } = parseArgs({
     args: argv,
     options: {
       ...EXPERIENCE_OPTIONS,
       buffer: { type: 'string' },
       port: { type: 'string' },
-      host: { type: 'string', default: '127.0.0.1' },
+      host: { type: 'string' },
       faults: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
     strict: true,
   });
   if (values.experience !== 'knn') throw new UsageError('serve answers with --experience knn (an LLM is already served by its own server)');
-  const model = await createExperienceModel(values);
-  const k = Math.max(1, experienceK(values));
-  const port = intOption(values.port, 'port', 8088, 0);
-  const faults = values.faults === undefined ? [] : parseFaults(values.faults);
+  experienceBackend(values);
+  const input = { ...experienceFields(values), ...numberFlags(values, { port: 'port' }), ...stringFlags(values, { host: 'host', faults: 'faults' }) };
+  const spec = parseFlags(SERVE_SPEC, input, flagNamer(), 'to serve (it answers with --experience knn)');
+  const faults = spec.faults === undefined ? [] : parseFaults(spec.faults);
+  const model = await createExperienceModel('knn', spec);
+  // As always, --k 0 serves with one example.
+  const k = Math.max(1, spec.k);
   const buffer = await openBufferFile(values.buffer);
   const server = await startChatServer({
-    host: values.host,
-    port,
+    host: spec.host,
+    port: spec.port,
     model: model.name,
     faults,
     log: (line) => io.progress(line),
     answer: protocolAnswerer(model, buffer, k),
   });
+  const stopped = stop ?? untilSignal();
   const transitions = buffer.index.count;
-  if (values.host !== '127.0.0.1' && values.host !== 'localhost') io.progress(`warning: listening on ${values.host}, reachable from other machines on this network`);
+  if (spec.host !== '127.0.0.1' && spec.host !== 'localhost') io.progress(`warning: listening on ${spec.host}, reachable from other machines on this network`);
   io.progress(`serving ${model.name} over ${transitions} transitions at ${server.url}/v1/chat/completions (Ctrl-C stops)`);
   if (values.json) io.result({ url: server.url, port: server.port, model: model.name, transitions });
   else io.out(server.url);
-  await stop;
+  await stopped;
   await server.close();
 }
 

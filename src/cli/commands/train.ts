@@ -2,15 +2,17 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
 import { ENVIRONMENTS } from '../../envs/registry.ts';
-import { exportPolicy } from '../../policy/policy-file.ts';
+import { exportTrainedPolicy } from '../../jobs/policy-export.ts';
 import { ALGORITHMS, LOSS_AVERAGES, LR_SCHEDULES, defaultConfig, type AlgoConfig, type AlgoName } from '../../rl/config.ts';
 import { parseBackend, useBackend } from '../../platform/tf.ts';
 import { Trainer, type CurriculumOptions, type DreamOptions } from '../../train/trainer.ts';
-import { DEFAULT_S2R_REAL_BUDGET, TRAIN_MODES, type TrainMode } from '../../train/modes.ts';
+import { DEFAULT_S2R_REAL_BUDGET, TRAIN_MODES } from '../../train/modes.ts';
 import { DEFAULT_CURRICULUM } from '../../curriculum/curriculum.ts';
-import { intOption, numberOption, requireOption } from '../args.ts';
+import type { ExperienceBackend } from '../../jobs/experience-spec.ts';
+import { MAX_SETTING_COUNT, trainSpec } from '../../jobs/train-spec.ts';
+import { checkOutputPath, flagNamer, numberFlags, parseFlags, requireOption, stringFlags } from '../args.ts';
 import type { CommandIO } from '../io.ts';
-import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, createExperienceModel, experienceK, openBufferFile, type ExperienceValues } from '../experience-options.ts';
+import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, createExperienceModel, experienceBackend, experienceFields, openBufferFile, type ExperienceSettings } from '../experience-options.ts';
 
 export const TRAIN_USAGE =
   'train --env <shop|home> --mode real --algo <ppo|grpo> --real-budget N [--seed S] [--out FILE.dgp]\n' +
@@ -65,24 +67,53 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     if (values['real-budget'] === undefined) throw new UsageError('--real-budget is required (real environment transitions, e.g. 80000)');
     if (values['synthetic-budget'] !== undefined || values.experience !== undefined) throw new UsageError('--synthetic-budget and --experience go with --mode dream or s2r');
     if (values.reasoning !== undefined) throw new UsageError('--reasoning goes with --mode dream or s2r (it ablates the experience model)');
+    for (const flag of ['buffer', ...(Object.keys(EXPERIENCE_OPTIONS) as (keyof typeof EXPERIENCE_OPTIONS)[])] as const) {
+      if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --mode dream or s2r (the experience model and its buffer); drop it`);
+    }
   }
   if (dreaming && values['synthetic-budget'] === undefined) throw new UsageError(`--mode ${mode} needs --synthetic-budget N (synthetic transitions, e.g. 80000)`);
-  const realBudget = mode === 'dream' ? 0 : mode === 's2r' ? intOption(values['real-budget'], 'real-budget', DEFAULT_S2R_REAL_BUDGET, 1) : intOption(values['real-budget'], 'real-budget', 0, 1);
-  const curriculum = curriculumOptions(values, mode);
-  const seed = intOption(values.seed, 'seed', 0);
+  const experience = dreaming ? experienceBackend(values) : undefined;
+  const input = {
+    ...numberFlags(values, {
+      realBudget: 'real-budget',
+      syntheticBudget: 'synthetic-budget',
+      seed: 'seed',
+      iterations: 'iterations',
+      evalEvery: 'eval-every',
+      evalEpisodes: 'eval-episodes',
+      finalEvalEpisodes: 'final-eval-episodes',
+      trainMaxSteps: 'train-max-steps',
+      learningRate: 'lr',
+      lambda: 'lambda',
+      explorationFloor: 'exploration',
+    }),
+    ...stringFlags(values, { curriculum: 'curriculum', reasoning: 'reasoning', buffer: 'buffer' }),
+    ...experienceFields(values),
+  };
+  const fieldName = flagNamer({ learningRate: '--lr', explorationFloor: '--exploration' });
+  const settings = parseFlags(trainSpec(mode, experience), input, fieldName, experience ? `with --experience ${experience}` : `with --mode ${mode}`);
+  const { realBudget, seed } = settings;
+  if (settings.curriculum === 'off' && (values.lambda !== undefined || values.exploration !== undefined)) {
+    throw new UsageError('--lambda and --exploration set the curriculum; drop them or use --curriculum on');
+  }
+  const curriculum: CurriculumOptions | null = settings.curriculum === 'on' ? { config: { lambda: settings.lambda, explorationFloor: settings.explorationFloor } } : null;
+  if (settings.evalEpisodes !== undefined && settings.evalEvery === 0) {
+    throw new UsageError('--eval-episodes sizes the evaluations during training: add --eval-every N, or size the final one with --final-eval-episodes');
+  }
   if (values.out !== undefined && !values.out.endsWith('.dgp')) throw new UsageError(`--out must name a .dgp file, got "${values.out}"`);
-  const learningRate = numberOption(values.lr, 'lr', 1e-7, 1);
+  if (values.out !== undefined) await checkOutputPath(values.out, 'out');
+  if (values.history !== undefined) await checkOutputPath(values.history, 'history');
   const schedule = values['lr-schedule'] === undefined ? undefined : requireOption(values['lr-schedule'], 'lr-schedule', LR_SCHEDULES);
   if (values['loss-average'] !== undefined && algo !== 'grpo') throw new UsageError('--loss-average is a GRPO setting; drop it or use --algo grpo');
   const lossAverage = values['loss-average'] === undefined ? undefined : requireOption(values['loss-average'], 'loss-average', LOSS_AVERAGES);
   const algoConfig: Partial<AlgoConfig> = {
     ...(values.set !== undefined ? parseConfigOverrides(values.set, algo) : {}),
-    ...(learningRate !== undefined ? { learningRate } : {}),
+    ...(settings.learningRate !== undefined ? { learningRate: settings.learningRate } : {}),
     ...(schedule !== undefined ? { learningRateSchedule: schedule } : {}),
     ...(lossAverage !== undefined ? { lossAverage } : {}),
   };
   const backend = await useBackend([parseBackend(values.backend)]);
-  const dream = dreaming ? await dreamOptions(values, io) : undefined;
+  const dream = 'syntheticBudget' in settings && experience ? await dreamOptions(experience, settings, { env, buffer: values.buffer }, io) : undefined;
   const trainer = new Trainer({
     env,
     mode,
@@ -93,11 +124,11 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     algoConfig,
     ...(dream ? { dream, statsStore: dream.buffer?.store } : {}),
     ...(curriculum ? { curriculum } : {}),
-    evalEvery: intOption(values['eval-every'], 'eval-every', 0),
-    ...(values.iterations !== undefined ? { maxIterations: intOption(values.iterations, 'iterations', 0, 1) } : {}),
-    ...(values['train-max-steps'] !== undefined ? { trainMaxSteps: intOption(values['train-max-steps'], 'train-max-steps', 0, 1) } : {}),
-    ...(values['eval-episodes'] !== undefined ? { evalEpisodes: intOption(values['eval-episodes'], 'eval-episodes', 0, 1) } : {}),
-    ...(values['final-eval-episodes'] !== undefined ? { finalEvalEpisodes: intOption(values['final-eval-episodes'], 'final-eval-episodes', 0, 1) } : {}),
+    evalEvery: settings.evalEvery,
+    ...(settings.iterations !== undefined ? { maxIterations: settings.iterations } : {}),
+    ...(settings.trainMaxSteps !== undefined ? { trainMaxSteps: settings.trainMaxSteps } : {}),
+    ...(settings.evalEpisodes !== undefined ? { evalEpisodes: settings.evalEpisodes } : {}),
+    ...(settings.finalEvalEpisodes !== undefined ? { finalEvalEpisodes: settings.finalEvalEpisodes } : {}),
   });
   io.progress(
     (dream
@@ -125,14 +156,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     actionsDigest: result.eval.actionsDigest,
   };
   if (values.out) {
-    const bytes = await exportPolicy(trainer.policy, {
-      env,
-      algorithm: algo,
-      backend,
-      training: { mode, seed, realBudget, realTransitions: result.realTransitions, syntheticTransitions: result.syntheticTransitions, iterations: result.iterations, wallSeconds: result.wallSeconds },
-      evaluation: evaluation ?? null,
-      createdAt: new Date().toISOString(),
-    });
+    const bytes = await exportTrainedPolicy(trainer, backend);
     await writeFile(values.out, bytes);
     io.progress(`wrote ${values.out} (${bytes.length} bytes)`);
   }
@@ -162,29 +186,19 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
 
 /** Mode dream's experience model and the offline buffer its retrieval reads. */
 async function dreamOptions(
-  values: ExperienceValues & { 'synthetic-budget'?: string | undefined; buffer?: string | undefined; env?: string | undefined; reasoning?: string | undefined },
+  experience: ExperienceBackend,
+  settings: ExperienceSettings & { syntheticBudget: number; reasoning: 'on' | 'off' },
+  files: { env: string; buffer: string | undefined },
   io: CommandIO,
 ): Promise<DreamOptions> {
-  const syntheticBudget = intOption(values['synthetic-budget'], 'synthetic-budget', 0, 1);
-  const model = await createExperienceModel(values, values.env);
-  const buffer = await openBufferFile(values.buffer);
-  const offlineTransitions = await buffer.store.count({ ...(values.env !== undefined ? { env: values.env } : {}), source: 'real' });
-  if (offlineTransitions === 0) throw new UsageError(`${values.buffer} holds no real ${values.env} transitions to retrieve from; seed it with: buffer seed --env ${values.env} --episodes 400 --out ${values.buffer}`);
-  io.progress(`buffer ${values.buffer}: ${offlineTransitions} offline real transitions`);
-  const reasoning = values.reasoning === undefined ? true : requireOption(values.reasoning, 'reasoning', ['on', 'off']) === 'on';
-  return { model, buffer, k: experienceK(values), syntheticBudget, offlineTransitions, ...(reasoning ? {} : { reasoning: false }) };
-}
-
-/** `--curriculum on|off` (default on where the run dreams), `--lambda`, `--exploration`. */
-function curriculumOptions(values: { curriculum?: string | undefined; lambda?: string | undefined; exploration?: string | undefined }, mode: TrainMode): CurriculumOptions | null {
-  const on = values.curriculum === undefined ? mode !== 'real' : requireOption(values.curriculum, 'curriculum', ['on', 'off']) === 'on';
-  if (!on) {
-    if (values.lambda !== undefined || values.exploration !== undefined) throw new UsageError('--lambda and --exploration set the curriculum; drop them or use --curriculum on');
-    return null;
-  }
-  const lambda = numberOption(values.lambda, 'lambda', 0, 1);
-  const exploration = numberOption(values.exploration, 'exploration', 0, 1);
-  return { config: { ...(lambda !== undefined ? { lambda } : {}), ...(exploration !== undefined ? { explorationFloor: exploration } : {}) } };
+  const { env, buffer: bufferFile } = files;
+  const model = await createExperienceModel(experience, settings, env);
+  const buffer = await openBufferFile(bufferFile);
+  const offlineTransitions = await buffer.store.count({ env, source: 'real' });
+  if (offlineTransitions === 0) throw new UsageError(`${bufferFile} holds no real ${env} transitions to retrieve from; seed it with: buffer seed --env ${env} --episodes 400 --out ${bufferFile}`);
+  io.progress(`buffer ${bufferFile}: ${offlineTransitions} offline real transitions`);
+  const reasoning = settings.reasoning === 'on';
+  return { model, buffer, k: settings.k, syntheticBudget: settings.syntheticBudget, offlineTransitions, ...(reasoning ? {} : { reasoning: false }) };
 }
 
 /** The settings that differ from the algorithm's defaults (the environment's and the caller's), for the progress line. */
@@ -207,6 +221,7 @@ function parseConfigOverrides(text: string, algo: AlgoName): Partial<AlgoConfig>
     const n = Number(value);
     if (value === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--set ${key} must be a number ≥ 0, got "${value}"`);
     if (COUNT_SETTINGS.has(key) && (!Number.isInteger(n) || n < 1)) throw new UsageError(`--set ${key} must be a positive integer, got "${value}"`);
+    if (COUNT_SETTINGS.has(key) && n > MAX_SETTING_COUNT) throw new UsageError(`--set ${key} must be a positive integer ≤ ${MAX_SETTING_COUNT.toLocaleString('en-US')}, got "${value}"`);
     out[key] = n;
   }
   return out as Partial<AlgoConfig>;

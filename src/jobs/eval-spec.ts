@@ -1,0 +1,27 @@
+/**
+ * The spec of measuring an experience model's fidelity (`experience eval`): held-out real
+ * transitions played fresh, and the model's settings by backend. tfjs-free.
+ */
+import * as v from 'valibot';
+import { DEFAULT_SEED, integerIn } from './bounds-spec.ts';
+import { EXPERIENCE_ENTRIES } from './experience-spec.ts';
+import { SEED } from './spec.ts';
+
+/** Held-out transitions at most: each is one prediction. */
+export const MAX_HELDOUT = 1_000_000;
+/** The agents playing the held-out episodes (replay/seed.ts parseMix reads it). */
+export const DEFAULT_HELDOUT_MIX = 'oracle=0.5,random=0.5';
+
+const entries = {
+  heldout: integerIn(1, MAX_HELDOUT),
+  mix: v.optional(v.string(), DEFAULT_HELDOUT_MIX),
+  seed: v.optional(SEED, DEFAULT_SEED),
+  /** Score only the held-out steps that take this action. */
+  onlyAction: v.optional(v.string()),
+};
+
+export const EVAL_SPECS = {
+  neural: v.strictObject({ ...entries, ...EXPERIENCE_ENTRIES.neural }),
+  knn: v.strictObject({ ...entries, ...EXPERIENCE_ENTRIES.knn }),
+  http: v.strictObject({ ...entries, ...EXPERIENCE_ENTRIES.http }),
+};

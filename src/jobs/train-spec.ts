@@ -1,0 +1,80 @@
+/**
+ * The spec of training a policy (`train`), by mode and, where the run dreams, by the experience
+ * model's backend: every default and bound, and only the settings that mode and backend read, so a
+ * setting that would be ignored is refused. tfjs-free.
+ */
+import * as v from 'valibot';
+import { UsageError } from '../core/errors.ts';
+import { DEFAULT_CURRICULUM } from '../curriculum/curriculum.ts';
+import { DEFAULT_S2R_REAL_BUDGET, type TrainMode } from '../train/modes.ts';
+import { DEFAULT_SEED, integerIn, MAX_EPISODE_STEPS, MAX_EPISODES, numberWithin, oneOf } from './bounds-spec.ts';
+import { EXPERIENCE_BACKENDS, EXPERIENCE_ENTRIES, type ExperienceBackend } from './experience-spec.ts';
+import { SEED } from './spec.ts';
+
+/** Transitions a budget may name at most: over a thousand times the paper's 80,000. */
+export const MAX_BUDGET = 100_000_000;
+/** Policy updates a run may be stopped after, or evaluate every, at most. */
+export const MAX_ITERATIONS = 1_000_000;
+export const MIN_LEARNING_RATE = 1e-7;
+export const MAX_LEARNING_RATE = 1;
+/** `--set`'s counts (epochs, minibatch size, parallel envs, …) at most. */
+export const MAX_SETTING_COUNT = 1_000_000;
+export const ON_OFF = ['on', 'off'] as const;
+
+const common = (mode: TrainMode) => ({
+  seed: v.optional(SEED, DEFAULT_SEED),
+  /** Stop after this many updates even if budget is left. */
+  iterations: v.optional(integerIn(1, MAX_ITERATIONS)),
+  /** Evaluate every this many iterations; 0: only at the end. */
+  evalEvery: v.optional(integerIn(0, MAX_ITERATIONS), 0),
+  /** Held-out episodes per evaluation during training (needs evalEvery > 0); default the whole split. */
+  evalEpisodes: v.optional(integerIn(1, MAX_EPISODES)),
+  /** Held-out episodes of the final evaluation; default the whole split. */
+  finalEvalEpisodes: v.optional(integerIn(1, MAX_EPISODES)),
+  /** Step limit of training episodes; default the environment's own. */
+  trainMaxSteps: v.optional(integerIn(1, MAX_EPISODE_STEPS)),
+  /** Default: the algorithm's (and the environment's) setting. */
+  learningRate: v.optional(numberWithin(MIN_LEARNING_RATE, MAX_LEARNING_RATE)),
+  /** On by default where the run dreams. */
+  curriculum: v.optional(oneOf(ON_OFF), mode === 'real' ? 'off' : 'on'),
+  /** The curriculum's largest share of generated tasks (λ). */
+  lambda: v.optional(numberWithin(0, 1), DEFAULT_CURRICULUM.lambda),
+  /** The curriculum's share of seed-task slots kept for tasks never attempted. */
+  explorationFloor: v.optional(numberWithin(0, 1), DEFAULT_CURRICULUM.explorationFloor),
+});
+
+const dreaming = (mode: 'dream' | 's2r') => ({
+  syntheticBudget: integerIn(1, MAX_BUDGET),
+  /** The replay buffer file retrieval reads (required; its own message says how to make one). */
+  buffer: v.optional(v.string()),
+  /** off: the "without reasoning" ablation. */
+  reasoning: v.optional(oneOf(ON_OFF), 'on'),
+  realBudget:
+    mode === 'dream'
+      ? v.optional(v.literal(0, 'must be 0 in mode dream (mode s2r adds real training)'), 0)
+      : v.optional(integerIn(1, MAX_BUDGET), DEFAULT_S2R_REAL_BUDGET),
+});
+
+const byBackend = (mode: 'dream' | 's2r') => {
+  const entries = { ...common(mode), ...dreaming(mode) };
+  return {
+    neural: v.strictObject({ ...entries, ...EXPERIENCE_ENTRIES.neural }),
+    knn: v.strictObject({ ...entries, ...EXPERIENCE_ENTRIES.knn }),
+    http: v.strictObject({ ...entries, ...EXPERIENCE_ENTRIES.http }),
+  };
+};
+
+export const TRAIN_SPECS = {
+  /** Real transitions only: no experience model, no buffer. */
+  real: v.strictObject({ ...common('real'), realBudget: integerIn(1, MAX_BUDGET) }),
+  dream: byBackend('dream'),
+  /** As dream, then real training on `realBudget`. */
+  s2r: byBackend('s2r'),
+};
+
+/** The spec of a run in `mode`, dreaming with `backend` (modes dream and s2r). */
+export function trainSpec(mode: TrainMode, backend: ExperienceBackend | undefined) {
+  if (mode === 'real') return TRAIN_SPECS.real;
+  if (backend === undefined) throw new UsageError(`--mode ${mode} needs --experience (one of: ${EXPERIENCE_BACKENDS.join(', ')})`);
+  return TRAIN_SPECS[mode][backend];
+}
