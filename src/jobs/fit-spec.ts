@@ -6,7 +6,8 @@ import * as v from 'valibot';
 import { DEFAULT_FIT } from '../experience/neural/fit-settings.ts';
 import { MAX_RECORDED_EPOCHS } from '../experience/neural/training-record.ts';
 import { MAX_K } from '../replay/retrieval.ts';
-import { numberIn, SEED, wholeNumber } from './spec.ts';
+import { integerIn, numberWithin } from './bounds-spec.ts';
+import { SEED } from './spec.ts';
 
 export const MAX_EPOCHS = MAX_RECORDED_EPOCHS;
 
@@ -14,15 +15,15 @@ export const FIT_SPEC = v.strictObject(
   {
     env: v.pipe(v.string(), v.minLength(1, 'is required')),
     /** Passes over the training transitions. */
-    epochs: v.optional(wholeNumber(1, MAX_EPOCHS), DEFAULT_FIT.epochs),
+    epochs: v.optional(integerIn(1, MAX_EPOCHS), DEFAULT_FIT.epochs),
     /** Retrieved examples per transition, as at prediction time. */
-    k: v.optional(wholeNumber(1, MAX_K), DEFAULT_FIT.k),
+    k: v.optional(integerIn(1, MAX_K), DEFAULT_FIT.k),
     seed: v.optional(SEED, DEFAULT_FIT.seed),
     /** Share of episodes held out for the per-epoch fidelity. */
-    validationShare: v.optional(numberIn(0, 0.9), DEFAULT_FIT.validationShare),
+    validationShare: v.optional(numberWithin(0, 0.9), DEFAULT_FIT.validationShare),
     /** Learn from at most this many real transitions (the first by id). */
-    maxTransitions: v.optional(wholeNumber(1, 100_000_000)),
-    batchSize: v.optional(wholeNumber(1, 65_536), DEFAULT_FIT.batchSize),
+    maxTransitions: v.optional(integerIn(1, 100_000_000)),
+    batchSize: v.optional(integerIn(1, 65_536), DEFAULT_FIT.batchSize),
   },
   (issue) => `is not a setting of fitting an experience model (${String(issue.input)})`,
 );

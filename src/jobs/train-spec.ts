@@ -8,6 +8,7 @@ import { UsageError } from '../core/errors.ts';
 import { DEFAULT_CURRICULUM } from '../curriculum/curriculum.ts';
 import { DEFAULT_S2R_REAL_BUDGET, type TrainMode } from '../train/modes.ts';
 import { DEFAULT_SEED, integerIn, MAX_EPISODE_STEPS, MAX_EPISODES, numberWithin, oneOf } from './bounds-spec.ts';
+import { DEFAULT_K, MAX_K } from '../replay/retrieval.ts';
 import { EXPERIENCE_BACKENDS, EXPERIENCE_ENTRIES, type ExperienceBackend } from './experience-spec.ts';
 import { SEED } from './spec.ts';
 
@@ -78,3 +79,34 @@ export function trainSpec(mode: TrainMode, backend: ExperienceBackend | undefine
   if (backend === undefined) throw new UsageError(`--mode ${mode} needs --experience (one of: ${EXPERIENCE_BACKENDS.join(', ')})`);
   return TRAIN_SPECS[mode][backend];
 }
+
+/**
+ * The Train view's run, as its form sends it (modes real and dream; a dream run uses the neural
+ * model the Experience view keeps, so no backend settings): the same bounds and defaults as the
+ * CLI's, under the form's labels.
+ */
+const appRun = {
+  seed: v.optional(SEED, DEFAULT_SEED),
+  evalEvery: v.optional(integerIn(0, MAX_ITERATIONS), 0),
+  evalEpisodes: v.optional(integerIn(1, MAX_EPISODES)),
+  finalEvalEpisodes: v.optional(integerIn(1, MAX_EPISODES)),
+  lambda: v.optional(numberWithin(0, 1), DEFAULT_CURRICULUM.lambda),
+  explorationFloor: v.optional(numberWithin(0, 1), DEFAULT_CURRICULUM.explorationFloor),
+};
+export const APP_TRAIN_SPECS = {
+  real: v.strictObject({ ...appRun, realBudget: integerIn(1, MAX_BUDGET) }),
+  dream: v.strictObject({ ...appRun, syntheticBudget: integerIn(1, MAX_BUDGET), k: v.optional(integerIn(0, MAX_K), DEFAULT_K) }),
+};
+
+/** The Train view's names for the fields, so a refusal names the field a person sees. */
+export const APP_TRAIN_LABELS: Readonly<Record<string, string>> = {
+  seed: 'Seed',
+  evalEvery: 'Evaluate every N iterations',
+  evalEpisodes: 'Evaluation episodes',
+  finalEvalEpisodes: 'Final evaluation episodes',
+  lambda: 'λ (largest share of generated tasks)',
+  explorationFloor: 'The exploration share',
+  realBudget: 'Real-transition budget',
+  syntheticBudget: 'Synthetic-transition budget',
+  k: 'Retrieved examples (k)',
+};

@@ -16,9 +16,11 @@ import type { PolicyFileHeader } from '../policy/dgp.ts';
 import { importPolicy, inspectPolicyFile } from '../policy/policy-file.ts';
 import { exportTrainedPolicy } from '../jobs/policy-export.ts';
 import { Once } from './once.ts';
+import { APP_TRAIN_LABELS, APP_TRAIN_SPECS } from '../jobs/train-spec.ts';
+import { parseSpec } from '../jobs/spec.ts';
 import type { Policy } from '../policy/policy.ts';
 import { IdbReplayStore } from '../replay/idb-store.ts';
-import { DEFAULT_K, ReplayBuffer } from '../replay/retrieval.ts';
+import { ReplayBuffer } from '../replay/retrieval.ts';
 import type { ReplayStore, StoreLimits } from '../replay/store.ts';
 import type { AlgoConfig, AlgoName } from '../rl/config.ts';
 import { probeUpdates, type ProbeResult } from '../train/consistency.ts';
@@ -142,23 +144,22 @@ export class TrainerService {
       const backend = this.backend ?? (await this.init());
       const mode = request.mode ?? 'real';
       if (mode !== 'real' && mode !== 'dream') throw new UsageError(`unknown mode "${String(mode)}"; the app trains in: real, dream`);
-      dream = mode === 'dream' ? await this.dreamOptions(request) : null;
+      const run = checkedRun(request, mode);
+      dream = mode === 'dream' ? await this.dreamOptions(request, run as { syntheticBudget: number; k: number }) : null;
       // Statistics alone never stop a run; a dream run records them in the store it retrieves from.
       const statsStore = request.recordStats ? (dream?.buffer?.store ?? (await this.openReplayStore().catch(() => null))) : null;
-      const curriculum = request.curriculum
-        ? { config: { lambda: request.curriculum.lambda, ...(request.curriculum.explorationFloor !== undefined ? { explorationFloor: request.curriculum.explorationFloor } : {}) } }
-        : null;
+      const curriculum = request.curriculum ? { config: { lambda: run.lambda, explorationFloor: run.explorationFloor } } : null;
       // Built before the old trainer is let go, so a bad request (λ out of range…) leaves the last run readable.
       trainer = new Trainer({
         env: request.env,
         mode,
         algo: request.algo,
-        realBudget: mode === 'dream' ? 0 : request.realBudget,
-        seed: request.seed,
+        realBudget: 'realBudget' in run ? run.realBudget : 0,
+        seed: run.seed,
         backend,
-        evalEvery: request.evalEvery ?? 0,
-        ...(request.evalEpisodes !== undefined ? { evalEpisodes: request.evalEpisodes } : {}),
-        ...(request.finalEvalEpisodes !== undefined ? { finalEvalEpisodes: request.finalEvalEpisodes } : {}),
+        evalEvery: run.evalEvery,
+        ...(run.evalEpisodes !== undefined ? { evalEpisodes: run.evalEpisodes } : {}),
+        ...(run.finalEvalEpisodes !== undefined ? { finalEvalEpisodes: run.finalEvalEpisodes } : {}),
         ...(request.algoConfig ? { algoConfig: request.algoConfig } : {}),
         ...(request.maxDifficulty !== undefined ? { maxDifficulty: request.maxDifficulty } : {}),
         ...(curriculum ? { curriculum } : {}),
@@ -200,13 +201,8 @@ export class TrainerService {
    * them). Synthetic transitions are written back to the same store, as the CLI writes them to its
    * buffer file; retrieval reads only the real ones. Each missing part is named with where to get it.
    */
-  private async dreamOptions(request: TrainRequest): Promise<DreamOptions & { model: NeuralExperienceModel }> {
-    const budget = request.syntheticBudget;
-    if (budget === undefined || !Number.isInteger(budget) || budget < 1) {
-      throw new UsageError(`mode dream needs a synthetic budget: a whole number of synthetic transitions, at least 1 (got ${String(budget)})`);
-    }
-    const k = request.k ?? DEFAULT_K;
-    if (!Number.isInteger(k) || k < 0) throw new UsageError(`k (retrieved examples per prediction) must be a whole number ≥ 0, got ${k}`);
+  private async dreamOptions(request: TrainRequest, run: { syntheticBudget: number; k: number }): Promise<DreamOptions & { model: NeuralExperienceModel }> {
+    const { syntheticBudget: budget, k } = run;
     let store: ReplayStore;
     try {
       store = await this.openReplayStore();
@@ -366,4 +362,21 @@ export class TrainerService {
     if (!this.loaded) throw new UsageError('load a .dgp policy file first');
     return this.loaded;
   }
+}
+
+/** The request's numbers through the Train view's spec (jobs/train-spec.ts): bounds, defaults, one message per field. */
+function checkedRun(request: TrainRequest, mode: AppTrainMode) {
+  const given = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  const common = given({
+    seed: request.seed,
+    evalEvery: request.evalEvery,
+    evalEpisodes: request.evalEpisodes,
+    finalEvalEpisodes: request.finalEvalEpisodes,
+    lambda: request.curriculum?.lambda,
+    explorationFloor: request.curriculum?.explorationFloor,
+  });
+  const label = (field: string) => APP_TRAIN_LABELS[field] ?? field;
+  return mode === 'dream'
+    ? parseSpec(APP_TRAIN_SPECS.dream, { ...common, ...given({ syntheticBudget: request.syntheticBudget, k: request.k }) }, label)
+    : parseSpec(APP_TRAIN_SPECS.real, { ...common, realBudget: request.realBudget }, label);
 }

@@ -86,7 +86,7 @@ describe('dream-mode training in the app’s trainer service', () => {
     const noStore = new TrainerService({ openReplayStore: () => Promise.reject(new Error('QuotaExceededError')), openModelStore: async () => models });
     await expect(noStore.train(request, () => {})).rejects.toThrow(/retrieves from this browser's replay buffer, which could not be opened \(QuotaExceededError\)/);
 
-    await expect(service().train({ ...request, syntheticBudget: 0 }, () => {})).rejects.toThrow(/needs a synthetic budget/);
+    await expect(service().train({ ...request, syntheticBudget: 0 }, () => {})).rejects.toThrow(/Synthetic-transition budget must be an integer ≥ 1/);
     await expect(service().train({ ...request, mode: 's2r' as never }, () => {})).rejects.toThrow(/the app trains in: real, dream/);
   }, 60_000);
 
