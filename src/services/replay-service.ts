@@ -15,6 +15,8 @@ import { importJsonl, transitionLine, type ImportReport } from '../replay/jsonl.
 import { ReplayBuffer } from '../replay/retrieval.ts';
 import { TransitionSearch } from '../replay/text-search.ts';
 import { Once } from './once.ts';
+import { seedSpec } from '../jobs/seed-spec.ts';
+import { parseSpec } from '../jobs/spec.ts';
 import { parseMix, recordSeededEpisodes, seedEpisodes, type SeededEpisode } from '../replay/seed.ts';
 import {
   StoreFullError,
@@ -201,8 +203,9 @@ export class ReplayService {
    */
   async seed(request: SeedRequest, onProgress: (progress: SeedProgress) => void): Promise<SeedResult> {
     const spec = envSpec(request.env);
-    if (!Number.isInteger(request.episodes) || request.episodes < 1) throw new UsageError(`episodes must be a whole number, at least 1; got ${request.episodes}`);
-    if (!Number.isInteger(request.seed)) throw new UsageError(`the seed must be a whole number; got ${request.seed}`);
+    // The Buffer view's form through the seed job's spec, under the form's labels.
+    const labels: Record<string, string> = { episodes: 'Episodes', mix: 'Agent mix', seed: 'Seed' };
+    parseSpec(seedSpec(spec), { episodes: request.episodes, mix: request.mix, seed: request.seed }, (field) => labels[field] ?? field);
     const mix = parseMix(request.mix);
     return this.runJob('seeding', async () => {
       const buffer = await this.buffer();
