@@ -1,30 +1,22 @@
 /**
- * The deterministic query proposer. A search box admits any text (`search[...]`); rather than
- * generate free text, the policy chooses among a few queries built from the instruction, so it
- * only ever chooses (after WebShop's choice-based RL baseline; README, "Training a policy"). It lives in core
- * because the shop's seeding shopper searches with the same queries: the replay buffer then holds
- * the result pages a policy will ask the experience model for.
+ * Free text as a choice. Where an environment admits any text (the web syntax's `search[...]`
+ * template), the policy chooses among the queries the environment proposes for the instruction
+ * (EnvSpec.proposeQueries; the shop's is envs/shop/queries.ts), so it only ever chooses.
  */
 import { SEARCH_TEMPLATE, searchAction } from './actions.ts';
-import { tokens } from './text.ts';
 
-const REQUEST_OPENERS = /^(i need|i am looking for|i'm looking for|find me|i want to buy|get me|i would like)\s+/;
-const PRICE_CLAUSE = /,?\s*and price (lower|less) than [0-9.]+ dollars\.?$/;
+/** The queries worth typing for an instruction, most specific first. */
+export type QueryProposer = (instruction: string) => string[];
 
-/** Distinct queries, most specific first: the whole request without its price clause, then its head. */
-export function proposeQueries(instruction: string): string[] {
-  const request = instruction.toLowerCase().trim().replace(PRICE_CLAUSE, '').replace(REQUEST_OPENERS, '');
-  const whole = tokens(request).join(' ');
-  const head = tokens(request.split(/\bwith\b/)[0] ?? request).join(' ');
-  return [...new Set([whole, head].filter((q) => q.length > 0))];
-}
-
-/** The admissible actions with the search template replaced by concrete proposed searches. */
-export function expandActions(actions: readonly string[], instruction: string): string[] {
+/**
+ * The admissible actions with the search template replaced by the proposed searches; an
+ * environment that proposes none leaves the template out (nothing concrete to choose).
+ */
+export function expandActions(actions: readonly string[], instruction: string, propose: QueryProposer | undefined): string[] {
   const out: string[] = [];
   for (const action of actions) {
-    if (action === SEARCH_TEMPLATE) out.push(...proposeQueries(instruction).map(searchAction));
-    else out.push(action);
+    if (action !== SEARCH_TEMPLATE) out.push(action);
+    else if (propose) out.push(...propose(instruction).map(searchAction));
   }
   return out;
 }

@@ -5,6 +5,7 @@
 import type { Agent, Env, SplitInfo, Task } from '../core/types.ts';
 import type { Rng } from '../core/rng.ts';
 import type { TaskVariation } from './variation.ts';
+import type { QueryProposer } from '../core/queries.ts';
 
 export interface EnvOptions {
   /** Episode step limit; each environment has its own default (its spec's `maxSteps`). */
@@ -59,6 +60,11 @@ export interface EnvSpec {
   createShopper?(rng: Rng): Agent;
   /** How the curriculum makes new tasks of this environment from old ones. */
   readonly variation: TaskVariation;
+  /**
+   * What a policy may type where the environment admits free text (the `search[...]` template):
+   * a few queries from the instruction. Without it the template is not a choice.
+   */
+  readonly proposeQueries?: QueryProposer;
   /** PPO and GRPO settings the runs on this environment measured better than the defaults (each with its reason). */
   readonly training?: TrainingSettings;
 }

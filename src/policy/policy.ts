@@ -8,6 +8,7 @@ import { tf } from '../platform/tf.ts';
 import { actionWidth, DEFAULT_FEATURIZER, Featurizer, packBatch, relationPrior, stateWidth, type FeaturizerConfig, type Features, type PolicyInput } from './featurizer.ts';
 import { DEFAULT_HIDDEN, PolicyNetwork, type NetworkConfig } from './network.ts';
 import { expandActions } from '../core/queries.ts';
+import { envSpec } from '../envs/registry.ts';
 
 export interface PolicyConfig {
   featurizer: FeaturizerConfig;
@@ -28,6 +29,11 @@ export interface ActionChoice {
   logProb: number;
   value: number;
   features: Features;
+}
+
+/** One step to act on: the featurizer's input and the environment, whose spec proposes the queries a search template stands for. */
+export interface ActInput extends PolicyInput {
+  env: string;
 }
 
 export class NoActionsError extends DreamGymError {
@@ -66,8 +72,8 @@ export class Policy {
     this.network = new PolicyNetwork(networkConfig(config), seed);
   }
 
-  candidates(input: PolicyInput): string[] {
-    const candidates = expandActions(input.observation.actions, input.instruction);
+  candidates(input: ActInput): string[] {
+    const candidates = expandActions(input.observation.actions, input.instruction, envSpec(input.env).proposeQueries);
     if (candidates.length === 0) throw new NoActionsError();
     return candidates;
   }
@@ -76,7 +82,7 @@ export class Policy {
    * Choose one action per input, sampling with `rng` or greedily. One batched forward pass and one
    * asynchronous read-back for the whole batch.
    */
-  async act(inputs: readonly PolicyInput[], options: { greedy: boolean; rng?: Rng }): Promise<ActionChoice[]> {
+  async act(inputs: readonly ActInput[], options: { greedy: boolean; rng?: Rng }): Promise<ActionChoice[]> {
     if (inputs.length === 0) return [];
     const candidateLists = inputs.map((input) => this.candidates(input));
     const features = inputs.map((input, i) => this.featurizer.featurize(input, candidateLists[i] as string[]));

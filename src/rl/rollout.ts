@@ -85,7 +85,7 @@ export async function collectTrajectories(options: CollectOptions): Promise<Coll
     if (options.shouldStop?.() || steps + lanes.length > budget) break;
     steps += lanes.length;
     const choices = await policy.act(
-      lanes.map((lane) => ({ instruction: (tasks[lane.taskIndex] as Task).instruction, observation: lane.observation, history: lane.history })),
+      lanes.map((lane) => ({ env: (tasks[lane.taskIndex] as Task).env, instruction: (tasks[lane.taskIndex] as Task).instruction, observation: lane.observation, history: lane.history })),
       rng ? { greedy, rng } : { greedy },
     );
     const outcomes = await Promise.all(lanes.map((lane, i) => lane.env.step((choices[i] as (typeof choices)[number]).action)));

@@ -342,7 +342,7 @@ export class TrainerService {
     const episode = this.episode;
     if (!episode) throw new UsageError('start an episode first');
     if (episode.done) throw new UsageError('the episode has ended; start another');
-    const [choice] = await loaded.policy.act([{ instruction: episode.task.instruction, observation: episode.observation, history: episode.history }], { greedy: true });
+    const [choice] = await loaded.policy.act([{ env: episode.task.env, instruction: episode.task.instruction, observation: episode.observation, history: episode.history }], { greedy: true });
     if (!choice) throw new DreamGymError('no-choice', 'the policy returned no action');
     const result = await episode.env.step(choice.action);
     episode.history.push(choice.action);

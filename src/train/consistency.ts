@@ -41,7 +41,7 @@ async function oracleSamples(policy: Policy, tasks: number): Promise<UpdateSampl
     const history: string[] = [];
     for (let step = 0; step < 15; step++) {
       const action = oracle.act(observation);
-      const input = { instruction: task.instruction, observation, history };
+      const input = { env: task.env, instruction: task.instruction, observation, history };
       const candidates = policy.candidates(input);
       // The oracle may search for text the proposer does not offer; keep only steps it can choose.
       const index = candidates.indexOf(action);

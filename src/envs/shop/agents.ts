@@ -4,7 +4,7 @@
  * where a query is needed. Together they seed the replay buffer as the paper does.
  */
 import { SEARCH_TEMPLATE, clickAction, searchAction } from '../../core/actions.ts';
-import { proposeQueries } from '../../core/queries.ts';
+import { proposeQueries } from './queries.ts';
 import type { Rng } from '../../core/rng.ts';
 import { elementFields, headerValue, parseState } from '../../core/state.ts';
 import type { Agent, Observation, Task } from '../../core/types.ts';

@@ -4,6 +4,7 @@ import { ShopOracle, ShopRandom, ShopShopper } from './agents.ts';
 import { SHOP_MAX_STEPS, ShopEnv } from './env.ts';
 import { SHOP_SPLITS, type ShopSplit } from './tasks.ts';
 import { ShopVariation } from './variation.ts';
+import { proposeQueries } from './queries.ts';
 import { shopWorld } from './world.ts';
 
 export const shopEnvironment: EnvDefinition = {
@@ -22,6 +23,7 @@ export const shopEnvironment: EnvDefinition = {
   createRandom: (rng) => new ShopRandom(rng),
   createShopper: (rng) => new ShopShopper(rng),
   variation: new ShopVariation(),
+  proposeQueries,
   training: {
     all: {
       // With the generic bonus PPO's entropy fell to 0.32 by 80K and it reached 54.5% on 3 seeds; a

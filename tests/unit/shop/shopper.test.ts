@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SEARCH_TEMPLATE } from '../../../src/core/actions.ts';
 import { UsageError } from '../../../src/core/errors.ts';
 import { expandActions } from '../../../src/core/queries.ts';
+import { proposeQueries } from '../../../src/envs/shop/queries.ts';
 import { Rng } from '../../../src/core/rng.ts';
 import type { Task } from '../../../src/core/types.ts';
 import { readInstruction, ShopShopper } from '../../../src/envs/shop/agents.ts';
@@ -50,7 +51,7 @@ describe('the shop shopper (acts on what the pages show)', () => {
     let searches = 0;
     for (const [i, task] of world.tasks.test.slice(0, 100).entries()) {
       const record = await runEpisode(env, new ShopShopper(new Rng(`queries:${i}`)), task);
-      const proposed = expandActions([SEARCH_TEMPLATE], task.instruction);
+      const proposed = expandActions([SEARCH_TEMPLATE], task.instruction, proposeQueries);
       const queries = record.steps.filter((s) => s.action.startsWith('search[')).map((s) => s.action);
       expect(queries[0]).toBe(proposed[0]);
       for (const query of queries) expect(proposed).toContain(query);
