@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { UsageError } from '../core/errors.ts';
 import { DEFAULT_CURRICULUM } from '../curriculum/curriculum.ts';
-import { DEFAULT_S2R_REAL_BUDGET, type TrainMode } from '../train/modes.ts';
+import { CURRICULUM_BY_DEFAULT, DEFAULT_S2R_REAL_BUDGET, type TrainMode } from '../train/modes.ts';
 import { DEFAULT_SEED, integerIn, MAX_EPISODE_STEPS, MAX_EPISODES, numberWithin, oneOf } from './bounds-spec.ts';
 import { DEFAULT_K, MAX_K } from '../replay/retrieval.ts';
 import { EXPERIENCE_BACKENDS, EXPERIENCE_ENTRIES, type ExperienceBackend } from './experience-spec.ts';
@@ -37,7 +37,7 @@ const common = (mode: TrainMode) => ({
   /** Default: the algorithm's (and the environment's) setting. */
   learningRate: v.optional(numberWithin(MIN_LEARNING_RATE, MAX_LEARNING_RATE)),
   /** On by default where the run dreams. */
-  curriculum: v.optional(oneOf(ON_OFF), mode === 'real' ? 'off' : 'on'),
+  curriculum: v.optional(oneOf(ON_OFF), CURRICULUM_BY_DEFAULT[mode] ? 'on' : 'off'),
   /** The curriculum's largest share of generated tasks (λ). */
   lambda: v.optional(numberWithin(0, 1), DEFAULT_CURRICULUM.lambda),
   /** The curriculum's share of seed-task slots kept for tasks never attempted. */

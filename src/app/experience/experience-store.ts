@@ -7,7 +7,8 @@
  */
 import { FIT_SPEC, MAX_EPOCHS } from '../../jobs/fit-spec.ts';
 import { parseSpec } from '../../jobs/spec.ts';
-import { MAX_K } from '../../replay/retrieval.ts';
+import { DEFAULT_K, MAX_K } from '../../replay/retrieval.ts';
+import { DEFAULT_FIT } from '../../experience/neural/fit-settings.ts';
 import { computed, signal } from '@preact/signals';
 import { proxy, transfer } from 'comlink';
 import { errorMessage } from '../../core/errors.ts';
@@ -41,7 +42,7 @@ export const note = signal<string | null>(null);
 export const backendKind = signal<BackendKind>('neural');
 export const active = signal<BackendInfo>(DEFAULT_BACKEND);
 export const applying = signal(false);
-export const kExamples = signal(3);
+export const kExamples = signal(DEFAULT_K);
 export const httpBaseUrl = signal('http://127.0.0.1:8080');
 export const httpModel = signal('');
 export const httpApiKey = signal('');
@@ -64,7 +65,7 @@ export const deleting = signal(false);
 // The neural model.
 /** The neural model of the chosen env, the worker's tfjs backend, whether a fit runs. */
 export const neural = signal<NeuralStatus | null>(null);
-export const fitEpochs = signal(6);
+export const fitEpochs = signal<number>(DEFAULT_FIT.epochs);
 export const fitState = signal<FitState>('idle');
 /** The env being fitted (the env picker may move on meanwhile). */
 export const fitEnv = signal<string | null>(null);

@@ -3,6 +3,10 @@
  * itself lives in the worker; the page keeps the metrics it streams (for the charts and the
  * progress bar) and shows every error to the person.
  */
+import { DEFAULT_CURRICULUM } from '../../curriculum/curriculum.ts';
+import { APP_TRAIN_LABELS, APP_TRAIN_SPECS } from '../../jobs/train-spec.ts';
+import { parseSpec } from '../../jobs/spec.ts';
+import { CURRICULUM_BY_DEFAULT } from '../../train/modes.ts';
 import { computed, signal } from '@preact/signals';
 import { proxy } from 'comlink';
 import { errorMessage } from '../../core/errors.ts';
@@ -40,7 +44,7 @@ export const formBackend = signal<BackendChoice>('auto');
 /** Choose tasks with the curriculum (by outcome variance, with generated variations). */
 export const formCurriculum = signal(false);
 /** λ: the largest share of an iteration's tasks that may be generated. */
-export const formLambda = signal(0.25);
+export const formLambda = signal(DEFAULT_CURRICULUM.lambda);
 
 // The run.
 export const runState = signal<RunState>('idle');
@@ -70,23 +74,32 @@ export const canStop = computed(() => ['running', 'pausing', 'paused'].includes(
 // Only once the shown run has an iteration: after a start that failed, the worker still holds the previous run's policy.
 export const canExport = computed(() => runRequest.value !== null && (history.value.length > 0 || result.value !== null) && !exporting.value);
 
-/** Choose the mode; dream turns the curriculum on, as the CLI's dream default (a person may turn it off again). */
+/** Choose the mode; the curriculum follows the mode's default, as in the CLI (a person may change it again). */
 export function setFormMode(mode: AppTrainMode): void {
   if (mode === formMode.value) return;
   formMode.value = mode;
-  if (mode === 'dream') formCurriculum.value = true;
+  formCurriculum.value = CURRICULUM_BY_DEFAULT[mode];
 }
 
-/** Problems with the form, or null when it can start a run. */
+/**
+ * Problems with the form, or null when it can start a run: the train job's spec for the Train view
+ * (jobs/train-spec.ts), the same bounds the trainer worker and the CLI apply, in the form's labels.
+ */
 export const formProblem = computed(() => {
-  const int = (n: number) => Number.isInteger(n);
-  if (formMode.value === 'real' && (!int(formBudget.value) || formBudget.value < 1)) return 'The budget must be a whole number of real transitions, at least 1.';
-  if (formMode.value === 'dream' && (!int(formSyntheticBudget.value) || formSyntheticBudget.value < 1)) return 'The budget must be a whole number of synthetic transitions, at least 1.';
-  if (!int(formSeed.value)) return 'The seed must be a whole number.';
-  if (!int(formEvalEvery.value) || formEvalEvery.value < 0) return 'Evaluate every N iterations: a whole number, 0 for only at the end.';
-  if (!int(formEvalEpisodes.value) || formEvalEpisodes.value < 1) return 'Evaluation episodes: a whole number, at least 1.';
-  if (formCurriculum.value && !(formLambda.value >= 0 && formLambda.value <= 1)) return 'λ is a share of the tasks: a number from 0 to 1.';
-  return null;
+  const run = {
+    seed: formSeed.value,
+    evalEvery: formEvalEvery.value,
+    evalEpisodes: formEvalEpisodes.value,
+    ...(formCurriculum.value ? { lambda: formLambda.value } : {}),
+  };
+  const label = (field: string) => APP_TRAIN_LABELS[field] ?? field;
+  try {
+    if (formMode.value === 'dream') parseSpec(APP_TRAIN_SPECS.dream, { ...run, syntheticBudget: formSyntheticBudget.value }, label);
+    else parseSpec(APP_TRAIN_SPECS.real, { ...run, realBudget: formBudget.value }, label);
+    return null;
+  } catch (e) {
+    return `${errorMessage(e)}.`;
+  }
 });
 
 /** Seconds left for the budget at the recent sampling rate (mean of the last three iterations). */
