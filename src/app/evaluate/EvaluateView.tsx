@@ -3,7 +3,7 @@ import { FileDropZone } from '../FileDropZone.tsx';
 import type { PolicyFileHeader } from '../../policy/dgp.ts';
 import { envs } from '../env-client.ts';
 import { EpisodeStatus } from '../play/EpisodeStatus.tsx';
-import { StateView } from '../play/StateView.tsx';
+import { EpisodeColumns } from '../play/EpisodeColumns.tsx';
 import { Transcript } from '../play/Transcript.tsx';
 import {
   busy, episode, episodeError, ensureEnvs, fileError, fileName, header, isDone, lastStep, loadPolicyFile, loading,
@@ -150,16 +150,9 @@ function Episode() {
         <p class="instruction" data-testid="eval-instruction">{ep.task.instruction}</p>
         <Status />
       </section>
-      <div class="columns">
-        <section class="panel" aria-labelledby="eval-state-title">
-          <h2 id="eval-state-title">What the policy sees</h2>
-          <StateView text={obs.text} />
-        </section>
-        <section class="panel" aria-labelledby="eval-choice-title">
-          <h2 id="eval-choice-title">The policy's choice</h2>
-          <Choice />
-        </section>
-      </div>
+      <EpisodeColumns idPrefix="eval" stateTitle="What the policy sees" text={obs.text} actTitle="The policy's choice">
+        <Choice />
+      </EpisodeColumns>
       <Transcript entries={steps.value} titleId="eval-transcript-title" />
     </>
   );

@@ -1,7 +1,7 @@
 import { useEffect } from 'preact/hooks';
 import { envs } from '../env-client.ts';
 import { ActionPanel } from '../play/ActionPanel.tsx';
-import { StateView } from '../play/StateView.tsx';
+import { EpisodeColumns } from '../play/EpisodeColumns.tsx';
 import { BackendPanel } from './BackendPanel.tsx';
 import {
   act, active, bufferCounts, busy, chooseEnv, currentEnv, episode, error, isDone, lastStep, meter, modelStats, note, observation, openView,
@@ -99,16 +99,9 @@ function Episode() {
         <StepStatus />
         <ModelStats />
       </section>
-      <div class="columns">
-        <section class="panel" aria-labelledby="exp-state-title">
-          <h2 id="exp-state-title">The real current state</h2>
-          <StateView text={obs.text} />
-        </section>
-        <section class="panel" aria-labelledby="exp-actions-title">
-          <h2 id="exp-actions-title">Act</h2>
-          <ActionPanel key={obs.text} actions={obs.actions} syntax={syntax} disabled={busy.value || isDone.value} onAct={(a) => void act(a)} />
-        </section>
-      </div>
+      <EpisodeColumns idPrefix="exp" stateTitle="The real current state" text={obs.text} actTitle="Act">
+        <ActionPanel key={obs.text} actions={obs.actions} syntax={syntax} disabled={busy.value || isDone.value} onAct={(a) => void act(a)} />
+      </EpisodeColumns>
     </>
   );
 }

@@ -6,7 +6,7 @@ import {
   act, autoplay, busy, chooseEnv, currentEnv, ensureEnvs, episode, error, isDone, lastResult, log, observation,
   oracleStep, selectedEnv, selectedSplit, splitSize, startEpisode, taskIndex, totalReward, watchOracle,
 } from './play-store.ts';
-import { StateView } from './StateView.tsx';
+import { EpisodeColumns } from './EpisodeColumns.tsx';
 import { Transcript } from './Transcript.tsx';
 
 function EnvPicker() {
@@ -63,16 +63,9 @@ function Episode() {
         </div>
         <Status />
       </section>
-      <div class="columns">
-        <section class="panel" aria-labelledby="state-title">
-          <h2 id="state-title">What the agent sees</h2>
-          <StateView text={obs.text} />
-        </section>
-        <section class="panel" aria-labelledby="actions-title">
-          <h2 id="actions-title">Act</h2>
-          <ActionPanel key={obs.text} actions={obs.actions} syntax={envs.value.find((e) => e.name === ep.task.env)?.actionSyntax ?? 'web'} disabled={busy.value || isDone.value || autoplay.value} onAct={(a) => void act(a)} />
-        </section>
-      </div>
+      <EpisodeColumns idPrefix="play" stateTitle="What the agent sees" text={obs.text} actTitle="Act">
+        <ActionPanel key={obs.text} actions={obs.actions} syntax={envs.value.find((e) => e.name === ep.task.env)?.actionSyntax ?? 'web'} disabled={busy.value || isDone.value || autoplay.value} onAct={(a) => void act(a)} />
+      </EpisodeColumns>
       <Transcript entries={log.value} titleId="transcript-title" />
     </>
   );
