@@ -9,39 +9,20 @@
  *   it with its Export button, and the CLI's `experience eval` loads the downloaded file and
  *   measures its fidelity; the file's header records that the app fitted it, with its epochs.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { inspectNeuralModel } from '../../src/experience/neural/model-io.ts';
 import { readTrainingRecord, type NeuralEpoch } from '../../src/experience/neural/training-record.ts';
 import { ARTIFACTS, collectErrors, launch, seedShop } from './browser.ts';
+import { runCliProcess, type CliRun } from '../cli-process.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
 const EPOCHS = 2;
 
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Run the CLI as a person does, in a child process; resolves with its exit code and output. */
-function runCli(args: string[]): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** Run the CLI as a person does, in a child process. */
+const runCli = runCliProcess;
 
 /** The JSON result a `--json` command prints as its last stdout line; fails with its stderr if it did not succeed. */
 function jsonResult<T>(run: CliRun): T {

@@ -3,13 +3,12 @@
  * small seeded buffer, with injected faults), and `startChatServer` in-process where a test needs
  * to watch the server's side (concurrency, what arrived).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../../src/core/errors.ts';
 import { envSpec } from '../../../src/envs/registry.ts';
@@ -17,23 +16,16 @@ import { ChatTransportError, type ChatRequest } from '../../../src/experience/ll
 import { parseFaults, startChatServer, type ChatServerOptions, type RunningChatServer } from '../../../src/experience/llm/chat-server.ts';
 import { OpenAiHttpClient, classifyNetworkError, normaliseBaseUrl, retryAfterMs, type HttpClientOptions } from '../../../src/experience/llm/http-client.ts';
 import { OUTPUT_SCHEMA, OUTPUT_SCHEMA_TEXT, parseOutput } from '../../../src/experience/output.ts';
+import { runCliProcess, spawnCli } from '../../cli-process.ts';
 import { singleStepMessages } from '../../../src/experience/prompt.ts';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
 
 // --- helpers -------------------------------------------------------------------------------------
 
-function runCli(args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`cli ${args.join(' ')} exited ${code}: ${stderr}`))));
-  });
+async function runCli(args: string[]): Promise<string> {
+  const { code, stdout, stderr } = await runCliProcess(args);
+  if (code !== 0) throw new Error(`cli ${args.join(' ')} exited ${code}: ${stderr}`);
+  return stdout;
 }
 
 interface ServeProcess {
@@ -45,7 +37,7 @@ interface ServeProcess {
 /** `serve` as a child process; resolves with its URL once it prints the first stdout line. */
 function serve(buffer: string, faults?: string): Promise<ServeProcess> {
   const args = ['serve', '--experience', 'knn', '--buffer', buffer, '--port', '0', '--json', ...(faults ? ['--faults', faults] : [])];
-  const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnCli(args);
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d));
   return new Promise((resolve, reject) => {
