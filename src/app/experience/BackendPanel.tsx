@@ -1,13 +1,10 @@
 import type { NeuralFitEvent, NeuralModelInfo } from '../../services/experience-protocol.ts';
 import { formatNumber, LiveChart, type ChartSeries } from '../train/LiveChart.tsx';
 import { MAX_K } from '../../replay/retrieval.ts';
-import {
-  active, addCustomModel, applyBackend, applying, backendKind, busy, cacheState, cancelLoad, chartEpochs, chooseKind, chooseModel, customId,
-  customLibUrl, customModelUrl, deleteSelectedFromCache, deleting, exportNeural, fitEnv, fitEpochs, fitFromHint, fitNeural, fitProgress,
-  fitState, forgetNeural, httpApiKey, httpBaseUrl, httpModel, importNeuralFile, isFitting, kExamples, loadProgress, loadState, MAX_EPOCHS,
-  modelListState, models, neural, neuralFileBusy, neuralFileError, selectedEnv, selectedModel, selectedOption, setK, shaderF16, stopFit,
-  tfBackend, type BackendKind,
-} from './experience-store.ts';
+import { active, backendKind, type BackendKind, busy, selectedEnv } from './experience-state.ts';
+import { applyBackend, applying, chooseKind, fitFromHint, httpApiKey, httpBaseUrl, httpModel, kExamples, setK } from './experience-store.ts';
+import { chartEpochs, exportNeural, fitEnv, fitEpochs, fitNeural, fitProgress, fitState, forgetNeural, importNeuralFile, isFitting, MAX_EPOCHS, neural, neuralFileBusy, neuralFileError, stopFit, tfBackend } from './neural-store.ts';
+import { addCustomModel, cacheState, cancelLoad, chooseModel, customId, customLibUrl, customModelUrl, deleteSelectedFromCache, deleting, loadProgress, loadState, modelListState, models, selectedModel, selectedOption, shaderF16 } from './webllm-store.ts';
 
 // Every string from WebLLM (progress text, model ids, URLs) or from a model file is a JSX text child: shown as text, never as HTML.
 

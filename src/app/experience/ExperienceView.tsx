@@ -3,10 +3,8 @@ import { envs } from '../env-client.ts';
 import { ActionPanel } from '../play/ActionPanel.tsx';
 import { EpisodeColumns } from '../play/EpisodeColumns.tsx';
 import { BackendPanel } from './BackendPanel.tsx';
-import {
-  act, active, bufferCounts, busy, chooseEnv, currentEnv, episode, error, isDone, lastStep, meter, modelStats, note, observation, openView,
-  resetMeter, selectedEnv, selectedSplit, splitSize, startEpisode, stepping, steps, stopStep, taskIndex,
-} from './experience-store.ts';
+import { active, busy, error, meter, modelStats, note, selectedEnv, selectedSplit, taskIndex } from './experience-state.ts';
+import { act, bufferCounts, chooseEnv, currentEnv, episode, isDone, lastStep, observation, openView, resetMeter, splitSize, startEpisode, stepping, steps, stopStep } from './experience-store.ts';
 import { FidelityMeterPanel, StepComparison, StepHistory } from './StepComparison.tsx';
 
 /**

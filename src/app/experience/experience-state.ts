@@ -1,0 +1,45 @@
+/**
+ * What the Experience view's stores share: the messages, the chosen env and task, the backend in
+ * use and the fidelity meter, and the command runner. The backend and the episode
+ * (experience-store.ts), WebLLM (webllm-store.ts) and the neural model (neural-store.ts) each keep
+ * the rest of their own state.
+ */
+import { signal } from '@preact/signals';
+import type { ExperienceStats } from '../../experience/types.ts';
+import type { BackendChoice, BackendInfo, FidelityMeter } from '../../services/experience-protocol.ts';
+import { commandRunner } from '../command.ts';
+import { experienceClient } from '../experience-client.ts';
+
+export type BackendKind = BackendChoice['kind'];
+
+/** The worker's default until it says more: the neural model, which is kNN until one is fitted. */
+const DEFAULT_BACKEND: BackendInfo = { kind: 'neural', name: 'knn', predictsOnPage: false };
+
+/** The last failure, shown in an alert until the next command starts. */
+export const error = signal<string | null>(null);
+/** What happened that is not a failure (a load or a step stopped by the person). */
+export const note = signal<string | null>(null);
+
+/** The backend the picker shows, and the one the steps use. */
+export const backendKind = signal<BackendKind>('neural');
+export const active = signal<BackendInfo>(DEFAULT_BACKEND);
+
+export const selectedEnv = signal('shop');
+export const selectedSplit = signal('test');
+export const taskIndex = signal(0);
+export const meter = signal<FidelityMeter | null>(null);
+export const modelStats = signal<ExperienceStats | null>(null);
+/** A command is running (start, step, backend change). */
+export const busy = signal(false);
+
+/** Run a command; its failure becomes the view's error. Returns false when it failed. */
+export const command = commandRunner(error);
+
+/** Make `choice` the backend the worker steps with; the meter starts over. */
+export async function useBackend(choice: BackendChoice): Promise<void> {
+  const client = experienceClient();
+  await client.setBackend(choice);
+  active.value = await client.backendInfo(selectedEnv.value);
+  meter.value = await client.meter();
+  modelStats.value = null;
+}
