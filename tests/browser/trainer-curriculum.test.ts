@@ -78,7 +78,7 @@ describe('the trainer service with a curriculum (real Chromium, real IndexedDB)'
 
   it('keeps the last run readable when a request is refused', async () => {
     const before = service.curriculumRows();
-    await expect(service.train({ ...REQUEST, curriculum: { lambda: 2 } }, () => {})).rejects.toThrow(/λ must be in \[0, 1\]/);
+    await expect(service.train({ ...REQUEST, curriculum: { lambda: 2 } }, () => {})).rejects.toThrow(/^λ \(largest share of generated tasks\) must be a number in \[0, 1\], got 2/);
     expect(service.curriculumRows()).toEqual(before);
   });
 });
