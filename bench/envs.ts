@@ -4,7 +4,7 @@
  * excluded). A warm-up repeat builds the catalog, the search index and the task splits first.
  */
 import { parseArgs } from 'node:util';
-import { SCRIPTED_POLICIES, rollout } from '../src/envs/episode.ts';
+import { rollout, scriptedPoliciesOf } from '../src/envs/episode.ts';
 import { ENVIRONMENTS } from '../src/envs/registry.ts';
 import { median } from './stats.ts';
 
@@ -14,7 +14,8 @@ export async function envsBench(argv: string[]): Promise<unknown> {
   const repeats = Number(values.repeats);
   const results = [];
   for (const spec of ENVIRONMENTS) {
-    for (const policy of SCRIPTED_POLICIES) {
+    // Each environment's own agents: the shopper exists only in the shop.
+    for (const policy of scriptedPoliciesOf(spec)) {
       await rollout({ spec, policy, split: spec.testSplit, episodes: 20, seed: 999 });
       const runs = [];
       for (let r = 0; r < repeats; r++) runs.push(await rollout({ spec, policy, split: spec.testSplit, episodes, seed: r }));

@@ -13,6 +13,11 @@ import type { EnvOptions, EnvSpec } from './spec.ts';
 export type ScriptedPolicy = 'oracle' | 'random' | 'noisy' | 'shopper';
 export const SCRIPTED_POLICIES: readonly ScriptedPolicy[] = ['oracle', 'random', 'noisy', 'shopper'];
 
+/** The scripted policies `spec` has (the shopper only where the environment defines one). */
+export function scriptedPoliciesOf(spec: EnvSpec): ScriptedPolicy[] {
+  return SCRIPTED_POLICIES.filter((p) => p !== 'shopper' || spec.createShopper !== undefined);
+}
+
 /** How often the noisy expert takes a random admissible action instead of the oracle's. */
 export const NOISY_EPSILON = 0.5;
 
@@ -119,7 +124,7 @@ export function createAgent(spec: EnvSpec, policy: ScriptedPolicy, rng: Rng): Ag
   if (policy === 'random') return spec.createRandom(rng);
   if (policy === 'noisy') return new NoisyExpert(spec.createOracle(), spec.createRandom(rng.fork('random')), rng.fork('noise'));
   if (policy === 'shopper') {
-    if (!spec.createShopper) throw new UsageError(`${spec.name} has no shopper agent; use one of: ${SCRIPTED_POLICIES.filter((p) => p !== 'shopper').join(', ')}`);
+    if (!spec.createShopper) throw new UsageError(`${spec.name} has no shopper agent; use one of: ${scriptedPoliciesOf(spec).join(', ')}`);
     return spec.createShopper(rng);
   }
   throw new UsageError(`unknown policy "${String(policy)}"; use one of: ${SCRIPTED_POLICIES.join(', ')}`);
