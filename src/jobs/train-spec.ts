@@ -10,7 +10,7 @@ import { CURRICULUM_BY_DEFAULT, DEFAULT_S2R_REAL_BUDGET, type TrainMode } from '
 import { DEFAULT_SEED, integerIn, MAX_EPISODE_STEPS, MAX_EPISODES, numberWithin, oneOf } from './bounds-spec.ts';
 import { DEFAULT_K, MAX_K } from '../replay/retrieval.ts';
 import { EXPERIENCE_BACKENDS, EXPERIENCE_ENTRIES, type ExperienceBackend } from './experience-spec.ts';
-import { SEED } from './spec.ts';
+import { parseSpec, SEED } from './spec.ts';
 
 /** Transitions a budget may name at most: over a thousand times the paper's 80,000. */
 export const MAX_BUDGET = 100_000_000;
@@ -110,3 +110,38 @@ export const APP_TRAIN_LABELS: Readonly<Record<string, string>> = {
   syntheticBudget: 'Synthetic-transition budget',
   k: 'Retrieved examples (k)',
 };
+
+/** The Train view's numbers, as its form holds them and as the trainer worker receives them. */
+export interface AppTrainRun {
+  seed?: number | undefined;
+  evalEvery?: number | undefined;
+  evalEpisodes?: number | undefined;
+  finalEvalEpisodes?: number | undefined;
+  /** Only when the curriculum is on. */
+  curriculum?: { lambda: number; explorationFloor?: number | undefined } | null | undefined;
+  realBudget?: number | undefined;
+  syntheticBudget?: number | undefined;
+  k?: number | undefined;
+}
+
+/**
+ * The run checked by the Train view's spec in `mode`, defaults filled in; a UsageError naming the
+ * form's field otherwise. The form checks with it before Start, and the trainer worker again.
+ */
+export function checkAppTrainRun(mode: 'real', run: AppTrainRun): v.InferOutput<typeof APP_TRAIN_SPECS.real>;
+export function checkAppTrainRun(mode: 'dream', run: AppTrainRun): v.InferOutput<typeof APP_TRAIN_SPECS.dream>;
+export function checkAppTrainRun(mode: 'real' | 'dream', run: AppTrainRun) {
+  const given = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  const common = given({
+    seed: run.seed,
+    evalEvery: run.evalEvery,
+    evalEpisodes: run.evalEpisodes,
+    finalEvalEpisodes: run.finalEvalEpisodes,
+    lambda: run.curriculum?.lambda,
+    explorationFloor: run.curriculum?.explorationFloor,
+  });
+  const label = (field: string) => APP_TRAIN_LABELS[field] ?? field;
+  return mode === 'dream'
+    ? parseSpec(APP_TRAIN_SPECS.dream, { ...common, ...given({ syntheticBudget: run.syntheticBudget, k: run.k }) }, label)
+    : parseSpec(APP_TRAIN_SPECS.real, { ...common, realBudget: run.realBudget }, label);
+}

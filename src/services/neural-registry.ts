@@ -67,12 +67,6 @@ export class NeuralModelRegistry {
     return { env, backend, fitting: this.fitting, model: entry ? { ...entry.info } : null };
   }
 
-  /** Whether `env` has a model (usable or not). */
-  async has(env: string): Promise<boolean> {
-    await this.saved.get();
-    return this.entries.has(env);
-  }
-
   /** `env`'s model, built from its saved bytes on first use; or why none answers. */
   async modelFor(env: string): Promise<NeuralAnswer> {
     await this.saved.get();

@@ -16,8 +16,7 @@ import type { PolicyFileHeader } from '../policy/dgp.ts';
 import { importPolicy, inspectPolicyFile } from '../policy/policy-file.ts';
 import { exportTrainedPolicy } from '../jobs/policy-export.ts';
 import { Once } from './once.ts';
-import { APP_TRAIN_LABELS, APP_TRAIN_SPECS } from '../jobs/train-spec.ts';
-import { parseSpec } from '../jobs/spec.ts';
+import { checkAppTrainRun } from '../jobs/train-spec.ts';
 import type { Policy } from '../policy/policy.ts';
 import { IdbReplayStore } from '../replay/idb-store.ts';
 import { ReplayBuffer } from '../replay/retrieval.ts';
@@ -144,8 +143,8 @@ export class TrainerService {
       const backend = this.backend ?? (await this.init());
       const mode = request.mode ?? 'real';
       if (mode !== 'real' && mode !== 'dream') throw new UsageError(`unknown mode "${String(mode)}"; the app trains in: real, dream`);
-      const run = checkedRun(request, mode);
-      dream = mode === 'dream' ? await this.dreamOptions(request, run as { syntheticBudget: number; k: number }) : null;
+      const run = mode === 'dream' ? checkAppTrainRun('dream', request) : checkAppTrainRun('real', request);
+      dream = 'syntheticBudget' in run ? await this.dreamOptions(request, run) : null;
       // Statistics alone never stop a run; a dream run records them in the store it retrieves from.
       const statsStore = request.recordStats ? (dream?.buffer?.store ?? (await this.openReplayStore().catch(() => null))) : null;
       const curriculum = request.curriculum ? { config: { lambda: run.lambda, explorationFloor: run.explorationFloor } } : null;
@@ -362,21 +361,4 @@ export class TrainerService {
     if (!this.loaded) throw new UsageError('load a .dgp policy file first');
     return this.loaded;
   }
-}
-
-/** The request's numbers through the Train view's spec (jobs/train-spec.ts): bounds, defaults, one message per field. */
-function checkedRun(request: TrainRequest, mode: AppTrainMode) {
-  const given = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-  const common = given({
-    seed: request.seed,
-    evalEvery: request.evalEvery,
-    evalEpisodes: request.evalEpisodes,
-    finalEvalEpisodes: request.finalEvalEpisodes,
-    lambda: request.curriculum?.lambda,
-    explorationFloor: request.curriculum?.explorationFloor,
-  });
-  const label = (field: string) => APP_TRAIN_LABELS[field] ?? field;
-  return mode === 'dream'
-    ? parseSpec(APP_TRAIN_SPECS.dream, { ...common, ...given({ syntheticBudget: request.syntheticBudget, k: request.k }) }, label)
-    : parseSpec(APP_TRAIN_SPECS.real, { ...common, realBudget: request.realBudget }, label);
 }

@@ -4,8 +4,7 @@
  * progress bar) and shows every error to the person.
  */
 import { DEFAULT_CURRICULUM } from '../../curriculum/curriculum.ts';
-import { APP_TRAIN_LABELS, APP_TRAIN_SPECS } from '../../jobs/train-spec.ts';
-import { parseSpec } from '../../jobs/spec.ts';
+import { checkAppTrainRun } from '../../jobs/train-spec.ts';
 import { CURRICULUM_BY_DEFAULT } from '../../train/modes.ts';
 import { computed, signal } from '@preact/signals';
 import { proxy } from 'comlink';
@@ -90,12 +89,11 @@ export const formProblem = computed(() => {
     seed: formSeed.value,
     evalEvery: formEvalEvery.value,
     evalEpisodes: formEvalEpisodes.value,
-    ...(formCurriculum.value ? { lambda: formLambda.value } : {}),
+    curriculum: formCurriculum.value ? { lambda: formLambda.value } : null,
   };
-  const label = (field: string) => APP_TRAIN_LABELS[field] ?? field;
   try {
-    if (formMode.value === 'dream') parseSpec(APP_TRAIN_SPECS.dream, { ...run, syntheticBudget: formSyntheticBudget.value }, label);
-    else parseSpec(APP_TRAIN_SPECS.real, { ...run, realBudget: formBudget.value }, label);
+    if (formMode.value === 'dream') checkAppTrainRun('dream', { ...run, syntheticBudget: formSyntheticBudget.value });
+    else checkAppTrainRun('real', { ...run, realBudget: formBudget.value });
     return null;
   } catch (e) {
     return `${errorMessage(e)}.`;
