@@ -4,7 +4,8 @@
  * excluded). A warm-up repeat builds the catalog, the search index and the task splits first.
  */
 import { parseArgs } from 'node:util';
-import { rollout, scriptedPoliciesOf } from '../src/envs/episode.ts';
+import { scriptedPoliciesOf } from '../src/envs/episode.ts';
+import { rollout } from '../src/jobs/rollout.ts';
 import { ENVIRONMENTS } from '../src/envs/registry.ts';
 import { median } from './stats.ts';
 
@@ -16,9 +17,9 @@ export async function envsBench(argv: string[]): Promise<unknown> {
   for (const spec of ENVIRONMENTS) {
     // Each environment's own agents: the shopper exists only in the shop.
     for (const policy of scriptedPoliciesOf(spec)) {
-      await rollout({ spec, policy, split: spec.testSplit, episodes: 20, seed: 999 });
+      await rollout(spec, policy, { split: spec.testSplit, episodes: 20, seed: 999 });
       const runs = [];
-      for (let r = 0; r < repeats; r++) runs.push(await rollout({ spec, policy, split: spec.testSplit, episodes, seed: r }));
+      for (let r = 0; r < repeats; r++) runs.push(await rollout(spec, policy, { split: spec.testSplit, episodes, seed: r }));
       const rates = runs.map((s) => s.stepsPerSec);
       results.push({
         env: spec.name,

@@ -12,6 +12,7 @@ import { countTokens } from '../experience/tokens.ts';
 import type { ExperienceModel } from '../experience/types.ts';
 import { EXPERIENCE_ALIASES, EXPERIENCE_BACKENDS, FRAMINGS, type ExperienceBackend } from '../jobs/experience-spec.ts';
 import { createExperienceModel as createModel } from '../jobs/experience-model.ts';
+import type { OfflineDataSource } from '../jobs/offline-data.ts';
 import { loadStoreFile } from '../replay/file-store.ts';
 import { MemoryReplayStore } from '../replay/memory-store.ts';
 import { ReplayBuffer } from '../replay/retrieval.ts';
@@ -113,6 +114,11 @@ async function readModelFile(path: string): Promise<Uint8Array> {
   } catch (error) {
     throw new UsageError(`--model ${path} cannot be read (${errorMessage(error)}); fit one with: experience fit --env E --buffer FILE.jsonl --out ${path}`);
   }
+}
+
+/** A buffer file as the offline data of a dream or a fidelity measurement, with the command that seeds it. */
+export function bufferFileSource(path: string | undefined, env: string): OfflineDataSource {
+  return { name: path ?? 'the buffer', howToSeed: `seed it with: buffer seed --env ${env} --episodes 400 --out ${path ?? 'FILE.jsonl'}` };
 }
 
 /**

@@ -17,7 +17,8 @@ import { TransitionSearch } from '../replay/text-search.ts';
 import { Once } from './once.ts';
 import { seedSpec } from '../jobs/seed-spec.ts';
 import { parseSpec } from '../jobs/spec.ts';
-import { parseMix, recordSeededEpisodes, seedEpisodes, type SeededEpisode } from '../replay/seed.ts';
+import { parseMix } from '../replay/seed.ts';
+import { seedBuffer, seedRunId, type SeedBufferProgress, type SeedBufferResult } from '../jobs/seed-buffer.ts';
 import {
   StoreFullError,
   type ReplayStore,
@@ -55,17 +56,9 @@ export interface SeedRequest {
   seed: number;
 }
 
-export interface SeedProgress {
-  runId: string;
-  /** Episodes committed to the store so far (played ones wait for their batch). */
-  episodes: number;
-  total: number;
-  transitions: number;
-}
-
-export interface SeedResult extends SeedProgress {
-  stopped: boolean;
-}
+/** Seeding's progress and result, as the seed job reports them. */
+export type SeedProgress = SeedBufferProgress;
+export type SeedResult = SeedBufferResult;
 
 export interface ImportProgress {
   bytesRead: number;
@@ -107,9 +100,6 @@ export interface ReplayServiceOptions {
   evictReal?: boolean;
 }
 
-/** Episodes go to the store in batches: one transaction per episode is the slow part of seeding. */
-const SEED_BATCH_EPISODES = 16;
-const SEED_BATCH_TRANSITIONS = 2000;
 const IMPORT_BATCH = 1000;
 const EXPORT_PAGE = 1000;
 /** Progress messages at most this often: each one is a postMessage the page must render. */
@@ -129,7 +119,8 @@ export class ReplayService {
   private searchIndex: TransitionSearch | null = null;
   /** The write job running (one at a time: two would interleave their batches and their progress). */
   private job: 'seeding' | 'importing' | null = null;
-  private stopRequested = false;
+  /** Aborted by `stop()`: the running job ends after its current batch. */
+  private stopping: AbortController | null = null;
 
   /** `openStore` is the seam for tests in Node (a MemoryReplayStore); the app uses IndexedDB. */
   constructor(private readonly openStore: OpenStore = openIdb) {}
@@ -193,7 +184,7 @@ export class ReplayService {
 
   /** Stop the running seed or import after its current batch; what was committed stays. */
   stop(): void {
-    if (this.job) this.stopRequested = true;
+    this.stopping?.abort();
   }
 
   /**
@@ -205,50 +196,33 @@ export class ReplayService {
     const spec = envSpec(request.env);
     // The Buffer view's form through the seed job's spec, under the form's labels.
     const labels: Record<string, string> = { episodes: 'Episodes', mix: 'Agent mix', seed: 'Seed' };
-    parseSpec(seedSpec(spec), { episodes: request.episodes, mix: request.mix, seed: request.seed }, (field) => labels[field] ?? field);
-    const mix = parseMix(request.mix);
-    return this.runJob('seeding', async () => {
+    const settings = parseSpec(seedSpec(spec), { episodes: request.episodes, mix: request.mix, seed: request.seed }, (field) => labels[field] ?? field);
+    // The mix's own words, before any work starts.
+    parseMix(settings.mix);
+    return this.runJob('seeding', async (signal) => {
       const buffer = await this.buffer();
       const createdAt = Date.now();
-      // Unique per seeding, so seeding the same seed twice makes two runs, each deletable.
-      const runId = `seed-${spec.name}-${request.seed}-${createdAt.toString(36)}`;
-      const run: RunRecord = { id: runId, env: spec.name, kind: `seed:${request.mix}`, createdAt, meta: { seed: request.seed, episodes: request.episodes, mix } };
-      await buffer.store.putRun(run);
-      const progress: SeedProgress = { runId, episodes: 0, total: request.episodes, transitions: 0 };
       const throttle = throttled(onProgress);
-      let pending: SeededEpisode[] = [];
-      const flush = async () => {
-        if (pending.length === 0) return;
-        const batch = pending;
-        pending = [];
-        await this.writeEpisodes(buffer, batch, progress);
-        throttle({ ...progress });
-      };
+      let saved: SeedProgress = { runId: '', episodes: 0, total: settings.episodes, transitions: 0 };
       try {
-        for await (const episode of seedEpisodes({ spec, episodes: request.episodes, mix, seed: request.seed, runId, createdAt })) {
-          pending.push(episode);
-          const size = pending.reduce((a, e) => a + e.transitions.length, 0);
-          if (pending.length >= SEED_BATCH_EPISODES || size >= SEED_BATCH_TRANSITIONS) await flush();
-          if (this.stopRequested) break;
-        }
-        await flush();
+        const result = await seedBuffer(spec, settings, {
+          store: buffer.store,
+          write: (transitions) => this.write(buffer, transitions),
+          // Unique per seeding, so seeding the same seed twice makes two runs, each deletable.
+          runId: `${seedRunId(spec.name, settings.seed)}-${createdAt.toString(36)}`,
+          createdAt,
+          signal,
+          onProgress: (progress) => {
+            saved = progress;
+            throttle(progress);
+          },
+        });
+        throttle.flush();
+        return result;
       } catch (error) {
-        throw fullStoreMessage(error, `${progress.episodes} of ${request.episodes} episodes (${progress.transitions} transitions) were saved before it filled and are kept.`);
-      } finally {
-        await buffer.store.putRun({ ...run, meta: { ...run.meta, episodesSaved: progress.episodes, transitions: progress.transitions } }).catch(() => undefined);
+        throw fullStoreMessage(error, `${saved.episodes} of ${settings.episodes} episodes (${saved.transitions} transitions) were saved before it filled and are kept.`);
       }
-      throttle.flush();
-      return { ...progress, stopped: progress.episodes < request.episodes };
     });
-  }
-
-  /** One batch of seeded episodes: their transitions (one transaction), then their tasks and outcomes. */
-  private async writeEpisodes(buffer: ReplayBuffer, episodes: readonly SeededEpisode[], progress: SeedProgress): Promise<void> {
-    const transitions = episodes.flatMap((e) => e.transitions);
-    await this.write(buffer, transitions);
-    progress.episodes += episodes.length;
-    progress.transitions += transitions.length;
-    await recordSeededEpisodes(buffer.store, episodes);
   }
 
   /**
@@ -257,7 +231,7 @@ export class ReplayService {
    * they have none, so they show in the list and can be deleted. Stoppable between batches.
    */
   async importJsonl(file: File, onProgress: (progress: ImportProgress) => void): Promise<ImportResult> {
-    return this.runJob('importing', async () => {
+    return this.runJob('importing', async (signal) => {
       const buffer = await this.buffer();
       const knownRuns = new Set((await buffer.store.runs()).map((r) => r.id));
       const progress: ImportProgress = { bytesRead: 0, totalBytes: file.size, lines: 0, accepted: 0, rejected: 0 };
@@ -265,7 +239,7 @@ export class ReplayService {
       // The report as of the last committed batch: what a stop or a full store leaves behind.
       let committed: ImportReport = { accepted: 0, rejectedCount: 0, rejected: [], lines: 0 };
       const onBatch = async (batch: Transition[]) => {
-        if (this.stopRequested) throw new ImportStopped();
+        if (signal.aborted) throw new ImportStopped();
         await this.write(buffer, batch);
         const fresh = new Map<string, string>();
         for (const t of batch) if (!knownRuns.has(t.runId)) fresh.set(t.runId, t.env);
@@ -354,15 +328,16 @@ export class ReplayService {
     this.searchIndex?.added(transitions.map((t, i) => ({ ...t, id: ids[i] as number })));
   }
 
-  private async runJob<T>(job: 'seeding' | 'importing', work: () => Promise<T>): Promise<T> {
+  private async runJob<T>(job: 'seeding' | 'importing', work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     if (this.job) throw new DreamGymError('busy', `the buffer is already ${this.job}; wait for it or stop it first`);
     this.job = job;
-    this.stopRequested = false;
+    const stopping = new AbortController();
+    this.stopping = stopping;
     try {
-      return await work();
+      return await work(stopping.signal);
     } finally {
       this.job = null;
-      this.stopRequested = false;
+      this.stopping = null;
     }
   }
 }

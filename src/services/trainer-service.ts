@@ -25,7 +25,9 @@ import type { AlgoConfig, AlgoName } from '../rl/config.ts';
 import { probeUpdates, type ProbeResult } from '../train/consistency.ts';
 import { TrainControl } from '../train/control.ts';
 import type { IterationMetrics } from '../train/metrics.ts';
-import { Trainer, type DreamOptions, type TrainResult } from '../train/trainer.ts';
+import type { DreamOptions, Trainer, TrainResult } from '../train/trainer.ts';
+import { train, type TrainJob } from '../jobs/train.ts';
+import { offlineRealTransitions } from '../jobs/offline-data.ts';
 import { publicTask, taskAt, type EpisodeStart, type PlayedStep } from './env-session.ts';
 import { IdbNeuralModelStore, type NeuralModelStore, type SavedNeuralModel } from './neural-model-store.ts';
 import { platformBackends, useBackend, type BackendName } from '../platform/tf.ts';
@@ -137,8 +139,8 @@ export class TrainerService {
     const control = new TrainControl();
     this.control = control;
     this.state = 'starting';
-    let trainer: Trainer;
     let dream: (DreamOptions & { model: NeuralExperienceModel }) | null = null;
+    let job: TrainJob;
     try {
       const backend = this.backend ?? (await this.init());
       const mode = request.mode ?? 'real';
@@ -147,36 +149,24 @@ export class TrainerService {
       dream = 'syntheticBudget' in run ? await this.dreamOptions(request, run) : null;
       // Statistics alone never stop a run; a dream run records them in the store it retrieves from.
       const statsStore = request.recordStats ? (dream?.buffer?.store ?? (await this.openReplayStore().catch(() => null))) : null;
-      const curriculum = request.curriculum ? { config: { lambda: run.lambda, explorationFloor: run.explorationFloor } } : null;
-      // Built before the old trainer is let go, so a bad request (λ out of range…) leaves the last run readable.
-      trainer = new Trainer({
-        env: request.env,
-        mode,
-        algo: request.algo,
-        realBudget: 'realBudget' in run ? run.realBudget : 0,
-        seed: run.seed,
-        backend,
-        evalEvery: run.evalEvery,
-        ...(run.evalEpisodes !== undefined ? { evalEpisodes: run.evalEpisodes } : {}),
-        ...(run.finalEvalEpisodes !== undefined ? { finalEvalEpisodes: run.finalEvalEpisodes } : {}),
-        ...(request.algoConfig ? { algoConfig: request.algoConfig } : {}),
-        ...(request.maxDifficulty !== undefined ? { maxDifficulty: request.maxDifficulty } : {}),
-        ...(curriculum ? { curriculum } : {}),
-        ...(statsStore ? { statsStore } : {}),
-        ...(dream ? { dream } : {}),
-      });
+      job = { env: request.env, mode, algo: request.algo, backend, run, curriculum: Boolean(request.curriculum), algoConfig: request.algoConfig, dream: dream ?? undefined, statsStore, maxDifficulty: request.maxDifficulty };
     } catch (error) {
       dream?.model.dispose();
       this.state = previous;
       throw error;
     }
-    this.trainer?.policy.dispose();
-    this.trainer = trainer;
-    this.state = 'running';
+    let running = false;
     try {
       // A Stop during set-up ends the run at its first check, with the usual (stopped) result.
-      const result = await trainer.run({
+      const { result } = await train(job, {
         control,
+        // Only a trainer built from a good request replaces the old one, so a bad request (λ out of range…) leaves the last run readable.
+        onStart: (trainer) => {
+          running = true;
+          this.trainer?.policy.dispose();
+          this.trainer = trainer;
+          this.state = 'running';
+        },
         onIteration: (metrics) => onEvent({ kind: 'iteration', metrics }),
         onEvalProgress: (done, total) => onEvent({ kind: 'evaluating', done, total }),
       });
@@ -184,6 +174,10 @@ export class TrainerService {
       onEvent({ kind: 'done', result });
       return result;
     } catch (error) {
+      if (!running) {
+        this.state = previous;
+        throw error;
+      }
       this.state = 'error';
       const message = errorMessage(error);
       onEvent({ kind: 'error', message });
@@ -209,10 +203,7 @@ export class TrainerService {
       throw new DreamGymError('storage', `mode dream retrieves from this browser's replay buffer, which could not be opened (${errorMessage(error)})`, { cause: error });
     }
     store.setLimits(request.storeLimits ?? { cap: null, evictReal: false });
-    const offlineTransitions = await store.count({ env: request.env, source: 'real' });
-    if (offlineTransitions === 0) {
-      throw new UsageError(`the replay buffer holds no real ${request.env} transitions to retrieve from: seed it in the Buffer view first`);
-    }
+    const offlineTransitions = await offlineRealTransitions(store, request.env, { name: 'the replay buffer', howToSeed: 'seed it in the Buffer view first' });
     let saved: SavedNeuralModel | undefined;
     try {
       saved = await this.savedModel(request.env);

@@ -9,7 +9,8 @@ import { UsageError } from '../../core/errors.ts';
 import { ENVIRONMENTS, envSpec } from '../../envs/registry.ts';
 import { FileReplayStore } from '../../replay/file-store.ts';
 import { importJsonl } from '../../replay/jsonl.ts';
-import { parseMix, recordSeededEpisodes, seedEpisodes } from '../../replay/seed.ts';
+import { parseMix } from '../../replay/seed.ts';
+import { seedBuffer } from '../../jobs/seed-buffer.ts';
 import { seedSpec } from '../../jobs/seed-spec.ts';
 import { checkInputFile, checkOutputPath, flagNamer, numberFlags, parseFlags, requireOption, stringFlags } from '../args.ts';
 import type { CommandIO } from '../io.ts';
@@ -62,40 +63,27 @@ async function seedCommand(io: CommandIO, argv: string[]): Promise<void> {
   const spec = envSpec(requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name)));
   if (values.episodes === undefined) throw new UsageError('--episodes is required (how many seeding episodes to play)');
   const input = { ...numberFlags(values, { episodes: 'episodes', seed: 'seed' }), ...stringFlags(values, { mix: 'mix', split: 'split' }) };
-  const { episodes, seed, split, mix: mixText } = parseFlags(seedSpec(spec), input, flagNamer(), 'to buffer seed');
-  const mix = parseMix(mixText);
+  const settings = parseFlags(seedSpec(spec), input, flagNamer(), 'to buffer seed');
+  const mix = parseMix(settings.mix);
   const out = requireJsonl(values.out, '--out');
   await checkOutputPath(out, 'out');
   const started = performance.now();
   // The output is a fresh store file: seeding into an existing one would mix runs silently.
   const store = await FileReplayStore.open(out);
   if ((await store.count()) > 0) throw new UsageError(`${out} already holds transitions; choose a new --out file`);
-  const byAgent: Record<string, { episodes: number; wins: number; transitions: number }> = {};
-  let transitions = 0;
-  const runId = `seed-${spec.name}-${seed}`;
-  for await (const episode of seedEpisodes({ spec, episodes, mix, seed, runId, ...(split !== undefined ? { split } : {}) })) {
-    await store.add(episode.transitions);
-    await recordSeededEpisodes(store, [episode]);
-    const tally = (byAgent[episode.agent] ??= { episodes: 0, wins: 0, transitions: 0 });
-    tally.episodes++;
-    tally.wins += episode.won ? 1 : 0;
-    tally.transitions += episode.transitions.length;
-    transitions += episode.transitions.length;
-    if ((episode.index + 1) % 100 === 0 || episode.index + 1 === episodes) io.progress(`seeded ${episode.index + 1}/${episodes} episodes, ${transitions} transitions`);
-  }
-  await store.putRun({ id: runId, env: spec.name, kind: `seed:${mixText}`, createdAt: Date.now(), meta: { seed, episodes, mix } });
+  const every = Math.max(1, Math.floor(settings.episodes / 10));
+  let reported = 0;
+  const result = await seedBuffer(spec, settings, {
+    store,
+    onProgress: (p) => {
+      if (Math.floor(p.episodes / every) > Math.floor(reported / every) || p.episodes === p.total) io.progress(`seeded ${p.episodes}/${p.total} episodes, ${p.transitions} transitions`);
+      reported = p.episodes;
+    },
+  });
   await store.save();
-  const summary = {
-    env: spec.name,
-    episodes,
-    transitions,
-    mix,
-    byAgent: Object.fromEntries(Object.entries(byAgent).map(([k, v]) => [k, { episodes: v.episodes, transitions: v.transitions, successRate: v.wins / v.episodes }])),
-    out,
-    wallSeconds: (performance.now() - started) / 1000,
-  };
+  const summary = { env: spec.name, episodes: result.episodes, transitions: result.transitions, mix, byAgent: result.byAgent, out, wallSeconds: (performance.now() - started) / 1000 };
   if (values.json) io.out(JSON.stringify(summary));
-  else io.out(`${transitions} transitions from ${episodes} ${spec.name} episodes written to ${out}`);
+  else io.out(`${result.transitions} transitions from ${result.episodes} ${spec.name} episodes written to ${out}`);
 }
 
 async function importCommand(io: CommandIO, argv: string[]): Promise<void> {

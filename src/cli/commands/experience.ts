@@ -4,18 +4,16 @@
  * episodes, as the buffer is seeded), so none of them is in the buffer the model retrieves from.
  */
 import { parseArgs } from 'node:util';
-import { matchKey } from '../../core/actions.ts';
 import { UsageError } from '../../core/errors.ts';
 import { ENVIRONMENTS, envSpec } from '../../envs/registry.ts';
-import { heldoutTransitions, measureFidelity } from '../../experience/fidelity.ts';
-import { promptTokenStats } from '../../experience/tokens.ts';
+import { evaluateFidelity } from '../../jobs/evaluate-fidelity.ts';
 import { parseMix } from '../../replay/seed.ts';
 import { writeFile } from 'node:fs/promises';
 import { fitExperienceModel, fitSpec } from '../../jobs/fit-experience-model.ts';
 import { parseBackend, useBackend } from '../../platform/tf.ts';
 import { EVAL_SPECS } from '../../jobs/eval-spec.ts';
 import { checkOutputPath, flagNamer, numberFlags, parseFlags, requireOption, stringFlags } from '../args.ts';
-import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, createExperienceModel, experienceBackend, experienceFields, openBufferFile } from '../experience-options.ts';
+import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, bufferFileSource, createExperienceModel, experienceBackend, experienceFields, openBufferFile } from '../experience-options.ts';
 import type { CommandIO } from '../io.ts';
 
 export const EXPERIENCE_EVAL_USAGE =
@@ -58,53 +56,46 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
     ...experienceFields(values),
   };
   const settings = parseFlags(EVAL_SPECS[experience], input, flagNamer(), `with --experience ${experience}`);
-  const { heldout: heldoutCount, seed, k } = settings;
-  const mix = parseMix(settings.mix);
+  const { seed, k } = settings;
+  // The mix's own words, before the model loads.
+  parseMix(settings.mix);
   const backend = await useBackend([parseBackend(values.backend ?? DEFAULT_BACKEND)]);
   const model = await createExperienceModel(experience, settings, spec.name);
   const buffer = await openBufferFile(values.buffer);
-  const offline = await buffer.store.count({ env: spec.name, source: 'real' });
-  if (offline === 0) throw new UsageError(`${values.buffer} holds no real ${spec.name} transitions; seed it with: buffer seed --env ${spec.name} --episodes 400 --out ${values.buffer}`);
-
-  const played = await heldoutTransitions(spec, heldoutCount, mix, seed);
-  const episodes = played.episodes;
-  // --only-action scores the steps that matter most for a reward (e.g. click[Buy Now]) on their own.
   const only = settings.onlyAction;
-  const heldout = only === undefined ? played.heldout : played.heldout.filter((h) => matchKey(h.transition.action) === matchKey(only));
-  if (heldout.length === 0) throw new UsageError(`none of the ${played.heldout.length} held-out transitions is "${only}"; play more with --heldout or another --mix`);
-  io.progress(`${spec.name}: ${heldout.length} held-out transitions from ${episodes} ${spec.testSplit} episodes; ${offline} offline real transitions to retrieve from (k=${k}); model ${model.name}`);
-  const { report, inputs } = await measureFidelity({
+  const fidelity = await evaluateFidelity(spec, settings, {
     model,
     buffer,
-    k,
-    heldout,
+    source: bufferFileSource(values.buffer, spec.name),
+    onStart: ({ scored, episodes, offlineTransitions }) =>
+      io.progress(`${spec.name}: ${scored} held-out transitions from ${episodes} ${spec.testSplit} episodes; ${offlineTransitions} offline real transitions to retrieve from (k=${k}); model ${model.name}`),
     onProgress: (done, total) => {
       if (done % 256 < 32 || done === total) io.progress(`predicted ${done}/${total}`);
     },
   });
-  const tokens = promptTokenStats(inputs);
+  const { report } = fidelity;
   const stats = model.stats();
   const result = {
     env: spec.name,
     experience: model.name,
     ...(model.name === 'neural' ? { backend, modelFile: values.model } : {}),
     k,
-    buffer: { file: values.buffer, realTransitions: offline },
-    heldout: { split: spec.testSplit, episodes, transitions: heldout.length, mix: settings.mix, seed, ...(only !== undefined ? { onlyAction: only, played: played.heldout.length } : {}) },
+    buffer: { file: values.buffer, realTransitions: fidelity.offlineTransitions },
+    heldout: { split: spec.testSplit, episodes: fidelity.episodes, transitions: fidelity.scored, mix: settings.mix, seed, ...(only !== undefined ? { onlyAction: only, played: fidelity.played } : {}) },
     ...report,
     prompt: {
       tokenizer: 'llama-3',
       framing: 'single',
-      meanTokensPerStep: tokens.mean,
-      p95TokensPerStep: tokens.p95,
-      maxTokensPerStep: tokens.max,
+      meanTokensPerStep: fidelity.promptTokens.mean,
+      p95TokensPerStep: fidelity.promptTokens.p95,
+      maxTokensPerStep: fidelity.promptTokens.max,
     },
     model: stats,
   };
   if (values.json) io.result(result);
   else
     io.out(
-      `${spec.name} ${model.name} on ${heldout.length} held-out transitions: next-state F1 ${report.nextStateF1}, action-set F1 ${report.actionSetF1}, ` +
+      `${spec.name} ${model.name} on ${fidelity.scored} held-out transitions: next-state F1 ${report.nextStateF1}, action-set F1 ${report.actionSetF1}, ` +
         `reward accuracy ${report.rewardAccuracy} (MAE ${report.rewardMae}), done accuracy ${report.doneAccuracy}, ε_R ${report.epsilonR}, ε_P ${report.epsilonP}, ` +
         `invalid ${report.invalidOutputRate}, ${report.transitionsPerSecond} transitions/s; prompt ${result.prompt.meanTokensPerStep} tokens/step (k=${k})`,
     );

@@ -1,12 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
-import { SCRIPTED_POLICIES, rollout, type ScriptedPolicy } from '../../envs/episode.ts';
+import { SCRIPTED_POLICIES, type ScriptedPolicy } from '../../envs/episode.ts';
 import { ENVIRONMENTS, envSpec } from '../../envs/registry.ts';
-import type { EnvOptions, EnvSpec } from '../../envs/spec.ts';
-import { importPolicy } from '../../policy/policy-file.ts';
+import type { EnvSpec } from '../../envs/spec.ts';
+import { rollout, rolloutPolicyFile, type RolloutSettings } from '../../jobs/rollout.ts';
 import { parseBackend, useBackend } from '../../platform/tf.ts';
-import { evaluatePolicy } from '../../train/evaluate.ts';
 import { DEFAULT_SCRIPTED_EPISODES, policyFileRolloutSpec, scriptedRolloutSpec } from '../../jobs/rollout-spec.ts';
 import { flagNamer, numberFlags, parseFlags, requireOption, stringFlags } from '../args.ts';
 import type { CommandIO } from '../io.ts';
@@ -20,11 +19,7 @@ const DEFAULT_BACKEND = 'wasm';
 
 interface RolloutArgs {
   spec: EnvSpec;
-  split: string;
-  /** Undefined (a saved policy only): every task of the split in order. */
-  episodes: number | undefined;
-  seed: number;
-  envOptions: EnvOptions;
+  settings: RolloutSettings;
   backend: string;
   json: boolean;
 }
@@ -37,13 +32,9 @@ function progressEvery(io: CommandIO, label: string, total: number): (done: numb
   };
 }
 
-/**
- * Greedy evaluation of a saved policy; every check on the file runs before any episode. Without
- * --episodes it plays the split in order, exactly as training's final evaluation does, so the two
- * report the same actions digest.
- */
+/** Greedy evaluation of a saved policy (see jobs/rollout.ts). */
 async function policyFileRollout(io: CommandIO, path: string, args: RolloutArgs): Promise<void> {
-  const { spec, split, episodes, seed } = args;
+  const { spec, settings } = args;
   let bytes: Uint8Array;
   try {
     bytes = new Uint8Array(await readFile(path));
@@ -51,36 +42,23 @@ async function policyFileRollout(io: CommandIO, path: string, args: RolloutArgs)
     throw new UsageError(`cannot read --policy ${path}: ${(error as Error).message}`);
   }
   const backend = await useBackend([parseBackend(args.backend)]);
-  const { policy, header } = importPolicy(bytes);
-  if (header.env !== spec.name) throw new UsageError(`${path} is a policy for "${header.env}", not "${spec.name}"`);
-  const report = progressEvery(io, `${spec.name}/${path}`, episodes ?? spec.tasks(split).length);
+  const report = progressEvery(io, `${spec.name}/${path}`, settings.episodes ?? spec.tasks(settings.split).length);
   let done = 0;
-  const started = performance.now();
-  const result = await evaluatePolicy({
-    spec, policy, split, seed,
-    ...(episodes !== undefined ? { episodes } : {}),
-    envOptions: args.envOptions,
-    onEpisode: () => report(++done),
-  });
-  policy.dispose();
-  // Wall-clock steps/s: policy forward passes included, unlike the scripted rollout's env-only rate.
-  const seconds = (performance.now() - started) / 1000;
-  const summary = { env: spec.name, policy: path, backend, ...result, stepsPerSec: (result.meanSteps * result.episodes) / seconds };
+  const { header: _header, ...result } = await rolloutPolicyFile(spec, bytes, settings, { name: path, onEpisode: () => report(++done) });
   if (args.json) {
-    io.result(summary);
+    io.result({ env: spec.name, policy: path, backend, ...result });
     return;
   }
   io.out(
-    `${spec.name} ${path} on ${split} (${backend}): success ${(result.successRate * 100).toFixed(1)}%, score ${result.meanScore.toFixed(1)}, ` +
+    `${spec.name} ${path} on ${result.split} (${backend}): success ${(result.successRate * 100).toFixed(1)}%, score ${result.meanScore.toFixed(1)}, ` +
       `${result.meanSteps.toFixed(2)} steps/episode\nactions digest ${result.actionsDigest}`,
   );
 }
 
 async function scriptedRollout(io: CommandIO, policy: ScriptedPolicy, args: RolloutArgs): Promise<void> {
-  const { spec, split, seed } = args;
-  const episodes = args.episodes ?? DEFAULT_SCRIPTED_EPISODES;
-  const report = progressEvery(io, `${spec.name}/${policy}`, episodes);
-  const summary = await rollout({ spec, policy, split, episodes, seed, envOptions: args.envOptions, onEpisode: (i) => report(i + 1) });
+  const { spec, settings } = args;
+  const report = progressEvery(io, `${spec.name}/${policy}`, settings.episodes ?? DEFAULT_SCRIPTED_EPISODES);
+  const summary = await rollout(spec, policy, settings, { onEpisode: (i) => report(i + 1) });
   if (args.json) {
     io.result(summary);
     return;
@@ -114,15 +92,7 @@ export async function rolloutCommand(io: CommandIO, argv: string[]): Promise<voi
   const settings = fromFile
     ? parseFlags(policyFileRolloutSpec(spec), input, flagNamer(), 'to a saved policy')
     : parseFlags(scriptedRolloutSpec(spec), input, flagNamer(), 'to a scripted policy');
-  const args: RolloutArgs = {
-    spec,
-    split: settings.split,
-    episodes: settings.episodes,
-    seed: settings.seed,
-    envOptions: settings.maxSteps === undefined ? {} : { maxSteps: settings.maxSteps },
-    backend: values.backend ?? DEFAULT_BACKEND,
-    json: values.json,
-  };
+  const args: RolloutArgs = { spec, settings, backend: values.backend ?? DEFAULT_BACKEND, json: values.json };
   if (fromFile) return policyFileRollout(io, values.policy as string, args);
   return scriptedRollout(io, requireOption(values.policy, 'policy', SCRIPTED_POLICIES), args);
 }

@@ -5,14 +5,16 @@ import { ENVIRONMENTS } from '../../envs/registry.ts';
 import { exportTrainedPolicy } from '../../jobs/policy-export.ts';
 import { ALGORITHMS, LOSS_AVERAGES, LR_SCHEDULES, defaultConfig, type AlgoConfig, type AlgoName } from '../../rl/config.ts';
 import { parseBackend, useBackend } from '../../platform/tf.ts';
-import { Trainer, type CurriculumOptions, type DreamOptions } from '../../train/trainer.ts';
+import type { DreamOptions } from '../../train/trainer.ts';
+import { train } from '../../jobs/train.ts';
+import { offlineRealTransitions } from '../../jobs/offline-data.ts';
 import { DEFAULT_S2R_REAL_BUDGET, TRAIN_MODES } from '../../train/modes.ts';
 import { DEFAULT_CURRICULUM } from '../../curriculum/curriculum.ts';
 import type { ExperienceBackend } from '../../jobs/experience-spec.ts';
 import { MAX_SETTING_COUNT, trainSpec } from '../../jobs/train-spec.ts';
 import { checkOutputPath, flagNamer, numberFlags, parseFlags, requireOption, stringFlags } from '../args.ts';
 import type { CommandIO } from '../io.ts';
-import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, createExperienceModel, experienceBackend, experienceFields, openBufferFile, type ExperienceSettings } from '../experience-options.ts';
+import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, bufferFileSource, createExperienceModel, experienceBackend, experienceFields, openBufferFile, type ExperienceSettings } from '../experience-options.ts';
 
 export const TRAIN_USAGE =
   'train --env <shop|home> --mode real --algo <ppo|grpo> --real-budget N [--seed S] [--out FILE.dgp]\n' +
@@ -96,7 +98,6 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
   if (settings.curriculum === 'off' && (values.lambda !== undefined || values.exploration !== undefined)) {
     throw new UsageError('--lambda and --exploration set the curriculum; drop them or use --curriculum on');
   }
-  const curriculum: CurriculumOptions | null = settings.curriculum === 'on' ? { config: { lambda: settings.lambda, explorationFloor: settings.explorationFloor } } : null;
   if (settings.evalEpisodes !== undefined && settings.evalEvery === 0) {
     throw new UsageError('--eval-episodes sizes the evaluations during training: add --eval-every N, or size the final one with --final-eval-episodes');
   }
@@ -114,40 +115,37 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
   };
   const backend = await useBackend([parseBackend(values.backend)]);
   const dream = 'syntheticBudget' in settings && experience ? await dreamOptions(experience, settings, { env, buffer: values.buffer }, io) : undefined;
-  const trainer = new Trainer({
-    env,
-    mode,
-    algo,
-    realBudget,
-    seed,
-    backend,
-    algoConfig,
-    ...(dream ? { dream, statsStore: dream.buffer?.store } : {}),
-    ...(curriculum ? { curriculum } : {}),
-    evalEvery: settings.evalEvery,
-    ...(settings.iterations !== undefined ? { maxIterations: settings.iterations } : {}),
-    ...(settings.trainMaxSteps !== undefined ? { trainMaxSteps: settings.trainMaxSteps } : {}),
-    ...(settings.evalEpisodes !== undefined ? { evalEpisodes: settings.evalEpisodes } : {}),
-    ...(settings.finalEvalEpisodes !== undefined ? { finalEvalEpisodes: settings.finalEvalEpisodes } : {}),
-  });
-  io.progress(
-    (dream
-      ? `train ${env}/${mode}/${algo} on ${backend}: ${dream.syntheticBudget} synthetic transitions from ${dream.model.name} (k=${dream.k}, ${dream.offlineTransitions} offline real transitions${dream.reasoning === false ? ', without reasoning' : ''}), ${realBudget} real, seed ${seed}`
-      : `train ${env}/${mode}/${algo} on ${backend}: budget ${realBudget} real transitions, seed ${seed}`) +
-      (curriculum ? `, curriculum λ=${trainer.curriculum?.config.lambda}` : ', no curriculum') +
-      settingsText(trainer.config, defaultConfig(algo)),
-  );
-  const result = await trainer.run({
-    onIteration: (m) => {
-      const evalText = m.eval ? ` | held-out success ${(m.eval.successRate * 100).toFixed(1)}% score ${m.eval.meanScore.toFixed(1)}` : '';
-      const c = m.curriculum;
-      const curriculumText = c ? `, tasks ${c.byVariance} by variance (mean ${c.meanVariance.toFixed(3)}) + ${c.explored} new + ${c.generated} generated, pool ${c.pool}` : '';
-      io.progress(
-        `iter ${m.iteration}: ${m.phase === 'dream' && dream ? `${m.syntheticTransitions}/${dream.syntheticBudget} synthetic` : `${m.realTransitions}/${realBudget} real`}, success ${(m.successRate * 100).toFixed(1)}%, ` +
-          `score ${m.meanScore.toFixed(1)}, entropy ${m.entropy.toFixed(2)}, kl ${m.approxKl.toFixed(4)}, ${Math.round(m.samplesPerSecond)} samples/s${curriculumText}${evalText}`,
-      );
+  const curriculum = settings.curriculum === 'on';
+  // Ctrl-C stops after the current iteration and still writes the policy and history so far; a second one quits at once.
+  const interrupt = new AbortController();
+  const onInterrupt = () => {
+    io.progress('interrupted: stopping after this iteration (the policy so far is still written); interrupt again to quit now');
+    interrupt.abort();
+  };
+  process.once('SIGINT', onInterrupt);
+  const { trainer, result } = await train(
+    { env, mode, algo, backend, run: settings, curriculum, algoConfig, dream, statsStore: dream?.buffer?.store },
+    {
+      signal: interrupt.signal,
+      onStart: (trainer) =>
+        io.progress(
+          (dream
+            ? `train ${env}/${mode}/${algo} on ${backend}: ${dream.syntheticBudget} synthetic transitions from ${dream.model.name} (k=${dream.k}, ${dream.offlineTransitions} offline real transitions${dream.reasoning === false ? ', without reasoning' : ''}), ${realBudget} real, seed ${seed}`
+            : `train ${env}/${mode}/${algo} on ${backend}: budget ${realBudget} real transitions, seed ${seed}`) +
+            (curriculum ? `, curriculum λ=${trainer.curriculum?.config.lambda}` : ', no curriculum') +
+            settingsText(trainer.config, defaultConfig(algo)),
+        ),
+      onIteration: (m) => {
+        const evalText = m.eval ? ` | held-out success ${(m.eval.successRate * 100).toFixed(1)}% score ${m.eval.meanScore.toFixed(1)}` : '';
+        const c = m.curriculum;
+        const curriculumText = c ? `, tasks ${c.byVariance} by variance (mean ${c.meanVariance.toFixed(3)}) + ${c.explored} new + ${c.generated} generated, pool ${c.pool}` : '';
+        io.progress(
+          `iter ${m.iteration}: ${m.phase === 'dream' && dream ? `${m.syntheticTransitions}/${dream.syntheticBudget} synthetic` : `${m.realTransitions}/${realBudget} real`}, success ${(m.successRate * 100).toFixed(1)}%, ` +
+            `score ${m.meanScore.toFixed(1)}, entropy ${m.entropy.toFixed(2)}, kl ${m.approxKl.toFixed(4)}, ${Math.round(m.samplesPerSecond)} samples/s${curriculumText}${evalText}`,
+        );
+      },
     },
-  });
+  ).finally(() => process.off('SIGINT', onInterrupt));
   const evaluation = result.eval && {
     split: result.eval.split,
     episodes: result.eval.episodes,
@@ -173,6 +171,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     ...(result.dream ? { dream: result.dream } : {}),
     ...(result.curriculum ? { curriculum: result.curriculum } : {}),
     config: result.config,
+    ...(result.stopped ? { stopped: true, iterations: result.iterations } : {}),
     wallSeconds: Number(result.wallSeconds.toFixed(2)),
     eval: evaluation,
   };
@@ -180,6 +179,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
   else
     io.out(
       `${env} ${algo} (${mode}, ${backend}): ${result.realTransitions} real and ${result.syntheticTransitions} synthetic transitions in ${result.wallSeconds.toFixed(1)} s; ` +
+        (result.stopped ? `interrupted after ${result.iterations} iterations; ` : '') +
         (evaluation ? `held-out ${evaluation.split}: success ${(evaluation.successRate * 100).toFixed(1)}%, score ${evaluation.meanScore.toFixed(1)}` : 'stopped before evaluation'),
     );
 }
@@ -194,8 +194,7 @@ async function dreamOptions(
   const { env, buffer: bufferFile } = files;
   const model = await createExperienceModel(experience, settings, env);
   const buffer = await openBufferFile(bufferFile);
-  const offlineTransitions = await buffer.store.count({ env, source: 'real' });
-  if (offlineTransitions === 0) throw new UsageError(`${bufferFile} holds no real ${env} transitions to retrieve from; seed it with: buffer seed --env ${env} --episodes 400 --out ${bufferFile}`);
+  const offlineTransitions = await offlineRealTransitions(buffer.store, env, bufferFileSource(bufferFile, env));
   io.progress(`buffer ${bufferFile}: ${offlineTransitions} offline real transitions`);
   const reasoning = settings.reasoning === 'on';
   return { model, buffer, k: settings.k, syntheticBudget: settings.syntheticBudget, offlineTransitions, ...(reasoning ? {} : { reasoning: false }) };

@@ -73,7 +73,7 @@ describe('dream-mode training in the app’s trainer service', () => {
     await expect(noModel.train(request, () => {})).rejects.toThrow(/no neural experience model is fitted for shop in this browser: fit one \(or import a \.dgx file\) in the Experience view first/);
 
     const emptyBuffer = new TrainerService({ openReplayStore: async () => new MemoryReplayStore(), openModelStore: async () => models });
-    await expect(emptyBuffer.train(request, () => {})).rejects.toThrow(/holds no real shop transitions to retrieve from: seed it in the Buffer view first/);
+    await expect(emptyBuffer.train(request, () => {})).rejects.toThrow(/holds no real shop transitions to retrieve from; seed it in the Buffer view first/);
 
     const broken = new MemoryNeuralModelStore();
     const saved = (await models.all())[0]!;

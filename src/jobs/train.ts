@@ -1,0 +1,104 @@
+/**
+ * `train`: the one entry point that turns a checked training run into a Trainer and runs it, for
+ * the CLI's `train` (and through it the experiments) and the app's trainer worker. The caller maps
+ * its flags or form onto the job's spec (train-spec.ts), which owns every default and bound, and
+ * brings what only it can open: the tfjs backend, the experience model and the offline buffer.
+ */
+import type { ReplayStore } from '../replay/store.ts';
+import type { AlgoConfig, AlgoName } from '../rl/config.ts';
+import { TrainControl } from '../train/control.ts';
+import type { IterationMetrics } from '../train/metrics.ts';
+import type { TrainMode } from '../train/modes.ts';
+import { Trainer, type DreamOptions, type TrainResult } from '../train/trainer.ts';
+
+/** The numbers a run's spec checked, defaults filled in: the CLI's `TRAIN_SPECS` or the app's `APP_TRAIN_SPECS`. */
+export interface CheckedTrainRun {
+  seed: number;
+  /** Absent or 0 in mode dream. */
+  realBudget?: number;
+  evalEvery: number;
+  evalEpisodes?: number | undefined;
+  finalEvalEpisodes?: number | undefined;
+  iterations?: number | undefined;
+  trainMaxSteps?: number | undefined;
+  /** The curriculum's settings (read only when `curriculum` is on). */
+  lambda: number;
+  explorationFloor: number;
+}
+
+export interface TrainJob {
+  env: string;
+  mode: TrainMode;
+  algo: AlgoName;
+  /** The tfjs backend the caller started (recorded in the result). */
+  backend: string;
+  run: CheckedTrainRun;
+  /** Choose tasks with the curriculum (by outcome variance, λ cap on generated tasks); otherwise uniformly. */
+  curriculum: boolean;
+  /** The algorithm's settings the caller changes (the environment's own are applied by the trainer). */
+  algoConfig?: Partial<AlgoConfig> | undefined;
+  /** Modes dream and s2r: the experience model and the offline data it retrieves from (see offline-data.ts). */
+  dream?: DreamOptions | undefined;
+  /** Where per-task outcomes and generated tasks are recorded, if anywhere. */
+  statsStore?: ReplayStore | null | undefined;
+  /** Train only on tasks at most this difficult (quick demos, tests). */
+  maxDifficulty?: number | undefined;
+}
+
+export interface TrainJobHooks {
+  /** The trainer, built and checked, before its first iteration: the place to announce the run or keep a handle on it. */
+  onStart?: (trainer: Trainer) => void;
+  onIteration?: (metrics: IterationMetrics) => void;
+  onEvalProgress?: (done: number, total: number) => void;
+  /** Pause and resume as well as stop (the app's buttons). */
+  control?: TrainControl;
+  /** Stop after the current iteration; the run still returns its result (and its policy can be exported). */
+  signal?: AbortSignal;
+}
+
+/** The job's settings mapped onto the trainer's options, in one place for every caller. Throws on settings the trainer refuses. */
+export function createTrainer(job: TrainJob): Trainer {
+  const { run } = job;
+  return new Trainer({
+    env: job.env,
+    mode: job.mode,
+    algo: job.algo,
+    realBudget: run.realBudget ?? 0,
+    seed: run.seed,
+    backend: job.backend,
+    evalEvery: run.evalEvery,
+    ...(job.algoConfig ? { algoConfig: job.algoConfig } : {}),
+    ...(job.curriculum ? { curriculum: { config: { lambda: run.lambda, explorationFloor: run.explorationFloor } } } : {}),
+    ...(job.dream ? { dream: job.dream } : {}),
+    ...(job.statsStore ? { statsStore: job.statsStore } : {}),
+    ...(run.iterations !== undefined ? { maxIterations: run.iterations } : {}),
+    ...(run.trainMaxSteps !== undefined ? { trainMaxSteps: run.trainMaxSteps } : {}),
+    ...(run.evalEpisodes !== undefined ? { evalEpisodes: run.evalEpisodes } : {}),
+    ...(run.finalEvalEpisodes !== undefined ? { finalEvalEpisodes: run.finalEvalEpisodes } : {}),
+    ...(job.maxDifficulty !== undefined ? { maxDifficulty: job.maxDifficulty } : {}),
+  });
+}
+
+/**
+ * Build the trainer and run it until its budget is spent, its iterations are done, or `signal`
+ * (or `control`) stops it. A job the trainer refuses throws before `onStart`, so a caller can tell
+ * a bad request (nothing started) from a run that failed.
+ */
+export async function train(job: TrainJob, hooks: TrainJobHooks = {}): Promise<{ trainer: Trainer; result: TrainResult }> {
+  const trainer = createTrainer(job);
+  const control = hooks.control ?? new TrainControl();
+  const stop = () => control.stop();
+  if (hooks.signal?.aborted) stop();
+  hooks.signal?.addEventListener('abort', stop, { once: true });
+  try {
+    hooks.onStart?.(trainer);
+    const result = await trainer.run({
+      control,
+      ...(hooks.onIteration ? { onIteration: hooks.onIteration } : {}),
+      ...(hooks.onEvalProgress ? { onEvalProgress: hooks.onEvalProgress } : {}),
+    });
+    return { trainer, result };
+  } finally {
+    hooks.signal?.removeEventListener('abort', stop);
+  }
+}
