@@ -6,17 +6,23 @@
  *
  * Writes are atomic: the whole file goes to a temporary sibling, is fsynced, and is renamed over the
  * old one. A process killed at any moment leaves either the previous file or the new one, never a
- * mixture; a leftover temporary file is ignored (and replaced by the next save).
+ * mixture. A `FileReplayStore` is a writer: it holds the store's lock (file-lock.ts) from `open`
+ * to `close` or `release`, so a second writer is refused instead of overwriting the first one's
+ * work, and on opening it removes the temporary files that crashed writers left behind.
  */
 import { createReadStream } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { open, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { DreamGymError } from '../core/errors.ts';
-import { lines, parseLine, transitionLine } from './jsonl.ts';
+import { lockStoreFile } from './file-lock.ts';
+import { parseLine, transitionLine } from './jsonl.ts';
+import { InputFormatError, readLines, tooLongProblem } from './lines.ts';
 import { MemoryReplayStore, type MemoryStoreContents, type MemoryStoreOptions } from './memory-store.ts';
 import type { StoredTransition } from './store.ts';
+import { FILE_STORE_VERSION, isMetaLine, parseStoreMeta, type StoreMeta } from './store-meta.ts';
 
-export const FILE_STORE_VERSION = 1;
+export { FILE_STORE_VERSION };
+
 
 export class StoreFileError extends DreamGymError {
   constructor(path: string, line: number, problem: string) {
@@ -24,23 +30,14 @@ export class StoreFileError extends DreamGymError {
   }
 }
 
-interface MetaLine {
-  $meta: { version: number; tasks: MemoryStoreContents['tasks']; runs: MemoryStoreContents['runs']; stats: MemoryStoreContents['stats'] };
-}
-
 function isMissing(error: unknown): boolean {
   return (error as { code?: string }).code === 'ENOENT';
 }
 
-function parseMeta(path: string, text: string): MetaLine['$meta'] {
-  let meta: MetaLine['$meta'];
-  try {
-    meta = (JSON.parse(text) as MetaLine).$meta;
-  } catch {
-    throw new StoreFileError(path, 1, 'not JSON');
-  }
-  if (meta.version !== FILE_STORE_VERSION) throw new StoreFileError(path, 1, `store format version ${meta.version}, this build reads ${FILE_STORE_VERSION}`);
-  return meta;
+function parseMeta(path: string, text: string): StoreMeta {
+  const parsed = parseStoreMeta(text);
+  if (!parsed.ok) throw new StoreFileError(path, 1, parsed.problem);
+  return parsed.meta;
 }
 
 /** Load a store file; a missing file is an empty store. A damaged one is refused with the line at fault. */
@@ -48,13 +45,15 @@ export async function loadStoreFile(path: string): Promise<MemoryStoreContents> 
   const contents: MemoryStoreContents = { transitions: [], tasks: [], runs: [], stats: [] };
   let n = 0;
   try {
-    for await (const text of lines(createReadStream(path, { encoding: 'utf8' }))) {
+    for await (const line of readLines(createReadStream(path, { encoding: 'utf8' }))) {
       n++;
-      if (n === 1 && text.startsWith('{"$meta"')) {
+      if ('tooLong' in line) throw new StoreFileError(path, n, tooLongProblem(line.tooLong));
+      const text = line.text;
+      if (n === 1 && isMetaLine(text)) {
         const meta = parseMeta(path, text);
-        contents.tasks = meta.tasks ?? [];
-        contents.runs = meta.runs ?? [];
-        contents.stats = meta.stats ?? [];
+        contents.tasks = meta.tasks;
+        contents.runs = meta.runs;
+        contents.stats = meta.stats;
         continue;
       }
       const checked = parseLine(text);
@@ -65,17 +64,36 @@ export async function loadStoreFile(path: string): Promise<MemoryStoreContents> 
     }
   } catch (error) {
     if (isMissing(error)) return contents;
+    if (error instanceof InputFormatError) throw new StoreFileError(path, 1, error.message);
     throw error;
   }
   return contents;
 }
 
+const tempName = (path: string, pid: number): string => `.${basename(path)}.${pid}.tmp`;
+
+/** Temporary files of writers that are gone: a save they never finished. The caller holds the lock, so none is in use. */
+async function removeLeftTempFiles(path: string): Promise<void> {
+  const prefix = `.${basename(path)}.`;
+  let names: string[];
+  try {
+    names = await readdir(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const pid = Number(name.slice(prefix.length, -'.tmp'.length));
+    if (Number.isInteger(pid) && pid !== process.pid && name === tempName(path, pid)) await rm(join(dirname(path), name), { force: true });
+  }
+}
+
 /** Write a store's contents atomically (temp file, fsync, rename). */
 export async function saveStoreFile(path: string, contents: MemoryStoreContents): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  const temp = join(dirname(path), tempName(path, process.pid));
   const handle = await open(temp, 'w');
   try {
-    const meta: MetaLine = { $meta: { version: FILE_STORE_VERSION, tasks: contents.tasks, runs: contents.runs, stats: contents.stats } };
+    const meta: { $meta: StoreMeta } = { $meta: { version: FILE_STORE_VERSION, tasks: contents.tasks, runs: contents.runs, stats: contents.stats } };
     let chunk = `${JSON.stringify(meta)}\n`;
     for (const t of contents.transitions) {
       chunk += transitionLine(t);
@@ -96,25 +114,43 @@ export async function saveStoreFile(path: string, contents: MemoryStoreContents)
   await rename(temp, path);
 }
 
-/** A memory store bound to a file: `save()` persists it. */
+/** A memory store bound to a file, written by this process alone: `save()` persists it, `close()` saves and lets the lock go. */
 export class FileReplayStore extends MemoryReplayStore {
   private constructor(
     readonly path: string,
     options: MemoryStoreOptions,
     contents: MemoryStoreContents,
+    private unlock: (() => Promise<void>) | null,
   ) {
     super(options, contents);
   }
 
+  /** Take the store's lock (a StoreLockedError names the writer holding it), clean up after crashed writers, and load it. */
   static async open(path: string, options: MemoryStoreOptions = {}): Promise<FileReplayStore> {
-    return new FileReplayStore(path, options, await loadStoreFile(path));
+    const unlock = await lockStoreFile(path);
+    try {
+      await removeLeftTempFiles(path);
+      return new FileReplayStore(path, options, await loadStoreFile(path), unlock);
+    } catch (error) {
+      await unlock();
+      throw error;
+    }
   }
 
   async save(): Promise<void> {
+    if (!this.unlock) throw new DreamGymError('store-closed', `${this.path} was closed; open it again to write`);
     await saveStoreFile(this.path, this.contents());
   }
 
   override async close(): Promise<void> {
     await this.save();
+    await this.release();
+  }
+
+  /** Let the lock go without saving (what was added since the last save is dropped). */
+  async release(): Promise<void> {
+    const unlock = this.unlock;
+    this.unlock = null;
+    await unlock?.();
   }
 }

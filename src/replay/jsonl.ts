@@ -1,10 +1,13 @@
 /**
  * JSONL import and export of transitions, streamed: one transition per line, so a million-line file
- * never sits in memory as one string, and one bad line costs only itself. Lines are numbered from 1
- * so a report points at the line an editor shows.
+ * never sits in memory as one string, and one bad line (an over-long one included) costs only
+ * itself. Lines are numbered from 1 so a report points at the line an editor shows; input that is
+ * not UTF-8 text is refused before any line (see lines.ts).
  */
 import type { Transition } from '../core/types.ts';
+import { readLines, tooLongProblem } from './lines.ts';
 import { validateTransition } from './schema.ts';
+import { isMetaLine, parseStoreMeta, type StoreMeta } from './store-meta.ts';
 
 export interface LineProblem {
   line: number;
@@ -24,23 +27,6 @@ export interface ImportReport {
 
 /** Only the first problems are kept in a report; a file of a million bad lines still reports its count. */
 const MAX_REPORTED = 100;
-
-/** Split a stream of text chunks into lines (LF or CRLF), without holding more than one partial line. */
-export async function* lines(chunks: AsyncIterable<string> | Iterable<string>): AsyncGenerator<string> {
-  let carry = '';
-  for await (const chunk of chunks) {
-    carry += chunk;
-    let start = 0;
-    let nl: number;
-    while ((nl = carry.indexOf('\n', start)) >= 0) {
-      const end = nl > start && carry[nl - 1] === '\r' ? nl - 1 : nl;
-      yield carry.slice(start, end);
-      start = nl + 1;
-    }
-    carry = carry.slice(start);
-  }
-  if (carry.length > 0) yield carry.endsWith('\r') ? carry.slice(0, -1) : carry;
-}
 
 /** Parse one line; null for a blank one or a store file's `$meta` line (not a transition, not an error). */
 export function parseLine(text: string): { ok: true; transition: Transition } | { ok: false; problem: string } | null {
@@ -62,7 +48,15 @@ export function parseLine(text: string): { ok: true; transition: Transition } | 
 export async function importJsonl(
   chunks: AsyncIterable<string> | Iterable<string>,
   onBatch: (batch: Transition[]) => Promise<void>,
-  options: { batchSize?: number; onProgress?: (report: ImportReport) => void; transform?: (t: Transition) => Transition } = {},
+  options: {
+    batchSize?: number;
+    onProgress?: (report: ImportReport) => void;
+    transform?: (t: Transition) => Transition;
+    /** Environments this build has: a line for another one is a bad line (default: any). */
+    knownEnvs?: readonly string[];
+    /** A store file's first line, checked: its tasks and runs, for the importer to keep (a bad one is a bad line 1). */
+    onMeta?: (meta: StoreMeta) => Promise<void>;
+  } = {},
 ): Promise<ImportReport> {
   const batchSize = options.batchSize ?? 1000;
   const report: ImportReport = { accepted: 0, rejectedCount: 0, rejected: [], lines: 0 };
@@ -75,13 +69,30 @@ export async function importJsonl(
     report.accepted += out.length;
     options.onProgress?.(report);
   };
-  for await (const text of lines(chunks)) {
+  const reject = (problem: string) => {
+    report.rejectedCount++;
+    if (report.rejected.length < MAX_REPORTED) report.rejected.push({ line: report.lines, problem });
+  };
+  for await (const line of readLines(chunks)) {
     report.lines++;
-    const parsed = parseLine(text);
+    if ('tooLong' in line) {
+      reject(tooLongProblem(line.tooLong));
+      continue;
+    }
+    if (report.lines === 1 && isMetaLine(line.text)) {
+      const meta = parseStoreMeta(line.text);
+      if (meta.ok) await options.onMeta?.(meta.meta);
+      else reject(meta.problem);
+      continue;
+    }
+    const parsed = parseLine(line.text);
     if (parsed === null) continue;
     if (!parsed.ok) {
-      report.rejectedCount++;
-      if (report.rejected.length < MAX_REPORTED) report.rejected.push({ line: report.lines, problem: parsed.problem });
+      reject(parsed.problem);
+      continue;
+    }
+    if (options.knownEnvs && !options.knownEnvs.includes(parsed.transition.env)) {
+      reject(`env: "${parsed.transition.env}" is not an environment of this build (${options.knownEnvs.join(', ')})`);
       continue;
     }
     // An imported transition gets a new id where it lands; the file's id names nothing here.

@@ -10,6 +10,8 @@ import type { Transition } from '../core/types.ts';
 const MAX_TEXT = 64 * 1024;
 const MAX_ACTIONS = 1024;
 const MAX_HISTORY = 256;
+/** Rewards are a step's score (0 to 1 in both environments); far beyond that is a corrupt value, not a reward. */
+const MAX_REWARD = 1000;
 
 const text = v.pipe(v.string(), v.maxLength(MAX_TEXT));
 const id = v.pipe(v.string(), v.minLength(1), v.maxLength(512));
@@ -31,7 +33,7 @@ export const transitionSchema = v.strictObject({
   action: v.pipe(v.string(), v.maxLength(1024)),
   reasoning: v.optional(text),
   next: observation,
-  reward: v.pipe(v.number(), v.finite()),
+  reward: v.pipe(v.number(), v.finite(), v.minValue(-MAX_REWARD), v.maxValue(MAX_REWARD)),
   done: v.boolean(),
   source: v.picklist(['real', 'synthetic']),
   createdAt: v.pipe(v.number(), v.finite(), v.minValue(0)),

@@ -12,6 +12,7 @@ import type { Transition } from '../core/types.ts';
 import { ENVIRONMENTS, envSpec } from '../envs/registry.ts';
 import { IdbReplayStore, requestPersistence } from '../replay/idb-store.ts';
 import { importJsonl, transitionLine, type ImportReport } from '../replay/jsonl.ts';
+import type { StoreMeta } from '../replay/store-meta.ts';
 import { ReplayBuffer } from '../replay/retrieval.ts';
 import { TransitionSearch } from '../replay/text-search.ts';
 import { Once } from './once.ts';
@@ -257,8 +258,17 @@ export class ReplayService {
         progress.bytesRead = bytes;
         throttle({ ...progress });
       };
+      const onMeta = async (meta: StoreMeta) => {
+        // A store file's own tasks and runs come with its transitions.
+        await buffer.store.putTasks(meta.tasks);
+        for (const run of meta.runs) {
+          if (knownRuns.has(run.id)) continue;
+          await buffer.store.putRun(run);
+          knownRuns.add(run.id);
+        }
+      };
       try {
-        const report = await importJsonl(textChunks(file, onBytes), onBatch, { batchSize: IMPORT_BATCH, onProgress: onReport });
+        const report = await importJsonl(textChunks(file, onBytes), onBatch, { batchSize: IMPORT_BATCH, onProgress: onReport, onMeta, knownEnvs: ENVIRONMENTS.map((e) => e.name) });
         throttle({ ...progress, lines: report.lines, accepted: report.accepted, rejected: report.rejectedCount });
         throttle.flush();
         return { ...report, fileName: file.name, bytes: file.size, stopped: false };

@@ -4,10 +4,13 @@
  * file line by line into a store file; `stats` counts what a store file holds.
  */
 import { createReadStream } from 'node:fs';
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { UsageError } from '../../core/errors.ts';
+import { DreamGymError, UsageError } from '../../core/errors.ts';
 import { ENVIRONMENTS, envSpec } from '../../envs/registry.ts';
-import { FileReplayStore } from '../../replay/file-store.ts';
+import { FileReplayStore, loadStoreFile } from '../../replay/file-store.ts';
+import { MemoryReplayStore } from '../../replay/memory-store.ts';
 import { importJsonl } from '../../replay/jsonl.ts';
 import { parseMix } from '../../replay/seed.ts';
 import { seedBuffer } from '../../jobs/seed-buffer.ts';
@@ -70,20 +73,24 @@ async function seedCommand(io: CommandIO, argv: string[]): Promise<void> {
   const started = performance.now();
   // The output is a fresh store file: seeding into an existing one would mix runs silently.
   const store = await FileReplayStore.open(out);
-  if ((await store.count()) > 0) throw new UsageError(`${out} already holds transitions; choose a new --out file`);
-  const every = Math.max(1, Math.floor(settings.episodes / 10));
-  let reported = 0;
-  const result = await seedBuffer(spec, settings, {
-    store,
-    onProgress: (p) => {
-      if (Math.floor(p.episodes / every) > Math.floor(reported / every) || p.episodes === p.total) io.progress(`seeded ${p.episodes}/${p.total} episodes, ${p.transitions} transitions`);
-      reported = p.episodes;
-    },
-  });
-  await store.save();
-  const summary = { env: spec.name, episodes: result.episodes, transitions: result.transitions, mix, byAgent: result.byAgent, out, wallSeconds: (performance.now() - started) / 1000 };
-  if (values.json) io.out(JSON.stringify(summary));
-  else io.out(`${result.transitions} transitions from ${result.episodes} ${spec.name} episodes written to ${out}`);
+  try {
+    if ((await store.count()) > 0) throw new UsageError(`${out} already holds transitions; choose a new --out file`);
+    const every = Math.max(1, Math.floor(settings.episodes / 10));
+    let reported = 0;
+    const result = await seedBuffer(spec, settings, {
+      store,
+      onProgress: (p) => {
+        if (Math.floor(p.episodes / every) > Math.floor(reported / every) || p.episodes === p.total) io.progress(`seeded ${p.episodes}/${p.total} episodes, ${p.transitions} transitions`);
+        reported = p.episodes;
+      },
+    });
+    await store.save();
+    const summary = { env: spec.name, episodes: result.episodes, transitions: result.transitions, mix, byAgent: result.byAgent, out, wallSeconds: (performance.now() - started) / 1000 };
+    if (values.json) io.out(JSON.stringify(summary));
+    else io.out(`${result.transitions} transitions from ${result.episodes} ${spec.name} episodes written to ${out}`);
+  } finally {
+    await store.release();
+  }
 }
 
 async function importCommand(io: CommandIO, argv: string[]): Promise<void> {
@@ -92,23 +99,45 @@ async function importCommand(io: CommandIO, argv: string[]): Promise<void> {
   await checkInputFile(input, 'buffer import');
   const out = requireJsonl(values.out, '--out');
   await checkOutputPath(out, 'out');
+  if ((await realpath(input)) === (await realpath(out).catch(() => resolve(out)))) {
+    throw new UsageError(`buffer import: ${input} is the --out store itself; importing a store into itself would double it`);
+  }
   const store = await FileReplayStore.open(out);
-  const report = await importJsonl(createReadStream(input, { encoding: 'utf8' }), async (batch) => {
-    await store.add(batch);
-  });
-  await store.save();
-  for (const problem of report.rejected) io.progress(`${input}:${problem.line}: skipped: ${problem.problem}`);
-  if (report.rejectedCount > report.rejected.length) io.progress(`… and ${report.rejectedCount - report.rejected.length} more bad lines`);
-  const summary = { input, out, lines: report.lines, accepted: report.accepted, rejected: report.rejectedCount, stored: await store.count() };
-  if (values.json) io.out(JSON.stringify(summary));
-  else io.out(`${report.accepted} transitions imported into ${out}, ${report.rejectedCount} bad lines skipped`);
+  try {
+    const knownRuns = new Set((await store.runs()).map((r) => r.id));
+    const report = await importJsonl(createReadStream(input, { encoding: 'utf8' }), async (batch) => {
+      await store.add(batch);
+    }, {
+      knownEnvs: ENVIRONMENTS.map((e) => e.name),
+      // A store file's own tasks and runs come with its transitions (its statistics belong to its runs' policies, not to this store's).
+      onMeta: async (meta) => {
+        await store.putTasks(meta.tasks);
+        for (const run of meta.runs) if (!knownRuns.has(run.id)) await store.putRun(run);
+      },
+    });
+    for (const problem of report.rejected) io.progress(`${input}:${problem.line}: skipped: ${problem.problem}`);
+    if (report.rejectedCount > report.rejected.length) io.progress(`… and ${report.rejectedCount - report.rejected.length} more bad lines`);
+    if (report.accepted === 0) {
+      const first = report.rejected[0];
+      throw new DreamGymError(
+        'no-transitions',
+        `${input} holds no transition to import (${report.lines} lines, ${report.rejectedCount} bad${first ? `; line ${first.line}: ${first.problem}` : ''}); ${out} was left as it was`,
+      );
+    }
+    await store.save();
+    const summary = { input, out, lines: report.lines, accepted: report.accepted, rejected: report.rejectedCount, stored: await store.count() };
+    if (values.json) io.out(JSON.stringify(summary));
+    else io.out(`${report.accepted} transitions imported into ${out}, ${report.rejectedCount} bad lines skipped`);
+  } finally {
+    await store.release();
+  }
 }
 
 async function statsCommand(io: CommandIO, argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false } }, allowPositionals: true, strict: true });
   const path = requireJsonl(onePositional(positionals, 'buffer stats'), 'buffer stats');
   await checkInputFile(path, 'buffer stats');
-  const store = await FileReplayStore.open(path);
+  const store = new MemoryReplayStore({}, await loadStoreFile(path));
   const counts: Record<string, Record<string, number>> = {};
   for (const spec of ENVIRONMENTS) {
     for (const source of ['real', 'synthetic'] as const) {

@@ -25,7 +25,8 @@ export const TRAIN_USAGE =
   '        [--lr RATE] [--lr-schedule constant|linear] [--loss-average step|trajectory (grpo)] [--set epochs=8,minibatchSize=128,… (numeric PPO/GRPO settings)]\n' +
   '        [--iterations N (stop after N updates)] [--train-max-steps N (step limit of training episodes)]\n' +
   '        [--eval-every ITERATIONS] [--eval-episodes N (per evaluation during training; the final one uses\n' +
-  '        the whole held-out split unless --final-eval-episodes N)] [--backend wasm|cpu] [--history FILE.json] [--json]';
+  '        the whole held-out split unless --final-eval-episodes N)] [--backend wasm|cpu] [--history FILE.json] [--json]\n' +
+  '        Ctrl-C stops after the current iteration and still writes --out and --history';
 
 export async function trainCommand(io: CommandIO, argv: string[]): Promise<void> {
   const { values } = parseArgs({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Transition } from '../../../src/core/types.ts';
-import { importJsonl, lines, transitionLine } from '../../../src/replay/jsonl.ts';
+import { importJsonl, transitionLine } from '../../../src/replay/jsonl.ts';
+import { readLines } from '../../../src/replay/lines.ts';
 import { validateTransition } from '../../../src/replay/schema.ts';
 import { transition } from './helpers.ts';
 
@@ -17,7 +18,7 @@ async function collect(chunks: string[], batchSize = 2) {
 describe('JSONL import and export', () => {
   it('splits chunks into lines wherever the chunk boundaries fall, LF or CRLF', async () => {
     const out: string[] = [];
-    for await (const l of lines(['a\r', '\nbb', 'b\nc', 'cc\r\n', 'd'])) out.push(l);
+    for await (const l of readLines(['a\r', '\nbb', 'b\nc', 'cc\r\n', 'd'])) out.push('text' in l ? l.text : `too long: ${l.tooLong}`);
     expect(out).toEqual(['a', 'bbb', 'ccc', 'd']);
   });
 
