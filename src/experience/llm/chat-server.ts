@@ -2,13 +2,20 @@
  * A small OpenAI-compatible chat-completions server on node:http (Node only), behind the `serve`
  * command: `GET /v1/models` and non-streaming `POST /v1/chat/completions`, answered by a callback.
  * It lets the HTTP transport be tested against a real server, and a workshop host serve one
- * experience model to a room of browsers (hence CORS on every answer).
+ * experience model to a room of browsers.
+ *
+ * It is a server on someone's machine, so it is closed by default: only pages on loopback origins
+ * (and the origins the host names) get a CORS grant, a page on any other origin is refused with 403
+ * before anything is read, Chrome's private-network grant is given only when asked for, an API key
+ * (when set) is required on every request but the preflight, a chat request must be JSON (415
+ * otherwise), and each client address gets a rate limit (429 with Retry-After past it).
  *
  * Faults can be injected for tests (`--faults 429,500,malformed,slow:2000,drop`): each chat request
  * takes the next fault in order, and once they are used up the server answers normally. Other
  * routes (models, preflight) never take a fault, so a client that probes first does not eat one.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import * as v from 'valibot';
 import { UsageError, errorMessage } from '../../core/errors.ts';
@@ -61,7 +68,18 @@ export interface ChatServerOptions {
   log?: (line: string) => void;
   /** Largest request body accepted (default 4 MB); larger ones get 413. */
   maxBodyBytes?: number;
+  /** Required as `Authorization: Bearer <key>` on every request but the preflight (401 otherwise). */
+  apiKey?: string;
+  /** Origins (e.g. `https://dreamgym.example`) whose pages may call the server besides loopback ones; `*`: any. */
+  allowedOrigins?: readonly string[];
+  /** Grant Chrome's Private Network Access preflight (a page on a public origin calling this machine). Default off. */
+  allowPrivateNetwork?: boolean;
+  /** Requests per second per client address, with bursts of twice that; 0: no limit. Default DEFAULT_RATE_LIMIT. */
+  rateLimit?: number;
 }
+
+/** Per client address: a room's browsers each train at a few requests in flight, well under this. */
+export const DEFAULT_RATE_LIMIT = 100;
 
 export interface RunningChatServer {
   /** http://host:port */
@@ -130,12 +148,54 @@ function describeIssue(issues: readonly v.BaseIssue<unknown>[]): string {
 
 // --- replies -----------------------------------------------------------------------------------
 
-/** Every answer, errors included, carries these, or a browser on another origin cannot read it. */
-const CORS_HEADERS = {
-  'Access-Control-Allow-Origin': '*',
+/**
+ * Whether a page on `origin` may call the server: loopback pages always (the app run locally, the
+ * tests), others only when named. Requests without an Origin (curl, Node clients) are not pages.
+ */
+export function originAllowed(origin: string, allowed: readonly string[]): boolean {
+  if (allowed.includes('*') || allowed.includes(origin)) return true;
+  try {
+    return ['localhost', '127.0.0.1', '[::1]'].includes(new URL(origin).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** What every answer to an allowed page carries, errors included, or the page cannot read it. */
+const corsHeaders = (origin: string): Record<string, string> => ({
+  'Access-Control-Allow-Origin': origin,
   'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
   'Access-Control-Expose-Headers': 'Retry-After',
-} as const;
+  Vary: 'Origin',
+});
+
+/** Constant-time comparison of the key sent with the key set (hashes are equal in length). */
+function keyMatches(sent: string, key: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(sent).digest(), createHash('sha256').update(key).digest());
+}
+
+/** A token bucket per client address: `rate` per second, `2 × rate` deep. */
+class RateLimiter {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  constructor(private readonly rate: number) {}
+
+  /** Seconds until the client may ask again; 0 when it may now (and a token is spent). */
+  take(client: string, now = performance.now()): number {
+    if (this.rate <= 0) return 0;
+    const depth = 2 * this.rate;
+    const bucket = this.buckets.get(client) ?? { tokens: depth, at: now };
+    bucket.tokens = Math.min(depth, bucket.tokens + ((now - bucket.at) / 1000) * this.rate);
+    bucket.at = now;
+    this.buckets.set(client, bucket);
+    // Idle clients are forgotten (a full bucket is what a new one gets anyway).
+    if (this.buckets.size > 10_000) for (const [key, b] of this.buckets) if (b.tokens >= depth) this.buckets.delete(key);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return 0;
+    }
+    return Math.ceil((1 - bucket.tokens) / this.rate);
+  }
+}
 
 class HttpFailure extends Error {
   constructor(
@@ -150,7 +210,7 @@ class HttpFailure extends Error {
 
 function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, { ...CORS_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), ...headers });
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), ...headers });
   res.end(body);
 }
 
@@ -238,11 +298,18 @@ export function startChatServer(options: ChatServerOptions): Promise<RunningChat
   const host = options.host ?? '127.0.0.1';
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const faults = [...(options.faults ?? [])];
+  const allowedOrigins = options.allowedOrigins ?? [];
+  const limiter = new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
   const log = options.log ?? (() => {});
   let served = 0;
 
   /** `notes` collects what the log line should say beside the status (a fault, a client that left). */
   async function chat(req: IncomingMessage, res: ServerResponse, signal: AbortSignal, notes: string[]): Promise<void> {
+    const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    if (type !== 'application/json') {
+      res.setHeader('Connection', 'close');
+      throw new HttpFailure(415, `send the request as Content-Type: application/json${type ? `, not ${type}` : ''}`);
+    }
     const text = await readBody(req, res, maxBodyBytes);
     const fault = faults.shift();
     if (fault) {
@@ -291,16 +358,33 @@ export function startChatServer(options: ChatServerOptions): Promise<RunningChat
 
   async function route(req: IncomingMessage, res: ServerResponse, signal: AbortSignal, notes: string[]): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]?.replace(/\/+$/, '') ?? '';
+    const origin = req.headers.origin;
+    if (origin !== undefined) {
+      // A page on another origin gets no grant and no answer: nothing it sends is read.
+      if (!originAllowed(origin, allowedOrigins)) {
+        res.setHeader('Connection', 'close');
+        throw new HttpFailure(403, `pages on ${origin} may not call this server; its host can allow them with --allow-origin ${origin}`, 'permission_error');
+      }
+      for (const [name, value] of Object.entries(corsHeaders(origin))) res.setHeader(name, value);
+    }
     if (req.method === 'OPTIONS') {
       const headers: Record<string, string> = {
         'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? 'Content-Type, Authorization',
         'Access-Control-Max-Age': '86400',
       };
-      // Chrome's Private Network Access: a page on a public origin may call a loopback server only if the preflight allows it.
-      if (req.headers['access-control-request-private-network'] === 'true') headers['Access-Control-Allow-Private-Network'] = 'true';
-      res.writeHead(204, { ...CORS_HEADERS, ...headers });
+      // Chrome's Private Network Access: a page on a public origin may call a private server only if the preflight allows it, and only the host can say it may.
+      if (req.headers['access-control-request-private-network'] === 'true' && options.allowPrivateNetwork) headers['Access-Control-Allow-Private-Network'] = 'true';
+      res.writeHead(204, headers);
       res.end();
       return;
+    }
+    const retryAfter = limiter.take(req.socket.remoteAddress ?? 'unknown');
+    if (retryAfter > 0) throw new HttpFailure(429, `too many requests from this address; try again in ${retryAfter} s`, 'rate_limit_error', { 'Retry-After': String(retryAfter) });
+    if (options.apiKey !== undefined) {
+      const sent = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
+      if (sent === undefined || !keyMatches(sent, options.apiKey)) {
+        throw new HttpFailure(401, sent === undefined ? 'this server needs an API key: send Authorization: Bearer <key>' : 'the API key is wrong', 'authentication_error', { 'WWW-Authenticate': 'Bearer' });
+      }
     }
     const routes: Record<string, string> = { '/v1/models': 'GET', '/v1/chat/completions': 'POST' };
     const method = routes[path];

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../../src/core/errors.ts';
 import { envSpec } from '../../../src/envs/registry.ts';
 import { ChatTransportError, type ChatRequest } from '../../../src/experience/llm/chat.ts';
-import { parseFaults, startChatServer, type ChatServerOptions, type RunningChatServer } from '../../../src/experience/llm/chat-server.ts';
+import { originAllowed, parseFaults, startChatServer, type ChatServerOptions, type RunningChatServer } from '../../../src/experience/llm/chat-server.ts';
 import { OpenAiHttpClient, classifyNetworkError, normaliseBaseUrl, retryAfterMs, type HttpClientOptions } from '../../../src/experience/llm/http-client.ts';
 import { OUTPUT_SCHEMA, OUTPUT_SCHEMA_TEXT, parseOutput } from '../../../src/experience/output.ts';
 import { runCliProcess, spawnCli } from '../../cli-process.ts';
@@ -315,6 +315,68 @@ describe('OpenAiHttpClient in-process', () => {
   });
 });
 
+describe('a server for a room', () => {
+  let server: RunningChatServer;
+  beforeAll(async () => {
+    server = await startChatServer({
+      model: 'tiny',
+      apiKey: 'room-secret-1',
+      allowedOrigins: ['https://room.example'],
+      allowPrivateNetwork: true,
+      rateLimit: 5,
+      answer: async () => ({ content: 'ok' }),
+    });
+  });
+  afterAll(() => server.close());
+  const chat = (headers: Record<string, string>) =>
+    fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }] }) });
+
+  it('needs the API key (401 without it or with a wrong one), and grants the origins and private network it was told to', async () => {
+    const none = await chat({});
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBe('Bearer');
+    expect((await none.json()).error).toMatchObject({ type: 'authentication_error', message: expect.stringMatching(/needs an API key/) });
+    expect((await chat({ Authorization: 'Bearer wrong-key-1' })).status).toBe(401);
+    const good = await chat({ Authorization: 'Bearer room-secret-1', Origin: 'https://room.example' });
+    expect(good.status).toBe(200);
+    expect(good.headers.get('access-control-allow-origin')).toBe('https://room.example');
+    const preflight = await fetch(`${server.url}/v1/chat/completions`, { method: 'OPTIONS', headers: { Origin: 'https://room.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Private-Network': 'true' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-private-network')).toBe('true');
+  });
+
+  it('answers a garbled prompt with 400 (the client\'s fault, not retried), not 500', async () => {
+    const { protocolAnswerer } = await import('../../../src/experience/serve-answer.ts');
+    const { KnnExperienceModel } = await import('../../../src/experience/knn.ts');
+    const { ReplayBuffer } = await import('../../../src/replay/retrieval.ts');
+    const { MemoryReplayStore } = await import('../../../src/replay/memory-store.ts');
+    const answer = protocolAnswerer(new KnnExperienceModel(), await ReplayBuffer.open(new MemoryReplayStore()), 3);
+    const room = await startChatServer({ model: 'knn', answer });
+    try {
+      for (const messages of [[{ role: 'system', content: 'garbage' }, { role: 'user', content: '## Action\nclick[x]' }], [{ role: 'user', content: '\u0000'.repeat(100) }]]) {
+        const response = await fetch(`${room.url}/v1/chat/completions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ messages }) });
+        expect(response.status).toBe(400);
+      }
+    } finally {
+      await room.close();
+    }
+  });
+
+  it('limits each client\'s rate with 429 and Retry-After', async () => {
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 15; i++) {
+      const response = await chat({ Authorization: 'Bearer room-secret-1' });
+      statuses.push(response.status);
+      if (response.status === 429) retryAfter = response.headers.get('retry-after');
+      await response.body?.cancel();
+    }
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    expect(statuses.slice(0, 5).every((s) => s === 200)).toBe(true);
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+  });
+});
+
 // --- the server itself ---------------------------------------------------------------------------
 
 describe('startChatServer', () => {
@@ -340,9 +402,9 @@ describe('startChatServer', () => {
   const errorOf = async (response: Response) => ((await response.json()) as { error: { message: string; type: string; code: number } }).error;
 
   it('answers a chat completion in OpenAI\'s shape, and lists its model', async () => {
-    const response = await post(JSON.stringify({ model: 'any', messages: [{ role: 'user', content: 'hi' }], top_p: 0.9 }));
+    const response = await post(JSON.stringify({ model: 'any', messages: [{ role: 'user', content: 'hi' }], top_p: 0.9 }), { Origin: 'http://localhost:5173' });
     expect(response.status).toBe(200);
-    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     const body = await response.json();
     expect(body).toMatchObject({ object: 'chat.completion', model: 'tiny', choices: [{ index: 0, message: { role: 'assistant', content: 'echo hi' }, finish_reason: 'stop' }] });
     expect(body.usage.total_tokens).toBe(body.usage.prompt_tokens + body.usage.completion_tokens);
@@ -378,18 +440,40 @@ describe('startChatServer', () => {
     expect((await errorOf(large)).message).toMatch(/larger than 1000 bytes/);
   });
 
-  it('answers a CORS preflight', async () => {
+  it('answers a CORS preflight from a loopback page, without the private-network grant it was not given', async () => {
     const response = await fetch(`${server.url}/v1/chat/completions`, {
       method: 'OPTIONS',
-      headers: { Origin: 'https://room.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,authorization' },
+      headers: { Origin: 'http://127.0.0.1:4173', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,authorization', 'Access-Control-Request-Private-Network': 'true' },
     });
     expect(response.status).toBe(204);
-    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:4173');
     expect(response.headers.get('access-control-allow-methods')).toMatch(/POST/);
     expect(response.headers.get('access-control-allow-headers')).toBe('content-type,authorization');
+    expect(response.headers.get('access-control-allow-private-network')).toBeNull();
+  });
+
+  it('refuses pages on other origins with 403 and no CORS grant, before reading what they send', async () => {
+    const preflight = await fetch(`${server.url}/v1/chat/completions`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' } });
+    expect(preflight.status).toBe(403);
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    const simple = await post(JSON.stringify({ messages: [{ role: 'user', content: 'hi' }] }), { Origin: 'https://evil.example' });
+    expect(simple.status).toBe(403);
+    expect(simple.headers.get('access-control-allow-origin')).toBeNull();
+    expect((await errorOf(simple)).message).toMatch(/pages on https:\/\/evil\.example may not call this server; .*--allow-origin https:\/\/evil\.example/);
+  });
+
+  it('takes chat requests as JSON only (415 for a text/plain body)', async () => {
+    const plain = await post(JSON.stringify({ messages: [{ role: 'user', content: 'hi' }] }), { 'Content-Type': 'text/plain' });
+    expect(plain.status).toBe(415);
+    expect((await errorOf(plain)).message).toMatch(/application\/json, not text\/plain/);
   });
 
   it('parses fault lists and says what is wrong with a bad one', () => {
+    expect(originAllowed('http://localhost:5173', [])).toBe(true);
+    expect(originAllowed('http://[::1]:8080', [])).toBe(true);
+    expect(originAllowed('https://room.example', [])).toBe(false);
+    expect(originAllowed('https://room.example', ['https://room.example'])).toBe(true);
+    expect(originAllowed('null', [])).toBe(false);
     expect(parseFaults('429, 500,malformed,slow:2000,drop')).toEqual([
       { kind: 'status', status: 429 },
       { kind: 'status', status: 500 },
