@@ -71,7 +71,6 @@ import { useBackend } from '../src/platform/tf.ts';
 import { evaluatePolicy } from '../src/train/evaluate.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const CLI = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 function usage(message: string): never {
@@ -82,7 +81,8 @@ function usage(message: string): never {
 /** Run the CLI; stderr lines go to our stderr with a prefix, and a failure says which command. */
 function cli(args: string[], label: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    // One process per run (node with tsx's loader, not the tsx wrapper): a stopped experiment stops its runs.
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
     let tail = '';
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {

@@ -2,12 +2,39 @@
  * Ctrl-C during `train`: the run stops after its current iteration and the command still writes
  * the policy and the history so far, then exits 0 with a summary that says it was interrupted.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inspectPolicyFile } from '../../src/policy/policy-file.ts';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { spawnCli } from '../cli-process.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The processes whose parent is `pid`, from /proc (no procps needed). */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        // Field 4 of stat is the parent's pid; the command (field 2) is in parentheses and may hold spaces.
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 describe('train interrupted', () => {
   it('writes the policy and history so far on SIGINT and exits 0', async () => {
@@ -28,7 +55,7 @@ describe('train interrupted', () => {
       }
     });
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(stderr).toMatch(/interrupted: stopping after this iteration/);
+    expect(stderr).toMatch(/interrupted \(SIGINT\): stopping after this iteration/);
     expect(code).toBe(0);
     const summary = JSON.parse(stdout.trim().split('\n').pop() as string) as { stopped?: boolean; iterations?: number; realTransitions: number };
     expect(summary.stopped).toBe(true);
@@ -37,5 +64,27 @@ describe('train interrupted', () => {
     expect(inspectPolicyFile(new Uint8Array(readFileSync(out))).env).toBe('shop');
     expect(existsSync(history)).toBe(true);
     expect(JSON.parse(readFileSync(history, 'utf8'))).toMatchObject({ stopped: true });
+  }, 180_000);
+
+  it('stops the process doing the work when `npm run cli` is stopped, and still writes the policy', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-npm-stop-'));
+    const out = path.join(dir, 'p.dgp');
+    const npm = spawn('npm', ['run', '-s', 'cli', '--', 'train', '--env', 'shop', '--mode', 'real', '--algo', 'grpo', '--real-budget', '10000000', '--backend', 'cpu', '--set', 'tasksPerIteration=2,groupSize=4,parallelEnvs=8,epochs=1', '--out', out], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    await new Promise<void>((resolve) =>
+      npm.stderr.on('data', (d: Buffer) => {
+        stderr += d;
+        if (/iter 1:/.test(stderr)) resolve();
+      }),
+    );
+    // The worker is npm's own child: the script execs node, with no wrapper between them.
+    const [worker] = childrenOf(npm.pid as number);
+    if (worker === undefined) throw new Error('npm started no process');
+    expect(alive(worker)).toBe(true);
+    npm.kill('SIGTERM');
+    await new Promise((resolve) => npm.on('close', resolve));
+    await expect.poll(() => alive(worker), { timeout: 30_000 }).toBe(false);
+    expect(stderr).toMatch(/interrupted \(SIGTERM\)/);
+    expect(inspectPolicyFile(new Uint8Array(readFileSync(out))).env).toBe('shop');
   }, 180_000);
 });

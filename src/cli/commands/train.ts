@@ -117,13 +117,17 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
   const backend = await useBackend([parseBackend(values.backend)]);
   const dream = 'syntheticBudget' in settings && experience ? await dreamOptions(experience, settings, { env, buffer: values.buffer }, io) : undefined;
   const curriculum = settings.curriculum === 'on';
-  // Ctrl-C stops after the current iteration and still writes the policy and history so far; a second one quits at once.
+  // Ctrl-C (or a SIGTERM, as `npm run` passes on) stops after the current iteration and still writes
+  // the policy and history so far; a second one quits at once.
   const interrupt = new AbortController();
-  const onInterrupt = () => {
-    io.progress('interrupted: stopping after this iteration (the policy so far is still written); interrupt again to quit now');
+  const onInterrupt = (signal: NodeJS.Signals) => {
+    io.progress(`interrupted (${signal}): stopping after this iteration (the policy so far is still written); interrupt again to quit now`);
     interrupt.abort();
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
   };
-  process.once('SIGINT', onInterrupt);
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
   const { trainer, result } = await train(
     { env, mode, algo, backend, run: settings, curriculum, algoConfig, dream, statsStore: dream?.buffer?.store },
     {
@@ -146,7 +150,10 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
         );
       },
     },
-  ).finally(() => process.off('SIGINT', onInterrupt));
+  ).finally(() => {
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
+  });
   const evaluation = result.eval && {
     split: result.eval.split,
     episodes: result.eval.episodes,
