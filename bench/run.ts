@@ -8,6 +8,7 @@ import { experienceBench } from './experience.ts';
 import { neuralBench } from './neural.ts';
 import { policyBench } from './policy.ts';
 import { replayBench } from './replay.ts';
+import { robustnessBench } from './robustness.ts';
 
 const BENCHES: Record<string, (args: string[]) => Promise<unknown>> = {
   envs: envsBench,
@@ -15,6 +16,7 @@ const BENCHES: Record<string, (args: string[]) => Promise<unknown>> = {
   neural: neuralBench,
   policy: policyBench,
   replay: replayBench,
+  robustness: robustnessBench,
 };
 
 const [name, ...args] = process.argv.slice(2);

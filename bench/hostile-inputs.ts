@@ -1,0 +1,78 @@
+/**
+ * Generators of hostile inputs (fast-check arbitraries) for everything the project reads from
+ * outside: JSONL text, store first lines, action strings, model replies, chat prompts, damaged
+ * weight files and chat-server requests. The fuzz suite (tests/unit/fuzz) asserts properties over
+ * them; `npm run bench -- robustness` counts how each class of input ends.
+ */
+import fc from 'fast-check';
+import type { Transition } from '../src/core/types.ts';
+
+export const GOOD_TRANSITION: Transition = {
+  runId: 'r', taskId: 't', env: 'shop', instruction: 'buy a lamp', history: [], state: { text: 'page: search', actions: ['search[...]'] }, action: 'search[lamp]',
+  next: { text: 'page: results', actions: ['click[Back to Search]'] }, reward: 0, done: false, source: 'real', createdAt: 1,
+};
+
+/** Text that looks like the inputs: JSON fragments, field names, unicode, control characters and broken UTF-16. */
+export const texty = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 200 }),
+  fc.json({ maxDepth: 3 }),
+  fc.constantFrom('{"$meta":', '{"runId":', '[', ']', '{', '}', '\n', '\r\n', '\uFEFF', '\u0000', '\ud800', '"', '\\', 'NaN', '1e300', '-0'),
+);
+
+/** Whole JSONL files of such text. */
+export const jsonlText = fc.array(texty, { maxLength: 30 }).map((parts) => parts.join(''));
+
+/** A good transition with one field replaced by anything JSON can hold (or an extra field). */
+export const mutatedTransition = fc
+  .record({ key: fc.constantFrom(...(Object.keys(GOOD_TRANSITION) as (keyof Transition)[]), 'extra' as keyof Transition), value: fc.jsonValue({ maxDepth: 2 }) })
+  .map(({ key, value }) => JSON.stringify({ ...GOOD_TRANSITION, [key]: value }));
+
+/** A store's first line: near misses of `{"$meta": {version, tasks, runs, stats}}` and anything else. */
+export const metaLine = fc.oneof(
+  texty,
+  fc
+    .record({ version: fc.oneof(fc.constant(1), fc.jsonValue()), tasks: fc.jsonValue({ maxDepth: 3 }), runs: fc.jsonValue({ maxDepth: 3 }), stats: fc.jsonValue({ maxDepth: 3 }) }, { requiredKeys: [] })
+    .map((meta) => JSON.stringify({ $meta: meta })),
+  fc.jsonValue().map((meta) => JSON.stringify({ $meta: meta })),
+);
+
+/** Action strings: anything, and the near misses of both environments' syntax. */
+export const actionText = fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.constantFrom('click[', 'search[]', 'go to', 'take  from', 'click[Buy Now]]', 'search[' + 'x'.repeat(5000) + ']'));
+
+/** A model's reply: prose around a JSON object whose fields hold anything. */
+export const modelReply = fc.oneof(
+  texty,
+  fc
+    .record({ reasoning: fc.jsonValue(), next_state: fc.jsonValue(), actions: fc.jsonValue(), reward: fc.jsonValue(), done: fc.jsonValue() }, { requiredKeys: [] })
+    .map((o) => `Here you go: ${JSON.stringify(o)}`),
+);
+
+/** A chat conversation with the protocol's section headings among random text. */
+export const chatMessages = fc.array(
+  fc.record({
+    role: fc.constantFrom('system', 'user', 'assistant') as fc.Arbitrary<'system' | 'user' | 'assistant'>,
+    content: fc.oneof(texty, fc.constantFrom('## Task\nbuy', '## Action\nclick[x]', '## State\npage: search', '## History\n')),
+  }),
+  { maxLength: 6 },
+);
+
+/** A valid file with some bytes changed, cut short, or grown; `bytes` is read when the input is made. */
+export const damaged = (bytes: () => Uint8Array) =>
+  fc
+    .record({ flips: fc.array(fc.record({ at: fc.nat(), to: fc.integer({ min: 0, max: 255 }) }), { maxLength: 8 }), cut: fc.option(fc.nat()), tail: fc.uint8Array({ maxLength: 16 }) })
+    .map(({ flips, cut, tail }) => {
+      const original = bytes();
+      const copy = original.slice(0, cut === null ? original.length : cut % (original.length + 1));
+      for (const { at, to } of flips) if (copy.length > 0) copy[at % copy.length] = to;
+      return new Uint8Array([...copy, ...tail]);
+    });
+
+/** A request to the chat server: any method, path, content type, origin, key and body. */
+export const chatRequest = fc.record({
+  method: fc.constantFrom('GET', 'POST', 'PUT', 'OPTIONS', 'DELETE'),
+  path: fc.constantFrom('/v1/chat/completions', '/v1/models', '/', '/v1/chat/completions/', '/nope'),
+  contentType: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', ''),
+  origin: fc.constantFrom('', 'http://localhost:5173', 'https://evil.example', 'null'),
+  key: fc.constantFrom('', 'Bearer room-secret-1', 'Bearer wrong', 'Basic abc'),
+  body: fc.oneof(texty, chatMessages.map((messages) => JSON.stringify({ messages })), fc.jsonValue().map((value) => JSON.stringify(value))),
+});
