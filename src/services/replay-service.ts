@@ -102,6 +102,8 @@ export interface ReplayServiceOptions {
 }
 
 const IMPORT_BATCH = 1000;
+/** The Web Lock a buffer write job holds, shared by every tab of the app. */
+const WRITE_LOCK = 'dreamgym-replay-write';
 const EXPORT_PAGE = 1000;
 /** Progress messages at most this often: each one is a postMessage the page must render. */
 const PROGRESS_INTERVAL_MS = 100;
@@ -338,13 +340,27 @@ export class ReplayService {
     this.searchIndex?.added(transitions.map((t, i) => ({ ...t, id: ids[i] as number })));
   }
 
+  /**
+   * One write job at a time in this worker, and across the app's tabs (Web Locks, where the runtime
+   * has them): another tab's seeding or import is refused with what it is doing, not interleaved.
+   */
   private async runJob<T>(job: 'seeding' | 'importing', work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     if (this.job) throw new DreamGymError('busy', `the buffer is already ${this.job}; wait for it or stop it first`);
     this.job = job;
     const stopping = new AbortController();
     this.stopping = stopping;
     try {
-      return await work(stopping.signal);
+      const locks = (globalThis.navigator as Navigator | undefined)?.locks;
+      if (!locks) return await work(stopping.signal);
+      return await locks.request(WRITE_LOCK, { ifAvailable: true }, async (lock) => {
+        if (!lock) {
+          const held = (await locks.query()).held ?? [];
+          const other = held.map((l) => l.name ?? '').find((name) => name.startsWith(`${WRITE_LOCK}:`))?.slice(WRITE_LOCK.length + 1);
+          throw new DreamGymError('busy', `another tab of this app is ${other ?? 'writing to'} the buffer; wait for it to finish (or stop it there), then try again`);
+        }
+        // A second, named lock tells a refused tab what this one is doing.
+        return locks.request(`${WRITE_LOCK}:${job}`, () => work(stopping.signal));
+      });
     } finally {
       this.job = null;
       this.stopping = null;
