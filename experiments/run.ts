@@ -49,6 +49,8 @@ import { tallyAttributes } from './buffer-attributes.ts';
 import { scoresByStep, stepKind } from './policy-steps.ts';
 import { measureFidelity, type HeldoutTransition, type TransitionScore } from '../src/experience/fidelity.ts';
 import { replayEpisodes } from './replay-episodes.ts';
+import { readRunFile, readTrainResult, rolloutEvalSchema } from './run-file.ts';
+import { DreamGymError } from '../src/core/errors.ts';
 import { shopWorld } from '../src/envs/shop/world.ts';
 import { isShopGoal, type ShopGoal } from '../src/envs/shop/goal.ts';
 import type { Product } from '../src/envs/shop/catalog.ts';
@@ -148,7 +150,7 @@ async function paper(argv: string[]): Promise<void> {
   const rows: PaperRow[] = [];
   for (const row of ROWS) {
     const runs: TrainResult[] = [];
-    for (const seed of seeds) runs.push(JSON.parse(await readFile(path.join(work, 'runs', `${row.id}-s${seed}.json`), 'utf8')) as TrainResult);
+    for (const seed of seeds) runs.push(await readTrainResult(path.join(work, 'runs', `${row.id}-s${seed}.json`)));
     rows.push({ id: row.id, label: row.label, mode: row.mode, algo: row.algo, commands: seeds.map((s) => commands.get(`${row.id}:${s}`) ?? ''), runs });
   }
   const report: PaperReport = {
@@ -205,8 +207,8 @@ async function printRealTable(argv: string[]): Promise<void> {
     runs.push({
       algo: match[1] as string,
       seed: Number(match[2]),
-      history: JSON.parse(await readFile(`${base}.json`, 'utf8')) as TrainResult,
-      final: JSON.parse(await readFile(`${base}.eval.json`, 'utf8')) as RealRun['final'],
+      history: await readTrainResult(`${base}.json`),
+      final: (await readRunFile(`${base}.eval.json`, rolloutEvalSchema, 'rollout result (rollout --json)')) as RealRun['final'],
     });
   }
   if (runs.length === 0) usage(`no ${env}-<algo>-seed<S>.json runs in ${values.dir}`);
@@ -227,7 +229,7 @@ async function printByType(argv: string[]): Promise<void> {
 async function printEpisodeSteps(files: string[]): Promise<void> {
   if (files.length === 0) usage('name one or more --history files');
   for (const file of files) {
-    const run = JSON.parse(await readFile(file, 'utf8')) as TrainResult;
+    const run = await readTrainResult(file);
     // Only home's episodes end on success or at the step limit alone; a shop episode ends at Buy Now.
     if (run.env !== 'home') usage(`${file} is a ${run.env} run; episode-steps needs home runs (losses there always reach the step limit)`);
     const steps = episodeSteps(run.history, envSpec(run.env).maxSteps);
@@ -329,13 +331,25 @@ async function printPolicySteps(argv: string[]): Promise<void> {
   process.stdout.write(`${JSON.stringify({ env: spec.name, policy: policyName, model: modelFile, buffer: bufferFile, split, episodes: played.length, ...scoresByStep(rows) })}\n`);
 }
 
+const EXPERIMENTS: Record<string, (argv: string[]) => Promise<void>> = {
+  paper,
+  'real-table': printRealTable,
+  'by-type': printByType,
+  rebuild,
+  'episode-steps': printEpisodeSteps,
+  purchases: printPurchases,
+  'buffer-attributes': printBufferAttributes,
+  'policy-steps': printPolicySteps,
+};
+
 const [name, ...rest] = process.argv.slice(2);
-if (name === 'paper') await paper(rest);
-else if (name === 'real-table') await printRealTable(rest);
-else if (name === 'by-type') await printByType(rest);
-else if (name === 'rebuild') await rebuild(rest);
-else if (name === 'episode-steps') await printEpisodeSteps(rest);
-else if (name === 'purchases') await printPurchases(rest);
-else if (name === 'buffer-attributes') await printBufferAttributes(rest);
-else if (name === 'policy-steps') await printPolicySteps(rest);
-else usage(name === undefined ? 'which experiment?' : `unknown experiment "${name}"`);
+const experiment = name === undefined ? undefined : EXPERIMENTS[name];
+if (!experiment) usage(name === undefined ? 'which experiment?' : `unknown experiment "${name}"`);
+try {
+  await experiment(rest);
+} catch (error) {
+  // A damaged input file (or any refusal of ours) is one line that names it, not a stack trace.
+  if (!(error instanceof DreamGymError)) throw error;
+  process.stderr.write(`error: ${error.message}\n`);
+  process.exitCode = 1;
+}
