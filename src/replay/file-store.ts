@@ -40,8 +40,11 @@ function parseMeta(path: string, text: string): StoreMeta {
   return parsed.meta;
 }
 
-/** Load a store file; a missing file is an empty store. A damaged one is refused with the line at fault. */
-export async function loadStoreFile(path: string): Promise<MemoryStoreContents> {
+/**
+ * Load a store file; a damaged one is refused with the line at fault. A missing one is refused too
+ * (a mistyped path must not read as an empty buffer), unless the caller is about to create it.
+ */
+export async function loadStoreFile(path: string, options: { missing?: 'refuse' | 'empty' } = {}): Promise<MemoryStoreContents> {
   const contents: MemoryStoreContents = { transitions: [], tasks: [], runs: [], stats: [] };
   let n = 0;
   try {
@@ -63,7 +66,10 @@ export async function loadStoreFile(path: string): Promise<MemoryStoreContents> 
       contents.transitions.push(checked.transition as StoredTransition);
     }
   } catch (error) {
-    if (isMissing(error)) return contents;
+    if (isMissing(error)) {
+      if (options.missing === 'empty') return contents;
+      throw new DreamGymError('store-missing', `${path} does not exist; make one with: buffer seed --env E --episodes N --out ${path}`, { cause: error });
+    }
     if (error instanceof InputFormatError) throw new StoreFileError(path, 1, error.message);
     throw error;
   }
@@ -130,7 +136,7 @@ export class FileReplayStore extends MemoryReplayStore {
     const unlock = await lockStoreFile(path);
     try {
       await removeLeftTempFiles(path);
-      return new FileReplayStore(path, options, await loadStoreFile(path), unlock);
+      return new FileReplayStore(path, options, await loadStoreFile(path, { missing: 'empty' }), unlock);
     } catch (error) {
       await unlock();
       throw error;

@@ -116,3 +116,13 @@ describe('buffer import of hostile files', () => {
     expect(problems).toMatch(/in\.jsonl:3: skipped: reward: Invalid value: Expected <=1000 but received 1e\+300/);
   });
 });
+
+describe('reading a store that is not there', () => {
+  it('is refused with the path, while a writer may create it', async () => {
+    const file = path.join(tempDir(), 'typo.jsonl');
+    await expect(loadStoreFile(file)).rejects.toThrow(/typo\.jsonl does not exist; make one with: buffer seed/);
+    const store = await FileReplayStore.open(file);
+    expect(await store.count()).toBe(0);
+    await store.release();
+  });
+});
