@@ -48,7 +48,7 @@ import { episodeSteps } from './episode-steps.ts';
 import { tallyAttributes } from './buffer-attributes.ts';
 import { scoresByStep, stepKind } from './policy-steps.ts';
 import { measureFidelity, type HeldoutTransition, type TransitionScore } from '../src/experience/fidelity.ts';
-import { replayEpisodes } from './replay-episodes.ts';
+import { replayEpisodes } from '../src/envs/replay-episodes.ts';
 import { readRunFile, readTrainResult, rolloutEvalSchema } from './run-file.ts';
 import { DreamGymError } from '../src/core/errors.ts';
 import { shopWorld } from '../src/envs/shop/world.ts';

@@ -4,6 +4,11 @@
  * next-state token F1, admissible-action set F1, reward accuracy and MAE, done accuracy, and the two
  * error terms of the paper's bound — ε_R, the mean absolute reward error, and an estimate of ε_P,
  * the share of transitions whose predicted next state differs from the real one.
+ *
+ * Averages that rare events cannot move are not enough: fewer than 2% of transitions end an
+ * episode in success, so a model that never predicts one still scores 0.98 on reward accuracy.
+ * The report therefore also counts the events a policy learns from, success and `done`, with the
+ * model's precision and recall on each, and the reward error on the real terminal steps alone.
  */
 import { matchKey } from '../core/actions.ts';
 import { canonicalState, parseState } from '../core/state.ts';
@@ -20,6 +25,11 @@ import type { ExperienceInput, ExperienceModel, ExperiencePrediction, HistorySte
 /** Rewards within this of the real one count as right (shop scores are continuous). */
 export const REWARD_TOLERANCE = 0.05;
 
+/** A real step succeeded when it ended the episode with the full reward (both environments give 1 for success). */
+export const isRealSuccess = (t: { reward: number; done: boolean }): boolean => t.done && t.reward >= 1 - 1e-9;
+/** A predicted step claims success when it ends the episode with a reward within the tolerance of 1. */
+export const isPredictedSuccess = (p: { reward: number; done: boolean }): boolean => p.done && p.reward >= 1 - REWARD_TOLERANCE;
+
 export interface TransitionScore {
   nextStateF1: number;
   actionSetF1: number;
@@ -27,6 +37,19 @@ export interface TransitionScore {
   doneRight: boolean;
   sameNextState: boolean;
   valid: boolean;
+  /** The events, real and predicted: the episode ended; it ended in success. */
+  realDone: boolean;
+  predictedDone: boolean;
+  realSuccess: boolean;
+  predictedSuccess: boolean;
+}
+
+/** How well the model predicts one kind of event: how often it happened and was predicted, precision and recall (null with nothing to divide by). */
+export interface EventFidelity {
+  real: number;
+  predicted: number;
+  precision: number | null;
+  recall: number | null;
 }
 
 export interface FidelityReport {
@@ -44,6 +67,31 @@ export interface FidelityReport {
   transitionsPerSecond: number;
   /** Where it goes wrong: mean next-state F1 by the kind of state the action was taken in. */
   byStateKind: Record<string, { transitions: number; nextStateF1: number; rewardMae: number }>;
+  /** The steps that end an episode in success (reward 1), and those that end it at all. */
+  success: EventFidelity;
+  done: EventFidelity;
+  /** Mean absolute reward error on the real terminal steps alone, where the reward is given; null without any. */
+  terminalRewardMae: number | null;
+}
+
+/** Precision and recall of an event over the scores. */
+export function eventFidelity(scores: readonly TransitionScore[], real: (s: TransitionScore) => boolean, predicted: (s: TransitionScore) => boolean): EventFidelity {
+  let tp = 0;
+  let realCount = 0;
+  let predictedCount = 0;
+  for (const s of scores) {
+    const r = real(s);
+    const p = predicted(s);
+    if (r) realCount++;
+    if (p) predictedCount++;
+    if (r && p) tp++;
+  }
+  return {
+    real: realCount,
+    predicted: predictedCount,
+    precision: predictedCount === 0 ? null : round(tp / predictedCount),
+    recall: realCount === 0 ? null : round(tp / realCount),
+  };
 }
 
 /** Multiset F1 of two token bags. */
@@ -91,6 +139,10 @@ export function scoreTransition(prediction: ExperiencePrediction, real: Transiti
     doneRight: prediction.done === real.done,
     sameNextState,
     valid: prediction.valid,
+    realDone: real.done,
+    predictedDone: prediction.done,
+    realSuccess: isRealSuccess(real),
+    predictedSuccess: isPredictedSuccess(prediction),
   };
 }
 
@@ -215,7 +267,9 @@ export async function measureFidelity(options: FidelityOptions): Promise<{ repor
     const means = meanScores(group);
     byStateKind[kind] = { transitions: group.length, nextStateF1: round(means.nextStateF1), rewardMae: round(means.rewardMae) };
   }
-  const all = meanScores(scores.map((s) => s.score));
+  const plain = scores.map((s) => s.score);
+  const all = meanScores(plain);
+  const terminal = plain.filter((s) => s.realDone);
   return {
     report: {
       transitions: scores.length,
@@ -229,6 +283,9 @@ export async function measureFidelity(options: FidelityOptions): Promise<{ repor
       invalidOutputRate: round(all.invalidRate),
       transitionsPerSecond: Math.round(scores.length / Math.max(seconds, 1e-9)),
       byStateKind,
+      success: eventFidelity(plain, (s) => s.realSuccess, (s) => s.predictedSuccess),
+      done: eventFidelity(plain, (s) => s.realDone, (s) => s.predictedDone),
+      terminalRewardMae: terminal.length === 0 ? null : round(terminal.reduce((a, s) => a + s.rewardError, 0) / terminal.length),
     },
     inputs,
     scores: scores.map((s) => s.score),

@@ -18,6 +18,8 @@ const entries = {
   seed: v.optional(SEED, DEFAULT_SEED),
   /** Score only the held-out steps that take this action. */
   onlyAction: v.optional(v.string()),
+  /** On-policy: a `.dgp` whose own greedy steps are the held-out transitions (instead of the mix's agents). */
+  policy: v.optional(v.pipe(v.string(), v.endsWith('.dgp', 'must name a .dgp policy file'))),
 };
 
 export const EVAL_SPECS = {

@@ -1,14 +1,20 @@
 /**
  * `evaluateFidelity`: the one entry point that measures an experience model on held-out real
  * transitions, for the CLI's `experience eval`. The held-out transitions are played fresh in the
- * real environment on its held-out split (the buffer's way, by scripted agents), so none of them
- * is in the buffer the model retrieves from; each is predicted from its real state (teacher
+ * real environment on its held-out split, so none of them is in the buffer the model retrieves
+ * from: by scripted agents (the buffer's way), or on-policy, by a policy's own greedy episodes (the
+ * steps a dream run will ask the model about). Each is predicted from its real state (teacher
  * forcing) with `k` examples retrieved from the buffer's real transitions.
  */
 import { matchKey } from '../core/actions.ts';
 import { UsageError } from '../core/errors.ts';
 import type { EnvSpec } from '../envs/spec.ts';
-import { heldoutTransitions, measureFidelity, type FidelityReport } from '../experience/fidelity.ts';
+import type { Transition } from '../core/types.ts';
+import { replayEpisodes } from '../envs/replay-episodes.ts';
+import { heldoutTransitions, measureFidelity, type FidelityReport, type HeldoutTransition } from '../experience/fidelity.ts';
+import type { Policy } from '../policy/policy.ts';
+import type { Trajectory } from '../rl/rollout.ts';
+import { evaluatePolicy } from '../train/evaluate.ts';
 import { promptTokenStats } from '../experience/tokens.ts';
 import type { ExperienceModel } from '../experience/types.ts';
 import type { ReplayBuffer } from '../replay/retrieval.ts';
@@ -38,6 +44,31 @@ export interface FidelityResult {
   promptTokens: { mean: number; p95: number; max: number };
 }
 
+/**
+ * `count` real transitions from a policy's greedy episodes on the held-out split (a seeded sample
+ * of its tasks), each with the states of its history, as the model is asked in a dream.
+ */
+export async function onPolicyTransitions(spec: EnvSpec, policy: Policy, count: number, seed: number): Promise<{ heldout: HeldoutTransition[]; episodes: number }> {
+  const played: Trajectory[] = [];
+  // Every episode has at least one step, so `count` episodes are always enough.
+  await evaluatePolicy({ spec, policy, split: spec.testSplit, episodes: count, seed, onEpisode: (t) => played.push(t) });
+  const heldout: HeldoutTransition[] = [];
+  let episodes = 0;
+  for (const { task, steps } of await replayEpisodes(spec, played)) {
+    if (heldout.length >= count) break;
+    episodes++;
+    for (const { state, action, result, history } of steps) {
+      if (heldout.length >= count) break;
+      const transition: Transition = {
+        runId: 'on-policy', taskId: task.id, env: spec.name, instruction: task.instruction, history: history.map((h) => h.action),
+        state, action, next: result.observation, reward: result.reward, done: result.done, source: 'real', createdAt: 0,
+      };
+      heldout.push({ transition, task, history });
+    }
+  }
+  return { heldout, episodes };
+}
+
 export async function evaluateFidelity(
   spec: EnvSpec,
   settings: FidelitySettings,
@@ -45,6 +76,8 @@ export async function evaluateFidelity(
     model: ExperienceModel;
     buffer: ReplayBuffer;
     source: OfflineDataSource;
+    /** On-policy: the held-out transitions are this policy's own greedy steps (the mix is not read). */
+    policy?: Policy;
     /** Before the first prediction: what will be measured. */
     onStart?: (plan: { scored: number; episodes: number; offlineTransitions: number }) => void;
     onProgress?: (done: number, total: number) => void;
@@ -53,7 +86,7 @@ export async function evaluateFidelity(
   const { model, buffer } = options;
   const mix = parseMix(settings.mix);
   const offlineTransitions = await offlineRealTransitions(buffer.store, spec.name, options.source);
-  const played = await heldoutTransitions(spec, settings.heldout, mix, settings.seed);
+  const played = options.policy ? await onPolicyTransitions(spec, options.policy, settings.heldout, settings.seed) : await heldoutTransitions(spec, settings.heldout, mix, settings.seed);
   const only = settings.onlyAction;
   const heldout = only === undefined ? played.heldout : played.heldout.filter((h) => matchKey(h.transition.action) === matchKey(only));
   if (heldout.length === 0) throw new UsageError(`none of the ${played.heldout.length} held-out transitions is "${only}"; play more with --heldout or another --mix`);

@@ -5,7 +5,7 @@
  * importing the service's code.
  */
 import type { Observation, StepResult } from '../core/types.ts';
-import type { ScoreMeans, TransitionScore } from '../experience/fidelity.ts';
+import type { EventFidelity, ScoreMeans, TransitionScore } from '../experience/fidelity.ts';
 import type { FitProgress } from '../experience/neural/fit.ts';
 import type { ExperienceInput, ExperiencePrediction } from '../experience/types.ts';
 import type { ExperienceKind } from '../jobs/experience-spec.ts';
@@ -104,6 +104,9 @@ export interface FidelityMeter extends Omit<ScoreMeans, 'invalidRate'> {
   invalidOutputs: number;
   /** Steps not scored: the action was not admissible, so no real transition compares. */
   unscored: number;
+  /** The events a policy learns from, real against predicted: an episode ended in success; it ended. */
+  success: EventFidelity;
+  done: EventFidelity;
 }
 
 export interface ExperienceStep {

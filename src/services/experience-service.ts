@@ -25,7 +25,7 @@ import { matchAdmissible } from '../core/actions.ts';
 import { UsageError } from '../core/errors.ts';
 import type { Env, Observation, Task, Transition } from '../core/types.ts';
 import { envSpec } from '../envs/registry.ts';
-import { meanScores, scoreTransition, type TransitionScore } from '../experience/fidelity.ts';
+import { eventFidelity, meanScores, scoreTransition, type TransitionScore } from '../experience/fidelity.ts';
 import { KnnExperienceModel } from '../experience/knn.ts';
 import { ChatTransportError } from '../experience/llm/chat.ts';
 import { compactState } from '../experience/prompt.ts';
@@ -85,7 +85,14 @@ function withoutVector(t: StoredTransition): StoredTransition {
 /** Means of the scores so far; zeros (with `steps: 0`) before the first. */
 export function fidelityMeter(scores: readonly TransitionScore[], unscored: number): FidelityMeter {
   const { invalidRate: _rate, ...means } = meanScores(scores);
-  return { steps: scores.length, ...means, invalidOutputs: scores.filter((s) => !s.valid).length, unscored };
+  return {
+    steps: scores.length,
+    ...means,
+    invalidOutputs: scores.filter((s) => !s.valid).length,
+    unscored,
+    success: eventFidelity(scores, (s) => s.realSuccess, (s) => s.predictedSuccess),
+    done: eventFidelity(scores, (s) => s.realDone, (s) => s.predictedDone),
+  };
 }
 
 interface Episode {

@@ -1,5 +1,6 @@
 import { StateView } from '../play/StateView.tsx';
 import type { ExampleSummary, ExperienceStep, FidelityMeter } from '../../services/experience-protocol.ts';
+import type { EventFidelity } from '../../experience/fidelity.ts';
 
 // Everything here came from an environment, a model or the buffer: JSX text children, never HTML.
 
@@ -120,12 +121,26 @@ export function FidelityMeterPanel({ meter, onReset, disabled }: { meter: Fideli
             <Gauge label="Done accuracy" value={meter.doneAccuracy} testId="meter-done-accuracy" />
             <Gauge label="Exact next state (1 − ε_P)" value={meter.exactNextState} testId="meter-exact" />
           </div>
+          <p class="small" data-testid="meter-events">
+            Events, real against predicted (rare, so averages hide them): <EventLine name="success" event={meter.success} testId="meter-success" />;{' '}
+            <EventLine name="episode end" event={meter.done} testId="meter-done" />.
+          </p>
         </>
       )}
       <div class="row">
         <button type="button" disabled={disabled || !meter || meter.steps + meter.unscored === 0} onClick={onReset}>Reset the meter</button>
       </div>
     </section>
+  );
+}
+
+/** One event's counts, precision and recall ("—" with nothing to divide by). */
+function EventLine({ name, event, testId }: { name: string; event: EventFidelity; testId: string }) {
+  const share = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(0)}%`);
+  return (
+    <span data-testid={testId}>
+      {name} {event.real} real, {event.predicted} predicted, precision {share(event.precision)}, recall {share(event.recall)}
+    </span>
   );
 }
 

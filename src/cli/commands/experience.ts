@@ -4,11 +4,13 @@
  * episodes, as the buffer is seeded), so none of them is in the buffer the model retrieves from.
  */
 import { parseArgs } from 'node:util';
-import { UsageError } from '../../core/errors.ts';
+import { errorMessage, UsageError } from '../../core/errors.ts';
+import { importPolicy } from '../../policy/policy-file.ts';
+import type { Policy } from '../../policy/policy.ts';
 import { ENVIRONMENTS, envSpec } from '../../envs/registry.ts';
 import { evaluateFidelity } from '../../jobs/evaluate-fidelity.ts';
 import { parseMix } from '../../replay/seed.ts';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { fitExperienceModel, fitSpec } from '../../jobs/fit-experience-model.ts';
 import { parseBackend, useBackend } from '../../platform/tf.ts';
 import { EVAL_SPECS } from '../../jobs/eval-spec.ts';
@@ -18,7 +20,8 @@ import type { CommandIO } from '../io.ts';
 
 export const EXPERIENCE_EVAL_USAGE =
   'experience eval --env <shop|home> ' + EXPERIENCE_USAGE + '\n' +
-  '        --buffer FILE.jsonl --heldout N [--mix oracle=0.5,random=0.5] [--seed S] [--only-action ACTION] [--backend wasm|cpu] [--json]';
+  '        --buffer FILE.jsonl --heldout N [--mix oracle=0.5,random=0.5 | --policy FILE.dgp (on-policy: its own greedy steps)] [--seed S]\n' +
+  '        [--only-action ACTION] [--backend wasm|cpu] [--json]';
 
 export const EXPERIENCE_FIT_USAGE =
   'experience fit --env <shop|home> --buffer FILE.jsonl --out FILE.dgx [--epochs 6] [--k 3] [--max-transitions N]\n' +
@@ -41,6 +44,7 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
       mix: { type: 'string' },
       seed: { type: 'string' },
       'only-action': { type: 'string' },
+      policy: { type: 'string' },
       backend: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
@@ -49,10 +53,13 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
   const spec = envSpec(requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name)));
   if (values.heldout === undefined) throw new UsageError('--heldout N is required (held-out real transitions to predict)');
   const experience = experienceBackend(values);
-  if (values.backend !== undefined && experience !== 'neural') throw new UsageError(`--backend goes with --experience neural (the tfjs model), not ${experience}; drop it`);
+  if (values.backend !== undefined && experience !== 'neural' && values.policy === undefined) {
+    throw new UsageError(`--backend goes with --experience neural or --policy (the tfjs models), not ${experience} alone; drop it`);
+  }
+  if (values.policy !== undefined && values.mix !== undefined) throw new UsageError('--mix chooses the scripted agents that play the held-out episodes; with --policy the policy plays them: drop one');
   const input = {
     ...numberFlags(values, { heldout: 'heldout', seed: 'seed' }),
-    ...stringFlags(values, { mix: 'mix', onlyAction: 'only-action' }),
+    ...stringFlags(values, { mix: 'mix', onlyAction: 'only-action', policy: 'policy' }),
     ...experienceFields(values),
   };
   const settings = parseFlags(EVAL_SPECS[experience], input, flagNamer(), `with --experience ${experience}`);
@@ -62,17 +69,20 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
   const backend = await useBackend([parseBackend(values.backend ?? DEFAULT_BACKEND)]);
   const model = await createExperienceModel(experience, settings, spec.name);
   const buffer = await openBufferFile(values.buffer);
+  const policy = settings.policy === undefined ? undefined : await loadPolicyFile(settings.policy, spec.name);
   const only = settings.onlyAction;
   const fidelity = await evaluateFidelity(spec, settings, {
     model,
     buffer,
     source: bufferFileSource(values.buffer, spec.name),
+    ...(policy ? { policy } : {}),
     onStart: ({ scored, episodes, offlineTransitions }) =>
-      io.progress(`${spec.name}: ${scored} held-out transitions from ${episodes} ${spec.testSplit} episodes; ${offlineTransitions} offline real transitions to retrieve from (k=${k}); model ${model.name}`),
+      io.progress(`${spec.name}: ${scored} held-out transitions from ${episodes} ${spec.testSplit} episodes${policy ? ` of ${settings.policy}` : ''}; ${offlineTransitions} offline real transitions to retrieve from (k=${k}); model ${model.name}`),
     onProgress: (done, total) => {
       if (done % 256 < 32 || done === total) io.progress(`predicted ${done}/${total}`);
     },
   });
+  policy?.dispose();
   const { report } = fidelity;
   const stats = model.stats();
   const result = {
@@ -81,7 +91,7 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
     ...(model.name === 'neural' ? { backend, modelFile: values.model } : {}),
     k,
     buffer: { file: values.buffer, realTransitions: fidelity.offlineTransitions },
-    heldout: { split: spec.testSplit, episodes: fidelity.episodes, transitions: fidelity.scored, mix: settings.mix, seed, ...(only !== undefined ? { onlyAction: only, played: fidelity.played } : {}) },
+    heldout: { split: spec.testSplit, episodes: fidelity.episodes, transitions: fidelity.scored, ...(settings.policy !== undefined ? { policy: settings.policy } : { mix: settings.mix }), seed, ...(only !== undefined ? { onlyAction: only, played: fidelity.played } : {}) },
     ...report,
     prompt: {
       tokenizer: 'llama-3',
@@ -97,8 +107,26 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
     io.out(
       `${spec.name} ${model.name} on ${fidelity.scored} held-out transitions: next-state F1 ${report.nextStateF1}, action-set F1 ${report.actionSetF1}, ` +
         `reward accuracy ${report.rewardAccuracy} (MAE ${report.rewardMae}), done accuracy ${report.doneAccuracy}, ε_R ${report.epsilonR}, ε_P ${report.epsilonP}, ` +
-        `invalid ${report.invalidOutputRate}, ${report.transitionsPerSecond} transitions/s; prompt ${result.prompt.meanTokensPerStep} tokens/step (k=${k})`,
+        `invalid ${report.invalidOutputRate}, ${report.transitionsPerSecond} transitions/s; prompt ${result.prompt.meanTokensPerStep} tokens/step (k=${k})\n` +
+        `success: ${report.success.real} real, ${report.success.predicted} predicted, precision ${report.success.precision ?? '—'}, recall ${report.success.recall ?? '—'}; ` +
+        `episode end: precision ${report.done.precision ?? '—'}, recall ${report.done.recall ?? '—'}; terminal reward MAE ${report.terminalRewardMae ?? '—'}`,
     );
+}
+
+/** A saved policy for on-policy fidelity, refused before any work when it is not one or plays another env. */
+async function loadPolicyFile(path: string, env: string): Promise<Policy> {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await readFile(path));
+  } catch (error) {
+    throw new UsageError(`cannot read --policy ${path}: ${errorMessage(error)}`);
+  }
+  const { policy, header } = importPolicy(bytes);
+  if (header.env !== env) {
+    policy.dispose();
+    throw new UsageError(`--policy ${path} is a policy for "${header.env}", not "${env}"`);
+  }
+  return policy;
 }
 
 /** `experience fit`: learn the neural experience model from a buffer's real transitions and write a .dgx. */

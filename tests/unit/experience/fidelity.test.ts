@@ -41,6 +41,23 @@ describe('fidelity measures', () => {
     const stuck = (await measureFidelity({ model: still, buffer: null, k: 0, heldout: cases })).report;
     expect(stuck.epsilonP).toBeGreaterThan(0.8);
     expect(stuck.doneAccuracy).toBeLessThan(1);
+
+    // The events a policy learns from: the perfect model predicts every success and episode end and
+    // nothing else; the still one predicts none, which its near-perfect reward accuracy hides.
+    const successes = cases.filter(({ transition: t }) => t.done && t.reward === 1).length;
+    const ends = cases.filter(({ transition: t }) => t.done).length;
+    expect(successes).toBeGreaterThan(0);
+    expect(report.success).toEqual({ real: successes, predicted: successes, precision: 1, recall: 1 });
+    expect(report.done).toEqual({ real: ends, predicted: ends, precision: 1, recall: 1 });
+    expect(report.terminalRewardMae).toBe(0);
+    expect(stuck.success).toEqual({ real: successes, predicted: 0, precision: null, recall: 0 });
+    expect(stuck.done.recall).toBe(0);
+    expect(stuck.terminalRewardMae).toBeGreaterThan(0.3);
+    // A model that calls every step a success: recall 1, precision the events' share.
+    const eager: ExperienceModel = { name: 'eager', stats: emptyStats, predict: async (batch) => batch.map((i) => ({ reasoning: '', next: i.state, reward: 1, done: true, valid: true })) };
+    const yes = (await measureFidelity({ model: eager, buffer: null, k: 0, heldout: cases })).report;
+    expect(yes.success.recall).toBe(1);
+    expect(yes.success.precision).toBeCloseTo(successes / cases.length, 3);
   });
 
   it('measures kNN on held-out shop and home transitions, above a model that predicts no change', async () => {

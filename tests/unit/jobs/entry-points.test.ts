@@ -141,3 +141,33 @@ describe('evaluateFidelity', () => {
     await expect(evaluateFidelity(shop, settings, { model: new KnnExperienceModel(), buffer, source })).rejects.toThrow('the test buffer holds no real shop transitions to retrieve from; seed it first');
   });
 });
+
+describe('experience eval on a policy\'s own steps', () => {
+  it('scores the model on the greedy steps of a saved policy, with success and done precision and recall', async () => {
+    const { main } = await import('../../../src/cli/main.ts');
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const dir = mkdtempSync(path.join(tmpdir(), 'dg-on-policy-'));
+    const buffer = path.join(dir, 'b.jsonl');
+    const policyFile = path.join(dir, 'p.dgp');
+    const trainer = createTrainer(job);
+    writeFileSync(policyFile, await exportTrainedPolicy(trainer, 'cpu'));
+    trainer.policy.dispose();
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { out: (t: string) => out.push(t), result: (v: unknown) => out.push(JSON.stringify(v)), progress: (t: string) => err.push(t) };
+    expect(await main(['buffer', 'seed', '--env', 'shop', '--episodes', '30', '--out', buffer], io)).toBe(0);
+    expect(await main(['experience', 'eval', '--env', 'shop', '--experience', 'knn', '--buffer', buffer, '--heldout', '40', '--policy', policyFile, '--backend', 'cpu', '--json'], io)).toBe(0);
+    const report = JSON.parse(out.at(-1) as string);
+    expect(report.heldout).toMatchObject({ split: 'test', transitions: 40, policy: policyFile });
+    expect(report.heldout.mix).toBeUndefined();
+    expect(report.success).toMatchObject({ real: expect.any(Number), predicted: expect.any(Number) });
+    expect(report.done.real).toBeGreaterThan(0);
+    expect(err.join('\n')).toMatch(/40 held-out transitions from \d+ test episodes of .*p\.dgp/);
+    expect(await main(['experience', 'eval', '--env', 'shop', '--experience', 'knn', '--buffer', buffer, '--heldout', '40', '--policy', policyFile, '--mix', 'oracle=1'], io)).toBe(2);
+    expect(err.at(-1)).toMatch(/with --policy the policy plays them/);
+    expect(await main(['experience', 'eval', '--env', 'home', '--experience', 'knn', '--buffer', buffer, '--heldout', '40', '--policy', policyFile], io)).toBe(2);
+    expect(err.at(-1)).toMatch(/is a policy for "shop", not "home"/);
+  }, 120_000);
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { replayEpisodes } from '../../../experiments/replay-episodes.ts';
+import { replayEpisodes } from '../../../src/envs/replay-episodes.ts';
 import type { Task } from '../../../src/core/types.ts';
 import { runEpisode } from '../../../src/envs/episode.ts';
 import { envSpec } from '../../../src/envs/registry.ts';

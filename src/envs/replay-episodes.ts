@@ -1,12 +1,18 @@
 /**
  * A policy's greedy episodes played again in the real environment. `evaluatePolicy` keeps only the
- * actions and rewards; the experiments that score an experience model on a policy's own steps
- * need every state, what really followed (the shop's reward breakdown included) and the history
+ * actions and rewards; scoring an experience model on a policy's own steps (`experience eval
+ * --policy`, the policy-steps experiment)
+ * needs every state, what really followed (the shop's reward breakdown included) and the history
  * with its states, as the model is asked.
  */
-import type { Observation, StepResult, Task } from '../src/core/types.ts';
-import type { EnvSpec } from '../src/envs/spec.ts';
-import type { HistoryStep } from '../src/experience/types.ts';
+import type { Observation, StepResult, Task } from '../core/types.ts';
+import type { EnvSpec } from './spec.ts';
+
+/** An earlier step of the episode with the state it was taken in (the experience model's `HistoryStep`). */
+export interface HistoryStep {
+  state: Observation;
+  action: string;
+}
 
 export interface ReplayedStep {
   state: Observation;
