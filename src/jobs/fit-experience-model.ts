@@ -12,6 +12,7 @@ import type { NeuralExperienceModel } from '../experience/neural/model.ts';
 import { trainingRecord, type NeuralEpoch, type NeuralTrainingRecord } from '../experience/neural/training-record.ts';
 import type { ReplayBuffer } from '../replay/retrieval.ts';
 import { FIT_SPEC, type FitSpecInput } from './fit-spec.ts';
+import { DEFAULT_FIT } from '../experience/neural/fit-settings.ts';
 import { parseSpec, type FieldNamer } from './spec.ts';
 
 export interface FitContext {
@@ -60,6 +61,7 @@ export async function fitExperienceModel(input: FitSpecInput, context: FitContex
     batchSize: spec.batchSize,
     validationShare: spec.validationShare,
     ...(spec.maxTransitions !== undefined ? { maxTransitions: spec.maxTransitions } : {}),
+    ...(spec.eventWeight !== DEFAULT_FIT.eventWeight ? { eventWeight: spec.eventWeight } : {}),
     ...(context.signal ? { signal: context.signal } : {}),
     ...(context.onProgress ? { onProgress: context.onProgress } : {}),
   });
@@ -71,6 +73,7 @@ export async function fitExperienceModel(input: FitSpecInput, context: FitContex
     epochs: spec.epochs,
     k: spec.k,
     seed: spec.seed,
+    ...(spec.eventWeight !== DEFAULT_FIT.eventWeight ? { eventWeight: spec.eventWeight } : {}),
     transitions: fit.transitions,
     validationTransitions: fit.validationTransitions,
     rows: { ...fit.rows },

@@ -24,6 +24,8 @@ export const FIT_SPEC = v.strictObject(
     /** Learn from at most this many real transitions (the first by id). */
     maxTransitions: v.optional(integerIn(1, 100_000_000)),
     batchSize: v.optional(integerIn(1, 65_536), DEFAULT_FIT.batchSize),
+    /** How much more an episode's last transition weighs in the reward and done losses. */
+    eventWeight: v.optional(numberWithin(1, 1000), DEFAULT_FIT.eventWeight),
   },
   (issue) => `is not a setting of fitting an experience model (${String(issue.input)})`,
 );

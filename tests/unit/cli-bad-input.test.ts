@@ -142,6 +142,7 @@ const CASES: Case[] = [
   ],
   ['experience eval with a positional argument', () => [...EVAL(), '--heldout', '10', 'extra'], /Unexpected argument 'extra'/],
   ['experience fit --epochs 1e99', () => [...FIT(), '--out', '{dir}/model.dgx', '--epochs', '1e99'], /--epochs must be an integer ≥ 1 and ≤ 100/],
+  ['experience fit --event-weight 0.5', () => [...FIT(), '--out', '{dir}/model.dgx', '--event-weight', '0.5'], /--event-weight must be a number in \[1, 1000\], got 0\.5/],
   ['experience fit --out in a missing directory', () => [...FIT(), '--out', '{dir}/missing/model.dgx'], /--out .*does not exist/],
   ['experience fit --out a directory', () => [...FIT(), '--out', '{dir}/isdir.dgx'], /--out .*isdir\.dgx is a directory/],
 

@@ -24,7 +24,7 @@ export const EXPERIENCE_EVAL_USAGE =
   '        [--only-action ACTION] [--backend wasm|cpu] [--json]';
 
 export const EXPERIENCE_FIT_USAGE =
-  'experience fit --env <shop|home> --buffer FILE.jsonl --out FILE.dgx [--epochs 6] [--k 3] [--max-transitions N]\n' +
+  'experience fit --env <shop|home> --buffer FILE.jsonl --out FILE.dgx [--epochs 6] [--k 3] [--max-transitions N] [--event-weight W (1: none)]\n' +
   '        [--validation 0.1] [--seed S] [--backend wasm|cpu] [--json]';
 
 /** The tfjs backend a neural model runs on where --backend names none. */
@@ -140,6 +140,7 @@ async function fitCommand(io: CommandIO, argv: string[]): Promise<void> {
       epochs: { type: 'string' },
       k: { type: 'string' },
       'max-transitions': { type: 'string' },
+      'event-weight': { type: 'string' },
       validation: { type: 'string' },
       seed: { type: 'string' },
       backend: { type: 'string', default: 'wasm' },
@@ -151,7 +152,7 @@ async function fitCommand(io: CommandIO, argv: string[]): Promise<void> {
   if (values.out === undefined || !values.out.endsWith('.dgx')) throw new UsageError(`--out FILE.dgx is required (where the fitted model goes)${values.out !== undefined ? `, got "${values.out}"` : ''}`);
   const input = {
     env,
-    ...numberFlags(values, { epochs: 'epochs', k: 'k', seed: 'seed', validationShare: 'validation', maxTransitions: 'max-transitions' }),
+    ...numberFlags(values, { epochs: 'epochs', k: 'k', seed: 'seed', validationShare: 'validation', maxTransitions: 'max-transitions', eventWeight: 'event-weight' }),
   };
   const fieldName = flagNamer({ validationShare: '--validation' });
   const spec = fitSpec(input, fieldName);

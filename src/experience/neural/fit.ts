@@ -40,6 +40,8 @@ export interface FitOptions {
   ownEpisodeExamples?: boolean;
   /** Learn from at most this many real transitions (the first by id). */
   maxTransitions?: number;
+  /** How much more an episode's last transition weighs in the reward and done losses (default 1: no more). */
+  eventWeight?: number;
   signal?: AbortSignal;
   onProgress?: (progress: FitProgress) => void;
 }
@@ -176,7 +178,7 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
           const shape = rows[head].shape;
           const x = tf.tensor2d(rows[head].matrix(batch), [batch.length, shape.dense + shape.buckets]);
           const y = tf.tensor2d(rows[head].targetMatrix(batch), [batch.length, shape.outputs]);
-          const loss = optimizers[head].minimize(() => headLoss(head, network.forward(head, x), y), true, network.headVariables(head)) as tf.Scalar;
+          const loss = optimizers[head].minimize(() => headLoss(head, network.forward(head, x), y, options.eventWeight ?? DEFAULT_FIT.eventWeight), true, network.headVariables(head)) as tf.Scalar;
           sums[head] += (await loss.data())[0] as number;
           counts[head]++;
           tf.dispose([x, y, loss]);

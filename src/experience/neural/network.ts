@@ -231,14 +231,26 @@ export class NeuralNetwork {
 /**
  * Loss of a head on a minibatch: binary cross-entropy on every output except the transition
  * head's reward (output 0), which is a squared error on sigmoid(logit) against a reward in [0, 1].
+ *
+ * `eventWeight` > 1 weighs the transition head's rows that end an episode that much more: they are
+ * a few percent of all rows, and the only ones that carry a reward, so an unweighted loss is low
+ * when the model never predicts them (the success recall that `experience eval` reports).
  */
-export function headLoss(head: HeadName, logits: tf.Tensor2D, targets: tf.Tensor2D): tf.Scalar {
+export function headLoss(head: HeadName, logits: tf.Tensor2D, targets: tf.Tensor2D, eventWeight = 1): tf.Scalar {
   return tf.tidy(() => {
     if (head !== 'transition') return tf.losses.sigmoidCrossEntropy(targets, logits) as tf.Scalar;
     const [rewardLogit, doneLogit] = tf.split(logits, 2, 1) as [tf.Tensor2D, tf.Tensor2D];
     const [reward, done] = tf.split(targets, 2, 1) as [tf.Tensor2D, tf.Tensor2D];
-    const rewardLoss = tf.mean(tf.square(tf.sub(tf.sigmoid(rewardLogit), reward)));
-    const doneLoss = tf.losses.sigmoidCrossEntropy(done, doneLogit);
-    return tf.add(tf.mul(rewardLoss, 4), doneLoss) as tf.Scalar;
+    if (eventWeight === 1) {
+      const rewardLoss = tf.mean(tf.square(tf.sub(tf.sigmoid(rewardLogit), reward)));
+      const doneLoss = tf.losses.sigmoidCrossEntropy(done, doneLogit);
+      return tf.add(tf.mul(rewardLoss, 4), doneLoss) as tf.Scalar;
+    }
+    // Weighted means: each row counts 1, an episode's last row `eventWeight`.
+    const weights = tf.add(1, tf.mul(done, eventWeight - 1)) as tf.Tensor2D;
+    const total = tf.sum(weights);
+    const rewardLoss = tf.div(tf.sum(tf.mul(weights, tf.square(tf.sub(tf.sigmoid(rewardLogit), reward)))), total);
+    const doneLoss = tf.losses.sigmoidCrossEntropy(done, doneLogit, weights, 0, tf.Reduction.SUM_BY_NONZERO_WEIGHTS);
+    return tf.add(tf.mul(rewardLoss, 4), tf.mul(doneLoss, tf.div(weights.shape[0], total))) as tf.Scalar;
   });
 }

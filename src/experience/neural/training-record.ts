@@ -34,6 +34,8 @@ export interface NeuralTrainingRecord {
   epochs: number;
   k: number;
   seed: number;
+  /** The fit's event weight (see `FitOptions.eventWeight`), recorded only when it was not 1. */
+  eventWeight?: number;
   /** Real transitions it learned from, and those held out for the per-epoch fidelity. */
   transitions: number;
   validationTransitions: number;
