@@ -29,6 +29,10 @@
  * prints the neural model's teacher-forced fidelity on a policy's own greedy real steps on the
  * held-out split (or NAME), by kind of page and action (see policy-steps.ts).
  *
+ * `npm run experiment -- missed-successes --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--heldout 1000] [--k 3] [--seed 1]`
+ * prints every real success among a policy's own greedy held-out steps with the neural model's
+ * prediction and the examples retrieval gave it (see missed-successes.ts).
+ *
  * `npm run experiment -- buffer-attributes --buffer FILE.jsonl` prints, for a shop buffer's real
  * purchases, how often a wanted attribute the bought product's title does not show was met, for the
  * task's target and for other products (see buffer-attributes.ts).
@@ -50,6 +54,7 @@ import { scoresByStep, stepKind } from './policy-steps.ts';
 import { measureFidelity, type HeldoutTransition, type TransitionScore } from '../src/experience/fidelity.ts';
 import { replayEpisodes } from '../src/envs/replay-episodes.ts';
 import { readRunFile, readTrainResult, rolloutEvalSchema } from './run-file.ts';
+import { missedSuccesses } from './missed-successes.ts';
 import { DreamGymError } from '../src/core/errors.ts';
 import { shopWorld } from '../src/envs/shop/world.ts';
 import { isShopGoal, type ShopGoal } from '../src/envs/shop/goal.ts';
@@ -76,7 +81,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const CLI = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n`);
+  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n       npm run experiment -- missed-successes --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--heldout 1000] [--k 3] [--seed 1]\n`);
   process.exit(2);
 }
 
@@ -331,7 +336,27 @@ async function printPolicySteps(argv: string[]): Promise<void> {
   process.stdout.write(`${JSON.stringify({ env: spec.name, policy: policyName, model: modelFile, buffer: bufferFile, split, episodes: played.length, ...scoresByStep(rows) })}\n`);
 }
 
+async function printMissedSuccesses(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { env: { type: 'string' }, policy: { type: 'string' }, model: { type: 'string' }, buffer: { type: 'string' }, heldout: { type: 'string' }, k: { type: 'string' }, seed: { type: 'string' } },
+    strict: true,
+  });
+  const spec = envSpec(values.env ?? usage('--env is required'));
+  const policyFile = values.policy ?? usage('--policy FILE.dgp is required');
+  const modelFile = values.model ?? usage('--model FILE.dgx is required');
+  const bufferFile = values.buffer ?? usage('--buffer FILE.jsonl is required (the offline data the model retrieves from)');
+  await useBackend(['wasm']);
+  const { model } = importNeuralModel(new Uint8Array(await readFile(modelFile)));
+  const { policy } = importPolicy(new Uint8Array(await readFile(policyFile)));
+  const buffer = await ReplayBuffer.open(new MemoryReplayStore({}, await loadStoreFile(bufferFile)));
+  const rows = await missedSuccesses(spec, { policy, model, buffer, k: intOption(values.k, 'k', 3, 1), heldout: intOption(values.heldout, 'heldout', 1000, 1), seed: intOption(values.seed, 'seed', 1, 0) });
+  for (const row of rows) process.stdout.write(`${JSON.stringify(row)}\n`);
+  process.stderr.write(`${rows.length} real successes, ${rows.filter((r) => r.predicted.success).length} predicted\n`);
+}
+
 const EXPERIMENTS: Record<string, (argv: string[]) => Promise<void>> = {
+  'missed-successes': printMissedSuccesses,
   paper,
   'real-table': printRealTable,
   'by-type': printByType,

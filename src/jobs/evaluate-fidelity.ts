@@ -49,9 +49,16 @@ export interface FidelityResult {
  * of its tasks), each with the states of its history, as the model is asked in a dream.
  */
 export async function onPolicyTransitions(spec: EnvSpec, policy: Policy, count: number, seed: number): Promise<{ heldout: HeldoutTransition[]; episodes: number }> {
-  const played: Trajectory[] = [];
-  // Every episode has at least one step, so `count` episodes are always enough.
-  await evaluatePolicy({ spec, policy, split: spec.testSplit, episodes: count, seed, onEpisode: (t) => played.push(t) });
+  // A seeded sample of the split's tasks, whose first n are the same for every n: play a few
+  // episodes, and twice as many until they hold `count` steps (a policy's episodes run long).
+  let played: Trajectory[] = [];
+  for (let episodes = Math.min(count, 16); ; episodes = Math.min(count, episodes * 2)) {
+    played = [];
+    // By the task's place in the sample, not by when its episode ended (lanes finish out of order).
+    await evaluatePolicy({ spec, policy, split: spec.testSplit, episodes, seed, onEpisode: (t, index) => (played[index] = t) });
+    // Every episode has at least one step, so `count` episodes are always enough.
+    if (played.reduce((a, t) => a + t.steps.length, 0) >= count || episodes === count) break;
+  }
   const heldout: HeldoutTransition[] = [];
   let episodes = 0;
   for (const { task, steps } of await replayEpisodes(spec, played)) {
