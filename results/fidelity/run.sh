@@ -15,14 +15,14 @@ for env in shop home; do
   # The policy a dream run starts from: one update of real GRPO (the steps the model is first asked about).
   [ -f "$work/$env-start.dgp" ] || cli train --env "$env" --mode real --algo grpo --real-budget 400 --iterations 1 --seed 1 --final-eval-episodes 10 --out "$work/$env-start.dgp" --json > /dev/null
   cli experience eval --env "$env" --experience neural --model "$work/$env.dgx" --buffer "$work/$env.jsonl" --heldout 1000 --seed 1 --json > "$out/$env-scripted.json"
-  cli experience eval --env "$env" --experience neural --model "$work/$env.dgx" --buffer "$work/$env.jsonl" --heldout 1000 --seed 1 --policy "$work/$env-start.dgp" --json > "$out/$env-on-policy.json"
-  cli experience eval --env "$env" --experience knn --buffer "$work/$env.jsonl" --heldout 1000 --seed 1 --policy "$work/$env-start.dgp" --json > "$out/$env-on-policy-knn.json"
+  cli experience eval --env "$env" --experience neural --model "$work/$env.dgx" --buffer "$work/$env.jsonl" --heldout 5000 --seed 1 --policy "$work/$env-start.dgp" --json > "$out/$env-on-policy.json"
+  cli experience eval --env "$env" --experience knn --buffer "$work/$env.jsonl" --heldout 5000 --seed 1 --policy "$work/$env-start.dgp" --json > "$out/$env-on-policy-knn.json"
 done
 # Class balance: the same home fit with each episode's last transition weighed 10 times (a value set
 # before measuring, not tuned on these splits).
 [ -f "$work/home-w10.dgx" ] || cli experience fit --env home --buffer "$work/home.jsonl" --out "$work/home-w10.dgx" --epochs 3 --seed 1 --event-weight 10 --json > "$out/home-fit-w10.json"
 cli experience eval --env home --experience neural --model "$work/home-w10.dgx" --buffer "$work/home.jsonl" --heldout 1000 --seed 1 --json > "$out/home-scripted-w10.json"
-cli experience eval --env home --experience neural --model "$work/home-w10.dgx" --buffer "$work/home.jsonl" --heldout 1000 --seed 1 --policy "$work/home-start.dgp" --json > "$out/home-on-policy-w10.json"
+cli experience eval --env home --experience neural --model "$work/home-w10.dgx" --buffer "$work/home.jsonl" --heldout 5000 --seed 1 --policy "$work/home-start.dgp" --json > "$out/home-on-policy-w10.json"
 for f in "$out"/*-scripted*.json "$out"/*-on-policy*.json; do
   node -e 'const o=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8").trim().split("\n").pop()); console.log(process.argv[1], JSON.stringify({n: o.transitions, success: o.success, done: o.done, terminalRewardMae: o.terminalRewardMae, rewardAccuracy: o.rewardAccuracy, nextStateF1: o.nextStateF1}))' "$f"
 done
