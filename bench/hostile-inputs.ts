@@ -6,6 +6,14 @@
  */
 import fc from 'fast-check';
 import type { Transition } from '../src/core/types.ts';
+import { envSpec } from '../src/envs/registry.ts';
+import { fitNeuralModel } from '../src/experience/neural/fit.ts';
+import { exportNeuralModel } from '../src/experience/neural/model-io.ts';
+import { exportTrainedPolicy } from '../src/jobs/policy-export.ts';
+import { seedBuffer } from '../src/jobs/seed-buffer.ts';
+import { createTrainer } from '../src/jobs/train.ts';
+import { MemoryReplayStore } from '../src/replay/memory-store.ts';
+import { ReplayBuffer } from '../src/replay/retrieval.ts';
 
 export const GOOD_TRANSITION: Transition = {
   runId: 'r', taskId: 't', env: 'shop', instruction: 'buy a lamp', history: [], state: { text: 'page: search', actions: ['search[...]'] }, action: 'search[lamp]',
@@ -76,3 +84,20 @@ export const chatRequest = fc.record({
   key: fc.constantFrom('', 'Bearer room-secret-1', 'Bearer wrong', 'Basic abc'),
   body: fc.oneof(texty, chatMessages.map((messages) => JSON.stringify({ messages })), fc.jsonValue().map((value) => JSON.stringify(value))),
 });
+
+/**
+ * Valid files to damage: an untrained shop policy's `.dgp`, and a `.dgx` fitted for one epoch on a
+ * buffer of `episodes` seeded shop episodes (returned too). Needs the cpu backend started.
+ */
+export async function validWeightFiles(episodes: number): Promise<{ policyBytes: Uint8Array; modelBytes: Uint8Array; buffer: ReplayBuffer }> {
+  const trainer = createTrainer({ env: 'shop', mode: 'real', algo: 'grpo', backend: 'cpu', run: { seed: 1, realBudget: 10, evalEvery: 0, lambda: 0.2, explorationFloor: 0.1 }, curriculum: false });
+  const policyBytes = await exportTrainedPolicy(trainer, 'cpu');
+  trainer.policy.dispose();
+  const store = new MemoryReplayStore();
+  const buffer = await ReplayBuffer.open(store);
+  await seedBuffer(envSpec('shop'), { episodes, mix: 'oracle=0.5,random=0.5', seed: 1 }, { store, write: (t) => buffer.add(t) });
+  const fit = await fitNeuralModel({ buffer, env: 'shop', epochs: 1, validationShare: 0 });
+  const modelBytes = await exportNeuralModel(fit.model, { backend: 'cpu', training: {}, evaluation: null, createdAt: '2026-11-25T00:00:00Z' });
+  fit.model.dispose();
+  return { policyBytes, modelBytes, buffer };
+}

@@ -8,23 +8,17 @@ import fc from 'fast-check';
 import { parseArgs } from 'node:util';
 import { DreamGymError } from '../src/core/errors.ts';
 import { envSpec } from '../src/envs/registry.ts';
-import { fitNeuralModel } from '../src/experience/neural/fit.ts';
-import { exportNeuralModel, inspectNeuralModel } from '../src/experience/neural/model-io.ts';
+import { inspectNeuralModel } from '../src/experience/neural/model-io.ts';
 import { startChatServer } from '../src/experience/llm/chat-server.ts';
 import { KnnExperienceModel } from '../src/experience/knn.ts';
 import { parseOutput } from '../src/experience/output.ts';
 import { readPrompt } from '../src/experience/prompt-reader.ts';
 import { protocolAnswerer } from '../src/experience/serve-answer.ts';
-import { exportTrainedPolicy } from '../src/jobs/policy-export.ts';
-import { seedBuffer } from '../src/jobs/seed-buffer.ts';
-import { createTrainer } from '../src/jobs/train.ts';
 import { useBackend } from '../src/platform/tf.ts';
 import { importPolicy } from '../src/policy/policy-file.ts';
 import { importJsonl, parseLine } from '../src/replay/jsonl.ts';
-import { MemoryReplayStore } from '../src/replay/memory-store.ts';
-import { ReplayBuffer } from '../src/replay/retrieval.ts';
 import { parseStoreMeta } from '../src/replay/store-meta.ts';
-import { actionText, chatMessages, chatRequest, damaged, jsonlText, metaLine, modelReply, mutatedTransition, texty } from './hostile-inputs.ts';
+import { actionText, chatMessages, chatRequest, damaged, jsonlText, metaLine, modelReply, mutatedTransition, texty, validWeightFiles } from './hostile-inputs.ts';
 
 /** How one input ended: an outcome name, counted per class. */
 type Outcome = string;
@@ -57,15 +51,7 @@ export async function robustnessBench(argv: string[]): Promise<unknown> {
   const sample = <T>(arbitrary: fc.Arbitrary<T>) => fc.sample(arbitrary, { seed, numRuns });
   await useBackend(['cpu']);
 
-  const trainer = createTrainer({ env: 'shop', mode: 'real', algo: 'grpo', backend: 'cpu', run: { seed: 1, realBudget: 10, evalEvery: 0, lambda: 0.2, explorationFloor: 0.1 }, curriculum: false });
-  const policyBytes = await exportTrainedPolicy(trainer, 'cpu');
-  trainer.policy.dispose();
-  const store = new MemoryReplayStore();
-  const buffer = await ReplayBuffer.open(store);
-  await seedBuffer(envSpec('shop'), { episodes: 20, mix: 'oracle=0.5,random=0.5', seed: 1 }, { store, write: (t) => buffer.add(t) });
-  const fit = await fitNeuralModel({ buffer, env: 'shop', epochs: 1, validationShare: 0 });
-  const modelBytes = await exportNeuralModel(fit.model, { backend: 'cpu', training: {}, evaluation: null, createdAt: '2026-11-25T00:00:00Z' });
-  fit.model.dispose();
+  const { policyBytes, modelBytes, buffer } = await validWeightFiles(20);
 
   const classes: Record<string, unknown> = {};
   classes.jsonlLine = await tally(sample(fc.oneof(texty, mutatedTransition)), (text) => {

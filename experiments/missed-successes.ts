@@ -6,7 +6,7 @@
  * misses the successes a policy earns (results/fidelity/README.md).
  */
 import type { EnvSpec } from '../src/envs/spec.ts';
-import { heldoutInput, isPredictedSuccess, isRealSuccess } from '../src/experience/fidelity.ts';
+import { isRealSuccess, measureFidelity, type TransitionScore } from '../src/experience/fidelity.ts';
 import type { ExperienceModel } from '../src/experience/types.ts';
 import { onPolicyTransitions } from '../src/jobs/evaluate-fidelity.ts';
 import type { Policy } from '../src/policy/policy.ts';
@@ -17,7 +17,8 @@ export interface SuccessStep {
   /** Steps taken before this one. */
   step: number;
   action: string;
-  predicted: { reward: number; done: boolean; success: boolean };
+  /** What the model predicted, scored as `experience eval` scores it. */
+  predicted: { done: boolean; success: boolean; rewardError: number };
   /** The retrieved examples: their task, action, reward and done. */
   examples: { instruction: string; action: string; reward: number; done: boolean }[];
 }
@@ -26,20 +27,16 @@ export async function missedSuccesses(spec: EnvSpec, options: { policy: Policy; 
   const { heldout } = await onPolicyTransitions(spec, options.policy, options.heldout, options.seed);
   const wins = heldout.filter((h) => isRealSuccess(h.transition));
   if (wins.length === 0) return [];
-  const examples = await options.buffer.nearest(
-    wins.map(({ transition: t }) => ({ instruction: t.instruction, state: t.state, action: t.action })),
-    options.k,
-    { env: spec.name, source: 'real' },
-  );
-  const predictions = await options.model.predict(wins.map((h, i) => heldoutInput(h, examples[i] ?? [])));
-  return wins.map((h, i) => {
-    const p = predictions[i] as { reward: number; done: boolean };
+  // The fidelity measurement itself, on the successes alone: the same retrieval, inputs and scores.
+  const { inputs, scores } = await measureFidelity({ model: options.model, buffer: options.buffer, k: options.k, heldout: wins });
+  return wins.map(({ transition: t }, i) => {
+    const score = scores[i] as TransitionScore;
     return {
-      task: h.transition.instruction,
-      step: h.transition.history.length,
-      action: h.transition.action,
-      predicted: { reward: p.reward, done: p.done, success: isPredictedSuccess(p) },
-      examples: (examples[i] ?? []).map((e) => ({ instruction: e.instruction, action: e.action, reward: e.reward, done: e.done })),
+      task: t.instruction,
+      step: t.history.length,
+      action: t.action,
+      predicted: { done: score.predictedDone, success: score.predictedSuccess, rewardError: score.rewardError },
+      examples: (inputs[i]?.examples ?? []).map((e) => ({ instruction: e.instruction, action: e.action, reward: e.reward, done: e.done })),
     };
   });
 }

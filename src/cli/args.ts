@@ -1,8 +1,8 @@
 /** Small helpers over node:util.parseArgs so each command reads like its usage line. */
 import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { access, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { UsageError } from '../core/errors.ts';
+import { errorMessage, UsageError } from '../core/errors.ts';
 import type * as v from 'valibot';
 import { flagName, parseSpec, type FieldNamer } from '../jobs/spec.ts';
 
@@ -94,6 +94,15 @@ export async function checkOutputPath(path: string, flag: string): Promise<void>
  * Refuses, before any work starts, an input file that cannot be read: missing, a directory, or a
  * file this process may not read. `what` names it in the message (`buffer import`, `--buffer`).
  */
+/** A file a flag names, as bytes; a UsageError naming the flag when it cannot be read. */
+export async function readInputBytes(path: string, flag: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch (error) {
+    throw new UsageError(`cannot read ${flag} ${path}: ${errorMessage(error)}`);
+  }
+}
+
 export async function checkInputFile(path: string, what: string): Promise<void> {
   const existing = await stat(path).catch(() => null);
   if (!existing) throw new UsageError(`${what} ${path} does not exist`);

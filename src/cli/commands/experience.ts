@@ -4,17 +4,17 @@
  * episodes, as the buffer is seeded), so none of them is in the buffer the model retrieves from.
  */
 import { parseArgs } from 'node:util';
-import { errorMessage, UsageError } from '../../core/errors.ts';
+import { UsageError } from '../../core/errors.ts';
 import { importPolicy } from '../../policy/policy-file.ts';
 import type { Policy } from '../../policy/policy.ts';
 import { ENVIRONMENTS, envSpec } from '../../envs/registry.ts';
 import { evaluateFidelity } from '../../jobs/evaluate-fidelity.ts';
 import { parseMix } from '../../replay/seed.ts';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { fitExperienceModel, fitSpec } from '../../jobs/fit-experience-model.ts';
 import { parseBackend, useBackend } from '../../platform/tf.ts';
 import { EVAL_SPECS } from '../../jobs/eval-spec.ts';
-import { checkOutputPath, flagNamer, numberFlags, parseFlags, requireOption, stringFlags } from '../args.ts';
+import { checkOutputPath, flagNamer, numberFlags, parseFlags, readInputBytes, requireOption, stringFlags } from '../args.ts';
 import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, bufferFileSource, createExperienceModel, experienceBackend, experienceFields, openBufferFile } from '../experience-options.ts';
 import type { CommandIO } from '../io.ts';
 
@@ -115,12 +115,7 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
 
 /** A saved policy for on-policy fidelity, refused before any work when it is not one or plays another env. */
 async function loadPolicyFile(path: string, env: string): Promise<Policy> {
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(await readFile(path));
-  } catch (error) {
-    throw new UsageError(`cannot read --policy ${path}: ${errorMessage(error)}`);
-  }
+  const bytes = await readInputBytes(path, '--policy');
   const { policy, header } = importPolicy(bytes);
   if (header.env !== env) {
     policy.dispose();

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
 import { SCRIPTED_POLICIES, type ScriptedPolicy } from '../../envs/episode.ts';
@@ -7,7 +6,7 @@ import type { EnvSpec } from '../../envs/spec.ts';
 import { rollout, rolloutPolicyFile, type RolloutSettings } from '../../jobs/rollout.ts';
 import { parseBackend, useBackend } from '../../platform/tf.ts';
 import { DEFAULT_SCRIPTED_EPISODES, policyFileRolloutSpec, scriptedRolloutSpec } from '../../jobs/rollout-spec.ts';
-import { flagNamer, numberFlags, parseFlags, requireOption, stringFlags } from '../args.ts';
+import { flagNamer, numberFlags, parseFlags, readInputBytes, requireOption, stringFlags } from '../args.ts';
 import type { CommandIO } from '../io.ts';
 
 export const ROLLOUT_USAGE =
@@ -35,12 +34,7 @@ function progressEvery(io: CommandIO, label: string, total: number): (done: numb
 /** Greedy evaluation of a saved policy (see jobs/rollout.ts). */
 async function policyFileRollout(io: CommandIO, path: string, args: RolloutArgs): Promise<void> {
   const { spec, settings } = args;
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(await readFile(path));
-  } catch (error) {
-    throw new UsageError(`cannot read --policy ${path}: ${(error as Error).message}`);
-  }
+  const bytes = await readInputBytes(path, '--policy');
   const backend = await useBackend([parseBackend(args.backend)]);
   const report = progressEvery(io, `${spec.name}/${path}`, settings.episodes ?? spec.tasks(settings.split).length);
   let done = 0;

@@ -15,20 +15,15 @@ import { matchAdmissible, parseWebAction } from '../../../src/core/actions.ts';
 import { envSpec } from '../../../src/envs/registry.ts';
 import { parseOutput } from '../../../src/experience/output.ts';
 import { readPrompt } from '../../../src/experience/prompt-reader.ts';
-import { exportNeuralModel, inspectNeuralModel } from '../../../src/experience/neural/model-io.ts';
-import { fitNeuralModel } from '../../../src/experience/neural/fit.ts';
+import { inspectNeuralModel } from '../../../src/experience/neural/model-io.ts';
 import { importPolicy, inspectPolicyFile } from '../../../src/policy/policy-file.ts';
-import { exportTrainedPolicy } from '../../../src/jobs/policy-export.ts';
-import { seedBuffer } from '../../../src/jobs/seed-buffer.ts';
-import { createTrainer } from '../../../src/jobs/train.ts';
-import { ReplayBuffer } from '../../../src/replay/retrieval.ts';
 import { useBackend } from '../../../src/platform/tf.ts';
 import { loadStoreFile } from '../../../src/replay/file-store.ts';
 import { importJsonl, parseLine, transitionLine } from '../../../src/replay/jsonl.ts';
 import { MemoryReplayStore } from '../../../src/replay/memory-store.ts';
 import { parseStoreMeta } from '../../../src/replay/store-meta.ts';
 import { transitionSchema } from '../../../src/replay/schema.ts';
-import { actionText, chatMessages, damaged, GOOD_TRANSITION, jsonlText, metaLine, modelReply, mutatedTransition, texty } from '../../../bench/hostile-inputs.ts';
+import { actionText, chatMessages, damaged, GOOD_TRANSITION, jsonlText, metaLine, modelReply, mutatedTransition, texty, validWeightFiles } from '../../../bench/hostile-inputs.ts';
 import * as v from 'valibot';
 
 /** Seeded, so a failure reproduces; bounded, so `npm test` stays fast. */
@@ -155,15 +150,7 @@ describe('fuzz: .dgp and .dgx containers', () => {
   let modelBytes: Uint8Array;
   beforeAll(async () => {
     await useBackend(['cpu']);
-    const trainer = createTrainer({ env: 'shop', mode: 'real', algo: 'grpo', backend: 'cpu', run: { seed: 1, realBudget: 10, evalEvery: 0, lambda: 0.2, explorationFloor: 0.1 }, curriculum: false });
-    policyBytes = await exportTrainedPolicy(trainer, 'cpu');
-    trainer.policy.dispose();
-    const store = new MemoryReplayStore();
-    const buffer = await ReplayBuffer.open(store);
-    await seedBuffer(envSpec('shop'), { episodes: 4, mix: 'oracle=0.5,random=0.5', seed: 1 }, { store, write: (t) => buffer.add(t) });
-    const fit = await fitNeuralModel({ buffer, env: 'shop', epochs: 1, validationShare: 0 });
-    modelBytes = await exportNeuralModel(fit.model, { backend: 'cpu', training: {}, evaluation: null, createdAt: '2026-11-25T00:00:00Z' });
-    fit.model.dispose();
+    ({ policyBytes, modelBytes } = await validWeightFiles(4));
   });
 
   it('a damaged or random policy file is refused with a typed error, or loads', async () => {
