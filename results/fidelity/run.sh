@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Success and episode-end fidelity of the neural experience model, per environment, on scripted
-# held-out steps and on a policy's own greedy steps (issue 24, Deliver 1). Writes one JSON per
-# measurement into results/fidelity/ (and scratch files into WORK). About 15 minutes on 2 cores.
+# held-out steps and on a policy's own greedy held-out steps, fitted with its reasoning and without
+# (issue 24, Deliver 1 and 3). Writes one JSON per measurement into results/fidelity/ (and scratch
+# files into WORK; a file already in WORK is reused, so an interrupted run resumes). About 70
+# minutes on 2 cores.
 # Usage: bash results/fidelity/run.sh [WORK]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -12,17 +14,16 @@ for env in shop home; do
   # The issue's buffer: 400 train-split episodes, the oracle, the noisy expert and the random agent.
   [ -f "$work/$env.jsonl" ] || cli buffer seed --env "$env" --episodes 400 --mix oracle=0.4,noisy=0.3,random=0.3 --seed 1 --out "$work/$env.jsonl" --json > /dev/null
   [ -f "$work/$env.dgx" ] || cli experience fit --env "$env" --buffer "$work/$env.jsonl" --out "$work/$env.dgx" --epochs 3 --seed 1 --json > "$out/$env-fit.json"
+  # The same fit without reasoning: the examples' annotations withheld, the reasoning head unused.
+  [ -f "$work/$env-nr.dgx" ] || cli experience fit --env "$env" --buffer "$work/$env.jsonl" --out "$work/$env-nr.dgx" --epochs 3 --seed 1 --reasoning off --json > "$out/$env-fit-no-reasoning.json"
   # The policy a dream run starts from: one update of real GRPO (the steps the model is first asked about).
   [ -f "$work/$env-start.dgp" ] || cli train --env "$env" --mode real --algo grpo --real-budget 400 --iterations 1 --seed 1 --final-eval-episodes 10 --out "$work/$env-start.dgp" --json > /dev/null
   cli experience eval --env "$env" --experience neural --model "$work/$env.dgx" --buffer "$work/$env.jsonl" --heldout 1000 --seed 1 --json > "$out/$env-scripted.json"
   cli experience eval --env "$env" --experience neural --model "$work/$env.dgx" --buffer "$work/$env.jsonl" --heldout 5000 --seed 1 --policy "$work/$env-start.dgp" --json > "$out/$env-on-policy.json"
+  cli experience eval --env "$env" --experience neural --model "$work/$env-nr.dgx" --buffer "$work/$env.jsonl" --heldout 1000 --seed 1 --json > "$out/$env-scripted-no-reasoning.json"
+  cli experience eval --env "$env" --experience neural --model "$work/$env-nr.dgx" --buffer "$work/$env.jsonl" --heldout 5000 --seed 1 --policy "$work/$env-start.dgp" --json > "$out/$env-on-policy-no-reasoning.json"
   cli experience eval --env "$env" --experience knn --buffer "$work/$env.jsonl" --heldout 5000 --seed 1 --policy "$work/$env-start.dgp" --json > "$out/$env-on-policy-knn.json"
 done
-# Class balance: the same home fit with each episode's last transition weighed 10 times (a value set
-# before measuring, not tuned on these splits).
-[ -f "$work/home-w10.dgx" ] || cli experience fit --env home --buffer "$work/home.jsonl" --out "$work/home-w10.dgx" --epochs 3 --seed 1 --event-weight 10 --json > "$out/home-fit-w10.json"
-cli experience eval --env home --experience neural --model "$work/home-w10.dgx" --buffer "$work/home.jsonl" --heldout 1000 --seed 1 --json > "$out/home-scripted-w10.json"
-cli experience eval --env home --experience neural --model "$work/home-w10.dgx" --buffer "$work/home.jsonl" --heldout 5000 --seed 1 --policy "$work/home-start.dgp" --json > "$out/home-on-policy-w10.json"
 for f in "$out"/*-scripted*.json "$out"/*-on-policy*.json; do
   node -e 'const o=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8").trim().split("\n").pop()); console.log(process.argv[1], JSON.stringify({n: o.transitions, success: o.success, done: o.done, terminalRewardMae: o.terminalRewardMae, rewardAccuracy: o.rewardAccuracy, nextStateF1: o.nextStateF1}))' "$f"
 done

@@ -18,7 +18,16 @@ export const numberWithin = (min: number, max: number) => {
   return v.pipe(v.number(message), v.check((n) => Number.isFinite(n) && n >= min && n <= max, message));
 };
 
+/** A finite number in (0, max]: a scale that 0 would switch off. */
+export const positiveUpTo = (max: number) => {
+  const message = `must be a number > 0 and ≤ ${max}`;
+  return v.pipe(v.number(message), v.check((n) => Number.isFinite(n) && n > 0 && n <= max, message));
+};
+
 /** One of `choices`. */
+/** A switch's two values (`--curriculum`, `--reasoning`). */
+export const ON_OFF = ['on', 'off'] as const;
+
 export const oneOf = <const T extends string>(choices: readonly T[]) => v.picklist(choices, `must be one of: ${choices.join(', ')}`);
 
 /** Episodes one command may play (a rollout, a seeding, an evaluation): far above any run's, far below a hang. */

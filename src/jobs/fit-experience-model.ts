@@ -62,6 +62,7 @@ export async function fitExperienceModel(input: FitSpecInput, context: FitContex
     validationShare: spec.validationShare,
     ...(spec.maxTransitions !== undefined ? { maxTransitions: spec.maxTransitions } : {}),
     ...(spec.eventWeight !== DEFAULT_FIT.eventWeight ? { eventWeight: spec.eventWeight } : {}),
+    ...(spec.reasoning === 'off' ? { reasoning: false } : {}),
     ...(context.signal ? { signal: context.signal } : {}),
     ...(context.onProgress ? { onProgress: context.onProgress } : {}),
   });
@@ -74,6 +75,7 @@ export async function fitExperienceModel(input: FitSpecInput, context: FitContex
     k: spec.k,
     seed: spec.seed,
     ...(spec.eventWeight !== DEFAULT_FIT.eventWeight ? { eventWeight: spec.eventWeight } : {}),
+    ...(spec.reasoning === 'off' ? { reasoning: false as const } : {}),
     transitions: fit.transitions,
     validationTransitions: fit.validationTransitions,
     rows: { ...fit.rows },

@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { DEFAULT_FIT } from '../experience/neural/fit-settings.ts';
 import { MAX_RECORDED_EPOCHS } from '../experience/neural/training-record.ts';
 import { MAX_K } from '../replay/retrieval.ts';
-import { integerIn, numberWithin } from './bounds-spec.ts';
+import { integerIn, numberWithin, ON_OFF, oneOf } from './bounds-spec.ts';
 import { SEED } from './spec.ts';
 
 export const MAX_EPOCHS = MAX_RECORDED_EPOCHS;
@@ -26,6 +26,8 @@ export const FIT_SPEC = v.strictObject(
     batchSize: v.optional(integerIn(1, 65_536), DEFAULT_FIT.batchSize),
     /** How much more an episode's last transition weighs in the reward and done losses. */
     eventWeight: v.optional(numberWithin(1, 1000), DEFAULT_FIT.eventWeight),
+    /** off: fit without reasoning (the examples' annotations withheld), the ablation fidelity is compared with. */
+    reasoning: v.optional(oneOf(ON_OFF), 'on'),
   },
   (issue) => `is not a setting of fitting an experience model (${String(issue.input)})`,
 );

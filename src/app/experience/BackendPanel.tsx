@@ -73,7 +73,7 @@ function progressText(p: NeuralFitEvent | null): string {
   if (!p) return 'Starting tfjs and reading the buffer…';
   if (p.phase === 'prepare') return `Preparing: retrieved examples for ${int(p.done)} / ${int(p.total)} real transitions`;
   if (p.phase === 'validate') return `Epoch ${p.epoch} / ${p.epochs} · checking held-out episodes ${int(p.done)} / ${int(p.total)}`;
-  const loss = p.loss ? ` · loss ${formatNumber(p.loss.line)} (lines), ${formatNumber(p.loss.action)} (actions), ${formatNumber(p.loss.transition)} (reward, done)` : '';
+  const loss = p.loss ? ` · loss ${formatNumber(p.loss.line)} (lines), ${formatNumber(p.loss.action)} (actions), ${formatNumber(p.loss.transition)} (reward, done)${p.loss.reasoning !== undefined ? `, ${formatNumber(p.loss.reasoning)} (reasoning)` : ''}` : '';
   return `Epoch ${p.epoch} / ${p.epochs} · minibatch ${int(p.done)} / ${int(p.total)}${loss}`;
 }
 

@@ -24,7 +24,7 @@ export const EXPERIENCE_EVAL_USAGE =
   '        [--only-action ACTION] [--backend wasm|cpu] [--json]';
 
 export const EXPERIENCE_FIT_USAGE =
-  'experience fit --env <shop|home> --buffer FILE.jsonl --out FILE.dgx [--epochs 6] [--k 3] [--max-transitions N] [--event-weight W (1: none)]\n' +
+  'experience fit --env <shop|home> --buffer FILE.jsonl --out FILE.dgx [--epochs 6] [--k 3] [--max-transitions N] [--event-weight W (1: none)] [--reasoning on|off]\n' +
   '        [--validation 0.1] [--seed S] [--backend wasm|cpu] [--json]';
 
 /** The tfjs backend a neural model runs on where --backend names none. */
@@ -136,6 +136,7 @@ async function fitCommand(io: CommandIO, argv: string[]): Promise<void> {
       k: { type: 'string' },
       'max-transitions': { type: 'string' },
       'event-weight': { type: 'string' },
+      reasoning: { type: 'string' },
       validation: { type: 'string' },
       seed: { type: 'string' },
       backend: { type: 'string', default: 'wasm' },
@@ -148,6 +149,7 @@ async function fitCommand(io: CommandIO, argv: string[]): Promise<void> {
   const input = {
     env,
     ...numberFlags(values, { epochs: 'epochs', k: 'k', seed: 'seed', validationShare: 'validation', maxTransitions: 'max-transitions', eventWeight: 'event-weight' }),
+    ...(values.reasoning !== undefined ? { reasoning: values.reasoning as 'on' | 'off' } : {}),
   };
   const fieldName = flagNamer({ validationShare: '--validation' });
   const spec = fitSpec(input, fieldName);

@@ -20,6 +20,8 @@ import { hashString } from '../../core/rng.ts';
 import { tokens } from '../../core/text.ts';
 import type { Transition } from '../../core/types.ts';
 import type { ExperienceInput, HistoryStep } from '../types.ts';
+import { reasoningCandidates, reasoningMapper, reasoningSources, REASONING_SUMMARY_DENSE, REASONING_SUMMARY_SLOTS, type ReasoningCandidate, type ReasoningSource } from './reasoning.ts';
+import { namesTask, relativeForm, relativeHistory, taskNames } from './task-relative.ts';
 import { analogy, containsPhrase, lineFields, lineFrom, lineValue, mapper, stateLines, targetLine, type StateLine } from './lines.ts';
 
 /** Examples beyond this many still vote in the counts but have no per-rank features. */
@@ -48,6 +50,13 @@ export interface TransitionCandidates {
   lines: LineCandidate[];
   /** Built from the line candidates; see `actionCandidates`. */
   actionContext: ActionContext;
+  /** The sentences the reasoning head chooses among (reasoning.ts), and the annotations they come from. */
+  reasoning: ReasoningCandidate[];
+  reasoningSources: ReasoningSource[];
+  /**
+   * The transition head's row before the reasoning is chosen: its first REASONING_SUMMARY_DENSE
+   * values and REASONING_SUMMARY_SLOTS hashed strings are left empty for `withReasoning`.
+   */
   transition: Features;
   /**
    * Header keys the next state will have: those most examples' next states have (the current
@@ -284,6 +293,8 @@ interface ExampleView {
   stateLines: StateLine[];
   nextLines: StateLine[];
   map: (text: string) => string;
+  /** How its annotation is carried over (reasoning.ts). */
+  reasoningMap: (text: string) => string;
   wideMap: (text: string) => string;
   nextBase: StateLine[];
   nextWide: StateLine[];
@@ -336,6 +347,7 @@ function viewOf(example: Transition, instruction: string, lines: readonly StateL
     stateLines: exState,
     nextLines: exNext,
     map,
+    reasoningMap: reasoningMapper(base, example.action, action),
     wideMap,
     nextBase: exNext.map((l) => ({ ...l, text: map(l.text) })),
     nextWide: exNext.map((l) => ({ ...l, text: wideMap(l.text) })),
@@ -488,9 +500,15 @@ export function transitionCandidates(input: ExperienceInput): TransitionCandidat
   }
 
   const headerValues = current.filter((l) => l.header && l.key !== 'instruction' && l.key !== 'task').map((l) => lineValue(l).toLowerCase()).filter((v) => v.length > 1);
+  const sources = reasoningSources(
+    input,
+    views.map((v) => ({ ...v.example, map: v.reasoningMap, sameVerb: v.sameVerb })),
+  );
   return {
     lines,
     actionContext: { input, views, history, targetPhrases, headerValues, verb },
+    reasoning: reasoningCandidates(input, sources),
+    reasoningSources: sources,
     transition: transitionFeatures(input, current, target, views, verb),
     headerKeys: expectedHeaderKeys(current, views),
   };
@@ -648,7 +666,10 @@ function transitionFeatures(input: ExperienceInput, current: readonly StateLine[
   const delta = (field: keyof Evidence): number[] =>
     ours[field].map((x, b) => (peerEvidence.length === 0 ? 0 : x - peerEvidence.reduce((a, e) => a + (e[field][b] as number), 0) / peerEvidence.length));
   const stateText = current.filter((l) => !(l.header && (l.key === 'instruction' || l.key === 'task'))).map((l) => l.text).join(' ');
+  const names = taskNames(input.task.instruction);
   const dense = [
+    // First, filled in by withReasoning once the reasoning head has chosen.
+    ...new Array<number>(REASONING_SUMMARY_DENSE).fill(0),
     mean(rewards),
     rewards[0] ?? 0,
     mean(dones),
@@ -677,13 +698,70 @@ function transitionFeatures(input: ExperienceInput, current: readonly StateLine[
     ...delta('clauses'),
     ...delta('within'),
     ...delta('above'),
+    ...taskRelativeEvidence(input, views),
     // Last, as the network slices them off for its requirement sub-network.
     ...requirementRows(task, contents, `${historyText} ${input.action}`),
   ];
   return {
     dense,
-    hashed: [`h ${Math.min(HISTORY_BUCKETS - 1, input.history.length)}`, `v ${verb}`, `tk ${target?.key ?? 'none'} ${verb}`, ...tokens(input.action).slice(0, 6).map((w) => `aw ${w}`)],
+    hashed: [
+      // Empty (no bucket) until withReasoning puts the chosen sentences' forms here.
+      ...new Array<string>(REASONING_SUMMARY_SLOTS).fill(''),
+      `h ${Math.min(HISTORY_BUCKETS - 1, input.history.length)}`,
+      `v ${verb}`,
+      `tk ${target?.key ?? 'none'} ${verb}`,
+      ...tokens(input.action).slice(0, 6).map((w) => `aw ${w}`),
+      // The action and the history's task-naming steps relative to this task (task-relative.ts).
+      `ra ${relativeForm(input.action, names)}`,
+      ...relativeHistory(input.history.slice(-RELATIVE_HISTORY_WINDOW).map((h) => h.action), names).slice(-RELATIVE_HISTORY_SLOTS).map((f) => `rh ${f}`),
+    ],
   };
+}
+
+/**
+ * How far back the history's task-naming steps are read, and how many of them are hashed (the
+ * latest): with the reasoning's 2, the 3 fixed strings, 6 action words and the relative action, 18
+ * (HASH_SLOTS.transition).
+ */
+const RELATIVE_HISTORY_WINDOW = 30;
+const RELATIVE_HISTORY_SLOTS = 6;
+/** The transition row with what the reasoning head chose (reasoningSummary) in its reserved places. */
+export function withReasoning(transition: Features, summary: { dense: readonly number[]; hashed: readonly string[] }): Features {
+  return {
+    dense: [...summary.dense, ...transition.dense.slice(REASONING_SUMMARY_DENSE)],
+    hashed: [...Array.from({ length: REASONING_SUMMARY_SLOTS }, (_, i) => summary.hashed[i] ?? ''), ...transition.hashed.slice(REASONING_SUMMARY_SLOTS)],
+  };
+}
+
+/** The dense values taskRelativeEvidence adds. */
+export const TASK_RELATIVE_DENSE = 6;
+
+/**
+ * What the examples that took this action *relative to their own task* say: how many did, their
+ * mean reward and done, and how much of the task-naming history of a rewarded (and of an
+ * unrewarded) one ours repeats. A rewarded example that cleaned its object before putting it where
+ * its task wanted speaks for a put here only if this history cleaned ours too.
+ */
+function taskRelativeEvidence(input: ExperienceInput, views: readonly ExampleView[]): number[] {
+  const names = taskNames(input.task.instruction);
+  const ours = relativeForm(input.action, names);
+  const ourHistory = new Set(relativeHistory(input.history.map((h) => h.action), names));
+  const alike = views.filter((v) => relativeForm(v.example.action, taskNames(v.example.instruction)) === ours);
+  const mean = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
+  const repeated = (v: ExampleView): number => {
+    const theirs = relativeHistory(v.example.history, taskNames(v.example.instruction));
+    return theirs.length === 0 ? 1 : theirs.filter((f) => ourHistory.has(f)).length / theirs.length;
+  };
+  const rewarded = alike.filter((v) => v.example.reward > 0.5);
+  const unrewarded = alike.filter((v) => v.example.reward <= 0.5);
+  return [
+    alike.length / Math.max(1, views.length),
+    mean(alike.map((v) => v.example.reward)),
+    mean(alike.map((v) => (v.example.done ? 1 : 0))),
+    namesTask(ours) ? 1 : 0,
+    Math.max(0, ...rewarded.map(repeated)),
+    Math.max(0, ...unrewarded.map(repeated)),
+  ];
 }
 
 /** A string's bucket in [0, buckets): the project's one string hash (FNV-1a). */

@@ -15,6 +15,7 @@ import { meanScores, scoreTransition, type ScoreMeans, type TransitionScore } fr
 import { episodeHistories } from '../history.ts';
 import type { ExperienceInput } from '../types.ts';
 import { actionCandidates, transitionCandidates } from './candidates.ts';
+import { reasoningLabels, reasoningSummary, REASONING_SUMMARY_SLOTS, type ReasoningCandidate, type ReasoningSource } from './reasoning.ts';
 import { stateLines } from './lines.ts';
 import { architectureOf, DEFAULT_NEURAL_CONFIG, HASH_SLOTS, NeuralExperienceModel, type NeuralConfig } from './model.ts';
 import { headLoss, HEADS, NeuralNetwork, Rows, type HeadName } from './network.ts';
@@ -42,6 +43,12 @@ export interface FitOptions {
   maxTransitions?: number;
   /** How much more an episode's last transition weighs in the reward and done losses (default 1: no more). */
   eventWeight?: number;
+  /**
+   * False fits the model without reasoning: its examples are posed without their annotations, so
+   * the reasoning head has nothing to choose and the transition head learns without what it would
+   * have said (the ablation `experience eval` compares with).
+   */
+  reasoning?: boolean;
   signal?: AbortSignal;
   onProgress?: (progress: FitProgress) => void;
 }
@@ -88,7 +95,7 @@ function taskOf(t: Transition): Task {
 }
 
 /** Each transition posed as a prediction input, with examples from other episodes. */
-async function inputsFor(buffer: ReplayBuffer, transitions: readonly Transition[], env: string, k: number, ownEpisode: boolean, onDone: (n: number) => void): Promise<ExperienceInput[]> {
+async function inputsFor(buffer: ReplayBuffer, transitions: readonly Transition[], env: string, k: number, ownEpisode: boolean, reasoning: boolean, onDone: (n: number) => void): Promise<ExperienceInput[]> {
   const byEpisode = new Map<string, number[]>();
   transitions.forEach((t, i) => {
     const key = t.episodeId ?? `${t.runId}/${t.taskId}`;
@@ -108,7 +115,8 @@ async function inputsFor(buffer: ReplayBuffer, transitions: readonly Transition[
     const histories = episodeHistories(queries);
     indices.forEach((i, j) => {
       const t = transitions[i] as Transition;
-      inputs[i] = { task: taskOf(t), history: histories[j] ?? [], state: t.state, action: t.action, examples: examples[j] ?? [] };
+      const shown = examples[j] ?? [];
+      inputs[i] = { task: taskOf(t), history: histories[j] ?? [], state: t.state, action: t.action, examples: reasoning ? shown : shown.map(withoutReasoning) };
     });
     done += indices.length;
     onDone(done);
@@ -116,14 +124,66 @@ async function inputsFor(buffer: ReplayBuffer, transitions: readonly Transition[
   return inputs;
 }
 
-function addRows(rows: Record<HeadName, Rows>, input: ExperienceInput, real: Transition): void {
+function withoutReasoning(t: Transition): Transition {
+  const { reasoning: _dropped, ...rest } = t;
+  return rest;
+}
+
+/** What a training transition's reasoning summary is computed from again after each reasoning pass. */
+interface ReasoningOfRow {
+  candidates: ReasoningCandidate[];
+  sources: ReasoningSource[];
+  /** Its rows in the reasoning head's rows. */
+  start: number;
+  end: number;
+}
+
+function addRows(rows: Record<HeadName, Rows>, input: ExperienceInput, real: Transition): ReasoningOfRow {
   const prepared = transitionCandidates(input);
+  const start = rows.reasoning.count;
+  reasoningLabels(prepared.reasoning, real.reasoning, input.task.instruction).forEach((label, i) => rows.reasoning.push((prepared.reasoning[i] as ReasoningCandidate).features, [label]));
   const truth = new Set(stateLines(real.next).map((l) => `${l.header}\u0000${l.text}`));
   for (const c of prepared.lines) rows.line.push(c.features, [truth.has(`${c.line.header}\u0000${c.line.text}`) ? 1 : 0]);
   const actions = new Set(real.next.actions.map(matchKey));
   // Teacher forcing: templates are filled from the real next state's lines.
   for (const c of actionCandidates(prepared.actionContext, stateLines(real.next))) rows.action.push(c.features, [actions.has(matchKey(c.action)) ? 1 : 0]);
+  // Its reasoning summary is filled in by fillReasoning, from what the reasoning head says each epoch.
   rows.transition.push(prepared.transition, [Math.min(1, Math.max(0, real.reward)), real.done ? 1 : 0]);
+  return { candidates: prepared.reasoning, sources: prepared.reasoningSources, start, end: rows.reasoning.count };
+}
+
+/**
+ * Put what the reasoning head now says into every transition row, so the transition head learns
+ * from the reasoning it will read at prediction time (its own choices, not the real annotations).
+ */
+async function fillReasoning(network: NeuralNetwork, rows: Record<HeadName, Rows>, reasoningOf: readonly ReasoningOfRow[]): Promise<void> {
+  const probabilities = new Float32Array(rows.reasoning.count);
+  const chunk = 8192;
+  for (let s = 0; s < rows.reasoning.count; s += chunk) {
+    const logits = await network.logits('reasoning', rows.reasoning, Array.from({ length: Math.min(chunk, rows.reasoning.count - s) }, (_, i) => s + i));
+    logits.forEach((x, i) => (probabilities[s + i] = 1 / (1 + Math.exp(-x))));
+  }
+  reasoningOf.forEach((r, row) => {
+    const summary = reasoningSummary(r.candidates, probabilities.subarray(r.start, r.end), r.sources);
+    rows.transition.patchPrefix(row, summary.dense, Array.from({ length: REASONING_SUMMARY_SLOTS }, (_, i) => summary.hashed[i] ?? ''));
+  });
+}
+
+/** One pass of a head over its rows, in `batchSize` minibatches; returns the mean loss. */
+async function trainPass(network: NeuralNetwork, head: HeadName, rows: Rows, optimizer: tf.Optimizer, order: readonly number[], batchSize: number, eventWeight: number, signal?: AbortSignal): Promise<number> {
+  let sum = 0;
+  let count = 0;
+  for (let start = 0; start < order.length; start += batchSize) {
+    signal?.throwIfAborted();
+    const batch = order.slice(start, start + batchSize);
+    const x = tf.tensor2d(rows.matrix(batch), [batch.length, rows.shape.dense + rows.shape.buckets]);
+    const y = tf.tensor2d(rows.targetMatrix(batch), [batch.length, rows.shape.outputs]);
+    const loss = optimizer.minimize(() => headLoss(head, network.forward(head, x), y, eventWeight), true, network.headVariables(head)) as tf.Scalar;
+    sum += (await loss.data())[0] as number;
+    count++;
+    tf.dispose([x, y, loss]);
+  }
+  return count === 0 ? 0 : sum / count;
 }
 
 export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
@@ -138,7 +198,7 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
 
   const transitions = await realTransitions(options.buffer, options.env, options.maxTransitions ?? Number.POSITIVE_INFINITY);
   if (transitions.length === 0) throw new RangeError(`the buffer holds no real ${options.env} transitions to learn from; seed it from the real environment first`);
-  const inputs = await inputsFor(options.buffer, transitions, options.env, k, options.ownEpisodeExamples ?? false, (n) => options.onProgress?.({ phase: 'prepare', epoch: 0, epochs, done: n, total: transitions.length }));
+  const inputs = await inputsFor(options.buffer, transitions, options.env, k, options.ownEpisodeExamples ?? false, options.reasoning ?? true, (n) => options.onProgress?.({ phase: 'prepare', epoch: 0, epochs, done: n, total: transitions.length }));
   options.signal?.throwIfAborted();
 
   // Hold out whole episodes for the per-epoch fidelity.
@@ -153,22 +213,34 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
     line: new Rows(arch.heads.line, HASH_SLOTS.line),
     action: new Rows(arch.heads.action, HASH_SLOTS.action),
     transition: new Rows(arch.heads.transition, HASH_SLOTS.transition),
+    reasoning: new Rows(arch.heads.reasoning, HASH_SLOTS.reasoning),
   };
-  for (const i of train) addRows(rows, inputs[i] as ExperienceInput, transitions[i] as Transition);
+  const reasoningOf = train.map((i) => addRows(rows, inputs[i] as ExperienceInput, transitions[i] as Transition));
+  const eventWeight = options.eventWeight ?? DEFAULT_FIT.eventWeight;
 
   const network = new NeuralNetwork(arch, { seed });
-  const model = new NeuralExperienceModel(network, { env: options.env, config, training: {} });
+  const model = new NeuralExperienceModel(network, { env: options.env, config, training: options.reasoning === false ? { reasoning: false } : {} });
   const optimizers = Object.fromEntries(HEADS.map((h) => [h, tf.train.adam(options.learningRate ?? DEFAULT_FIT.learningRate)])) as unknown as Record<HeadName, tf.Optimizer>;
   const history: FitResult['epochs'] = [];
   try {
     for (let epoch = 1; epoch <= epochs; epoch++) {
       const orders = Object.fromEntries(HEADS.map((h) => [h, rng.shuffle(Array.from({ length: rows[h].count }, (_, i) => i))])) as Record<HeadName, number[]>;
-      const steps = Math.max(...HEADS.map((h) => Math.ceil(rows[h].count / batchSize)));
-      const sums = { line: 0, action: 0, transition: 0 };
-      const counts = { line: 0, action: 0, transition: 0 };
+      const steps = Math.max(...JOINT_HEADS.map((h) => Math.ceil(rows[h].count / batchSize)));
+      const sums = { line: 0, action: 0, transition: 0, reasoning: 0 };
+      const counts = { line: 0, action: 0, transition: 0, reasoning: 0 };
+      // The reasoning first, then the transition head reads what it now says (as at prediction time).
+      // Its rows are few (a sentence or two per transition), so it takes several passes to get a
+      // number of steps like the other heads'.
+      const passes = Math.min(MAX_REASONING_PASSES, Math.max(1, Math.round(steps / Math.max(1, Math.ceil(rows.reasoning.count / batchSize)))));
+      for (let pass = 0; pass < passes; pass++) {
+        const order = pass === 0 ? orders.reasoning : rng.shuffle(orders.reasoning);
+        sums.reasoning += await trainPass(network, 'reasoning', rows.reasoning, optimizers.reasoning, order, batchSize, eventWeight, options.signal);
+        counts.reasoning++;
+      }
+      await fillReasoning(network, rows, reasoningOf);
       for (let step = 0; step < steps; step++) {
         options.signal?.throwIfAborted();
-        for (const head of HEADS) {
+        for (const head of JOINT_HEADS) {
           const order = orders[head];
           // Smaller heads cycle through their rows again so every head takes a step each time.
           const perHead = Math.ceil(order.length / steps);
@@ -178,7 +250,7 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
           const shape = rows[head].shape;
           const x = tf.tensor2d(rows[head].matrix(batch), [batch.length, shape.dense + shape.buckets]);
           const y = tf.tensor2d(rows[head].targetMatrix(batch), [batch.length, shape.outputs]);
-          const loss = optimizers[head].minimize(() => headLoss(head, network.forward(head, x), y, options.eventWeight ?? DEFAULT_FIT.eventWeight), true, network.headVariables(head)) as tf.Scalar;
+          const loss = optimizers[head].minimize(() => headLoss(head, network.forward(head, x), y, eventWeight), true, network.headVariables(head)) as tf.Scalar;
           sums[head] += (await loss.data())[0] as number;
           counts[head]++;
           tf.dispose([x, y, loss]);
@@ -214,12 +286,18 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
     inputs: train.map((i) => ({ input: inputs[i] as ExperienceInput, real: transitions[i] as Transition })),
     transitions: train.length,
     validationTransitions: held.length,
-    rows: { line: rows.line.count, action: rows.action.count, transition: rows.transition.count },
+    rows: { line: rows.line.count, action: rows.action.count, transition: rows.transition.count, reasoning: rows.reasoning.count },
     epochs: history,
     seconds: (performance.now() - started) / 1000,
   };
 }
 
 function meanLoss(sums: Record<HeadName, number>, counts: Record<HeadName, number>): Record<HeadName, number> {
-  return { line: sums.line / Math.max(1, counts.line), action: sums.action / Math.max(1, counts.action), transition: sums.transition / Math.max(1, counts.transition) };
+  return Object.fromEntries(HEADS.map((h) => [h, sums[h] / Math.max(1, counts[h])])) as Record<HeadName, number>;
 }
+
+/** The most passes the reasoning head takes over its rows per epoch. */
+const MAX_REASONING_PASSES = 8;
+
+/** The heads that take a step together in each minibatch step; the reasoning head takes its own pass before them. */
+const JOINT_HEADS: readonly HeadName[] = ['line', 'action', 'transition'];

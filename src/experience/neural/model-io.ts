@@ -6,12 +6,13 @@
  */
 import { decodeExperienceFile, encodeExperienceFile, ModelFileError, readExperienceHeader, type ExperienceFileHeader } from './model-file.ts';
 import { architectureOf, ACTION_DENSE, HASH_SLOTS, LINE_DENSE, NeuralExperienceModel, REQUIREMENTS, TRANSITION_DENSE, type NeuralConfig } from './model.ts';
+import { REASONING_DENSE } from './reasoning.ts';
 import { NeuralNetwork, weightPlan } from './network.ts';
 import { headerInteger } from '../../core/weight-file.ts';
 
 export const ARCHITECTURE_KIND = 'candidate-mlp';
 /** Bump when candidates.ts computes different features: old files then fail with a clear message. */
-export const FEATURES_VERSION = 5;
+export const FEATURES_VERSION = 6;
 
 export interface NeuralFileInfo {
   backend: string;
@@ -21,7 +22,7 @@ export interface NeuralFileInfo {
 }
 
 function featureLayout(): Record<string, unknown> {
-  return { version: FEATURES_VERSION, lineDense: LINE_DENSE, actionDense: ACTION_DENSE, transitionDense: TRANSITION_DENSE, hashSlots: { ...HASH_SLOTS }, requirements: { ...REQUIREMENTS } };
+  return { version: FEATURES_VERSION, lineDense: LINE_DENSE, actionDense: ACTION_DENSE, transitionDense: TRANSITION_DENSE, reasoningDense: REASONING_DENSE, hashSlots: { ...HASH_SLOTS }, requirements: { ...REQUIREMENTS } };
 }
 
 const int = (value: unknown, field: string, max: number): number => headerInteger(value, field, max, (message) => new ModelFileError('header', message));
@@ -40,6 +41,7 @@ export function neuralConfigFromHeader(header: Pick<ExperienceFileHeader, 'archi
     lineBuckets: int(arch.lineBuckets, 'architecture.lineBuckets', 1 << 16),
     actionBuckets: int(arch.actionBuckets, 'architecture.actionBuckets', 1 << 16),
     transitionBuckets: int(arch.transitionBuckets, 'architecture.transitionBuckets', 1 << 16),
+    reasoningBuckets: int(arch.reasoningBuckets, 'architecture.reasoningBuckets', 1 << 16),
     keepThreshold: threshold,
   };
 }

@@ -8,37 +8,41 @@
  * - the order follows the source that contributed most lines (the current state, or one example's
  *   next state), the rest after it in their own order.
  *
- * The reasoning is the retrieved example's teacher annotation (the real environment's explanation)
- * carried over by the same analogy, from the example whose next state agrees best with the
- * prediction; the reward and done come from the transition head.
+ * The reasoning comes first (reasoning.ts): the reasoning head chooses among the sentences of the
+ * retrieved examples' teacher annotations (the real environments' explanations), carried over by
+ * the same analogy, and the transition head, whose reward and done the prediction reports, reads
+ * what it chose. When it chooses no sentence, the reasoning is the annotation of the example whose
+ * next state agrees best with the prediction.
  */
 import { matchKey } from '../../core/actions.ts';
 import { emptyStats, failurePrediction, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats, type PredictOptions } from '../types.ts';
-import { actionCandidates, CLAUSE_FEATURES, CLAUSE_SLOTS, EVIDENCE_WIDTH, HISTORY_STATES, transitionCandidates, type LineCandidate, type TransitionCandidates } from './candidates.ts';
+import { actionCandidates, CLAUSE_FEATURES, CLAUSE_SLOTS, EVIDENCE_WIDTH, HISTORY_STATES, TASK_RELATIVE_DENSE, transitionCandidates, withReasoning, type LineCandidate, type TransitionCandidates } from './candidates.ts';
 import { renderLines, type StateLine } from './lines.ts';
+import { REASONING_DENSE, REASONING_SUMMARY_DENSE, reasoningSummary } from './reasoning.ts';
 import { NeuralNetwork, Rows, type NeuralArchitecture, type RequirementShape } from './network.ts';
 
 export const LINE_DENSE = 30 + HISTORY_STATES + 1;
 export const ACTION_DENSE = 21 + HISTORY_STATES + 1;
 /**
- * 20 scalars, our requirement evidence (4 × EVIDENCE_WIDTH), its difference from the peers'
- * (4 × EVIDENCE_WIDTH), then the requirement rows (CLAUSE_SLOTS × CLAUSE_FEATURES); see transitionFeatures.
+ * The reasoning summary (REASONING_SUMMARY_DENSE, reasoning.ts), 20 scalars, our requirement evidence (4 × EVIDENCE_WIDTH), its difference from the peers'
+ * (4 × EVIDENCE_WIDTH), the task-relative evidence (TASK_RELATIVE_DENSE), then the requirement rows (CLAUSE_SLOTS × CLAUSE_FEATURES); see transitionFeatures.
  */
-export const TRANSITION_DENSE = 20 + 8 * EVIDENCE_WIDTH + CLAUSE_SLOTS * CLAUSE_FEATURES;
+export const TRANSITION_DENSE = REASONING_SUMMARY_DENSE + 20 + 8 * EVIDENCE_WIDTH + TASK_RELATIVE_DENSE + CLAUSE_SLOTS * CLAUSE_FEATURES;
 /** The transition head's requirement sub-network: one row per requirement slot, 16 hidden units. */
 export const REQUIREMENTS: RequirementShape = { slots: CLAUSE_SLOTS, features: CLAUSE_FEATURES, hidden: 16 };
-export const HASH_SLOTS = { line: 5, action: 3, transition: 9 } as const;
+export const HASH_SLOTS = { line: 5, action: 3, transition: 18, reasoning: 3 } as const;
 
 export interface NeuralConfig {
   hidden: number;
   lineBuckets: number;
   actionBuckets: number;
   transitionBuckets: number;
+  reasoningBuckets: number;
   /** An element line is kept when its probability reaches this (token F1 rewards a likely line). */
   keepThreshold: number;
 }
 
-export const DEFAULT_NEURAL_CONFIG: NeuralConfig = { hidden: 64, lineBuckets: 256, actionBuckets: 128, transitionBuckets: 256, keepThreshold: 0.35 };
+export const DEFAULT_NEURAL_CONFIG: NeuralConfig = { hidden: 64, lineBuckets: 256, actionBuckets: 128, transitionBuckets: 256, reasoningBuckets: 256, keepThreshold: 0.35 };
 
 export function architectureOf(config: NeuralConfig): NeuralArchitecture {
   return {
@@ -47,6 +51,7 @@ export function architectureOf(config: NeuralConfig): NeuralArchitecture {
       line: { dense: LINE_DENSE, buckets: config.lineBuckets, hidden: config.hidden, outputs: 1 },
       action: { dense: ACTION_DENSE, buckets: config.actionBuckets, hidden: config.hidden, outputs: 1 },
       transition: { dense: TRANSITION_DENSE, buckets: config.transitionBuckets, hidden: config.hidden, outputs: 2, requirements: REQUIREMENTS },
+      reasoning: { dense: REASONING_DENSE, buckets: config.reasoningBuckets, hidden: config.hidden, outputs: 1 },
     },
   };
 }
@@ -116,18 +121,37 @@ export class NeuralExperienceModel implements ExperienceModel {
 
   async predict(batch: readonly ExperienceInput[], options: PredictOptions = {}): Promise<ExperiencePrediction[]> {
     const arch = this.network.architecture;
-    const prepared: TransitionCandidates[] = batch.map((input) => transitionCandidates(input));
+    // A model fitted without reasoning never learned to read any: its examples' annotations are set aside.
+    const reasons = this.meta.training['reasoning'] !== false;
+    const prepared: TransitionCandidates[] = batch.map((input) => {
+      const p = transitionCandidates(input);
+      return reasons ? p : { ...p, reasoning: [], reasoningSources: [] };
+    });
     options.signal?.throwIfAborted();
+
+    // The reasoning first: the transition head reads what it chose.
+    const reasoningRows = new Rows(arch.heads.reasoning, HASH_SLOTS.reasoning);
+    const reasoningSpans: [number, number][] = [];
+    for (const p of prepared) {
+      const start = reasoningRows.count;
+      for (const c of p.reasoning) reasoningRows.push(c.features, [0]);
+      reasoningSpans.push([start, reasoningRows.count]);
+    }
+    const reasoningLogits = await this.network.logits('reasoning', reasoningRows, range(reasoningRows.count));
+    const summaries = prepared.map((p, i) => {
+      const [start, end] = reasoningSpans[i] as [number, number];
+      return reasoningSummary(p.reasoning, Array.from(reasoningLogits.subarray(start, end), sigmoid), p.reasoningSources);
+    });
 
     const lineRows = new Rows(arch.heads.line, HASH_SLOTS.line);
     const transitionRows = new Rows(arch.heads.transition, HASH_SLOTS.transition);
     const lineSpans: [number, number][] = [];
-    for (const p of prepared) {
+    prepared.forEach((p, i) => {
       const start = lineRows.count;
       for (const c of p.lines) lineRows.push(c.features, [0]);
       lineSpans.push([start, lineRows.count]);
-      transitionRows.push(p.transition, [0, 0]);
-    }
+      transitionRows.push(withReasoning(p.transition, summaries[i] as ReturnType<typeof reasoningSummary>), [0, 0]);
+    });
     const lineLogits = await this.network.logits('line', lineRows, range(lineRows.count));
     const transitionLogits = await this.network.logits('transition', transitionRows, range(transitionRows.count));
     const nextLines = prepared.map((p, i) => {
@@ -167,8 +191,9 @@ export class NeuralExperienceModel implements ExperienceModel {
       const reward = sigmoid(transitionLogits[2 * i] as number);
       const done = sigmoid(transitionLogits[2 * i + 1] as number) >= 0.5;
       const roundedReward = Math.round(reward * 100) / 100;
+      const said = (summaries[i] as ReturnType<typeof reasoningSummary>).said;
       return {
-        reasoning: reasoningFor(p, input, lines, roundedReward),
+        reasoning: said.length > 0 ? said.map((c) => c.text).join(' ') : reasoningFor(p, input, lines, roundedReward),
         next: { text: renderLines(lines), actions },
         reward: roundedReward,
         done,

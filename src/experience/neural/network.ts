@@ -4,6 +4,7 @@
  *   line head        candidate line   → logit "is in the next state"
  *   action head      candidate action → logit "is admissible in the next state"
  *   transition head  transition       → [reward logit, done logit]   (reward = sigmoid, in [0, 1])
+ *   reasoning head   candidate sentence → logit "the real annotation says it" (read by the transition head)
  *
  * A row is the candidate's dense features followed by its hashed strings, one-hot in `buckets`
  * columns (candidates.ts). Rows are kept compact (dense numbers + bucket indices) and expanded
@@ -13,8 +14,8 @@ import { Rng } from '../../core/rng.ts';
 import { tf } from '../../platform/tf.ts';
 import { hashBucket, type Features } from './candidates.ts';
 
-export type HeadName = 'line' | 'action' | 'transition';
-export const HEADS: readonly HeadName[] = ['line', 'action', 'transition'];
+export type HeadName = 'line' | 'action' | 'transition' | 'reasoning';
+export const HEADS: readonly HeadName[] = ['line', 'action', 'transition', 'reasoning'];
 
 export interface HeadShape {
   dense: number;
@@ -58,10 +59,21 @@ export class Rows {
     for (const v of features.dense) this.dense.push(Number.isFinite(v) ? v : 0);
     for (let i = 0; i < this.slots; i++) {
       const s = features.hashed[i];
-      this.buckets.push(s === undefined ? -1 : hashBucket(s, buckets));
+      // '' marks a reserved slot left empty (the transition row's reasoning slots): no bucket.
+      this.buckets.push(s === undefined || s === '' ? -1 : hashBucket(s, buckets));
     }
     for (const t of target) this.targets.push(t);
     this.count++;
+  }
+
+  /**
+   * Overwrite the first dense values and hashed slots of a row: the transition rows' reasoning
+   * summary, filled in again each epoch of fitting as the reasoning head learns ('' leaves a slot empty).
+   */
+  patchPrefix(row: number, dense: readonly number[], hashed: readonly string[]): void {
+    const D = this.shape.dense;
+    dense.forEach((v, j) => (this.dense[row * D + j] = Number.isFinite(v) ? v : 0));
+    hashed.forEach((s, j) => (this.buckets[row * this.slots + j] = s === '' ? -1 : hashBucket(s, this.shape.buckets)));
   }
 
   /** The rows at `indices` as one [n, dense + buckets] matrix (plain array, for tf.tensor2d). */

@@ -15,6 +15,8 @@ export interface NeuralLoss {
   line: number;
   action: number;
   transition: number;
+  /** The reasoning head's (absent in records written before it existed). */
+  reasoning?: number;
 }
 
 /** One epoch of a neural fit: its mean loss and the fidelity on the held-out episodes after it. */
@@ -36,6 +38,8 @@ export interface NeuralTrainingRecord {
   seed: number;
   /** The fit's event weight (see `FitOptions.eventWeight`), recorded only when it was not 1. */
   eventWeight?: number;
+  /** False when fitted without reasoning (examples posed without their annotations); recorded only then. */
+  reasoning?: false;
   /** Real transitions it learned from, and those held out for the per-epoch fidelity. */
   transitions: number;
   validationTransitions: number;
@@ -57,7 +61,7 @@ export const MAX_RECORDED_EPOCHS = 100;
 
 const finite = v.pipe(v.number(), v.finite());
 const count = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
-const lossSchema = v.object({ line: finite, action: finite, transition: finite });
+const lossSchema = v.object({ line: finite, action: finite, transition: finite, reasoning: v.optional(finite) });
 const scoreSchema = v.object({
   nextStateF1: finite,
   actionSetF1: finite,

@@ -84,6 +84,7 @@ describe('the transition head with requirements', () => {
       line: { dense: 2, buckets: 2, hidden: 4, outputs: 1 },
       action: { dense: 2, buckets: 2, hidden: 4, outputs: 1 },
       transition: { dense: 2 + 2 * 3, buckets: 4, hidden: 4, outputs: 2, requirements: { slots: 2, features: 3, hidden: 2 } },
+      reasoning: { dense: 2, buckets: 2, hidden: 4, outputs: 1 },
     },
   };
   // Two own dense values, two requirement slots of 3 (valid flag first), four bucket columns.

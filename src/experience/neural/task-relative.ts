@@ -1,0 +1,46 @@
+/**
+ * Actions written relative to their own task, so that analogous steps of different tasks read the
+ * same. "put mug 1 in/on coffeemachine 1" under "put a clean mug in coffeemachine." and "put watch 3
+ * in/on shelf 2" under "put a watch in shelf." are both `put · # _ _ · #`: the verb, then each word as
+ * a word of the task (·), a number (#) or anything else (_).
+ *
+ * Why: a retrieved example's reward belongs to its own task. Whether "put mug 1 in/on coffeemachine 1"
+ * earns a reward depends on whether a mug in the coffee machine is what *this* task asks for, which
+ * the raw words cannot say across tasks (issue 24: of the home successes the model missed, all of
+ * their examples came from other instructions, and a third of them showed this very action with
+ * reward 0, where it was not the goal). In relative form, an example's rewarded `put · # _ _ · #`
+ * speaks for ours, and a history of `clean · # _ _ #` says the object was prepared as asked, in
+ * any environment whose actions name what their tasks name.
+ */
+import { tokens } from '../../core/text.ts';
+
+/** The words of an instruction that can name what it asks for: not numbers, not two-letter words ("a", "in", "it"). */
+export function taskNames(instruction: string): Set<string> {
+  return new Set(tokens(instruction).filter((w) => w.length > 2 && !/^[0-9]/.test(w)));
+}
+
+/** An action in relative form: its verb, then each further word as ·, # or _. */
+export function relativeForm(action: string, names: ReadonlySet<string>): string {
+  const words = tokens(action);
+  if (words.length === 0) return '';
+  return [words[0] as string, ...words.slice(1).map((w) => (names.has(w) ? '·' : /^[0-9]/.test(w) ? '#' : '_'))].join(' ');
+}
+
+/** Whether a relative form names anything the task names (the steps that can bear on its goal). */
+export function namesTask(form: string): boolean {
+  return form.includes('·');
+}
+
+/**
+ * The history's actions that name the task, in relative form, each with how often it was taken
+ * (capped at `cap`): `clean · # _ _ # ×1`, `put · # _ _ · # ×2`. A task that wants two objects
+ * placed is met by the second such put, not the first; the count lets a learned head see which.
+ */
+export function relativeHistory(actions: readonly string[], names: ReadonlySet<string>, cap = 2): string[] {
+  const counts = new Map<string, number>();
+  for (const action of actions) {
+    const form = relativeForm(action, names);
+    if (namesTask(form)) counts.set(form, (counts.get(form) ?? 0) + 1);
+  }
+  return [...counts].map(([form, n]) => `${form} ×${Math.min(cap, n)}`);
+}

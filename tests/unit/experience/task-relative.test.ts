@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { CLAUSE_FEATURES, CLAUSE_SLOTS, TASK_RELATIVE_DENSE, transitionCandidates } from '../../../src/experience/neural/candidates.ts';
+import { relativeForm, relativeHistory, taskNames } from '../../../src/experience/neural/task-relative.ts';
+import type { Transition } from '../../../src/core/types.ts';
+import type { ExperienceInput } from '../../../src/experience/types.ts';
+
+const mugTask = 'put a clean mug in coffeemachine.';
+const watchTask = 'put a watch in shelf.';
+
+describe('relative form', () => {
+  it('reads analogous steps of different tasks the same', () => {
+    const ours = relativeForm('put mug 1 in/on coffeemachine 1', taskNames(mugTask));
+    expect(ours).toBe('put · # _ _ · #');
+    expect(relativeForm('put watch 3 in/on shelf 2', taskNames(watchTask))).toBe(ours);
+  });
+
+  it('tells a put where the task wants it from a put elsewhere', () => {
+    const names = taskNames(mugTask);
+    expect(relativeForm('put mug 1 in/on countertop 1', names)).not.toBe(relativeForm('put mug 1 in/on coffeemachine 1', names));
+  });
+
+  it('counts the history steps that name the task, capped, and leaves out the others', () => {
+    const names = taskNames('find two pen and put them in drawer.');
+    const history = ['go to desk 1', 'take pen 1 from desk 1', 'go to drawer 1', 'put pen 1 in/on drawer 1', 'take pen 2 from desk 1', 'put pen 2 in/on drawer 1', 'put pen 1 in/on drawer 1'];
+    expect(relativeHistory(history, names)).toEqual(['take · # _ _ # ×2', 'go _ · # ×1', 'put · # _ _ · # ×2']);
+  });
+
+  it('is empty for an action with no words', () => {
+    expect(relativeForm('', taskNames(mugTask))).toBe('');
+  });
+});
+
+function example(instruction: string, action: string, history: string[], reward: number): Transition {
+  return {
+    runId: 'r',
+    taskId: instruction,
+    episodeId: instruction,
+    env: 'home',
+    instruction,
+    history,
+    state: { text: `task: ${instruction}\nlocation: shelf 2\nfeedback: You arrive at shelf 2.`, actions: [action] },
+    action,
+    next: { text: `task: ${instruction}\nlocation: shelf 2\nfeedback: You put it.`, actions: [] },
+    reward,
+    done: reward > 0,
+    source: 'real',
+    createdAt: 0,
+  };
+}
+
+/** The task-relative block of the transition's dense features (just before the requirement rows). */
+function relativeEvidence(input: ExperienceInput): number[] {
+  const dense = transitionCandidates(input).transition.dense;
+  const end = dense.length - CLAUSE_SLOTS * CLAUSE_FEATURES;
+  return dense.slice(end - TASK_RELATIVE_DENSE, end);
+}
+
+function put(history: string[], examples: Transition[]): ExperienceInput {
+  const action = 'put mug 1 in/on coffeemachine 1';
+  return {
+    task: { id: 't', env: 'home', instruction: mugTask, difficulty: 0, origin: 'seed' },
+    history: history.map((a) => ({ action: a, state: { text: '', actions: [] } })),
+    state: { text: `task: ${mugTask}\nlocation: coffeemachine 1\nfeedback: You arrive at coffeemachine 1.`, actions: [action] },
+    action,
+    examples,
+  };
+}
+
+describe('task-relative evidence', () => {
+  const cleanedWatch = example('put a clean watch in shelf.', 'put watch 3 in/on shelf 2', ['take watch 3 from desk 1', 'clean watch 3 with sinkbasin 1'], 1);
+  const otherPut = example('put a keychain in dresser.', 'put watch 3 in/on shelf 2', [], 0);
+
+  it("counts only the examples whose action is ours relative to their own task, with their reward", () => {
+    const [alike, reward, done, names] = relativeEvidence(put(['take mug 1 from desk 1', 'clean mug 1 with sinkbasin 1'], [cleanedWatch, otherPut]));
+    expect([alike, reward, done, names]).toEqual([0.5, 1, 1, 1]);
+  });
+
+  it("says whether our history repeats the rewarded example's preparation", () => {
+    const prepared = relativeEvidence(put(['take mug 1 from desk 1', 'clean mug 1 with sinkbasin 1'], [cleanedWatch]));
+    const unprepared = relativeEvidence(put(['take mug 1 from desk 1'], [cleanedWatch]));
+    expect(prepared[4]).toBe(1);
+    expect(unprepared[4]).toBe(0.5);
+  });
+});
