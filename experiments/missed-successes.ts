@@ -14,6 +14,10 @@ import type { ReplayBuffer } from '../src/replay/retrieval.ts';
 
 export interface SuccessStep {
   task: string;
+  /** The real step's reward and its teacher annotation (what really happened). */
+  real: { reward: number; done: boolean; reasoning: string };
+  /** The model's reasoning for it. */
+  reasoning: string;
   /** Steps taken before this one. */
   step: number;
   action: string;
@@ -23,20 +27,28 @@ export interface SuccessStep {
   examples: { instruction: string; action: string; reward: number; done: boolean }[];
 }
 
-export async function missedSuccesses(spec: EnvSpec, options: { policy: Policy; model: ExperienceModel; buffer: ReplayBuffer; k: number; heldout: number; seed: number }): Promise<SuccessStep[]> {
+/**
+ * The real successes among the policy's steps (`which: 'real'`), or the steps the model calls a
+ * success that were not one (`which: 'false'`: its false successes, what a dream would wrongly reward).
+ */
+export async function missedSuccesses(spec: EnvSpec, options: { policy: Policy; model: ExperienceModel; buffer: ReplayBuffer; k: number; heldout: number; seed: number; which?: 'real' | 'false' }): Promise<SuccessStep[]> {
   const { heldout } = await onPolicyTransitions(spec, options.policy, options.heldout, options.seed);
-  const wins = heldout.filter((h) => isRealSuccess(h.transition));
-  if (wins.length === 0) return [];
-  // The fidelity measurement itself, on the successes alone: the same retrieval, inputs and scores.
-  const { inputs, scores } = await measureFidelity({ model: options.model, buffer: options.buffer, k: options.k, heldout: wins });
-  return wins.map(({ transition: t }, i) => {
+  const which = options.which ?? 'real';
+  const asked = which === 'real' ? heldout.filter((h) => isRealSuccess(h.transition)) : heldout.filter((h) => !isRealSuccess(h.transition));
+  if (asked.length === 0) return [];
+  // The fidelity measurement itself, on these steps alone: the same retrieval, inputs and scores.
+  const { inputs, scores, predictions } = await measureFidelity({ model: options.model, buffer: options.buffer, k: options.k, heldout: asked });
+  const rows = asked.map(({ transition: t }, i) => {
     const score = scores[i] as TransitionScore;
     return {
       task: t.instruction,
+      real: { reward: t.reward, done: t.done, reasoning: t.reasoning ?? '' },
+      reasoning: predictions[i]?.reasoning ?? '',
       step: t.history.length,
       action: t.action,
       predicted: { done: score.predictedDone, success: score.predictedSuccess, rewardError: score.rewardError },
       examples: (inputs[i]?.examples ?? []).map((e) => ({ instruction: e.instruction, action: e.action, reward: e.reward, done: e.done })),
     };
   });
+  return which === 'real' ? rows : rows.filter((r) => r.predicted.success);
 }

@@ -31,7 +31,8 @@
  *
  * `npm run experiment -- missed-successes --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--heldout 1000] [--k 3] [--seed 1]`
  * prints every real success among a policy's own greedy held-out steps with the neural model's
- * prediction and the examples retrieval gave it (see missed-successes.ts).
+ * prediction and the examples retrieval gave it (see missed-successes.ts); with `--false`, every
+ * step the model calls a success that was not one.
  *
  * `npm run experiment -- buffer-attributes --buffer FILE.jsonl` prints, for a shop buffer's real
  * purchases, how often a wanted attribute the bought product's title does not show was met, for the
@@ -81,7 +82,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const CLI = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n       npm run experiment -- missed-successes --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--heldout 1000] [--k 3] [--seed 1]\n`);
+  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n       npm run experiment -- missed-successes --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--heldout 1000] [--k 3] [--seed 1] [--false]\n`);
   process.exit(2);
 }
 
@@ -339,7 +340,7 @@ async function printPolicySteps(argv: string[]): Promise<void> {
 async function printMissedSuccesses(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { env: { type: 'string' }, policy: { type: 'string' }, model: { type: 'string' }, buffer: { type: 'string' }, heldout: { type: 'string' }, k: { type: 'string' }, seed: { type: 'string' } },
+    options: { env: { type: 'string' }, policy: { type: 'string' }, model: { type: 'string' }, buffer: { type: 'string' }, heldout: { type: 'string' }, k: { type: 'string' }, seed: { type: 'string' }, false: { type: 'boolean', default: false } },
     strict: true,
   });
   const spec = envSpec(values.env ?? usage('--env is required'));
@@ -350,9 +351,10 @@ async function printMissedSuccesses(argv: string[]): Promise<void> {
   const { model } = importNeuralModel(new Uint8Array(await readFile(modelFile)));
   const { policy } = importPolicy(new Uint8Array(await readFile(policyFile)));
   const buffer = await ReplayBuffer.open(new MemoryReplayStore({}, await loadStoreFile(bufferFile)));
-  const rows = await missedSuccesses(spec, { policy, model, buffer, k: intOption(values.k, 'k', 3, 1), heldout: intOption(values.heldout, 'heldout', 1000, 1), seed: intOption(values.seed, 'seed', 1, 0) });
+  const which = values.false ? 'false' : 'real';
+  const rows = await missedSuccesses(spec, { policy, model, buffer, k: intOption(values.k, 'k', 3, 1), heldout: intOption(values.heldout, 'heldout', 1000, 1), seed: intOption(values.seed, 'seed', 1, 0), which });
   for (const row of rows) process.stdout.write(`${JSON.stringify(row)}\n`);
-  process.stderr.write(`${rows.length} real successes, ${rows.filter((r) => r.predicted.success).length} predicted\n`);
+  process.stderr.write(which === 'real' ? `${rows.length} real successes, ${rows.filter((r) => r.predicted.success).length} predicted\n` : `${rows.length} false successes\n`);
 }
 
 const EXPERIMENTS: Record<string, (argv: string[]) => Promise<void>> = {

@@ -236,11 +236,12 @@ export interface FidelityOptions {
  * Predict every held-out transition from its real state and score it against what really happened.
  * `scores` are per transition, in `heldout`'s order, for callers that group them their own way.
  */
-export async function measureFidelity(options: FidelityOptions): Promise<{ report: FidelityReport; inputs: ExperienceInput[]; scores: TransitionScore[] }> {
+export async function measureFidelity(options: FidelityOptions): Promise<{ report: FidelityReport; inputs: ExperienceInput[]; scores: TransitionScore[]; predictions: ExperiencePrediction[] }> {
   const { model, buffer, k, heldout } = options;
   const batchSize = options.batchSize ?? 32;
   const scores: { score: TransitionScore; kind: string }[] = [];
   const inputs: ExperienceInput[] = [];
+  const predicted: ExperiencePrediction[] = [];
   const started = performance.now();
   for (let start = 0; start < heldout.length; start += batchSize) {
     const slice = heldout.slice(start, start + batchSize);
@@ -258,6 +259,7 @@ export async function measureFidelity(options: FidelityOptions): Promise<{ repor
       scores.push({ score: scoreTransition(p, real), kind: stateKind(real.state) });
     });
     inputs.push(...batch);
+    predicted.push(...predictions);
     options.onProgress?.(Math.min(heldout.length, start + batchSize), heldout.length);
   }
   const seconds = (performance.now() - started) / 1000;
@@ -289,6 +291,7 @@ export async function measureFidelity(options: FidelityOptions): Promise<{ repor
     },
     inputs,
     scores: scores.map((s) => s.score),
+    predictions: predicted,
   };
 }
 
