@@ -21,7 +21,7 @@ import { tokens } from '../../core/text.ts';
 import type { Transition } from '../../core/types.ts';
 import type { ExperienceInput, HistoryStep } from '../types.ts';
 import { reasoningCandidates, reasoningMapper, reasoningSources, REASONING_SUMMARY_DENSE, REASONING_SUMMARY_SLOTS, type ReasoningCandidate, type ReasoningSource } from './reasoning.ts';
-import { namesTask, relativeForm, relativeHistory, taskNames } from './task-relative.ts';
+import { namesTask, preparationRepeated, relativeForm, relativeHistory, taskNames, timesTaken } from './task-relative.ts';
 import { analogy, containsPhrase, lineFields, lineFrom, lineValue, mapper, stateLines, targetLine, type StateLine } from './lines.ts';
 
 /** Examples beyond this many still vote in the counts but have no per-rank features. */
@@ -734,7 +734,7 @@ export function withReasoning(transition: Features, summary: { dense: readonly n
 }
 
 /** The dense values taskRelativeEvidence adds. */
-export const TASK_RELATIVE_DENSE = 6;
+export const TASK_RELATIVE_DENSE = 8;
 
 /**
  * What the examples that took this action *relative to their own task* say: how many did, their
@@ -745,15 +745,14 @@ export const TASK_RELATIVE_DENSE = 6;
 function taskRelativeEvidence(input: ExperienceInput, views: readonly ExampleView[]): number[] {
   const names = taskNames(input.task.instruction);
   const ours = relativeForm(input.action, names);
-  const ourHistory = new Set(relativeHistory(input.history.map((h) => h.action), names));
+  const history = input.history.map((h) => h.action);
   const alike = views.filter((v) => relativeForm(v.example.action, taskNames(v.example.instruction)) === ours);
   const mean = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
-  const repeated = (v: ExampleView): number => {
-    const theirs = relativeHistory(v.example.history, taskNames(v.example.instruction));
-    return theirs.length === 0 ? 1 : theirs.filter((f) => ourHistory.has(f)).length / theirs.length;
-  };
+  const repeated = (v: ExampleView): number => preparationRepeated(history, names, v.example.history, taskNames(v.example.instruction));
   const rewarded = alike.filter((v) => v.example.reward > 0.5);
   const unrewarded = alike.filter((v) => v.example.reward <= 0.5);
+  const taken = timesTaken(ours, history, names);
+  const takenByRewarded = rewarded.map((v) => timesTaken(ours, v.example.history, taskNames(v.example.instruction)));
   return [
     alike.length / Math.max(1, views.length),
     mean(alike.map((v) => v.example.reward)),
@@ -761,6 +760,9 @@ function taskRelativeEvidence(input: ExperienceInput, views: readonly ExampleVie
     namesTask(ours) ? 1 : 0,
     Math.max(0, ...rewarded.map(repeated)),
     Math.max(0, ...unrewarded.map(repeated)),
+    taken / 2,
+    // Whether we took it as often before as a rewarded example had (1), more or fewer (0); -1 without one.
+    takenByRewarded.length === 0 ? -1 : takenByRewarded.some((n) => n === taken) ? 1 : 0,
   ];
 }
 

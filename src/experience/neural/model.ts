@@ -18,7 +18,7 @@ import { matchKey } from '../../core/actions.ts';
 import { emptyStats, failurePrediction, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats, type PredictOptions } from '../types.ts';
 import { actionCandidates, CLAUSE_FEATURES, CLAUSE_SLOTS, EVIDENCE_WIDTH, HISTORY_STATES, TASK_RELATIVE_DENSE, transitionCandidates, withReasoning, type LineCandidate, type TransitionCandidates } from './candidates.ts';
 import { renderLines, type StateLine } from './lines.ts';
-import { REASONING_DENSE, REASONING_SUMMARY_DENSE, reasoningSummary } from './reasoning.ts';
+import { quotingOurTask, REASONING_DENSE, REASONING_SUMMARY_DENSE, reasoningSummary } from './reasoning.ts';
 import { NeuralNetwork, Rows, type NeuralArchitecture, type RequirementShape } from './network.ts';
 
 export const LINE_DENSE = 30 + HISTORY_STATES + 1;
@@ -228,7 +228,7 @@ function reasoningFor(p: TransitionCandidates, input: ExperienceInput, lines: re
     }
   });
   const view = p.actionContext.views[best];
-  const said = view?.example.reasoning ? view.map(view.example.reasoning) : '';
+  const said = view?.example.reasoning ? quotingOurTask(view.reasoningMap(view.example.reasoning), view.example.instruction, input.task.instruction) : '';
   const base = said !== '' ? said : `"${input.action}" leads to a state like the one after "${view?.example.action ?? 'a similar action'}" in a similar real transition.`;
   const exampleReward = view?.example.reward;
   return exampleReward !== undefined && Math.abs(exampleReward - reward) > 0.05 ? `${base} Here the expected reward is ${reward.toFixed(2)}, not ${exampleReward.toFixed(2)}.` : base;

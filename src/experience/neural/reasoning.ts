@@ -19,7 +19,7 @@ import { matchKey } from '../../core/actions.ts';
 import { tokens } from '../../core/text.ts';
 import type { ExperienceInput } from '../types.ts';
 import { mapper } from './lines.ts';
-import { relativeForm, relativeHistory, taskNames } from './task-relative.ts';
+import { preparationRepeated, relativeForm, taskNames } from './task-relative.ts';
 
 export interface ReasoningSource {
   /** The annotation's sentences, mapped to this transition's names. */
@@ -93,12 +93,11 @@ export function reasoningMapper(base: readonly (readonly [string, string])[], ex
 export function reasoningSources(input: ExperienceInput, examples: readonly { reasoning?: string; map: (text: string) => string; reward: number; done: boolean; action: string; instruction: string; history: readonly string[]; sameVerb: boolean }[]): ReasoningSource[] {
   const names = taskNames(input.task.instruction);
   const ours = relativeForm(input.action, names);
-  const ourHistory = new Set(relativeHistory(input.history.map((h) => h.action), names));
+  const history = input.history.map((h) => h.action);
   return examples
     .filter((e) => e.reasoning !== undefined && e.reasoning.trim() !== '')
     .map((e) => {
       const theirNames = taskNames(e.instruction);
-      const theirHistory = relativeHistory(e.history, theirNames);
       return {
         sentences: sentences(quotingOurTask(e.map(e.reasoning as string), e.instruction, input.task.instruction)),
         reward: e.reward,
@@ -106,7 +105,7 @@ export function reasoningSources(input: ExperienceInput, examples: readonly { re
         alike: relativeForm(e.action, theirNames) === ours,
         exact: matchKey(e.action) === matchKey(input.action),
         sameVerb: e.sameVerb,
-        repeated: theirHistory.length === 0 ? 1 : theirHistory.filter((f) => ourHistory.has(f)).length / theirHistory.length,
+        repeated: preparationRepeated(history, names, e.history, theirNames),
       };
     });
 }
@@ -115,7 +114,7 @@ export function reasoningSources(input: ExperienceInput, examples: readonly { re
  * An annotation that quotes its task ("which completes the task "put a watch in shelf"") quotes
  * ours once carried over: the analogy maps the names of things, not the words of a task.
  */
-function quotingOurTask(text: string, theirs: string, ours: string): string {
+export function quotingOurTask(text: string, theirs: string, ours: string): string {
   const strip = (t: string): string => t.trim().replace(/[.!?]$/, '');
   const from = strip(theirs);
   return from.length > 0 ? text.split(from).join(strip(ours)) : text;

@@ -32,6 +32,24 @@ export function namesTask(form: string): boolean {
 }
 
 /**
+ * How much of an example's preparation ours repeats: the share of the distinct task-naming steps of
+ * its history (relative form, counts aside: a policy that went to the sink twice still went there)
+ * that ours took too; 1 when it has none. A rewarded example that heated its object before putting
+ * it where its task wanted speaks for our put only if we heated ours.
+ */
+export function preparationRepeated(ours: readonly string[], ourNames: ReadonlySet<string>, theirs: readonly string[], theirNames: ReadonlySet<string>): number {
+  const plain = (forms: string[]): Set<string> => new Set(forms.map((f) => f.replace(/ ×[0-9]+$/, '')));
+  const mine = plain(relativeHistory(ours, ourNames));
+  const wanted = [...plain(relativeHistory(theirs, theirNames))];
+  return wanted.length === 0 ? 1 : wanted.filter((f) => mine.has(f)).length / wanted.length;
+}
+
+/** How often a history already took this action in relative form (a second object's put is not the first's), capped at `cap`. */
+export function timesTaken(form: string, history: readonly string[], names: ReadonlySet<string>, cap = 2): number {
+  return Math.min(cap, history.filter((a) => relativeForm(a, names) === form).length);
+}
+
+/**
  * The history's actions that name the task, in relative form, each with how often it was taken
  * (capped at `cap`): `clean · # _ _ # ×1`, `put · # _ _ · # ×2`. A task that wants two objects
  * placed is met by the second such put, not the first; the count lets a learned head see which.

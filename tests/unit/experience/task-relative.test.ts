@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CLAUSE_FEATURES, CLAUSE_SLOTS, TASK_RELATIVE_DENSE, transitionCandidates } from '../../../src/experience/neural/candidates.ts';
-import { relativeForm, relativeHistory, taskNames } from '../../../src/experience/neural/task-relative.ts';
+import { preparationRepeated, relativeForm, relativeHistory, taskNames, timesTaken } from '../../../src/experience/neural/task-relative.ts';
 import type { Transition } from '../../../src/core/types.ts';
 import type { ExperienceInput } from '../../../src/experience/types.ts';
 
@@ -23,6 +23,22 @@ describe('relative form', () => {
     const names = taskNames('find two pen and put them in drawer.');
     const history = ['go to desk 1', 'take pen 1 from desk 1', 'go to drawer 1', 'put pen 1 in/on drawer 1', 'take pen 2 from desk 1', 'put pen 2 in/on drawer 1', 'put pen 1 in/on drawer 1'];
     expect(relativeHistory(history, names)).toEqual(['take · # _ _ # ×2', 'go _ · # ×1', 'put · # _ _ · # ×2']);
+  });
+
+  it("measures how much of an example's preparation ours repeats, however often we took each step", () => {
+    const theirs = ['take watch 3 from desk 1', 'clean watch 3 with sinkbasin 1'];
+    const watch = taskNames('put a clean watch in shelf.');
+    const mug = taskNames(mugTask);
+    expect(preparationRepeated(['take mug 1 from desk 2', 'clean mug 1 with sinkbasin 1', 'clean mug 1 with sinkbasin 1'], mug, theirs, watch)).toBe(1);
+    expect(preparationRepeated(['take mug 1 from desk 2'], mug, theirs, watch)).toBe(0.5);
+    expect(preparationRepeated([], mug, [], watch)).toBe(1);
+  });
+
+  it('counts how often the history already took this action in relative form', () => {
+    const names = taskNames('find two pen and put them in drawer.');
+    const put = relativeForm('put pen 2 in/on drawer 1', names);
+    expect(timesTaken(put, ['take pen 1 from desk 1', 'put pen 1 in/on drawer 1'], names)).toBe(1);
+    expect(timesTaken(put, ['take pen 1 from desk 1'], names)).toBe(0);
   });
 
   it('is empty for an action with no words', () => {
