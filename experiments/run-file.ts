@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import * as v from 'valibot';
 import { DreamGymError, errorMessage } from '../src/core/errors.ts';
+import { TRAIN_ALGOS, TRAIN_MODES } from '../src/train/modes.ts';
 import type { TrainResult } from '../src/train/trainer.ts';
 
 const finite = v.pipe(v.number(), v.finite());
@@ -17,7 +18,7 @@ const evalResult = v.looseObject({ split: v.string(), episodes: count, successRa
 
 const iteration = v.looseObject({
   iteration: count,
-  phase: v.picklist(['real', 'dream']),
+  phase: v.picklist(['real', 'dream', 'offline']),
   realTransitions: count,
   syntheticTransitions: count,
   successRate: share,
@@ -28,8 +29,8 @@ const iteration = v.looseObject({
 
 export const trainResultSchema = v.looseObject({
   env: v.string(),
-  mode: v.picklist(['real', 'dream', 's2r']),
-  algo: v.picklist(['ppo', 'grpo']),
+  mode: v.picklist(TRAIN_MODES),
+  algo: v.picklist(TRAIN_ALGOS),
   seed: v.number(),
   realTransitions: count,
   syntheticTransitions: count,

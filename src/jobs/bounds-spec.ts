@@ -24,10 +24,10 @@ export const positiveUpTo = (max: number) => {
   return v.pipe(v.number(message), v.check((n) => Number.isFinite(n) && n > 0 && n <= max, message));
 };
 
-/** One of `choices`. */
 /** A switch's two values (`--curriculum`, `--reasoning`). */
 export const ON_OFF = ['on', 'off'] as const;
 
+/** One of `choices`. */
 export const oneOf = <const T extends string>(choices: readonly T[]) => v.picklist(choices, `must be one of: ${choices.join(', ')}`);
 
 /** Episodes one command may play (a rollout, a seeding, an evaluation): far above any run's, far below a hang. */

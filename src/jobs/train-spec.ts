@@ -6,8 +6,9 @@
 import * as v from 'valibot';
 import { UsageError } from '../core/errors.ts';
 import { DEFAULT_CURRICULUM } from '../curriculum/curriculum.ts';
-import { CURRICULUM_BY_DEFAULT, DEFAULT_S2R_REAL_BUDGET, type TrainMode } from '../train/modes.ts';
-import { DEFAULT_SEED, integerIn, MAX_EPISODE_STEPS, MAX_EPISODES, numberWithin, oneOf } from './bounds-spec.ts';
+import { CURRICULUM_BY_DEFAULT, DEFAULT_S2R_REAL_BUDGET, type OfflineMode, type RlMode } from '../train/modes.ts';
+import { MAX_BETA, MAX_EPOCHS, OFFLINE_DEFAULTS } from '../train/offline/config.ts';
+import { DEFAULT_SEED, integerIn, MAX_EPISODE_STEPS, MAX_EPISODES, numberWithin, oneOf, positiveUpTo } from './bounds-spec.ts';
 import { DEFAULT_K, MAX_K } from '../replay/retrieval.ts';
 import { EXPERIENCE_BACKENDS, EXPERIENCE_ENTRIES, type ExperienceBackend } from './experience-spec.ts';
 import { parseSpec, SEED } from './spec.ts';
@@ -22,20 +23,25 @@ export const MAX_LEARNING_RATE = 1;
 export const MAX_SETTING_COUNT = 1_000_000;
 export const ON_OFF = ['on', 'off'] as const;
 
-const common = (mode: TrainMode) => ({
+/** What every mode reads: the seed, the held-out evaluations, the learning rate. */
+const everyMode = {
   seed: v.optional(SEED, DEFAULT_SEED),
-  /** Stop after this many updates even if budget is left. */
-  iterations: v.optional(integerIn(1, MAX_ITERATIONS)),
-  /** Evaluate every this many iterations; 0: only at the end. */
+  /** Evaluate every this many iterations (epochs in the offline modes); 0: only at the end. */
   evalEvery: v.optional(integerIn(0, MAX_ITERATIONS), 0),
   /** Held-out episodes per evaluation during training (needs evalEvery > 0); default the whole split. */
   evalEpisodes: v.optional(integerIn(1, MAX_EPISODES)),
   /** Held-out episodes of the final evaluation; default the whole split. */
   finalEvalEpisodes: v.optional(integerIn(1, MAX_EPISODES)),
+  /** Default: the algorithm's (and the environment's) setting, or the offline modes' own. */
+  learningRate: v.optional(numberWithin(MIN_LEARNING_RATE, MAX_LEARNING_RATE)),
+};
+
+const common = (mode: RlMode) => ({
+  ...everyMode,
+  /** Stop after this many updates even if budget is left; 0 evaluates the policy the run starts from (the untrained baseline). */
+  iterations: v.optional(integerIn(0, MAX_ITERATIONS)),
   /** Step limit of training episodes; default the environment's own. */
   trainMaxSteps: v.optional(integerIn(1, MAX_EPISODE_STEPS)),
-  /** Default: the algorithm's (and the environment's) setting. */
-  learningRate: v.optional(numberWithin(MIN_LEARNING_RATE, MAX_LEARNING_RATE)),
   /** On by default where the run dreams. */
   curriculum: v.optional(oneOf(ON_OFF), CURRICULUM_BY_DEFAULT[mode] ? 'on' : 'off'),
   /** The curriculum's largest share of generated tasks (λ). */
@@ -65,16 +71,29 @@ const byBackend = (mode: 'dream' | 's2r') => {
   };
 };
 
+/** The offline modes: no budget of transitions (they take none), epochs over the buffer's episodes instead. */
+const offline = (mode: OfflineMode) => ({
+  ...everyMode,
+  /** The replay buffer file whose real episodes the run trains on (required; its own message says how to make one). */
+  buffer: v.optional(v.string()),
+  /** Passes over the data. */
+  epochs: v.optional(integerIn(1, MAX_EPOCHS), OFFLINE_DEFAULTS[mode].epochs),
+});
+
 export const TRAIN_SPECS = {
   /** Real transitions only: no experience model, no buffer. */
   real: v.strictObject({ ...common('real'), realBudget: integerIn(1, MAX_BUDGET) }),
   dream: byBackend('dream'),
   /** As dream, then real training on `realBudget`. */
   s2r: byBackend('s2r'),
+  /** Behaviour cloning of the buffer's successful episodes. */
+  bc: v.strictObject(offline('bc')),
+  /** DPO on the buffer's success/failure pairs, with β. */
+  dpo: v.strictObject({ ...offline('dpo'), beta: v.optional(positiveUpTo(MAX_BETA), OFFLINE_DEFAULTS.dpo.beta) }),
 };
 
-/** The spec of a run in `mode`, dreaming with `backend` (modes dream and s2r). */
-export function trainSpec(mode: TrainMode, backend: ExperienceBackend | undefined) {
+/** The spec of an RL run in `mode`, dreaming with `backend` (modes dream and s2r); the offline modes' are `TRAIN_SPECS.bc` and `.dpo`. */
+export function trainSpec(mode: RlMode, backend: ExperienceBackend | undefined) {
   if (mode === 'real') return TRAIN_SPECS.real;
   if (backend === undefined) throw new UsageError(`--mode ${mode} needs --experience (one of: ${EXPERIENCE_BACKENDS.join(', ')})`);
   return TRAIN_SPECS[mode][backend];

@@ -8,7 +8,8 @@ import type { ReplayStore } from '../replay/store.ts';
 import type { AlgoConfig, AlgoName } from '../rl/config.ts';
 import { TrainControl } from '../train/control.ts';
 import type { IterationMetrics } from '../train/metrics.ts';
-import type { TrainMode } from '../train/modes.ts';
+import { isOfflineMode, type OfflineMode, type RlMode } from '../train/modes.ts';
+import { OfflineTrainer, type OfflineTrainOptions } from '../train/offline/trainer.ts';
 import { Trainer, type DreamOptions, type TrainResult } from '../train/trainer.ts';
 
 /** The numbers a run's spec checked, defaults filled in: the CLI's `TRAIN_SPECS` or the app's `APP_TRAIN_SPECS`. */
@@ -28,7 +29,7 @@ export interface CheckedTrainRun {
 
 export interface TrainJob {
   env: string;
-  mode: TrainMode;
+  mode: RlMode;
   algo: AlgoName;
   /** The tfjs backend the caller started (recorded in the result). */
   backend: string;
@@ -45,9 +46,33 @@ export interface TrainJob {
   maxDifficulty?: number | undefined;
 }
 
-export interface TrainJobHooks {
+/** An offline run's numbers as the CLI's `TRAIN_SPECS.bc` / `.dpo` checked them, defaults filled in. */
+export interface CheckedOfflineRun {
+  seed: number;
+  /** Passes over the data: the run's iterations. */
+  epochs: number;
+  evalEvery: number;
+  evalEpisodes?: number | undefined;
+  finalEvalEpisodes?: number | undefined;
+  /** Default: the offline modes' (offline/config.ts). */
+  learningRate?: number | undefined;
+  /** DPO's β. */
+  beta?: number | undefined;
+}
+
+/** Modes bc and dpo: the same policy, trained on the offline buffer's real episodes. */
+export interface OfflineTrainJob {
+  env: string;
+  mode: OfflineMode;
+  backend: string;
+  run: CheckedOfflineRun;
+  /** The buffer's episodes, read by `offlineEpisodes` (offline-data.ts). */
+  data: OfflineTrainOptions['data'];
+}
+
+export interface TrainJobHooks<T extends Trainer | OfflineTrainer = Trainer | OfflineTrainer> {
   /** The trainer, built and checked, before its first iteration: the place to announce the run or keep a handle on it. */
-  onStart?: (trainer: Trainer) => void;
+  onStart?: (trainer: T) => void;
   onIteration?: (metrics: IterationMetrics) => void;
   onEvalProgress?: (done: number, total: number) => void;
   /** Pause and resume as well as stop (the app's buttons). */
@@ -79,19 +104,46 @@ export function createTrainer(job: TrainJob): Trainer {
   });
 }
 
+/** An offline job's settings mapped onto its trainer's options. Throws when the data holds nothing the mode can learn from. */
+export function createOfflineTrainer(job: OfflineTrainJob): OfflineTrainer {
+  const { run } = job;
+  return new OfflineTrainer({
+    env: job.env,
+    mode: job.mode,
+    seed: run.seed,
+    backend: job.backend,
+    data: job.data,
+    config: {
+      epochs: run.epochs,
+      ...(run.learningRate !== undefined ? { learningRate: run.learningRate } : {}),
+      ...(run.beta !== undefined ? { beta: run.beta } : {}),
+    },
+    evalEvery: run.evalEvery,
+    ...(run.evalEpisodes !== undefined ? { evalEpisodes: run.evalEpisodes } : {}),
+    ...(run.finalEvalEpisodes !== undefined ? { finalEvalEpisodes: run.finalEvalEpisodes } : {}),
+  });
+}
+
 /**
- * Build the trainer and run it until its budget is spent, its iterations are done, or `signal`
- * (or `control`) stops it. A job the trainer refuses throws before `onStart`, so a caller can tell
- * a bad request (nothing started) from a run that failed.
+ * Build the trainer (an RL mode's or an offline mode's) and run it until its budget is spent, its
+ * iterations or epochs are done, or `signal` (or `control`) stops it. A job the trainer refuses
+ * throws before `onStart`, so a caller can tell a bad request (nothing started) from a run that failed.
  */
-export async function train(job: TrainJob, hooks: TrainJobHooks = {}): Promise<{ trainer: Trainer; result: TrainResult }> {
-  const trainer = createTrainer(job);
+export function train(job: TrainJob, hooks?: TrainJobHooks<Trainer>): Promise<{ trainer: Trainer; result: TrainResult }>;
+export function train(job: OfflineTrainJob, hooks?: TrainJobHooks<OfflineTrainer>): Promise<{ trainer: OfflineTrainer; result: TrainResult }>;
+export function train(job: TrainJob | OfflineTrainJob, hooks?: TrainJobHooks<Trainer> | TrainJobHooks<OfflineTrainer>): Promise<{ trainer: Trainer | OfflineTrainer; result: TrainResult }>;
+export async function train(
+  job: TrainJob | OfflineTrainJob,
+  hooks: TrainJobHooks<Trainer> | TrainJobHooks<OfflineTrainer> = {},
+): Promise<{ trainer: Trainer | OfflineTrainer; result: TrainResult }> {
+  const trainer = isOfflineJob(job) ? createOfflineTrainer(job) : createTrainer(job);
   const control = hooks.control ?? new TrainControl();
   const stop = () => control.stop();
   if (hooks.signal?.aborted) stop();
   hooks.signal?.addEventListener('abort', stop, { once: true });
   try {
-    hooks.onStart?.(trainer);
+    // The overloads pair each job with hooks for its own trainer.
+    (hooks.onStart as ((trainer: Trainer | OfflineTrainer) => void) | undefined)?.(trainer);
     const result = await trainer.run({
       control,
       ...(hooks.onIteration ? { onIteration: hooks.onIteration } : {}),
@@ -101,4 +153,8 @@ export async function train(job: TrainJob, hooks: TrainJobHooks = {}): Promise<{
   } finally {
     hooks.signal?.removeEventListener('abort', stop);
   }
+}
+
+function isOfflineJob(job: TrainJob | OfflineTrainJob): job is OfflineTrainJob {
+  return isOfflineMode(job.mode);
 }

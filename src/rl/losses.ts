@@ -15,7 +15,8 @@ export interface LossTerms {
   referenceKl: tf.Scalar;
 }
 
-function takenLogProb(logProbs: tf.Tensor2D, actionMask: tf.Tensor2D): tf.Tensor1D {
+/** log π of each row's taken candidate: the one log-probability every loss here starts from. */
+export function takenLogProb(logProbs: tf.Tensor2D, actionMask: tf.Tensor2D): tf.Tensor1D {
   return tf.sum(tf.mul(logProbs, actionMask), 1) as tf.Tensor1D;
 }
 
@@ -98,4 +99,37 @@ export function grpoLoss(
   const terms: tf.Scalar[] = [policyLoss, tf.mul(-config.entropyCoef, entropy) as tf.Scalar];
   if (config.klCoef > 0) terms.push(tf.mul(config.klCoef, referenceKl) as tf.Scalar);
   return { loss: tf.addN(terms) as tf.Scalar, policyLoss, valueLoss: tf.scalar(0), entropy, approxKl, clipFraction, referenceKl };
+}
+
+/**
+ * Behaviour cloning: the mean negative log-likelihood of the demonstrated candidates, −log π(a*|s),
+ * over the same masked softmax PPO and GRPO train; `agreement` is the share of rows whose greedy
+ * choice is the demonstrated one.
+ */
+export function cloningLoss(logProbs: tf.Tensor2D, actionMask: tf.Tensor2D): { loss: tf.Scalar; entropy: tf.Scalar; agreement: tf.Scalar } {
+  const taken = takenLogProb(logProbs, actionMask);
+  const agreement = tf.mean(tf.cast(tf.equal(tf.argMax(logProbs, 1), tf.argMax(actionMask, 1)), 'float32')) as tf.Scalar;
+  return { loss: tf.neg(tf.mean(taken)) as tf.Scalar, entropy: meanEntropy(logProbs), agreement };
+}
+
+/**
+ * DPO (Rafailov et al. 2023): mean over pairs of −log σ(β·m), with the margin
+ * m = (log π(c) − log π_ref(c)) − (log π(r) − log π_ref(r)). A side may span several steps (a whole
+ * episode), its log-probability the sum over them: `sides` [P, N] holds +1 where step n belongs to
+ * pair p's chosen side and −1 where it belongs to its rejected side, so sides·log π is the policy's
+ * half of every margin at once; `referenceMargins` [P] is the reference's half, fixed beforehand.
+ */
+export function dpoLoss(
+  taken: tf.Tensor1D,
+  sides: tf.Tensor2D,
+  referenceMargins: tf.Tensor1D,
+  beta: number,
+): { loss: tf.Scalar; margins: tf.Tensor1D } {
+  const policyMargins = tf.reshape(tf.matMul(sides, tf.reshape(taken, [-1, 1])), [-1]) as tf.Tensor1D;
+  const margins = tf.sub(policyMargins, referenceMargins) as tf.Tensor1D;
+  // −log σ(z) = softplus(−z), written as relu(−z) + log(1 + e^−|z|): stable for any z, and built of
+  // kernels every backend has (tfjs's logSigmoid fails inside a gradient on the wasm backend).
+  const z = tf.mul(beta, margins);
+  const softplusOfMinusZ = tf.add(tf.relu(tf.neg(z)), tf.log1p(tf.exp(tf.neg(tf.abs(z)))));
+  return { loss: tf.mean(softplusOfMinusZ) as tf.Scalar, margins };
 }

@@ -68,3 +68,26 @@ export async function evaluatePolicy(options: EvaluateOptions): Promise<EvalResu
   });
   return summarize(split, trajectories);
 }
+
+/**
+ * A trainer's held-out evaluation: greedy on `split` (`episodes` undefined: every task once),
+ * drawn with the run's seed, honouring its pause and stop, counting episodes for its progress.
+ */
+export async function evaluateHeldOut(
+  run: { spec: EnvSpec; policy: Policy; split: string; seed: number },
+  episodes: number | undefined,
+  hooks: { control?: { isStopped: boolean; checkpoint(): Promise<void> }; onEvalProgress?: (done: number, total: number) => void },
+): Promise<EvalResult> {
+  let done = 0;
+  const control = hooks.control;
+  const total = episodes ?? run.spec.tasks(run.split).length;
+  return evaluatePolicy({
+    spec: run.spec,
+    policy: run.policy,
+    split: run.split,
+    ...(episodes !== undefined ? { episodes } : {}),
+    seed: run.seed,
+    ...(control ? { shouldStop: () => control.isStopped, beforeRound: () => control.checkpoint() } : {}),
+    onEpisode: () => hooks.onEvalProgress?.(++done, total),
+  });
+}

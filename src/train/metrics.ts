@@ -15,10 +15,26 @@ export interface CurriculumMetrics {
   pool: number;
 }
 
+/** An offline epoch's measures (modes bc and dpo), over its minibatches, each before its step. */
+export interface OfflineMetrics {
+  /** BC: −log π of the cloned actions; DPO: the DPO loss. */
+  loss: number;
+  /** BC: share of cloned steps whose greedy choice is the cloned action; DPO: share of pairs whose margin is positive. */
+  accuracy: number;
+  /** DPO: mean (log π − log π_ref)(chosen) − (log π − log π_ref)(rejected). */
+  margin?: number;
+  gradientSteps: number;
+}
+
+/**
+ * In the offline modes an iteration is one epoch over the buffer's data: no episode is played, so
+ * the transition counts, `episodes`, `samplesPerIteration` and the training-episode success,
+ * score and return are 0, and `offline` holds what the epoch measured.
+ */
 export interface IterationMetrics {
   iteration: number;
-  /** Where this iteration collected (mode s2r changes from dream to real). */
-  phase: 'real' | 'dream';
+  /** Where this iteration collected (mode s2r changes from dream to real; the offline modes collect nothing). */
+  phase: 'real' | 'dream' | 'offline';
   /** Cumulative real-environment steps taken so far (every step, kept or dropped). */
   realTransitions: number;
   /** Cumulative steps in a synthetic environment (0 in mode real). */
@@ -43,6 +59,7 @@ export interface IterationMetrics {
   samplesPerSecond: number;
   wallSeconds: number;
   curriculum?: CurriculumMetrics;
+  offline?: OfflineMetrics;
   /** Present on iterations where the held-out evaluation ran. */
   eval?: EvalResult;
 }

@@ -33,13 +33,14 @@ import type { PolicyNetwork } from '../policy/network.ts';
 import { Adam } from '../rl/adam.ts';
 import { ALGORITHMS, defaultConfig, rolloutsPerTask, type AlgoConfig, type AlgoName } from '../rl/config.ts';
 import { envSettings } from './env-settings.ts';
-import { TRAIN_MODES, type Phase, type TrainMode } from './modes.ts';
+import { RL_MODES, type Phase, type RlMode, type TrainAlgo, type TrainMode } from './modes.ts';
+import type { OfflineConfig } from './offline/config.ts';
 import { collectTrajectories, type Trajectory } from '../rl/rollout.ts';
 import { attachReferenceLogProbs } from '../rl/reference.ts';
 import { grpoSamples, ppoSamples } from '../rl/samples.ts';
 import { optimize } from '../rl/update.ts';
 import { TrainControl } from './control.ts';
-import { evaluatePolicy, type EvalResult } from './evaluate.ts';
+import { evaluateHeldOut, type EvalResult } from './evaluate.ts';
 import type { IterationMetrics } from './metrics.ts';
 
 
@@ -71,7 +72,8 @@ export interface CurriculumOptions {
 
 export interface TrainOptions {
   env: string;
-  mode: TrainMode;
+  /** The offline modes (bc, dpo) have their own trainer (offline/trainer.ts). */
+  mode: RlMode;
   algo: AlgoName;
   /** Real environment steps the run may take, evaluation excluded (0 in mode dream; s2r's real phase). */
   realBudget: number;
@@ -104,14 +106,32 @@ export interface TrainOptions {
   maxDifficulty?: number;
 }
 
+/** What an offline run (modes bc and dpo) trained on: the buffer's episodes and what became of them. */
+export interface OfflineSummary {
+  /** Real transitions the buffer held for the environment. */
+  offlineTransitions: number;
+  /** Whole real episodes among them, and how many succeeded. */
+  episodes: number;
+  successes: number;
+  failures: number;
+  /** Policy steps the loss reads (each once). */
+  steps: number;
+  /** Steps of the episodes used whose action the policy could not have taken (left out). */
+  skippedSteps: number;
+  /** Steps whose stored search the policy could not type, taken as the nearest proposed query (offline/steps.ts). */
+  nearestQuerySteps: number;
+  /** DPO: the pairs trained on, by kind and by where the chosen side came from, and the pairs left out. */
+  pairs?: { total: number; state: number; trajectory: number; sameTask: number; neighbour: number; dropped: number };
+}
+
 export interface TrainResult {
   env: string;
   mode: TrainMode;
-  algo: AlgoName;
+  algo: TrainAlgo;
   backend: string;
   seed: number;
-  /** The algorithm's settings as the run used them: defaults, then the environment's, then the caller's. */
-  config: AlgoConfig;
+  /** The settings as the run used them: the algorithm's defaults, then the environment's, then the caller's (an offline mode's own settings there). */
+  config: AlgoConfig | OfflineConfig;
   realTransitions: number;
   syntheticTransitions: number;
   /** Modes dream and s2r: offline real transitions the buffer held, real resets used for first observations, and the model's counters. */
@@ -119,6 +139,8 @@ export interface TrainResult {
   curriculum?: CurriculumSummary;
   /** Mode s2r: the first iteration of the real phase (null if the dream phase used every iteration). */
   realPhaseFrom?: number | null;
+  /** Modes bc and dpo. */
+  offline?: OfflineSummary;
   wallSeconds: number;
   iterations: number;
   stopped: boolean;
@@ -134,8 +156,8 @@ export interface TrainHooks {
 }
 
 export function validateTrainOptions(options: TrainOptions): void {
-  if (!TRAIN_MODES.includes(options.mode)) {
-    throw new UsageError(`unknown mode "${options.mode}"; this build trains in: ${TRAIN_MODES.join(', ')}`);
+  if (!RL_MODES.includes(options.mode)) {
+    throw new UsageError(`unknown mode "${options.mode}"; this trainer trains in: ${RL_MODES.join(', ')} (the offline modes have their own, offline/trainer.ts)`);
   }
   if (!ALGORITHMS.includes(options.algo)) throw new UsageError(`unknown algorithm "${options.algo}"; use one of: ${ALGORITHMS.join(', ')}`);
   if (options.mode !== 'real') {
@@ -267,20 +289,8 @@ export class Trainer {
 
   /** Greedy held-out evaluation; `episodes` undefined means every task of the split once. */
   async evaluate(hooks: TrainHooks, episodes: number | undefined): Promise<EvalResult> {
-    let done = 0;
-    const control = hooks.control;
-    const total = episodes ?? this.spec.tasks(this.evalSplit).length;
-    const result = await evaluatePolicy({
-      spec: this.spec,
-      policy: this.policy,
-      split: this.evalSplit,
-      ...(episodes !== undefined ? { episodes } : {}),
-      seed: this.options.seed,
-      ...(control ? { shouldStop: () => control.isStopped, beforeRound: () => control.checkpoint() } : {}),
-      onEpisode: () => hooks.onEvalProgress?.(++done, total),
-    });
-    this.lastEval = result;
-    return result;
+    this.lastEval = await evaluateHeldOut({ spec: this.spec, policy: this.policy, split: this.evalSplit, seed: this.options.seed }, episodes, hooks);
+    return this.lastEval;
   }
 
   async run(hooks: TrainHooks = {}): Promise<TrainResult> {

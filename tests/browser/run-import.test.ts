@@ -84,7 +84,7 @@ describe('run files', () => {
     ['a report without rows', json(paperReport([])), /^broken\.json: not a valid paper experiment report: rows: the report has no rows\.$/],
     ['a report whose rows have no runs', json(paperReport([{ id: 'a', label: 'A', mode: 'real', algo: 'ppo', runs: [] }])), /^broken\.json: a paper experiment report without runs/],
     ['a report with a bad run', json(paperReport([{ id: 'a', label: 'A', mode: 'real', algo: 'ppo', runs: [trainResult(1, { algo: 'dqn' })] }])),
-      /^broken\.json: not a valid paper experiment report: rows\.0\.runs\.0\.algo: Invalid type: Expected \("ppo" \| "grpo"\) but received "dqn"/],
+      /^broken\.json: not a valid paper experiment report: rows\.0\.runs\.0\.algo: Invalid type: Expected \("ppo" \| "grpo" \| "bc" \| "dpo"\) but received "dqn"/],
     ['an evaluation report', json({ env: 'shop', policy: 'p.dgp', backend: 'wasm', split: 'test', episodes: 10, successRate: 0.4, meanScore: 50, meanSteps: 4, actionsDigest: 'x', stepsPerSec: 100 }),
       /^broken\.json: an evaluation report \(from `rollout`\), not a training run: it has no "history"/],
     ['an experience model fit report', json({ env: 'shop', out: 'm.dgx', bytes: 100, backend: 'wasm', realTransitions: 900, validationTransitions: 100, epochs: 3, rows: 5, wallSeconds: 2, history: [{ epoch: 1 }] }),
@@ -93,7 +93,7 @@ describe('run files', () => {
     ['a history entry with a bad field', json(trainResult(1, { history: [point(1, 300, 0.2), { ...point(2, 600, 0.3), successRate: 'high' }] })),
       /^broken\.json: not a valid training run: history\.1\.successRate: Invalid type: Expected number but received "high"\.$/],
     ['a missing field', json({ ...trainResult(1), realTransitions: undefined }), /^broken\.json: not a valid training run: realTransitions: Invalid key: Expected "realTransitions" but received undefined\.$/],
-    ['an unknown mode', json(trainResult(1, { mode: 'sim' })), /^broken\.json: not a valid training run: mode: Invalid type: Expected \("real" \| "dream" \| "s2r"\) but received "sim"\.$/],
+    ['an unknown mode', json(trainResult(1, { mode: 'sim' })), /^broken\.json: not a valid training run: mode: Invalid type: Expected \("real" \| "dream" \| "s2r" \| "bc" \| "dpo"\) but received "sim"\.$/],
   ];
   it.each(bad)('refuses %s with a message that says why', (_what, content, message) => {
     const parsed = parseRunFile('broken.json', content);

@@ -27,6 +27,7 @@ let seeded: { size: number; mtimeMs: number };
 beforeAll(async () => {
   const io = capture();
   expect(await main(['buffer', 'seed', '--env', 'shop', '--episodes', '6', '--seed', '1', '--out', BUFFER], io)).toBe(0);
+  expect(await main(['buffer', 'seed', '--env', 'shop', '--episodes', '3', '--mix', 'oracle=1', '--seed', '1', '--out', ORACLE_BUFFER], io)).toBe(0);
   seeded = { size: statSync(BUFFER).size, mtimeMs: statSync(BUFFER).mtimeMs };
 });
 
@@ -41,6 +42,9 @@ const SEED = ['buffer', 'seed', '--env', 'shop', '--seed', '1'];
 const EVAL = () => ['experience', 'eval', '--env', 'shop', '--experience', 'knn', '--buffer', BUFFER];
 const FIT = () => ['experience', 'fit', '--env', 'shop', '--buffer', BUFFER];
 const SERVE = () => ['serve', '--experience', 'knn', '--buffer', BUFFER];
+const OFFLINE = (mode: 'bc' | 'dpo') => ['train', '--env', 'shop', '--mode', mode, '--buffer', BUFFER];
+/** Only successes: nothing for DPO to prefer them to. */
+const ORACLE_BUFFER = path.join(root, 'oracle.jsonl');
 
 /** `{dir}` in an argument is the case's own empty directory (holding only DIRECTORIES). */
 type Case = [label: string, argv: () => string[], message: RegExp];
@@ -63,7 +67,8 @@ const CASES: Case[] = [
   ['train --real-budget 1e99', () => [...TRAIN, '--real-budget', '1e99'], /--real-budget must be an integer ≥ 1 and ≤ 100,000,000/],
   ['train --real-budget ten', () => [...TRAIN, '--real-budget', 'ten'], /--real-budget must be an integer/],
   ['train --seed beyond 2^53', () => [...REAL, '--seed', '9007199254740993'], /--seed must be an integer ≥ 0 and ≤ 9,007,199,254,740,991/],
-  ['train --iterations 1e12', () => [...REAL, '--iterations', '1e12'], /--iterations must be an integer ≥ 1 and ≤ 1,000,000/],
+  ['train --iterations 1e12', () => [...REAL, '--iterations', '1e12'], /--iterations must be an integer ≥ 0 and ≤ 1,000,000/],
+  ['train --epochs with mode real', () => [...REAL, '--epochs', '3'], /--epochs is the budget of --mode bc and dpo; PPO\/GRPO's passes over each update are --set epochs=N/],
   ['train --eval-every 1e12', () => [...REAL, '--eval-every', '1e12'], /--eval-every must be an integer/],
   ['train --eval-episodes 1e9', () => [...REAL, '--eval-every', '1', '--eval-episodes', '1e9'], /--eval-episodes must be an integer ≥ 1 and ≤ 1,000,000/],
   ['train --eval-episodes without --eval-every', () => [...REAL, '--eval-episodes', '5'], /--eval-episodes sizes the evaluations during training: add --eval-every/],
@@ -108,6 +113,28 @@ const CASES: Case[] = [
   ['train --experience llm --concurrency 0', () => [...LLM(), '--concurrency', '0'], /--concurrency must be an integer ≥ 1 and ≤ 256/],
   ['train --experience llm --timeout-ms 1e15', () => [...LLM(), '--timeout-ms', '1e15'], /--timeout-ms must be an integer ≥ 1 and ≤ 86,400,000/],
   ['train --experience llm --framing both', () => [...LLM(), '--framing', 'both'], /--framing must be one of: multi-round, single/],
+
+  // train, modes bc and dpo
+  ['train --mode bc without --buffer', () => ['train', '--env', 'shop', '--mode', 'bc'], /--mode bc trains on a replay buffer's real episodes: --buffer FILE\.jsonl is required \(make one with: buffer seed --env shop --episodes 200 --mix oracle=0\.4,noisy=0\.3,random=0\.3/],
+  ['train --mode dpo with a missing --buffer', () => [...OFFLINE('dpo'), '--buffer', '{dir}/nothing.jsonl'], /--buffer .*nothing\.jsonl does not exist/],
+  ['train --mode bc --algo', () => [...OFFLINE('bc'), '--algo', 'grpo'], /--algo does not apply with --mode bc \(it trains with its own loss\)/],
+  ['train --mode bc --real-budget', () => [...OFFLINE('bc'), '--real-budget', '100'], /--mode bc takes no environment transition/],
+  ['train --mode dpo --synthetic-budget', () => [...OFFLINE('dpo'), '--synthetic-budget', '100'], /--mode dpo takes no environment transition/],
+  ['train --mode bc --iterations', () => [...OFFLINE('bc'), '--iterations', '3'], /--iterations does not apply with --mode bc: its budget is --epochs N/],
+  ['train --mode bc --set', () => [...OFFLINE('bc'), '--set', 'epochs=2'], /--set is a PPO\/GRPO setting and does not apply with --mode bc/],
+  ['train --mode dpo --lr-schedule', () => [...OFFLINE('dpo'), '--lr-schedule', 'linear'], /--lr-schedule is a PPO\/GRPO setting/],
+  ['train --mode bc --beta', () => [...OFFLINE('bc'), '--beta', '0.5'], /--beta does not apply with --mode bc/],
+  ['train --mode dpo --beta 0', () => [...OFFLINE('dpo'), '--beta', '0'], /--beta must be a number > 0 and ≤ 100, got 0/],
+  ['train --mode dpo --beta 1e9', () => [...OFFLINE('dpo'), '--beta', '1e9'], /--beta must be a number > 0 and ≤ 100/],
+  ['train --mode bc --epochs 0', () => [...OFFLINE('bc'), '--epochs', '0'], /--epochs must be an integer ≥ 1 and ≤ 100,000, got 0/],
+  ['train --mode bc --experience', () => [...OFFLINE('bc'), '--experience', 'knn'], /--experience does not apply with --mode bc/],
+  ['train --mode bc --k', () => [...OFFLINE('bc'), '--k', '3'], /--k does not apply with --mode bc/],
+  ['train --mode dpo --curriculum', () => [...OFFLINE('dpo'), '--curriculum', 'on'], /--curriculum does not apply with --mode dpo/],
+  ['train --mode bc --train-max-steps', () => [...OFFLINE('bc'), '--train-max-steps', '5'], /--train-max-steps does not apply with --mode bc/],
+  ['train --mode bc --eval-episodes without --eval-every', () => [...OFFLINE('bc'), '--eval-episodes', '5'], /--eval-episodes sizes the evaluations during training/],
+  ['train --mode bc --out a directory', () => [...OFFLINE('bc'), '--out', '{dir}/isdir.dgp'], /--out .*isdir\.dgp is a directory/],
+  ['train --mode dpo on a buffer without failures', () => [...OFFLINE('dpo'), '--buffer', ORACLE_BUFFER], /oracle\.jsonl has no failed shop episode, so no preference pair for DPO, which needs both .*; seed it with the oracle and agents that fail: buffer seed --env shop/],
+  ['train --mode bc on another environment\'s buffer', () => ['train', '--env', 'home', '--mode', 'bc', '--buffer', BUFFER], /seeded\.jsonl holds no real home transitions to train on; seed it with the oracle: buffer seed --env home/],
 
   // buffer seed, import, stats
   ['buffer seed --episodes 1e99', () => [...SEED, '--episodes', '1e99', '--out', '{dir}/out.jsonl'], /--episodes must be an integer ≥ 1 and ≤ 1,000,000/],

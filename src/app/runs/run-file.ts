@@ -8,11 +8,8 @@
  * kept as they are, so a stored run can be downloaded again whole. No tfjs here: this runs in the page.
  */
 import * as v from 'valibot';
-import { ALGORITHMS } from '../../rl/config.ts';
-import type { TrainMode } from '../../train/modes.ts';
-
-// Not `train/trainer.ts`'s list: importing it would pull tfjs into the page.
-const MODES = ['real', 'dream', 's2r'] as const satisfies readonly TrainMode[];
+// modes.ts, not train/trainer.ts: importing the trainer would pull tfjs into the page.
+import { TRAIN_ALGOS, TRAIN_MODES } from '../../train/modes.ts';
 
 /** Larger than any run the CLI writes (a 184-iteration history is ~130 kB), small enough to read at once. */
 export const MAX_RUN_FILE_BYTES = 64 * 1024 * 1024;
@@ -33,7 +30,7 @@ const evalSchema = v.looseObject({
 
 const pointSchema = v.looseObject({
   iteration: count,
-  phase: v.optional(v.picklist(['real', 'dream'])),
+  phase: v.optional(v.picklist(['real', 'dream', 'offline'])),
   realTransitions: count,
   syntheticTransitions: count,
   successRate: rate,
@@ -43,8 +40,8 @@ const pointSchema = v.looseObject({
 
 export const runDataSchema = v.looseObject({
   env: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
-  mode: v.picklist(MODES),
-  algo: v.picklist(ALGORITHMS),
+  mode: v.picklist(TRAIN_MODES),
+  algo: v.picklist(TRAIN_ALGOS),
   backend: text(64),
   seed: v.pipe(v.number(), v.safeInteger()),
   realTransitions: count,
@@ -74,8 +71,8 @@ const paperReportSchema = v.object({
     v.array(v.object({
       id: text(128),
       label: text(256),
-      mode: v.picklist(MODES),
-      algo: v.picklist(ALGORITHMS),
+      mode: v.picklist(TRAIN_MODES),
+      algo: v.picklist(TRAIN_ALGOS),
       runs: v.array(runDataSchema),
     })),
     v.minLength(1, 'the report has no rows'),

@@ -5,118 +5,85 @@ import { ENVIRONMENTS } from '../../envs/registry.ts';
 import { exportTrainedPolicy } from '../../jobs/policy-export.ts';
 import { ALGORITHMS, LOSS_AVERAGES, LR_SCHEDULES, defaultConfig, type AlgoConfig, type AlgoName } from '../../rl/config.ts';
 import { parseBackend, useBackend } from '../../platform/tf.ts';
-import type { DreamOptions } from '../../train/trainer.ts';
-import { train } from '../../jobs/train.ts';
-import { offlineRealTransitions } from '../../jobs/offline-data.ts';
-import { DEFAULT_S2R_REAL_BUDGET, TRAIN_MODES } from '../../train/modes.ts';
+import type { DreamOptions, Trainer, TrainResult } from '../../train/trainer.ts';
+import type { OfflineTrainer } from '../../train/offline/trainer.ts';
+import type { IterationMetrics } from '../../train/metrics.ts';
+import { train, type TrainJobHooks } from '../../jobs/train.ts';
+import { offlineEpisodes, offlineRealTransitions, type OfflineDataSource } from '../../jobs/offline-data.ts';
+import { DEFAULT_S2R_REAL_BUDGET, isOfflineMode, TRAIN_MODES, type OfflineMode, type RlMode } from '../../train/modes.ts';
+import { OFFLINE_DEFAULTS } from '../../train/offline/config.ts';
 import { DEFAULT_CURRICULUM } from '../../curriculum/curriculum.ts';
 import type { ExperienceBackend } from '../../jobs/experience-spec.ts';
-import { MAX_SETTING_COUNT, trainSpec } from '../../jobs/train-spec.ts';
+import { MAX_SETTING_COUNT, trainSpec, TRAIN_SPECS } from '../../jobs/train-spec.ts';
 import { checkOutputPath, flagNamer, numberFlags, parseFlags, requireOption, stringFlags } from '../args.ts';
 import type { CommandIO } from '../io.ts';
 import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, bufferFileSource, createExperienceModel, experienceBackend, experienceFields, openBufferFile, type ExperienceSettings } from '../experience-options.ts';
+
+/** The seeding that gives an offline mode both successes and failures (the paper experiment's mix). */
+const OFFLINE_SEED_MIX = 'oracle=0.4,noisy=0.3,random=0.3';
 
 export const TRAIN_USAGE =
   'train --env <shop|home> --mode real --algo <ppo|grpo> --real-budget N [--seed S] [--out FILE.dgp]\n' +
   '        | --mode dream --algo <ppo|grpo> --synthetic-budget N --buffer SEEDED.jsonl ' + EXPERIENCE_USAGE + '\n' +
   '        | --mode s2r (as dream, then real training) [--real-budget N (default ' + DEFAULT_S2R_REAL_BUDGET + ')]\n' +
+  '        | --mode bc|dpo --buffer SEEDED.jsonl (offline, no --algo: behaviour cloning of its successful episodes,\n' +
+  '          or DPO on success/failure pairs) [--epochs N (default ' + OFFLINE_DEFAULTS.bc.epochs + ' bc, ' + OFFLINE_DEFAULTS.dpo.epochs + ' dpo)]\n' +
+  '          [--lr RATE (default ' + OFFLINE_DEFAULTS.bc.learningRate + ' bc, ' + OFFLINE_DEFAULTS.dpo.learningRate + ' dpo)] [--beta B (dpo, default ' + OFFLINE_DEFAULTS.dpo.beta + ')]\n' +
   '        [--curriculum on|off (default on in dream and s2r, off in real)] [--lambda SHARE (generated tasks, default ' + DEFAULT_CURRICULUM.lambda + ')]\n' +
   '        [--exploration SHARE (unattempted tasks, default ' + DEFAULT_CURRICULUM.explorationFloor + ')] [--reasoning on|off (dream, s2r: the "without reasoning" ablation)]\n' +
   '        [--lr RATE] [--lr-schedule constant|linear] [--loss-average step|trajectory (grpo)] [--set epochs=8,minibatchSize=128,… (numeric PPO/GRPO settings)]\n' +
-  '        [--iterations N (stop after N updates)] [--train-max-steps N (step limit of training episodes)]\n' +
-  '        [--eval-every ITERATIONS] [--eval-episodes N (per evaluation during training; the final one uses\n' +
+  '        [--iterations N (stop after N updates; 0 evaluates the untrained policy)] [--train-max-steps N (step limit of training episodes)]\n' +
+  '        [--eval-every ITERATIONS (epochs in bc, dpo)] [--eval-episodes N (per evaluation during training; the final one uses\n' +
   '        the whole held-out split unless --final-eval-episodes N)] [--backend wasm|cpu] [--history FILE.json] [--json]\n' +
   '        Ctrl-C stops after the current iteration and still writes --out and --history';
 
+const OPTIONS = {
+  env: { type: 'string' },
+  mode: { type: 'string', default: 'real' },
+  algo: { type: 'string' },
+  'real-budget': { type: 'string' },
+  'synthetic-budget': { type: 'string' },
+  buffer: { type: 'string' },
+  curriculum: { type: 'string' },
+  lambda: { type: 'string' },
+  exploration: { type: 'string' },
+  reasoning: { type: 'string' },
+  ...EXPERIENCE_OPTIONS,
+  seed: { type: 'string' },
+  out: { type: 'string' },
+  'eval-every': { type: 'string' },
+  iterations: { type: 'string' },
+  epochs: { type: 'string' },
+  beta: { type: 'string' },
+  'train-max-steps': { type: 'string' },
+  'eval-episodes': { type: 'string' },
+  'final-eval-episodes': { type: 'string' },
+  lr: { type: 'string' },
+  set: { type: 'string' },
+  'lr-schedule': { type: 'string' },
+  'loss-average': { type: 'string' },
+  backend: { type: 'string', default: 'wasm' },
+  history: { type: 'string' },
+  json: { type: 'boolean', default: false },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
+
+/** A checked run, ready to start: how to run it and how to word its progress. */
+interface Launch {
+  backend: string;
+  /** The run's first progress line, once its trainer is built. */
+  describe: (trainer: Trainer | OfflineTrainer) => string;
+  /** An iteration's progress line, before its held-out evaluation (if any). */
+  iteration: (m: IterationMetrics) => string;
+  start: (hooks: TrainJobHooks) => Promise<{ trainer: Trainer | OfflineTrainer; result: TrainResult }>;
+}
+
 export async function trainCommand(io: CommandIO, argv: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      env: { type: 'string' },
-      mode: { type: 'string', default: 'real' },
-      algo: { type: 'string' },
-      'real-budget': { type: 'string' },
-      'synthetic-budget': { type: 'string' },
-      buffer: { type: 'string' },
-      curriculum: { type: 'string' },
-      lambda: { type: 'string' },
-      exploration: { type: 'string' },
-      reasoning: { type: 'string' },
-      ...EXPERIENCE_OPTIONS,
-      seed: { type: 'string' },
-      out: { type: 'string' },
-      'eval-every': { type: 'string' },
-      iterations: { type: 'string' },
-      'train-max-steps': { type: 'string' },
-      'eval-episodes': { type: 'string' },
-      'final-eval-episodes': { type: 'string' },
-      lr: { type: 'string' },
-      set: { type: 'string' },
-      'lr-schedule': { type: 'string' },
-      'loss-average': { type: 'string' },
-      backend: { type: 'string', default: 'wasm' },
-      history: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-    strict: true,
-  });
+  const { values } = parseArgs({ args: argv, options: OPTIONS, strict: true });
   const env = requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name));
   const mode = requireOption(values.mode, 'mode', TRAIN_MODES);
-  const algo = requireOption(values.algo, 'algo', ALGORITHMS);
-  const dreaming = mode !== 'real';
-  if (mode === 'dream') {
-    if (values['real-budget'] !== undefined && values['real-budget'] !== '0') throw new UsageError('--mode dream trains with 0 real transitions: drop --real-budget (or give 0) and set --synthetic-budget, or use --mode s2r');
-  } else if (mode === 'real') {
-    if (values['real-budget'] === undefined) throw new UsageError('--real-budget is required (real environment transitions, e.g. 80000)');
-    if (values['synthetic-budget'] !== undefined || values.experience !== undefined) throw new UsageError('--synthetic-budget and --experience go with --mode dream or s2r');
-    if (values.reasoning !== undefined) throw new UsageError('--reasoning goes with --mode dream or s2r (it ablates the experience model)');
-    for (const flag of ['buffer', ...(Object.keys(EXPERIENCE_OPTIONS) as (keyof typeof EXPERIENCE_OPTIONS)[])] as const) {
-      if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --mode dream or s2r (the experience model and its buffer); drop it`);
-    }
-  }
-  if (dreaming && values['synthetic-budget'] === undefined) throw new UsageError(`--mode ${mode} needs --synthetic-budget N (synthetic transitions, e.g. 80000)`);
-  const experience = dreaming ? experienceBackend(values) : undefined;
-  const input = {
-    ...numberFlags(values, {
-      realBudget: 'real-budget',
-      syntheticBudget: 'synthetic-budget',
-      seed: 'seed',
-      iterations: 'iterations',
-      evalEvery: 'eval-every',
-      evalEpisodes: 'eval-episodes',
-      finalEvalEpisodes: 'final-eval-episodes',
-      trainMaxSteps: 'train-max-steps',
-      learningRate: 'lr',
-      lambda: 'lambda',
-      explorationFloor: 'exploration',
-    }),
-    ...stringFlags(values, { curriculum: 'curriculum', reasoning: 'reasoning', buffer: 'buffer' }),
-    ...experienceFields(values),
-  };
-  const fieldName = flagNamer({ learningRate: '--lr', explorationFloor: '--exploration' });
-  const settings = parseFlags(trainSpec(mode, experience), input, fieldName, experience ? `with --experience ${experience}` : `with --mode ${mode}`);
-  const { realBudget, seed } = settings;
-  if (settings.curriculum === 'off' && (values.lambda !== undefined || values.exploration !== undefined)) {
-    throw new UsageError('--lambda and --exploration set the curriculum; drop them or use --curriculum on');
-  }
-  if (settings.evalEpisodes !== undefined && settings.evalEvery === 0) {
-    throw new UsageError('--eval-episodes sizes the evaluations during training: add --eval-every N, or size the final one with --final-eval-episodes');
-  }
-  if (values.out !== undefined && !values.out.endsWith('.dgp')) throw new UsageError(`--out must name a .dgp file, got "${values.out}"`);
-  if (values.out !== undefined) await checkOutputPath(values.out, 'out');
-  if (values.history !== undefined) await checkOutputPath(values.history, 'history');
-  const schedule = values['lr-schedule'] === undefined ? undefined : requireOption(values['lr-schedule'], 'lr-schedule', LR_SCHEDULES);
-  if (values['loss-average'] !== undefined && algo !== 'grpo') throw new UsageError('--loss-average is a GRPO setting; drop it or use --algo grpo');
-  const lossAverage = values['loss-average'] === undefined ? undefined : requireOption(values['loss-average'], 'loss-average', LOSS_AVERAGES);
-  const algoConfig: Partial<AlgoConfig> = {
-    ...(values.set !== undefined ? parseConfigOverrides(values.set, algo) : {}),
-    ...(settings.learningRate !== undefined ? { learningRate: settings.learningRate } : {}),
-    ...(schedule !== undefined ? { learningRateSchedule: schedule } : {}),
-    ...(lossAverage !== undefined ? { lossAverage } : {}),
-  };
-  const backend = await useBackend([parseBackend(values.backend)]);
-  const dream = 'syntheticBudget' in settings && experience ? await dreamOptions(experience, settings, { env, buffer: values.buffer }, io) : undefined;
-  const curriculum = settings.curriculum === 'on';
+  const launch = isOfflineMode(mode) ? await offlineLaunch(io, env, mode, values) : await rlLaunch(io, env, mode, values);
   // Ctrl-C (or a SIGTERM, as `npm run` passes on) stops after the current iteration and still writes
   // the policy and history so far; a second one quits at once.
   const interrupt = new AbortController();
@@ -128,32 +95,20 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
   };
   process.on('SIGINT', onInterrupt);
   process.on('SIGTERM', onInterrupt);
-  const { trainer, result } = await train(
-    { env, mode, algo, backend, run: settings, curriculum, algoConfig, dream, statsStore: dream?.buffer?.store },
-    {
+  const { trainer, result } = await launch
+    .start({
       signal: interrupt.signal,
-      onStart: (trainer) =>
-        io.progress(
-          (dream
-            ? `train ${env}/${mode}/${algo} on ${backend}: ${dream.syntheticBudget} synthetic transitions from ${dream.model.name} (k=${dream.k}, ${dream.offlineTransitions} offline real transitions${dream.reasoning === false ? ', without reasoning' : ''}), ${realBudget} real, seed ${seed}`
-            : `train ${env}/${mode}/${algo} on ${backend}: budget ${realBudget} real transitions, seed ${seed}`) +
-            (curriculum ? `, curriculum λ=${trainer.curriculum?.config.lambda}` : ', no curriculum') +
-            settingsText(trainer.config, defaultConfig(algo)),
-        ),
+      onStart: (trainer) => io.progress(launch.describe(trainer)),
       onIteration: (m) => {
         const evalText = m.eval ? ` | held-out success ${(m.eval.successRate * 100).toFixed(1)}% score ${m.eval.meanScore.toFixed(1)}` : '';
-        const c = m.curriculum;
-        const curriculumText = c ? `, tasks ${c.byVariance} by variance (mean ${c.meanVariance.toFixed(3)}) + ${c.explored} new + ${c.generated} generated, pool ${c.pool}` : '';
-        io.progress(
-          `iter ${m.iteration}: ${m.phase === 'dream' && dream ? `${m.syntheticTransitions}/${dream.syntheticBudget} synthetic` : `${m.realTransitions}/${realBudget} real`}, success ${(m.successRate * 100).toFixed(1)}%, ` +
-            `score ${m.meanScore.toFixed(1)}, entropy ${m.entropy.toFixed(2)}, kl ${m.approxKl.toFixed(4)}, ${Math.round(m.samplesPerSecond)} samples/s${curriculumText}${evalText}`,
-        );
+        io.progress(`${launch.iteration(m)}${evalText}`);
       },
-    },
-  ).finally(() => {
-    process.off('SIGINT', onInterrupt);
-    process.off('SIGTERM', onInterrupt);
-  });
+    })
+    .finally(() => {
+      process.off('SIGINT', onInterrupt);
+      process.off('SIGTERM', onInterrupt);
+    });
+  const { backend } = launch;
   const evaluation = result.eval && {
     split: result.eval.split,
     episodes: result.eval.episodes,
@@ -172,11 +127,12 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
   const summary = {
     env,
     mode,
-    algo,
+    algo: result.algo,
     backend,
     realTransitions: result.realTransitions,
     syntheticTransitions: result.syntheticTransitions,
     ...(result.dream ? { dream: result.dream } : {}),
+    ...(result.offline ? { offline: result.offline } : {}),
     ...(result.curriculum ? { curriculum: result.curriculum } : {}),
     config: result.config,
     ...(result.stopped ? { stopped: true, iterations: result.iterations } : {}),
@@ -186,10 +142,151 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
   if (values.json) io.result(summary);
   else
     io.out(
-      `${env} ${algo} (${mode}, ${backend}): ${result.realTransitions} real and ${result.syntheticTransitions} synthetic transitions in ${result.wallSeconds.toFixed(1)} s; ` +
+      `${env} ${result.algo} (${mode}, ${backend}): ${result.realTransitions} real and ${result.syntheticTransitions} synthetic transitions in ${result.wallSeconds.toFixed(1)} s; ` +
         (result.stopped ? `interrupted after ${result.iterations} iterations; ` : '') +
         (evaluation ? `held-out ${evaluation.split}: success ${(evaluation.successRate * 100).toFixed(1)}%, score ${evaluation.meanScore.toFixed(1)}` : 'stopped before evaluation'),
     );
+}
+
+/** `--out` and `--history`, refused before any work when they cannot be written. */
+async function checkOutputs(values: Values): Promise<void> {
+  if (values.out !== undefined && !values.out.endsWith('.dgp')) throw new UsageError(`--out must name a .dgp file, got "${values.out}"`);
+  if (values.out !== undefined) await checkOutputPath(values.out, 'out');
+  if (values.history !== undefined) await checkOutputPath(values.history, 'history');
+}
+
+/** The evaluation flags every mode reads, and the learning rate, as spec fields. */
+const heldOutFields = (values: Values) =>
+  numberFlags(values, { seed: 'seed', evalEvery: 'eval-every', evalEpisodes: 'eval-episodes', finalEvalEpisodes: 'final-eval-episodes', learningRate: 'lr' });
+
+function checkEvalEpisodes(settings: { evalEpisodes?: number | undefined; evalEvery: number }): void {
+  if (settings.evalEpisodes !== undefined && settings.evalEvery === 0) {
+    throw new UsageError('--eval-episodes sizes the evaluations during training: add --eval-every N, or size the final one with --final-eval-episodes');
+  }
+}
+
+/** Modes real, dream and s2r: PPO or GRPO, in the real environment, the dream, or both. */
+async function rlLaunch(io: CommandIO, env: string, mode: RlMode, values: Values): Promise<Launch> {
+  const algo = requireOption(values.algo, 'algo', ALGORITHMS);
+  const dreaming = mode !== 'real';
+  if (mode === 'dream') {
+    if (values['real-budget'] !== undefined && values['real-budget'] !== '0') throw new UsageError('--mode dream trains with 0 real transitions: drop --real-budget (or give 0) and set --synthetic-budget, or use --mode s2r');
+  } else if (mode === 'real') {
+    if (values['real-budget'] === undefined) throw new UsageError('--real-budget is required (real environment transitions, e.g. 80000)');
+    if (values['synthetic-budget'] !== undefined || values.experience !== undefined) throw new UsageError('--synthetic-budget and --experience go with --mode dream or s2r');
+    if (values.reasoning !== undefined) throw new UsageError('--reasoning goes with --mode dream or s2r (it ablates the experience model)');
+    for (const flag of ['buffer', ...(Object.keys(EXPERIENCE_OPTIONS) as (keyof typeof EXPERIENCE_OPTIONS)[])] as const) {
+      if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --mode dream or s2r (the experience model and its buffer); drop it`);
+    }
+  }
+  if (values.epochs !== undefined) throw new UsageError(`--epochs is the budget of --mode bc and dpo; PPO/GRPO's passes over each update are --set epochs=N`);
+  if (dreaming && values['synthetic-budget'] === undefined) throw new UsageError(`--mode ${mode} needs --synthetic-budget N (synthetic transitions, e.g. 80000)`);
+  const experience = dreaming ? experienceBackend(values) : undefined;
+  const input = {
+    ...heldOutFields(values),
+    ...numberFlags(values, {
+      realBudget: 'real-budget',
+      syntheticBudget: 'synthetic-budget',
+      iterations: 'iterations',
+      epochs: 'epochs',
+      beta: 'beta',
+      trainMaxSteps: 'train-max-steps',
+      lambda: 'lambda',
+      explorationFloor: 'exploration',
+    }),
+    ...stringFlags(values, { curriculum: 'curriculum', reasoning: 'reasoning', buffer: 'buffer' }),
+    ...experienceFields(values),
+  };
+  const fieldName = flagNamer({ learningRate: '--lr', explorationFloor: '--exploration' });
+  const settings = parseFlags(trainSpec(mode, experience), input, fieldName, experience ? `with --experience ${experience}` : `with --mode ${mode}`);
+  const { realBudget, seed } = settings;
+  if (settings.curriculum === 'off' && (values.lambda !== undefined || values.exploration !== undefined)) {
+    throw new UsageError('--lambda and --exploration set the curriculum; drop them or use --curriculum on');
+  }
+  checkEvalEpisodes(settings);
+  await checkOutputs(values);
+  const schedule = values['lr-schedule'] === undefined ? undefined : requireOption(values['lr-schedule'], 'lr-schedule', LR_SCHEDULES);
+  if (values['loss-average'] !== undefined && algo !== 'grpo') throw new UsageError('--loss-average is a GRPO setting; drop it or use --algo grpo');
+  const lossAverage = values['loss-average'] === undefined ? undefined : requireOption(values['loss-average'], 'loss-average', LOSS_AVERAGES);
+  const algoConfig: Partial<AlgoConfig> = {
+    ...(values.set !== undefined ? parseConfigOverrides(values.set, algo) : {}),
+    ...(settings.learningRate !== undefined ? { learningRate: settings.learningRate } : {}),
+    ...(schedule !== undefined ? { learningRateSchedule: schedule } : {}),
+    ...(lossAverage !== undefined ? { lossAverage } : {}),
+  };
+  const backend = await useBackend([parseBackend(values.backend)]);
+  const dream = 'syntheticBudget' in settings && experience ? await dreamOptions(experience, settings, { env, buffer: values.buffer }, io) : undefined;
+  const curriculum = settings.curriculum === 'on';
+  return {
+    backend,
+    describe: (trainer) =>
+      (dream
+        ? `train ${env}/${mode}/${algo} on ${backend}: ${dream.syntheticBudget} synthetic transitions from ${dream.model.name} (k=${dream.k}, ${dream.offlineTransitions} offline real transitions${dream.reasoning === false ? ', without reasoning' : ''}), ${realBudget} real, seed ${seed}`
+        : `train ${env}/${mode}/${algo} on ${backend}: budget ${realBudget} real transitions, seed ${seed}`) +
+      (curriculum ? `, curriculum λ=${trainer.curriculum?.config.lambda}` : ', no curriculum') +
+      settingsText(trainer.config as AlgoConfig, defaultConfig(algo)),
+    iteration: (m) => {
+      const c = m.curriculum;
+      const curriculumText = c ? `, tasks ${c.byVariance} by variance (mean ${c.meanVariance.toFixed(3)}) + ${c.explored} new + ${c.generated} generated, pool ${c.pool}` : '';
+      return (
+        `iter ${m.iteration}: ${m.phase === 'dream' && dream ? `${m.syntheticTransitions}/${dream.syntheticBudget} synthetic` : `${m.realTransitions}/${realBudget} real`}, success ${(m.successRate * 100).toFixed(1)}%, ` +
+        `score ${m.meanScore.toFixed(1)}, entropy ${m.entropy.toFixed(2)}, kl ${m.approxKl.toFixed(4)}, ${Math.round(m.samplesPerSecond)} samples/s${curriculumText}`
+      );
+    },
+    start: (hooks) => train({ env, mode, algo, backend, run: settings, curriculum, algoConfig, dream, statsStore: dream?.buffer?.store }, hooks),
+  };
+}
+
+/**
+ * Modes bc and dpo: the policy trained on `--buffer`'s real episodes, no environment step but the
+ * held-out evaluations. The flags of the RL modes are refused by name (the spec takes none of them).
+ */
+async function offlineLaunch(io: CommandIO, env: string, mode: OfflineMode, values: Values): Promise<Launch> {
+  const seedCommand = `buffer seed --env ${env} --episodes 200 --mix ${OFFLINE_SEED_MIX} --out ${values.buffer ?? 'FILE.jsonl'}`;
+  if (values.algo !== undefined) throw new UsageError(`--algo does not apply with --mode ${mode} (it trains with its own loss); drop it`);
+  if (values['real-budget'] !== undefined || values['synthetic-budget'] !== undefined) {
+    throw new UsageError(`--mode ${mode} takes no environment transition (it trains on --buffer's episodes for --epochs): drop --real-budget and --synthetic-budget`);
+  }
+  for (const flag of ['set', 'lr-schedule', 'loss-average'] as const) {
+    if (values[flag] !== undefined) throw new UsageError(`--${flag} is a PPO/GRPO setting and does not apply with --mode ${mode}; drop it`);
+  }
+  if (values.iterations !== undefined) throw new UsageError(`--iterations does not apply with --mode ${mode}: its budget is --epochs N (passes over the buffer's episodes); drop it`);
+  if (values.buffer === undefined) throw new UsageError(`--mode ${mode} trains on a replay buffer's real episodes: --buffer FILE.jsonl is required (make one with: ${seedCommand})`);
+  const input = {
+    ...heldOutFields(values),
+    ...numberFlags(values, { epochs: 'epochs', beta: 'beta', iterations: 'iterations', trainMaxSteps: 'train-max-steps', lambda: 'lambda', explorationFloor: 'exploration' }),
+    ...stringFlags(values, { curriculum: 'curriculum', reasoning: 'reasoning', buffer: 'buffer' }),
+    ...experienceFields(values),
+    ...(values.experience !== undefined ? { experience: values.experience } : {}),
+  };
+  const settings = parseFlags(TRAIN_SPECS[mode], input, flagNamer({ learningRate: '--lr', explorationFloor: '--exploration' }), `with --mode ${mode}`);
+  checkEvalEpisodes(settings);
+  await checkOutputs(values);
+  const backend = await useBackend([parseBackend(values.backend)]);
+  const buffer = await openBufferFile(values.buffer);
+  const purpose = mode === 'bc' ? 'seed it with the oracle' : 'seed it with the oracle and agents that fail';
+  const source: OfflineDataSource = { name: values.buffer, howToSeed: `${purpose}: ${seedCommand}` };
+  const data = await offlineEpisodes(buffer.store, env, source);
+  const { epochs, seed } = settings;
+  return {
+    backend,
+    describe: (trainer) => {
+      const { config } = trainer as OfflineTrainer;
+      const offline = (trainer as OfflineTrainer).summary();
+      const what = offline.pairs
+        ? `${offline.pairs.total} preference pairs (${offline.pairs.state} state-level, ${offline.pairs.trajectory} trajectory-level; ${offline.pairs.sameTask} same-task, ${offline.pairs.neighbour} by the nearest instruction)`
+        : `${offline.steps} steps of ${offline.successes} successful episodes`;
+      // Said once the trainer has accepted the data, so a refused buffer prints nothing but its refusal.
+      io.progress(`buffer ${source.name}: ${data.offlineTransitions} offline real transitions, ${data.count.episodes} whole episodes (${data.count.successes} successful)`);
+      return `train ${env}/${mode} on ${backend}: ${epochs} epochs over ${what}, lr ${config.learningRate}${config.algo === 'dpo' ? `, β ${config.beta}` : ''}, 0 environment transitions, seed ${seed}`;
+    },
+    iteration: (m) => {
+      const o = m.offline;
+      const measured = o ? (o.margin !== undefined ? `loss ${o.loss.toFixed(4)}, margin ${o.margin.toFixed(3)}, pairs ahead ${(o.accuracy * 100).toFixed(1)}%` : `loss ${o.loss.toFixed(4)}, agreement ${(o.accuracy * 100).toFixed(1)}%`) : '';
+      return `epoch ${m.iteration}/${epochs}: ${measured}, entropy ${m.entropy.toFixed(2)}, ${Math.round(m.samplesPerSecond)} steps/s`;
+    },
+    start: (hooks) => train({ env, mode, backend, run: settings, data }, hooks),
+  };
 }
 
 /** Mode dream's experience model and the offline buffer its retrieval reads. */

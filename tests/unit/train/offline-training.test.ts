@@ -1,0 +1,184 @@
+/**
+ * The offline baselines (modes bc and dpo) on a small seeded shop buffer, on the cpu backend (pure
+ * JS, bit-reproducible): cloning raises the likelihood of what the successes did and beats the
+ * untrained policy on held-out tasks; DPO raises its pairs' margins; both refuse a buffer that
+ * holds nothing they can learn from, saying how to seed one.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../../src/cli/main.ts';
+import { importPolicy } from '../../../src/policy/policy-file.ts';
+import { UsageError } from '../../../src/core/errors.ts';
+import type { Transition } from '../../../src/core/types.ts';
+import { envSpec } from '../../../src/envs/registry.ts';
+import { offlineEpisodes } from '../../../src/jobs/offline-data.ts';
+import { createOfflineTrainer, train } from '../../../src/jobs/train.ts';
+import { useBackend } from '../../../src/platform/tf.ts';
+import { DEFAULT_POLICY, Policy, type PolicyConfig } from '../../../src/policy/policy.ts';
+import { MemoryReplayStore } from '../../../src/replay/memory-store.ts';
+import { seedEpisodes, type SeedMix } from '../../../src/replay/seed.ts';
+import { evaluatePolicy } from '../../../src/train/evaluate.ts';
+import { cloningData, cloningLogLikelihood } from '../../../src/train/offline/bc.ts';
+import { measureReferenceMargins, preferenceData, preferenceMargins } from '../../../src/train/offline/dpo.ts';
+import { groupEpisodes } from '../../../src/train/offline/episodes.ts';
+import { OfflineTrainer, type OfflineTrainOptions } from '../../../src/train/offline/trainer.ts';
+
+// A small network on small features, as the real-mode test trains: seconds on the cpu backend.
+const POLICY: Partial<PolicyConfig> = { hidden: 32, featurizer: { stateBuckets: 512, actionBuckets: 256, historyWindow: 3, maxElements: 40 } };
+const SOURCE = { name: 'test.jsonl', howToSeed: 'seed it with: buffer seed --mix oracle=0.4,random=0.6' };
+const EVAL_EPISODES = 60;
+
+async function seeded(episodes: number, mix: SeedMix): Promise<Transition[]> {
+  const out: Transition[] = [];
+  for await (const e of seedEpisodes({ spec: envSpec('shop'), episodes, mix, seed: 3, createdAt: 0 })) out.push(...e.transitions);
+  return out;
+}
+
+function data(transitions: readonly Transition[]): OfflineTrainOptions['data'] {
+  const { episodes, count } = groupEpisodes(transitions);
+  return { episodes, count, offlineTransitions: transitions.length, source: SOURCE };
+}
+
+let buffer: Transition[] = [];
+
+beforeAll(async () => {
+  await useBackend(['cpu']);
+  buffer = await seeded(60, { oracle: 0.4, noisy: 0.3, random: 0.3 });
+});
+
+const base = (mode: 'bc' | 'dpo'): OfflineTrainOptions => ({
+  env: 'shop',
+  mode,
+  seed: 5,
+  backend: 'cpu',
+  data: data(buffer),
+  policy: POLICY,
+  finalEvalEpisodes: EVAL_EPISODES,
+});
+
+describe('behaviour cloning (mode bc)', () => {
+  it('raises the likelihood of the cloned actions and beats the untrained policy on held-out tasks; the same seed gives the same run', async () => {
+    const spec = envSpec('shop');
+    const untrained = new Policy(new OfflineTrainer(base('bc')).policyConfig, 5);
+    const before = await evaluatePolicy({ spec, policy: untrained, split: 'test', episodes: EVAL_EPISODES, seed: 5 });
+    const cloned = cloningData(untrained, groupEpisodes(buffer).episodes);
+    const likelihoodBefore = await cloningLogLikelihood(untrained, cloned.steps);
+    untrained.dispose();
+
+    // The small network learns slower than the default one: a larger rate than the default 1e-3.
+    const trainer = new OfflineTrainer({ ...base('bc'), config: { epochs: 10, learningRate: 3e-3 } });
+    const result = await trainer.run();
+    expect(await cloningLogLikelihood(trainer.policy, cloned.steps)).toBeGreaterThan(likelihoodBefore + 0.3);
+    expect(result).toMatchObject({ mode: 'bc', algo: 'bc', realTransitions: 0, syntheticTransitions: 0, iterations: 10, stopped: false });
+    expect(result.history.map((m) => m.phase)).toEqual(Array(10).fill('offline'));
+    const losses = result.history.map((m) => m.offline!.loss);
+    expect(losses.at(-1)).toBeLessThan(losses[0]! - 0.3);
+    expect(result.offline).toMatchObject({ successes: cloned.episodes, steps: cloned.steps.length, skippedSteps: 0 });
+    expect(result.eval!.episodes).toBe(EVAL_EPISODES);
+    expect(result.eval!.successRate).toBeGreaterThan(before.successRate + 0.1);
+
+    const again = await new OfflineTrainer({ ...base('bc'), config: { epochs: 10, learningRate: 3e-3 } }).run();
+    expect(again.eval!.actionsDigest).toBe(result.eval!.actionsDigest);
+    const strip = (h: typeof result.history) => h.map(({ wallSeconds: _w, samplesPerSecond: _s, ...rest }) => rest);
+    expect(strip(again.history)).toEqual(strip(result.history));
+  }, 120_000);
+
+  it('evaluates on a sample every --eval-every epochs, and not after the last (the final evaluation does)', async () => {
+    const result = await new OfflineTrainer({ ...base('bc'), config: { epochs: 3 }, evalEvery: 1, evalEpisodes: 4, finalEvalEpisodes: 5 }).run();
+    expect(result.history.map((m) => m.eval?.episodes ?? null)).toEqual([4, 4, null]);
+    expect(result.eval?.episodes).toBe(5);
+  }, 60_000);
+});
+
+describe('DPO (mode dpo)', () => {
+  it('raises the chosen-minus-rejected margin over the reference on its pairs', async () => {
+    const policy = new Policy({ ...new OfflineTrainer(base('dpo')).policyConfig }, 5);
+    const pairs = preferenceData(policy, groupEpisodes(buffer).episodes);
+    await measureReferenceMargins(policy, pairs);
+    // At the reference every margin is 0 by definition.
+    expect(Math.max(...(await preferenceMargins(policy, pairs)).map(Math.abs))).toBeLessThan(1e-4);
+    policy.dispose();
+
+    // The small network at DPO's default rate (1e-4) would need many more epochs to move.
+    const trainer = new OfflineTrainer({ ...base('dpo'), config: { epochs: 3, learningRate: 3e-3 }, finalEvalEpisodes: 5 });
+    const result = await trainer.run();
+    // The trainer's own pairs, measured again after training against the margins it started from.
+    const after = await preferenceMargins(trainer.policy, trainer.preferences!);
+    expect(after.reduce((a, m) => a + m, 0) / after.length).toBeGreaterThan(0.5);
+    expect(after.filter((m) => m > 0).length).toBeGreaterThan(0.8 * after.length);
+    expect(result.history.at(-1)!.offline!.margin).toBeGreaterThan(result.history[0]!.offline!.margin!);
+    expect(result.offline?.pairs).toMatchObject({ total: pairs.pairs.length, dropped: pairs.droppedPairs });
+    expect(result.config).toMatchObject({ algo: 'dpo', beta: 0.1, learningRate: 3e-3, epochs: 3 });
+  }, 120_000);
+});
+
+describe('train --mode bc|dpo on the command line', () => {
+  it('trains from a buffer file and writes the summary, the history and a policy file that says how it was made', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-offline-'));
+    const file = path.join(dir, 'shop.jsonl');
+    const quiet = { out: () => {}, result: () => {}, progress: () => {} };
+    expect(await main(['buffer', 'seed', '--env', 'shop', '--episodes', '12', '--mix', 'oracle=0.5,random=0.5', '--seed', '2', '--out', file], quiet)).toBe(0);
+    for (const mode of ['bc', 'dpo'] as const) {
+      const stdout: string[] = [];
+      const stderr: string[] = [];
+      const io = { out: (t: string) => stdout.push(t), result: (v: unknown) => stdout.push(JSON.stringify(v)), progress: (t: string) => stderr.push(t) };
+      const out = path.join(dir, `${mode}.dgp`);
+      const history = path.join(dir, `${mode}.json`);
+      const args = ['train', '--env', 'shop', '--mode', mode, '--buffer', file, '--epochs', '2', '--seed', '4', '--backend', 'cpu', '--final-eval-episodes', '3', '--out', out, '--history', history, '--json'];
+      expect(await main(args, io), stderr.join('\n')).toBe(0);
+      const summary = JSON.parse(stdout.at(-1) as string);
+      expect(summary).toMatchObject({ env: 'shop', mode, algo: mode, backend: 'cpu', realTransitions: 0, syntheticTransitions: 0, config: { algo: mode, epochs: 2 }, eval: { episodes: 3 } });
+      expect(summary.offline).toMatchObject({ episodes: 12, successes: 6, failures: 6 });
+      expect(stderr.filter((line) => line.startsWith('epoch '))).toHaveLength(2);
+      const run = JSON.parse(readFileSync(history, 'utf8'));
+      expect(run).toMatchObject({ mode, algo: mode, iterations: 2 });
+      expect(run.history).toHaveLength(2);
+      const { header, policy } = importPolicy(new Uint8Array(readFileSync(out)));
+      expect(header).toMatchObject({ env: 'shop', algorithm: mode, training: { mode, seed: 4, realBudget: 0, realTransitions: 0, iterations: 2 } });
+      policy.dispose();
+    }
+  }, 60_000);
+});
+
+describe('the untrained baseline (train --iterations 0)', () => {
+  it('evaluates the policy every run with the seed starts from, with 0 transitions', async () => {
+    const stdout: string[] = [];
+    const io = { out: (t: string) => stdout.push(t), result: (v: unknown) => stdout.push(JSON.stringify(v)), progress: () => {} };
+    const args = ['train', '--env', 'shop', '--mode', 'real', '--algo', 'grpo', '--real-budget', '1000', '--iterations', '0', '--seed', '4', '--backend', 'cpu', '--final-eval-episodes', '6', '--json'];
+    expect(await main(args, io)).toBe(0);
+    const summary = JSON.parse(stdout.at(-1) as string);
+    expect(summary).toMatchObject({ realTransitions: 0, syntheticTransitions: 0, eval: { episodes: 6 } });
+    const initial = new Policy(DEFAULT_POLICY, 4);
+    const expected = await evaluatePolicy({ spec: envSpec('shop'), policy: initial, split: 'test', episodes: 6, seed: 4 });
+    initial.dispose();
+    expect(summary.eval.actionsDigest).toBe(expected.actionsDigest);
+  }, 60_000);
+});
+
+describe('what the offline modes refuse', () => {
+  it('refuses cloning without a successful episode, and DPO without a success and a failure, saying how to seed one', async () => {
+    const random = await seeded(4, { random: 1 });
+    const oracle = await seeded(4, { oracle: 1 });
+    expect(() => new OfflineTrainer({ ...base('bc'), data: data(random) })).toThrow(
+      /^test\.jsonl has no successful shop episode to clone \(4 whole shop episodes, 0 successful\); seed it with: buffer seed --mix oracle=0\.4,random=0\.6$/,
+    );
+    expect(() => new OfflineTrainer({ ...base('dpo'), data: data(random) })).toThrow(/has no successful shop episode, so no preference pair for DPO, which needs both/);
+    expect(() => new OfflineTrainer({ ...base('dpo'), data: data(oracle) })).toThrow(/has no failed shop episode, so no preference pair for DPO, which needs both \(4 whole shop episodes, 4 successful\)/);
+    expect(() => new OfflineTrainer({ ...base('bc'), data: data(oracle), config: { beta: 0.5 } })).toThrow(/β is a DPO setting/);
+  });
+
+  it('refuses an empty buffer before reading it, and a job the trainer refuses throws before the run starts', async () => {
+    const store = new MemoryReplayStore();
+    await expect(offlineEpisodes(store, 'shop', SOURCE)).rejects.toThrow(/^test\.jsonl holds no real shop transitions to train on; seed it with/);
+    await store.add(await seeded(3, { random: 1 }));
+    const read = await offlineEpisodes(store, 'shop', SOURCE);
+    expect(read.count).toMatchObject({ episodes: 3, successes: 0 });
+    let started = false;
+    const job = { env: 'shop', mode: 'bc' as const, backend: 'cpu', run: { seed: 1, epochs: 1, evalEvery: 0 }, data: read };
+    expect(() => createOfflineTrainer(job)).toThrow(UsageError);
+    await expect(train(job, { onStart: () => (started = true) })).rejects.toThrow(/no successful shop episode to clone/);
+    expect(started).toBe(false);
+  });
+});
