@@ -2,8 +2,7 @@
  * The paper's table in miniature: which runs make it, at which size. Each run is one CLI command
  * (`train …`), so every number in the results file can be reproduced by hand.
  */
-import type { AlgoName } from '../src/rl/config.ts';
-import type { TrainMode } from '../src/train/modes.ts';
+import { isOfflineMode, type TrainAlgo, type TrainMode } from '../src/train/modes.ts';
 
 export type PresetName = 'quick' | 'full';
 
@@ -39,18 +38,34 @@ export const PRESETS: Readonly<Record<string, Readonly<Record<PresetName, Preset
 };
 
 export interface RowSpec {
+  /** Names the row's run files (`<id>-s<seed>.json`): an id never changes, so recorded runs stay valid. */
   id: string;
   label: string;
   mode: TrainMode;
-  algo: AlgoName;
+  /** PPO or GRPO; an offline row's is its mode. */
+  algo: TrainAlgo;
   /** Extra `train` flags (the ablations). */
   flags: string[];
+  /** A real row's budget: the preset's real one (default) or s2r's real phase's, to train from scratch on what s2r spends. */
+  realBudget?: 'real' | 's2r-real';
+  /** A dream row's experience model: the fitted neural one (default) or the kNN floor, which needs no fit. */
+  experience?: 'neural' | 'knn';
 }
 
-/** The table's rows, in the paper's order. Dream rows use the curriculum unless the row ablates it. */
+/**
+ * The table's rows, in the paper's order: the untrained policy every row starts from, real mode
+ * at both real budgets, the offline baselines on the same buffer the experience model learns from,
+ * then the dream rows. Dream rows use the curriculum unless the row ablates it.
+ */
 export const ROWS: readonly RowSpec[] = [
+  // `--iterations 0`: the seed's initial policy, evaluated like every other row (0 transitions).
+  { id: 'untrained', label: 'untrained policy', mode: 'real', algo: 'grpo', flags: ['--iterations', '0'] },
   { id: 'real-ppo', label: 'real PPO', mode: 'real', algo: 'ppo', flags: [] },
   { id: 'real-grpo', label: 'real GRPO', mode: 'real', algo: 'grpo', flags: [] },
+  { id: 'real-ppo-5k', label: "real PPO, s2r's real budget", mode: 'real', algo: 'ppo', flags: [], realBudget: 's2r-real' },
+  { id: 'real-grpo-5k', label: "real GRPO, s2r's real budget", mode: 'real', algo: 'grpo', flags: [], realBudget: 's2r-real' },
+  { id: 'bc', label: 'BC (offline)', mode: 'bc', algo: 'bc', flags: [] },
+  { id: 'dpo', label: 'DPO (offline)', mode: 'dpo', algo: 'dpo', flags: [] },
   { id: 'dream-ppo', label: 'dream PPO', mode: 'dream', algo: 'ppo', flags: [] },
   { id: 'dream-grpo', label: 'dream GRPO', mode: 'dream', algo: 'grpo', flags: [] },
   { id: 's2r-ppo', label: 's2r PPO', mode: 's2r', algo: 'ppo', flags: [] },
@@ -58,14 +73,22 @@ export const ROWS: readonly RowSpec[] = [
   { id: 'dream-grpo-no-retrieval', label: 'dream GRPO w/o retrieval', mode: 'dream', algo: 'grpo', flags: ['--k', '0'] },
   { id: 'dream-grpo-no-curriculum', label: 'dream GRPO w/o curriculum', mode: 'dream', algo: 'grpo', flags: ['--curriculum', 'off'] },
   { id: 'dream-grpo-no-reasoning', label: 'dream GRPO w/o reasoning', mode: 'dream', algo: 'grpo', flags: ['--reasoning', 'off'] },
+  { id: 'dream-grpo-knn', label: 'dream GRPO, kNN model', mode: 'dream', algo: 'grpo', flags: [], experience: 'knn' },
 ];
 
 /** The `train` arguments of one row and seed. */
 export function trainArgs(env: string, preset: Preset, row: RowSpec, seed: number, files: { buffer: string; model: string; history: string }): string[] {
+  if (isOfflineMode(row.mode)) {
+    // An offline row plays no episode but its evaluations, and its epochs cost no transition: its
+    // curve would stand at 0 transitions, so only the final evaluation is run.
+    return ['train', '--env', env, '--mode', row.mode, '--seed', String(seed), '--buffer', files.buffer,
+      '--final-eval-episodes', String(preset.finalEvalEpisodes), ...row.flags, '--history', files.history, '--json'];
+  }
   const args = ['train', '--env', env, '--mode', row.mode, '--algo', row.algo, '--seed', String(seed)];
-  if (row.mode === 'real') args.push('--real-budget', String(preset.realBudget));
+  if (row.mode === 'real') args.push('--real-budget', String(row.realBudget === 's2r-real' ? preset.s2rRealBudget : preset.realBudget));
   else {
-    args.push('--synthetic-budget', String(preset.syntheticBudget), '--buffer', files.buffer, '--experience', 'neural', '--model', files.model);
+    args.push('--synthetic-budget', String(preset.syntheticBudget), '--buffer', files.buffer);
+    args.push(...(row.experience === 'knn' ? ['--experience', 'knn'] : ['--experience', 'neural', '--model', files.model]));
     if (row.mode === 's2r') args.push('--real-budget', String(preset.s2rRealBudget));
   }
   if (preset.trainMaxSteps !== undefined) args.push('--train-max-steps', String(preset.trainMaxSteps));

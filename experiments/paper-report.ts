@@ -134,6 +134,7 @@ export function claims(summaries: readonly RowSummary[]): string[] {
     if (diff <= 0) line += ' Its variance is measured inside the experience model, so it steers toward the tasks the model finds uncertain, which helps the real policy only as far as the model is faithful on them.';
   }
   lines.push(line);
+  lines.push(...baselineClaims(by));
   const r = get('dream-grpo-no-retrieval');
   lines.push(`- **Retrieval:** without it dream GRPO reaches ${pm(r.success)}% (with: ${pm(withC.success)}%). The neural experience model builds its candidate next lines from the retrieved examples, so without them it can only keep the current page.`);
   const n = get('dream-grpo-no-reasoning');
@@ -141,16 +142,60 @@ export function claims(summaries: readonly RowSummary[]): string[] {
   return lines;
 }
 
+/** Held-out success points over the untrained policy's, when the report has its row. */
+function gainText(row: RowSummary, untrained: RowSummary | undefined): string {
+  if (!untrained) return '';
+  const gain = row.success.mean - untrained.success.mean;
+  return ` ${gain >= 0 ? '+' : '−'}${Math.abs(gain).toFixed(1)} |`;
+}
+
+/**
+ * The rows issue 24 added, each checked only where the report has it (reports made before keep
+ * their claims): the offline baselines on the same buffer, real mode from scratch on s2r's real
+ * budget, and the kNN floor.
+ */
+export function baselineClaims(by: ReadonlyMap<string, RowSummary>): string[] {
+  const lines: string[] = [];
+  const untrained = by.get('untrained');
+  const dream = by.get('dream-grpo');
+  const s2r = by.get('s2r-grpo');
+  const offline = ['bc', 'dpo'].flatMap((id) => by.get(id) ?? []);
+  if (offline.length > 0 && dream && s2r) {
+    const best = Math.max(...offline.map((o) => o.success.mean));
+    const beats = (x: RowSummary) => (x.success.mean > best ? 'above' : 'not above');
+    lines.push(
+      `- **The offline baselines, trained on the buffer the experience model learns from:** ${offline.map((o) => `${o.label} ${pm(o.success)}%`).join(', ')}` +
+        `${untrained ? ` (the untrained policy: ${pm(untrained.success)}%)` : ''}. Dream GRPO reaches ${pm(dream.success)}% (${beats(dream)} the best of them) and s2r GRPO ${pm(s2r.success)}% (${beats(s2r)}), with 0 and ${int(s2r.realTransitions)} real transitions of their own.`,
+    );
+  }
+  for (const algo of ['ppo', 'grpo']) {
+    const scratch = by.get(`real-${algo}-5k`);
+    const sim = by.get(`s2r-${algo}`);
+    if (!scratch || !sim) continue;
+    const gain = sim.success.mean - scratch.success.mean;
+    lines.push(
+      `- **${algo.toUpperCase()} on s2r's real budget, with and without the dream first:** s2r ${pm(sim.success)}% with ${int(sim.realTransitions)} real transitions; real from scratch ${pm(scratch.success)}% with ${int(scratch.realTransitions)}: the dream phase is worth ${gain >= 0 ? '+' : '−'}${Math.abs(gain).toFixed(1)} points at this real budget.`,
+    );
+  }
+  const knn = by.get('dream-grpo-knn');
+  if (knn && dream) {
+    lines.push(`- **The kNN floor:** dream GRPO with the kNN experience model (the nearest real transition's outcome, no learning) reaches ${pm(knn.success)}%; with the neural model ${pm(dream.success)}%.`);
+  }
+  return lines;
+}
+
 export function markdown(report: PaperReport, svgName: string): string {
   const s = report.rows.map(summarise);
+  const untrained = s.find((r) => r.id === 'untrained');
   const p = report.settings;
   const out: string[] = [];
   out.push(`# ${report.env}: the DreamGym table in miniature (${report.preset} preset)`, '');
   out.push(`Made by \`npm run experiment -- paper --env ${report.env} --seeds ${report.seeds.length}${report.preset === 'quick' ? ' --quick' : ''}\` on ${report.createdAt.slice(0, 10)}; ` +
     `${report.rows.reduce((a, r) => a + r.runs.length, 0)} runs, ${report.jobs} at a time, ${(report.wallSeconds / 60).toFixed(1)} minutes in all. Success and score are greedy, on the real held-out split (${p.finalEvalEpisodes} episodes), mean ± std over seeds ${report.seeds.join(', ')}.`, '');
   if (report.preset === 'quick') out.push(`**The quick preset runs the whole loop at about 1/7 of the paper's budgets** (real ${int(p.realBudget)}, synthetic ${int(p.syntheticBudget)}, s2r real ${int(p.s2rRealBudget)} transitions). Its numbers show the methods early in training, not where they end up; the full preset (\`--seeds 3\` without \`--quick\`) uses 80,000 / 80,000 / 5,000.`, '');
-  out.push('| row | success % | score | real transitions | synthetic transitions | wall s | backend | experience model |', '|---|---|---|---|---|---|---|---|');
-  for (const r of s) out.push(`| ${r.label} | ${pm(r.success)} | ${pm(r.score)} | ${int(r.realTransitions)} | ${int(r.syntheticTransitions)} | ${r.wallSeconds.toFixed(0)} | ${r.backend} | ${r.experience} |`);
+  out.push(`| row | success % |${untrained ? ' vs untrained (points) |' : ''} score | real transitions | synthetic transitions | wall s | backend | experience model |`, `|---|---|${untrained ? '---|' : ''}---|---|---|---|---|---|`);
+  for (const r of s) out.push(`| ${r.label} | ${pm(r.success)} |${gainText(r, untrained)} ${pm(r.score)} | ${int(r.realTransitions)} | ${int(r.syntheticTransitions)} | ${r.wallSeconds.toFixed(0)} | ${r.backend} | ${r.experience} |`);
+  if (s.some((r) => r.id === 'bc' || r.id === 'dpo')) out.push('', 'BC and DPO train on the offline buffer (its real episodes; see Setup) and take no transition of their own: their real-transitions column is 0.');
   out.push('', '## The claims', '', ...claims(s), '');
   out.push(`## Learning curves`, '', `![held-out success against transitions](${svgName})`, '', 'Held-out success (greedy, ' + p.evalEpisodes + ' episodes per point during training, the final point on ' + p.finalEvalEpisodes + ') against transitions used (real + synthetic), mean over seeds.', '');
   out.push('## Setup', '', ...report.setup.map((c) => `- \`${c}\``), '');
@@ -160,7 +205,7 @@ export function markdown(report: PaperReport, svgName: string): string {
   return out.join('\n');
 }
 
-const COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
+const COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf', '#aec7e8', '#ffbb78', '#98df8a', '#ff9896', '#c5b0d5'];
 
 /** One curve per row: the k-th held-out evaluation of each seed, averaged. */
 export function curves(report: PaperReport): { label: string; points: [number, number][] }[] {
@@ -201,8 +246,12 @@ export function svg(report: PaperReport): string {
   parts.push(`<text transform="translate(16 ${(top + H - bottom) / 2}) rotate(-90)" text-anchor="middle">held-out success %</text>`);
   series.forEach((s, i) => {
     const color = COLORS[i % COLORS.length];
-    const dash = s.label.includes('w/o') ? ' stroke-dasharray="5 3"' : '';
-    if (s.points.length > 0) parts.push(`<polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${s.points.map((p) => `${x(p[0]).toFixed(1)},${y(p[1]).toFixed(1)}`).join(' ')}"/>`);
+    // A row that uses no transition (the untrained policy, the offline baselines) is a level, not a curve.
+    const level = s.points.length > 0 && s.points.every((p) => p[0] === 0);
+    const dash = level ? ' stroke-dasharray="2 3"' : s.label.includes('w/o') ? ' stroke-dasharray="5 3"' : '';
+    const last = s.points.at(-1);
+    if (level && last) parts.push(`<line x1="${left}" x2="${W - right}" y1="${y(last[1]).toFixed(1)}" y2="${y(last[1]).toFixed(1)}" stroke="${color}" stroke-width="2"${dash}/>`);
+    else if (s.points.length > 0) parts.push(`<polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${s.points.map((p) => `${x(p[0]).toFixed(1)},${y(p[1]).toFixed(1)}`).join(' ')}"/>`);
     const ly = top + 14 + i * 18;
     parts.push(`<line x1="${W - right + 12}" x2="${W - right + 36}" y1="${ly - 4}" y2="${ly - 4}" stroke="${color}" stroke-width="2"${dash}/>`, `<text x="${W - right + 42}" y="${ly}">${s.label.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text>`);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PRESETS, ROWS, trainArgs } from '../../../experiments/paper-plan.ts';
-import { claims, curves, markdown, summarise, svg, type PaperReport, type PaperRow } from '../../../experiments/paper-report.ts';
+import { baselineClaims, claims, curves, markdown, summarise, svg, type PaperReport, type PaperRow } from '../../../experiments/paper-report.ts';
 import type { TrainResult } from '../../../src/train/trainer.ts';
 
 /** A finished run with two held-out evaluations on the way and a final one. */
@@ -18,17 +18,21 @@ function run(mode: TrainResult['mode'], success: number, real: number, synthetic
   } as TrainResult;
 }
 
+/** Rows that use no transition: the untrained policy and the offline baselines. */
+const STILL = new Set(['untrained', 'bc', 'dpo']);
+
 function report(success: Record<string, number[]>): PaperReport {
   const rows: PaperRow[] = ROWS.map((r) => ({
     id: r.id, label: r.label, mode: r.mode, algo: r.algo, commands: ['npm run cli -- train …'],
-    runs: (success[r.id] ?? [0.1, 0.1]).map((s, i) => run(r.mode, s, r.mode === 'dream' ? 0 : r.mode === 's2r' ? 1000 : 10_000, r.mode === 'real' ? 0 : 10_000, i + 1)),
+    runs: (success[r.id] ?? [0.1, 0.1]).map((s, i) =>
+      STILL.has(r.id) ? { ...run(r.mode, s, 0, 0, i + 1), history: [] } : run(r.mode, s, r.mode === 'dream' ? 0 : r.mode === 's2r' ? 1000 : 10_000, r.mode === 'real' ? 0 : 10_000, i + 1)),
   }));
   return { kind: 'dreamgym-paper-experiment', version: 1, env: 'shop', preset: 'quick', settings: PRESETS.shop!.quick, seeds: [1, 2], createdAt: '2026-11-21T00:00:00Z', setup: ['buffer seed …'], wallSeconds: 600, jobs: 2, rows };
 }
 
 describe('the paper report', () => {
   it('summarises each row as mean ± sample std over seeds', () => {
-    const s = summarise(report({ 'real-grpo': [0.3, 0.5] }).rows[1] as PaperRow);
+    const s = summarise(report({ 'real-grpo': [0.3, 0.5] }).rows.find((r) => r.id === 'real-grpo') as PaperRow);
     expect(s.success.mean).toBeCloseTo(40);
     expect(s.success.std).toBeCloseTo(Math.sqrt(200));
     expect(s.perSeed).toEqual([30, 50]);
@@ -56,11 +60,38 @@ describe('the paper report', () => {
     const lines = curves(r);
     expect(lines).toHaveLength(ROWS.length);
     // Two evaluations on the way and the final one, averaged over the seeds.
-    expect(lines[0]?.points).toEqual([[5000, 5], [10_000, 5], [10_000, 10]]);
+    expect(lines[ROWS.findIndex((row) => row.id === 'real-ppo')]?.points).toEqual([[5000, 5], [10_000, 5], [10_000, 10]]);
+    // A row without transitions has its final evaluation alone, at 0: drawn as a level across the chart.
+    expect(lines[ROWS.findIndex((row) => row.id === 'bc')]?.points).toEqual([[0, 10]]);
     const picture = svg(r);
     expect(picture.startsWith('<svg')).toBe(true);
-    expect(picture.match(/<polyline/g)).toHaveLength(ROWS.length);
+    expect(picture.match(/<polyline/g)).toHaveLength(ROWS.length - STILL.size);
+    expect(picture.match(/<line [^>]*stroke-dasharray="2 3"/g)).toHaveLength(2 * STILL.size);
     expect(svg({ ...r, rows: [{ ...(r.rows[0] as PaperRow), label: '<b>&' }] })).toContain('&lt;b>&amp;');
+  });
+
+  it('keeps the recorded rows\' ids and adds the baselines of issue 24', () => {
+    const ids = ROWS.map((r) => r.id);
+    // Renaming a row would orphan the runs already recorded under its id.
+    for (const id of ['real-ppo', 'real-grpo', 'dream-ppo', 'dream-grpo', 's2r-ppo', 's2r-grpo', 'dream-grpo-no-retrieval', 'dream-grpo-no-curriculum', 'dream-grpo-no-reasoning']) expect(ids).toContain(id);
+    for (const id of ['untrained', 'bc', 'dpo', 'real-grpo-5k', 'real-ppo-5k', 'dream-grpo-knn']) expect(ids).toContain(id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('adds a gain over the untrained policy and checks the baselines when the report has their rows', () => {
+    const r = report({ untrained: [0.05, 0.05], bc: [0.2, 0.2], dpo: [0.1, 0.1], 'dream-grpo': [0.3, 0.3], 's2r-grpo': [0.4, 0.4], 'real-grpo-5k': [0.15, 0.15], 'dream-grpo-knn': [0.02, 0.02] });
+    const md = markdown(r, 'x.svg');
+    expect(md).toContain('| success % | vs untrained (points) |');
+    expect(md).toMatch(/\| BC \(offline\) \| 20\.0 ± 0\.0 \| \+15\.0 \|/);
+    expect(md).toMatch(/\| untrained policy \| 5\.0 ± 0\.0 \| \+0\.0 \|/);
+    const lines = baselineClaims(new Map(r.rows.map(summarise).map((s) => [s.id, s])));
+    expect(lines[0]).toMatch(/BC \(offline\) 20\.0 ± 0\.0%, DPO \(offline\) 10\.0 ± 0\.0% \(the untrained policy: 5\.0 ± 0\.0%\)\. Dream GRPO reaches 30\.0 ± 0\.0% \(above the best of them\)/);
+    expect(lines.find((l) => l.includes('GRPO on s2r'))).toMatch(/s2r 40\.0 ± 0\.0% .*real from scratch 15\.0 ± 0\.0% .*worth \+25\.0 points/);
+    expect(lines.at(-1)).toMatch(/kNN experience model .* 2\.0 ± 0\.0%; with the neural model 30\.0 ± 0\.0%/);
+    // A report from before these rows keeps its table and claims as they were.
+    const old: PaperReport = { ...r, rows: r.rows.filter((row) => !['untrained', 'bc', 'dpo', 'real-grpo-5k', 'real-ppo-5k', 'dream-grpo-knn'].includes(row.id)) };
+    expect(markdown(old, 'x.svg')).not.toContain('vs untrained');
+    expect(claims(old.rows.map(summarise))).toHaveLength(5);
   });
 
   it('plans each row as a train command the CLI accepts', () => {
@@ -74,5 +105,15 @@ describe('the paper report', () => {
     expect(preset.s2rRealBudget / preset.realBudget).toBeLessThanOrEqual(0.1);
     expect(PRESETS.shop!.full.s2rRealBudget / PRESETS.shop!.full.realBudget).toBeLessThanOrEqual(0.1);
     expect(trainArgs('home', PRESETS.home!.quick, ROWS.find((r) => r.id === 'dream-grpo-no-retrieval')!, 1, files)).toEqual(expect.arrayContaining(['--k', '0', '--train-max-steps', '20']));
+    const row = (id: string) => ROWS.find((r) => r.id === id)!;
+    expect(trainArgs('shop', preset, row('untrained'), 1, files)).toEqual(expect.arrayContaining(['--mode', 'real', '--iterations', '0', '--seed', '1']));
+    expect(trainArgs('shop', preset, row('real-grpo-5k'), 1, files)).toEqual(expect.arrayContaining(['--mode', 'real', '--algo', 'grpo', '--real-budget', '1200']));
+    expect(trainArgs('shop', preset, row('real-ppo-5k'), 1, files)).toEqual(expect.arrayContaining(['--algo', 'ppo', '--real-budget', String(preset.s2rRealBudget)]));
+    const bc = trainArgs('home', PRESETS.home!.quick, row('bc'), 3, files);
+    expect(bc).toEqual(['train', '--env', 'home', '--mode', 'bc', '--seed', '3', '--buffer', 'b.jsonl', '--final-eval-episodes', '100', '--history', 'h.json', '--json']);
+    expect(trainArgs('shop', preset, row('dpo'), 1, files)).toEqual(expect.arrayContaining(['--mode', 'dpo', '--buffer', 'b.jsonl']));
+    const knn = trainArgs('shop', preset, row('dream-grpo-knn'), 1, files);
+    expect(knn).toEqual(expect.arrayContaining(['--mode', 'dream', '--experience', 'knn', '--buffer', 'b.jsonl']));
+    expect(knn).not.toContain('--model');
   });
 });
