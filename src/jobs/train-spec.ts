@@ -8,7 +8,7 @@ import { UsageError } from '../core/errors.ts';
 import { DEFAULT_CURRICULUM } from '../curriculum/curriculum.ts';
 import { CURRICULUM_BY_DEFAULT, DEFAULT_S2R_REAL_BUDGET, type OfflineMode, type RlMode } from '../train/modes.ts';
 import { MAX_BETA, MAX_EPOCHS, OFFLINE_DEFAULTS } from '../train/offline/config.ts';
-import { DEFAULT_SEED, integerIn, MAX_EPISODE_STEPS, MAX_EPISODES, numberWithin, oneOf, positiveUpTo } from './bounds-spec.ts';
+import { DEFAULT_SEED, integerIn, MAX_EPISODE_STEPS, MAX_EPISODES, numberWithin, ON_OFF, oneOf, positiveUpTo } from './bounds-spec.ts';
 import { DEFAULT_K, MAX_K } from '../replay/retrieval.ts';
 import { EXPERIENCE_BACKENDS, EXPERIENCE_ENTRIES, type ExperienceBackend } from './experience-spec.ts';
 import { parseSpec, SEED } from './spec.ts';
@@ -21,7 +21,6 @@ export const MIN_LEARNING_RATE = 1e-7;
 export const MAX_LEARNING_RATE = 1;
 /** `--set`'s counts (epochs, minibatch size, parallel envs, …) at most. */
 export const MAX_SETTING_COUNT = 1_000_000;
-export const ON_OFF = ['on', 'off'] as const;
 
 /** What every mode reads: the seed, the held-out evaluations, the learning rate. */
 const everyMode = {
