@@ -194,6 +194,10 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
   const config = options.config ?? DEFAULT_NEURAL_CONFIG;
   const seed = options.seed ?? DEFAULT_FIT.seed;
   const rng = new Rng(`neural-fit-${seed}`);
+  // The reasoning head shuffles with a stream of its own, so that fitting with or without reasoning
+  // trains the line and action heads on exactly the same minibatches (the ablation differs only in
+  // the reasoning and what the transition head reads of it).
+  const reasoningRng = new Rng(`neural-fit-reasoning-${seed}`);
   const arch = architectureOf(config);
 
   const transitions = await realTransitions(options.buffer, options.env, options.maxTransitions ?? Number.POSITIVE_INFINITY);
@@ -224,7 +228,8 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
   const history: FitResult['epochs'] = [];
   try {
     for (let epoch = 1; epoch <= epochs; epoch++) {
-      const orders = Object.fromEntries(HEADS.map((h) => [h, rng.shuffle(Array.from({ length: rows[h].count }, (_, i) => i))])) as Record<HeadName, number[]>;
+      const orders = Object.fromEntries(JOINT_HEADS.map((h) => [h, rng.shuffle(Array.from({ length: rows[h].count }, (_, i) => i))])) as Record<HeadName, number[]>;
+      orders.reasoning = reasoningRng.shuffle(Array.from({ length: rows.reasoning.count }, (_, i) => i));
       const steps = Math.max(...JOINT_HEADS.map((h) => Math.ceil(rows[h].count / batchSize)));
       const sums = { line: 0, action: 0, transition: 0, reasoning: 0 };
       const counts = { line: 0, action: 0, transition: 0, reasoning: 0 };
@@ -233,7 +238,7 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
       // number of steps like the other heads'.
       const passes = Math.min(MAX_REASONING_PASSES, Math.max(1, Math.round(steps / Math.max(1, Math.ceil(rows.reasoning.count / batchSize)))));
       for (let pass = 0; pass < passes; pass++) {
-        const order = pass === 0 ? orders.reasoning : rng.shuffle(orders.reasoning);
+        const order = pass === 0 ? orders.reasoning : reasoningRng.shuffle(orders.reasoning);
         sums.reasoning += await trainPass(network, 'reasoning', rows.reasoning, optimizers.reasoning, order, batchSize, eventWeight, options.signal);
         counts.reasoning++;
       }
