@@ -10,6 +10,7 @@
  * by position in the action and the state's header, and by the element the action names.
  */
 import { elementFields, parseState, renderState, type AbstractState } from '../../core/state.ts';
+import { tokens } from '../../core/text.ts';
 import type { Observation } from '../../core/types.ts';
 
 export interface StateLine {
@@ -93,27 +94,45 @@ export function alignActions(from: string, to: string): PhraseMap {
   if (a && b) return (a[2] as string).trim() !== (b[2] as string).trim() ? [[(a[2] as string).trim(), (b[2] as string).trim()]] : [];
   const x = words(from);
   const y = words(to);
+  if (x.length === y.length) return differingRuns(x, y);
   const pairs: PhraseMap = [];
-  if (x.length === y.length) {
-    let i = 0;
-    while (i < x.length) {
-      if (x[i] === y[i]) {
-        i++;
-        continue;
-      }
-      let j = i;
-      while (j < x.length && x[j] !== y[j]) j++;
-      pairs.push([x.slice(i, j).join(' '), y.slice(i, j).join(' ')]);
-      i = j;
-    }
-    return pairs;
-  }
   let start = 0;
   while (start < x.length && start < y.length && x[start] === y[start]) start++;
   let end = 0;
   while (end < x.length - start && end < y.length - start && x[x.length - 1 - end] === y[y.length - 1 - end]) end++;
   const mid = [x.slice(start, x.length - end).join(' '), y.slice(start, y.length - end).join(' ')] as [string, string];
   if (mid[0] !== '' && mid[1] !== '') pairs.push(mid);
+  return pairs;
+}
+
+/**
+ * Two tasks of one template ("put a hot apple in garbagecan." and "put a hot mug in cabinet.") map
+ * word for word: each run of differing words of the example's task becomes ours. An example's next
+ * state then shows our task's object where the example found its own. Without it a predicted room
+ * holds only other tasks' objects, so a policy trained in the dream can never find, take and place
+ * the one its task names (the home oracle, played inside the model, failed every episode at its
+ * first take). Tasks of different lengths are not aligned: their words need not correspond.
+ */
+export function alignTasks(from: string, to: string): PhraseMap {
+  const x = tokens(from);
+  const y = tokens(to);
+  return x.length === y.length ? differingRuns(x, y) : [];
+}
+
+/** Each run of differing words of two equally long word lists, as a phrase pair. */
+function differingRuns(x: readonly string[], y: readonly string[]): PhraseMap {
+  const pairs: PhraseMap = [];
+  let i = 0;
+  while (i < x.length) {
+    if (x[i] === y[i]) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < x.length && x[j] !== y[j]) j++;
+    pairs.push([x.slice(i, j).join(' '), y.slice(i, j).join(' ')]);
+    i = j;
+  }
   return pairs;
 }
 
@@ -176,6 +195,7 @@ export function analogy(example: AnalogySide, current: AnalogySide): Analogy {
   const base: PhraseMap = [];
   if (example.instruction !== current.instruction) base.push([example.instruction, current.instruction]);
   base.push(...alignActions(example.action, current.action));
+  base.push(...alignTasks(example.instruction, current.instruction));
   const exampleLines = example.lines;
   const from = targetLine(exampleLines, example.action);
   const to = targetLine(current.lines, current.action);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CLAUSE_FEATURES, CLAUSE_SLOTS, TASK_RELATIVE_DENSE, transitionCandidates } from '../../../src/experience/neural/candidates.ts';
 import { preparationRepeated, relativeForm, relativeHistory, taskNames, timesTaken } from '../../../src/experience/neural/task-relative.ts';
 import type { Transition } from '../../../src/core/types.ts';
+import { alignTasks, analogy, mapper, stateLines } from '../../../src/experience/neural/lines.ts';
 import type { ExperienceInput } from '../../../src/experience/types.ts';
 
 const mugTask = 'put a clean mug in coffeemachine.';
@@ -96,5 +97,23 @@ describe('task-relative evidence', () => {
     const unprepared = relativeEvidence(put(['take mug 1 from desk 1'], [cleanedWatch]));
     expect(prepared[4]).toBe(1);
     expect(unprepared[4]).toBe(0.5);
+  });
+});
+
+describe('tasks of one template', () => {
+  it("map word for word, so an example's room holds our task's object", () => {
+    expect(alignTasks('put a hot apple in garbagecan.', 'put a hot mug in cabinet.')).toEqual([
+      ['apple', 'mug'],
+      ['garbagecan', 'cabinet'],
+    ]);
+    const { base } = analogy(
+      { instruction: 'put a hot apple in garbagecan.', lines: stateLines('location: middle of the room'), action: 'go to countertop 1' },
+      { instruction: 'put a hot mug in cabinet.', lines: stateLines('location: middle of the room'), action: 'go to countertop 1' },
+    );
+    expect(mapper(base)('On the countertop 1, you see a apple 2, and a bread 1.')).toBe('On the countertop 1, you see a mug 2, and a bread 1.');
+  });
+
+  it('are not aligned when their lengths differ', () => {
+    expect(alignTasks('cool some apple and put it in garbagecan.', 'put a hot mug in cabinet.')).toEqual([]);
   });
 });
