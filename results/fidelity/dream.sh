@@ -15,6 +15,6 @@ dream() { # model file, output name
     --history "$out/$2.history.json" --json > "$out/$2.json"
 }
 dream "$work/home.dgx" home-dream-grpo
-dream "$work/home-nr.dgx" home-dream-grpo-model-without-reasoning
 # The untrained policy: a real budget too small for one episode, so only the final evaluation runs.
 [ -f "$out/home-untrained.json" ] || cli train --env home --mode real --algo grpo --real-budget 1 --seed 1 --final-eval-episodes 250 --json > "$out/home-untrained.json"
+dream "$work/home-nr.dgx" home-dream-grpo-model-without-reasoning
