@@ -2,8 +2,9 @@
 # Success and episode-end fidelity of the neural experience model, per environment, on scripted
 # held-out steps and on a policy's own greedy held-out steps, fitted with its reasoning and without
 # (issue 24, Deliver 1 and 3). Writes one JSON per measurement into results/fidelity/ (and scratch
-# files into WORK; a file already in WORK is reused, so an interrupted run resumes). About 70
-# minutes on 2 cores.
+# files into WORK; a file already in WORK is reused, so an interrupted run resumes). About 35
+# minutes on 2 cores: the four fits took 199-496 s each (wallSeconds in the *-fit*.json files),
+# the whole run 24 minutes with the home fit reused, sharing the cores with a dream run.
 # Usage: bash results/fidelity/run.sh [WORK]
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -22,3 +22,9 @@ export function episodeHistories(episode: readonly Transition[]): HistoryStep[][
     }),
   );
 }
+
+/** A transition without its teacher annotation: the examples of the "without reasoning" ablation, in a dream and in fitting. */
+export function withoutReasoning(t: Transition): Transition {
+  const { reasoning: _dropped, ...rest } = t;
+  return rest;
+}

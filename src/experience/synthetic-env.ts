@@ -9,6 +9,7 @@
  * the model once. An action outside the admissible list never reaches the model: it leads to the
  * failure state (reward 0, the episode ends), as in the paper.
  */
+import { withoutReasoning } from './history.ts';
 import { matchAdmissible } from '../core/actions.ts';
 import { EnvStateError } from '../core/errors.ts';
 import type { Env, Observation, StepResult, Task, Transition } from '../core/types.ts';
@@ -182,10 +183,6 @@ export class SyntheticWorld {
   }
 }
 
-function withoutReasoning(t: Transition): Transition {
-  const { reasoning: _dropped, ...rest } = t;
-  return rest;
-}
 
 export class SyntheticEnv implements Env {
   readonly name: string;

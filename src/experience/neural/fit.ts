@@ -12,7 +12,7 @@ import type { Task, Transition } from '../../core/types.ts';
 import type { ReplayBuffer } from '../../replay/retrieval.ts';
 import { tf } from '../../platform/tf.ts';
 import { meanScores, scoreTransition, type ScoreMeans, type TransitionScore } from '../fidelity.ts';
-import { episodeHistories } from '../history.ts';
+import { episodeHistories, withoutReasoning } from '../history.ts';
 import type { ExperienceInput } from '../types.ts';
 import { actionCandidates, transitionCandidates } from './candidates.ts';
 import { reasoningLabels, reasoningSummary, REASONING_SUMMARY_SLOTS, type ReasoningCandidate, type ReasoningSource } from './reasoning.ts';
@@ -124,10 +124,6 @@ async function inputsFor(buffer: ReplayBuffer, transitions: readonly Transition[
   return inputs;
 }
 
-function withoutReasoning(t: Transition): Transition {
-  const { reasoning: _dropped, ...rest } = t;
-  return rest;
-}
 
 /** What a training transition's reasoning summary is computed from again after each reasoning pass. */
 interface ReasoningOfRow {
@@ -169,19 +165,26 @@ async function fillReasoning(network: NeuralNetwork, rows: Record<HeadName, Rows
   });
 }
 
+/** One gradient step of a head on the rows `batch`; returns its loss. */
+async function trainStep(network: NeuralNetwork, head: HeadName, rows: Rows, optimizer: tf.Optimizer, batch: readonly number[], eventWeight: number): Promise<number> {
+  const x = tf.tensor2d(rows.matrix(batch), [batch.length, rows.shape.dense + rows.shape.buckets]);
+  const y = tf.tensor2d(rows.targetMatrix(batch), [batch.length, rows.shape.outputs]);
+  const loss = optimizer.minimize(() => headLoss(head, network.forward(head, x), y, eventWeight), true, network.headVariables(head)) as tf.Scalar;
+  try {
+    return (await loss.data())[0] as number;
+  } finally {
+    tf.dispose([x, y, loss]);
+  }
+}
+
 /** One pass of a head over its rows, in `batchSize` minibatches; returns the mean loss. */
 async function trainPass(network: NeuralNetwork, head: HeadName, rows: Rows, optimizer: tf.Optimizer, order: readonly number[], batchSize: number, eventWeight: number, signal?: AbortSignal): Promise<number> {
   let sum = 0;
   let count = 0;
   for (let start = 0; start < order.length; start += batchSize) {
     signal?.throwIfAborted();
-    const batch = order.slice(start, start + batchSize);
-    const x = tf.tensor2d(rows.matrix(batch), [batch.length, rows.shape.dense + rows.shape.buckets]);
-    const y = tf.tensor2d(rows.targetMatrix(batch), [batch.length, rows.shape.outputs]);
-    const loss = optimizer.minimize(() => headLoss(head, network.forward(head, x), y, eventWeight), true, network.headVariables(head)) as tf.Scalar;
-    sum += (await loss.data())[0] as number;
+    sum += await trainStep(network, head, rows, optimizer, order.slice(start, start + batchSize), eventWeight);
     count++;
-    tf.dispose([x, y, loss]);
   }
   return count === 0 ? 0 : sum / count;
 }
@@ -252,13 +255,8 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
           const start = (step * perHead) % Math.max(1, order.length);
           const batch = order.slice(start, start + Math.max(perHead, Math.min(batchSize, order.length)));
           if (batch.length === 0) continue;
-          const shape = rows[head].shape;
-          const x = tf.tensor2d(rows[head].matrix(batch), [batch.length, shape.dense + shape.buckets]);
-          const y = tf.tensor2d(rows[head].targetMatrix(batch), [batch.length, shape.outputs]);
-          const loss = optimizers[head].minimize(() => headLoss(head, network.forward(head, x), y, eventWeight), true, network.headVariables(head)) as tf.Scalar;
-          sums[head] += (await loss.data())[0] as number;
+          sums[head] += await trainStep(network, head, rows[head], optimizers[head], batch, eventWeight);
           counts[head]++;
-          tf.dispose([x, y, loss]);
         }
         if (step % 20 === 0 || step === steps - 1) {
           options.onProgress?.({ phase: 'train', epoch, epochs, done: step + 1, total: steps, loss: meanLoss(sums, counts) });

@@ -41,6 +41,8 @@ export interface ReasoningCandidate {
   features: { dense: number[]; hashed: string[] };
   /** The sentence in relative form: what labels and hashes compare. */
   form: string;
+  /** Share of the examples that say it whose step was rewarded (the summary splits the head's choices by it). */
+  rewardedShare: number;
   /** Order for the reasoning text: the first source's index, then the sentence's place in it. */
   order: number;
 }
@@ -140,14 +142,16 @@ export function reasoningCandidates(input: ExperienceInput, sources: readonly Re
     const words = tokens(text);
     const named = names.size === 0 ? 0 : [...names].filter((n) => words.includes(n)).length / names.size;
     const head = form.split(' ').slice(0, 4).join(' ');
+    const rewardedShare = share(from, (s) => s.reward > 0.5);
     return {
       text,
       form,
+      rewardedShare,
       order,
       features: {
         dense: [
           from.length / K,
-          share(from, (s) => s.reward > 0.5),
+          rewardedShare,
           share(from, (s) => s.done),
           share(from, (s) => s.alike),
           share(from, (s) => s.exact),
@@ -181,9 +185,8 @@ export function reasoningSummary(candidates: readonly ReasoningCandidate[], prob
   candidates.forEach((c, i) => {
     const p = probabilities[i] as number;
     best = Math.max(best, p);
-    // features.dense[1]: the share of this sentence's sources that were rewarded.
-    if ((c.features.dense[1] as number) > 0) fromRewarded = Math.max(fromRewarded, p);
-    if ((c.features.dense[1] as number) < 1) fromOthers = Math.max(fromOthers, p);
+    if (c.rewardedShare > 0) fromRewarded = Math.max(fromRewarded, p);
+    if (c.rewardedShare < 1) fromOthers = Math.max(fromOthers, p);
     if (p >= REASONING_KEEP) said.push({ c, p });
   });
   const chosen = said.sort((a, b) => b.p - a.p).map((x) => x.c);
