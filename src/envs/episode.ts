@@ -10,12 +10,12 @@ import { Rng } from '../core/rng.ts';
 import type { Agent, Env, Observation, StepResult, Task } from '../core/types.ts';
 import type { EnvOptions, EnvSpec } from './spec.ts';
 
-export type ScriptedPolicy = 'oracle' | 'random' | 'noisy' | 'shopper';
-export const SCRIPTED_POLICIES: readonly ScriptedPolicy[] = ['oracle', 'random', 'noisy', 'shopper'];
+export type ScriptedPolicy = 'oracle' | 'random' | 'noisy' | 'shopper' | 'hasty';
+export const SCRIPTED_POLICIES: readonly ScriptedPolicy[] = ['oracle', 'random', 'noisy', 'shopper', 'hasty'];
 
-/** The scripted policies `spec` has (the shopper only where the environment defines one). */
+/** The scripted policies `spec` has (the shopper and the hasty oracle only where the environment defines them). */
 export function scriptedPoliciesOf(spec: EnvSpec): ScriptedPolicy[] {
-  return SCRIPTED_POLICIES.filter((p) => p !== 'shopper' || spec.createShopper !== undefined);
+  return SCRIPTED_POLICIES.filter((p) => (p !== 'shopper' || spec.createShopper !== undefined) && (p !== 'hasty' || spec.createHasty !== undefined));
 }
 
 /** How often the noisy expert takes a random admissible action instead of the oracle's. */
@@ -126,6 +126,10 @@ export function createAgent(spec: EnvSpec, policy: ScriptedPolicy, rng: Rng): Ag
   if (policy === 'shopper') {
     if (!spec.createShopper) throw new UsageError(`${spec.name} has no shopper agent; use one of: ${scriptedPoliciesOf(spec).join(', ')}`);
     return spec.createShopper(rng);
+  }
+  if (policy === 'hasty') {
+    if (!spec.createHasty) throw new UsageError(`${spec.name} has no hasty agent; use one of: ${scriptedPoliciesOf(spec).join(', ')}`);
+    return spec.createHasty();
   }
   throw new UsageError(`unknown policy "${String(policy)}"; use one of: ${SCRIPTED_POLICIES.join(', ')}`);
 }

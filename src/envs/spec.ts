@@ -58,6 +58,12 @@ export interface EnvSpec {
    * shop has one). Its mistakes are a policy's mistakes, which the oracle's data cannot show.
    */
   createShopper?(rng: Rng): Agent;
+  /**
+   * The oracle in a hurry (optional: the household has one): it takes the goal's last step before
+   * the step that prepares it, earns nothing, then does it properly. Its episodes show the model a
+   * goal step that fails for want of its preparation beside the one that succeeds.
+   */
+  createHasty?(): Agent;
   /** How the curriculum makes new tasks of this environment from old ones. */
   readonly variation: TaskVariation;
   /**

@@ -7,7 +7,7 @@
 import { UsageError } from '../core/errors.ts';
 import { Rng } from '../core/rng.ts';
 import type { Task, Transition } from '../core/types.ts';
-import { createAgent, episodeTasks, runEpisode, SCRIPTED_POLICIES, type ScriptedPolicy } from '../envs/episode.ts';
+import { createAgent, episodeTasks, runEpisode, SCRIPTED_POLICIES, scriptedPoliciesOf, type ScriptedPolicy } from '../envs/episode.ts';
 import type { EnvOptions, EnvSpec } from '../envs/spec.ts';
 import { taskRecord, type ReplayStore } from './store.ts';
 
@@ -72,6 +72,9 @@ export interface SeededEpisode {
 export async function* seedEpisodes(options: SeedOptions): AsyncGenerator<SeededEpisode> {
   const { spec, episodes, seed } = options;
   if (!Number.isInteger(episodes) || episodes < 1) throw new UsageError(`--episodes must be a positive integer, got ${episodes}`);
+  // An agent this environment lacks is refused before the first episode, not when its turn comes.
+  const lacking = (Object.keys(options.mix) as ScriptedPolicy[]).find((name) => (options.mix[name] ?? 0) > 0 && !scriptedPoliciesOf(spec).includes(name));
+  if (lacking) throw new UsageError(`${spec.name} has no ${lacking} agent; its seeding agents are: ${scriptedPoliciesOf(spec).join(', ')}`);
   const split = options.split ?? spec.splits[0]?.name ?? 'train';
   const tasks = episodeTasks(spec.tasks(split), episodes, seed);
   const rng = new Rng(`seed-buffer:${spec.name}:${seed}`);

@@ -1,7 +1,8 @@
 /**
- * The two scripted agents that judge the household and seed the replay buffer: an oracle that reads
- * the goal, rebuilds the world (a pure function of the goal) and follows a shortest plan, and a random
- * agent that picks uniformly among the admissible commands.
+ * The scripted agents that judge the household and seed the replay buffer: an oracle that reads the
+ * goal, rebuilds the world (a pure function of the goal) and follows a shortest plan; a hasty oracle
+ * that does the goal's last step before the step that prepares it, sees it not count, and then does it
+ * properly; and a random agent that picks uniformly among the admissible commands.
  */
 import { UsageError } from '../../core/errors.ts';
 import type { Rng } from '../../core/rng.ts';
@@ -10,11 +11,13 @@ import { CLEAN_APPLIANCE, COOL_APPLIANCE, HEAT_APPLIANCE } from './catalog.ts';
 import { taskGoal, type HomeGoal } from './goal.ts';
 import { buildWorld, type World } from './world.ts';
 
-/** Command sequences from the middle of the room, tracking where the agent is and what it opened. */
+/** Command sequences from the middle of the room, tracking where the agent is, what it opened and where it put things. */
 class PlanBuilder {
   readonly commands: string[] = [];
   private location = -1;
   private readonly opened = new Set<number>();
+  /** Objects moved by this plan, and where they lie now. */
+  private readonly movedTo = new Map<number, number>();
   constructor(private readonly world: World) {}
 
   private rec(i: number): { name: string; openable: boolean } {
@@ -38,7 +41,7 @@ class PlanBuilder {
   }
 
   take(obj: number): this {
-    const host = this.world.hosts[obj] as number;
+    const host = this.movedTo.get(obj) ?? (this.world.hosts[obj] as number);
     this.reach(host);
     this.commands.push(`take ${this.objName(obj)} from ${this.rec(host).name}`);
     return this;
@@ -47,6 +50,7 @@ class PlanBuilder {
   put(obj: number, rec: number): this {
     this.reach(rec);
     this.commands.push(`put ${this.objName(obj)} in/on ${this.rec(rec).name}`);
+    this.movedTo.set(obj, rec);
     return this;
   }
 
@@ -82,23 +86,48 @@ const TRANSFORM: Partial<Record<HomeGoal['type'], { verb: 'heat' | 'cool' | 'cle
 };
 
 /**
- * A shortest plan for the goal in its starting world. The choices that matter (which objects, in
- * which order, which target and appliance instance) are few, so every combination is planned and
- * the shortest kept; ties go to the first in world order, which keeps the oracle deterministic.
+ * How a plan reaches the goal. `shortest`: the fewest commands. `hasty`: the goal's last step first,
+ * before what it needs: the object put in place before it is heated, cooled or cleaned; one object put
+ * twice where the task wants two; the lamp turned on before the object is in hand. That step earns
+ * nothing; the plan then takes the object back and does it properly. The oracle's episodes never show
+ * the goal's last step failing for want of its preparation, so a model fitted on them learns that a
+ * put of the task's object in its target is a success whatever came before, and a policy trained in
+ * its dream is rewarded for skipping the preparation (issue 24: those were most of the home model's
+ * false successes). A hasty episode shows the failure and the success side by side.
  */
-export function planGoal(world: World, goal: HomeGoal): string[] {
+export type PlanStyle = 'shortest' | 'hasty';
+
+/**
+ * A plan for the goal in its starting world, the shortest of its style. The choices that matter (which
+ * objects, in which order, which target and appliance instance) are few, so every combination is
+ * planned and the shortest kept; ties go to the first in world order, which keeps the agents
+ * deterministic. Goals with nothing to prepare (a plain pick and place) get the shortest plan in
+ * either style.
+ */
+export function planGoal(world: World, goal: HomeGoal, style: PlanStyle = 'shortest'): string[] {
+  const hasty = style === 'hasty';
   const candidates = indicesWhere(world.objects, (o) => o.type === goal.object && o.pickupable);
   const targets = indicesWhere(world.layout.receptacles, (r) => r.type === goal.target);
   const plans: string[][] = [];
 
   if (goal.type === 'look_at_obj_in_light') {
     const lamp = world.objects.findIndex((o) => o.toggleable && o.type === goal.lamp);
-    if (lamp >= 0) for (const obj of candidates) plans.push(new PlanBuilder(world).take(obj).use(lamp).commands);
+    if (lamp >= 0) {
+      for (const obj of candidates) {
+        const plan = new PlanBuilder(world);
+        if (hasty) plan.use(lamp);
+        plans.push(plan.take(obj).use(lamp).commands);
+      }
+    }
   } else if (goal.type === 'pick_two_obj_and_place') {
     for (const a of candidates) {
       for (const b of candidates) {
         if (a === b) continue;
-        for (const t of targets) plans.push(new PlanBuilder(world).take(a).put(a, t).take(b).put(b, t).commands);
+        for (const t of targets) {
+          const plan = new PlanBuilder(world).take(a).put(a, t);
+          if (hasty) plan.take(a).put(a, t);
+          plans.push(plan.take(b).put(b, t).commands);
+        }
       }
     }
   } else {
@@ -108,6 +137,7 @@ export function planGoal(world: World, goal: HomeGoal): string[] {
       for (const app of appliances) {
         for (const t of targets) {
           const plan = new PlanBuilder(world).take(obj);
+          if (transform && hasty) plan.put(obj, t).take(obj);
           if (transform) plan.transform(transform.verb, obj, app);
           plans.push(plan.put(obj, t).commands);
         }
@@ -121,13 +151,17 @@ export function planGoal(world: World, goal: HomeGoal): string[] {
 }
 
 export class HomeOracle implements Agent {
-  readonly name = 'home-oracle';
+  readonly name: string;
   private plan: string[] = [];
   private next = 0;
 
+  constructor(private readonly style: PlanStyle = 'shortest') {
+    this.name = style === 'hasty' ? 'home-hasty' : 'home-oracle';
+  }
+
   reset(task: Task, _first: Observation): void {
     const goal = taskGoal(task);
-    this.plan = planGoal(buildWorld(goal), goal);
+    this.plan = planGoal(buildWorld(goal), goal, this.style);
     this.next = 0;
   }
 

@@ -18,6 +18,7 @@ export const homeEnvironment: EnvDefinition = {
   createEnv: () => new HomeEnv(),
   tasks: homeTasks,
   createOracle: () => new HomeOracle(),
+  createHasty: () => new HomeOracle('hasty'),
   createRandom: (rng: Rng) => new HomeRandom(rng),
   variation: new HomeVariation(),
   training: {

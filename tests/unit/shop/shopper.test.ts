@@ -86,6 +86,6 @@ describe('the shop shopper (acts on what the pages show)', () => {
   it('is a seeding agent for the shop; an environment without one says which agents it has', () => {
     expect(parseMix('oracle=1,shopper=1')).toEqual({ oracle: 0.5, shopper: 0.5 });
     expect(() => createAgent(homeSpec, 'shopper', new Rng(1))).toThrow(UsageError);
-    expect(() => createAgent(homeSpec, 'shopper', new Rng(1))).toThrow(/home has no shopper agent; use one of: oracle, random, noisy/);
+    expect(() => createAgent(homeSpec, 'shopper', new Rng(1))).toThrow(/home has no shopper agent; use one of: oracle, random, noisy, hasty/);
   });
 });
