@@ -37,6 +37,13 @@
  * `npm run experiment -- buffer-attributes --buffer FILE.jsonl` prints, for a shop buffer's real
  * purchases, how often a wanted attribute the bought product's title does not show was met, for the
  * task's target and for other products (see buffer-attributes.ts).
+ *
+ * `npm run experiment -- curriculum-variance --env <shop|home> --policy <FILE.dgp|untrained> --model FILE.dgx --buffer FILE.jsonl [--experience neural|knn] [--tasks 60] [--group 8] [--split train] [--seed 1] [--k 3] [--train-max-steps N]`
+ * plays `--group` sampled episodes of each of `--tasks` tasks inside the experience model (the
+ * dream's own synthetic env) and as many in the real env, and prints as JSON each task's success and
+ * outcome variance on both sides and how well the in-model variance the curriculum selects by
+ * stands for the real one: correlations, the real variance of the top quarter by in-model variance
+ * against all tasks', and the tasks that vary on one side only (see curriculum-variance.ts).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -56,7 +63,10 @@ import { measureFidelity, type HeldoutTransition, type TransitionScore } from '.
 import { replayEpisodes } from '../src/envs/replay-episodes.ts';
 import { readRunFile, readTrainResult, rolloutEvalSchema } from './run-file.ts';
 import { missedSuccesses } from './missed-successes.ts';
-import { DreamGymError } from '../src/core/errors.ts';
+import { curriculumVariance } from './curriculum-variance.ts';
+import { bufferFileSource, createExperienceModel, openBufferFile } from '../src/cli/experience-options.ts';
+import { offlineRealTransitions } from '../src/jobs/offline-data.ts';
+import { DreamGymError, UsageError } from '../src/core/errors.ts';
 import { shopWorld } from '../src/envs/shop/world.ts';
 import { isShopGoal, type ShopGoal } from '../src/envs/shop/goal.ts';
 import type { Product } from '../src/envs/shop/catalog.ts';
@@ -68,7 +78,7 @@ import type { ExperienceInput } from '../src/experience/types.ts';
 import { loadStoreFile } from '../src/replay/file-store.ts';
 import { MemoryReplayStore } from '../src/replay/memory-store.ts';
 import { ReplayBuffer } from '../src/replay/retrieval.ts';
-import { intOption } from '../src/cli/args.ts';
+import { intOption, readInputBytes } from '../src/cli/args.ts';
 import { envSpec } from '../src/envs/registry.ts';
 import { rollout, SCRIPTED_POLICIES } from '../src/envs/episode.ts';
 import type { Task } from '../src/core/types.ts';
@@ -82,7 +92,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const CLI = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n       npm run experiment -- missed-successes --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--heldout 1000] [--k 3] [--seed 1] [--false]\n`);
+  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n       npm run experiment -- missed-successes --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--heldout 1000] [--k 3] [--seed 1] [--false]\n       npm run experiment -- curriculum-variance --env <shop|home> --policy <FILE.dgp|untrained> --model FILE.dgx --buffer FILE.jsonl [--experience neural|knn] [--tasks 60] [--group 8] [--split train] [--seed 1] [--k 3] [--train-max-steps N]\n`);
   process.exit(2);
 }
 
@@ -357,8 +367,67 @@ async function printMissedSuccesses(argv: string[]): Promise<void> {
   process.stderr.write(which === 'real' ? `${rows.length} real successes, ${rows.filter((r) => r.predicted.success).length} predicted\n` : `${rows.length} false successes\n`);
 }
 
+/** Whether the curriculum's in-model outcome variance picks the tasks whose real outcome varies (see curriculum-variance.ts). */
+async function printCurriculumVariance(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      env: { type: 'string' },
+      policy: { type: 'string' },
+      model: { type: 'string' },
+      buffer: { type: 'string' },
+      experience: { type: 'string', default: 'neural' },
+      tasks: { type: 'string' },
+      group: { type: 'string' },
+      split: { type: 'string' },
+      seed: { type: 'string' },
+      k: { type: 'string' },
+      'train-max-steps': { type: 'string' },
+    },
+    strict: true,
+  });
+  const spec = envSpec(values.env ?? usage('--env is required'));
+  const policyName = values.policy ?? usage('--policy FILE.dgp or --policy untrained is required');
+  const experience = values.experience === 'knn' ? 'knn' : values.experience === 'neural' ? 'neural' : usage(`--experience must be neural or knn, got "${values.experience}"`);
+  if (experience === 'neural' && values.model === undefined) usage('--model FILE.dgx is required (or --experience knn)');
+  if (experience === 'knn' && values.model !== undefined) usage('--model goes with --experience neural; drop it');
+  const bufferFile = values.buffer ?? usage('--buffer FILE.jsonl is required (the offline data the model retrieves from)');
+  const split = values.split ?? 'train';
+  const tasks = intOption(values.tasks, 'tasks', 60, 1);
+  const group = intOption(values.group, 'group', 8, 2);
+  const seed = intOption(values.seed, 'seed', 1, 0);
+  const k = intOption(values.k, 'k', 3, 1);
+  const trainMaxSteps = values['train-max-steps'] === undefined ? undefined : intOption(values['train-max-steps'], 'train-max-steps', 0, 1);
+  spec.tasks(split); // an unknown split is refused before anything is loaded
+  const backend = await useBackend(['wasm']);
+  let policy: Policy | 'untrained' = 'untrained';
+  if (policyName !== 'untrained') {
+    const { policy: loaded, header } = importPolicy(await readInputBytes(policyName, '--policy'));
+    if (header.env !== spec.name) {
+      loaded.dispose();
+      throw new UsageError(`--policy ${policyName} is a policy for "${header.env}", not "${spec.name}"`);
+    }
+    policy = loaded;
+  }
+  const model = await createExperienceModel(experience, { k, model: values.model }, spec.name);
+  const buffer = await openBufferFile(bufferFile);
+  const offlineTransitions = await offlineRealTransitions(buffer.store, spec.name, bufferFileSource(bufferFile, spec.name));
+  const started = performance.now();
+  const report = await curriculumVariance(spec, { policy, dream: { model, buffer, k, offlineTransitions }, tasks, group, split, seed, trainMaxSteps, backend });
+  const wallSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
+  process.stdout.write(`${JSON.stringify({ policy: policyName, model: values.model ?? experience, buffer: bufferFile, seed, k, wallSeconds, ...report })}\n`);
+  const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
+  const { success: s } = report;
+  process.stderr.write(
+    `${report.tasks} tasks × ${group}: success ${pct(report.successRate.model)} in the model, ${pct(report.successRate.real)} real; success variance Pearson ${s.pearson?.toFixed(3) ?? '—'}, Spearman ${s.spearman?.toFixed(3) ?? '—'}; ` +
+      `real variance ${s.topQuarter.meanRealVariance.toFixed(3)} in the top quarter by in-model variance vs ${s.meanRealVariance.toFixed(3)} over all; ` +
+      `${pct(s.realVariesModelNever)} vary only really, ${pct(s.modelVariesRealNever)} only in the model (${wallSeconds} s)\n`,
+  );
+}
+
 const EXPERIMENTS: Record<string, (argv: string[]) => Promise<void>> = {
   'missed-successes': printMissedSuccesses,
+  'curriculum-variance': printCurriculumVariance,
   paper,
   'real-table': printRealTable,
   'by-type': printByType,
