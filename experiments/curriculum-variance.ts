@@ -49,8 +49,11 @@ export interface VarianceFigures {
   /** Correlation of in-model and real variance over the tasks; null where either is constant. */
   pearson: number | null;
   spearman: number | null;
-  /** The quarter of the tasks (rounded up) with the highest in-model variance, ties in task order. */
-  topQuarter: { tasks: number; meanModelVariance: number; meanRealVariance: number; lowestModelVariance: number };
+  /**
+   * The quarter of the tasks (rounded up) with the highest in-model variance, ties in task order;
+   * `varying` of them have any in-model variance (the curriculum's variance pass takes no other).
+   */
+  topQuarter: { tasks: number; varying: number; meanModelVariance: number; meanRealVariance: number; lowestModelVariance: number };
   /** Mean real variance of every task: what a uniform choice gets. */
   meanRealVariance: number;
   /** Tasks whose in-model outcome varies at all (the only ones the variance pass can pick). */
@@ -152,6 +155,7 @@ export function varianceFigures(rows: readonly TaskRow[], key: 'successVariance'
     spearman: spearman(model, real),
     topQuarter: {
       tasks: top.length,
+      varying: top.filter((i) => (model[i] as number) > VARIES).length,
       meanModelVariance: mean(top.map((i) => model[i] as number)),
       meanRealVariance: mean(top.map((i) => real[i] as number)),
       lowestModelVariance: top.length === 0 ? 0 : (model[top.at(-1) as number] as number),

@@ -420,7 +420,7 @@ async function printCurriculumVariance(argv: string[]): Promise<void> {
   const { success: s } = report;
   process.stderr.write(
     `${report.tasks} tasks × ${group}: success ${pct(report.successRate.model)} in the model, ${pct(report.successRate.real)} real; success variance Pearson ${s.pearson?.toFixed(3) ?? '—'}, Spearman ${s.spearman?.toFixed(3) ?? '—'}; ` +
-      `real variance ${s.topQuarter.meanRealVariance.toFixed(3)} in the top quarter by in-model variance vs ${s.meanRealVariance.toFixed(3)} over all; ` +
+      `real variance ${s.topQuarter.meanRealVariance.toFixed(3)} in the top quarter by in-model variance (${s.topQuarter.varying} of ${s.topQuarter.tasks} vary there) vs ${s.meanRealVariance.toFixed(3)} over all; ` +
       `${pct(s.realVariesModelNever)} vary only really, ${pct(s.modelVariesRealNever)} only in the model (${wallSeconds} s)\n`,
   );
 }

@@ -42,6 +42,7 @@ function checkAgainstRows(report: CurriculumVarianceReport, tasks: number, group
   // No task outside the top quarter has a higher in-model variance than the quarter's lowest.
   const modelVariances = report.rows.map((r) => r.model.successVariance).sort((a, b) => b - a);
   expect(s.topQuarter.lowestModelVariance).toBe(modelVariances[s.topQuarter.tasks - 1]);
+  expect(s.topQuarter.varying).toBe(modelVariances.slice(0, s.topQuarter.tasks).filter((v) => v > 0).length);
   expect(s.topQuarter.meanModelVariance).toBeCloseTo(mean(modelVariances.slice(0, s.topQuarter.tasks)), 10);
   const share = (test: (r: TaskRow) => boolean) => report.rows.filter(test).length / tasks;
   expect(s.realVariesModelNever).toBeCloseTo(share((r) => r.real.successVariance > 0 && r.model.successVariance === 0), 10);
@@ -76,7 +77,7 @@ describe('curriculum-variance', () => {
       [0, 0.1875],
     ].map(([m, r], i) => ({ task: `t${i}`, instruction: '', model: side(m as number), real: side(r as number) }));
     const f = varianceFigures(rows, 'successVariance');
-    expect(f.topQuarter).toEqual({ tasks: 2, meanModelVariance: (0.25 + 0.1875) / 2, meanRealVariance: 0.1875 / 2, lowestModelVariance: 0.1875 });
+    expect(f.topQuarter).toEqual({ tasks: 2, varying: 2, meanModelVariance: (0.25 + 0.1875) / 2, meanRealVariance: 0.1875 / 2, lowestModelVariance: 0.1875 });
     expect(f.meanRealVariance).toBeCloseTo((0.1875 + 0.25 + 0.1875) / 5, 12);
     expect(f.modelVaries).toEqual({ tasks: 2, meanRealVariance: 0.1875 / 2 });
     expect(f.realVariesModelNever).toBeCloseTo(2 / 5, 12);
