@@ -193,8 +193,8 @@ export async function curriculumVariance(spec: EnvSpec, options: CurriculumVaria
   });
   const policy = options.policy === 'untrained' ? trainer.policy : options.policy;
   if (policy !== trainer.policy) trainer.policy.dispose();
-  // `trainingEnvs` is the trainer's private builder of a phase's lanes; reached by name, not copied.
-  const envsOf = (phase: 'dream' | 'real'): Env[] => trainer['trainingEnvs'](Math.min(trainer.config.parallelEnvs, played.length), phase);
+  // The trainer's own builder of a phase's lanes, not a copy of it.
+  const envsOf = (phase: 'dream' | 'real'): Env[] => trainer.trainingEnvs(Math.min(trainer.config.parallelEnvs, played.length), phase);
   const root = new Rng(`curriculum-variance:act:${seed}`);
   try {
     const dreamt = await collectTrajectories({ envs: envsOf('dream'), tasks: played, policy, greedy: false, rng: root.fork('model') });

@@ -260,8 +260,11 @@ export class Trainer {
     return repeats === 1 ? picked : picked.flatMap((t) => Array.from({ length: repeats }, () => t));
   }
 
-  /** The lanes training collects in: real environments, or synthetic ones over the experience model. */
-  private trainingEnvs(count: number, phase: Phase): Env[] {
+  /**
+   * The lanes training collects in: real environments, or synthetic ones over the experience model.
+   * Public so that an experiment can play a policy in the very envs training uses (curriculum-variance).
+   */
+  trainingEnvs(count: number, phase: Phase): Env[] {
     const dream = this.options.dream;
     const maxSteps = this.options.trainMaxSteps;
     if (phase === 'real' || !dream) return Array.from({ length: count }, () => this.spec.createEnv(maxSteps !== undefined ? { maxSteps } : {}));
