@@ -21,7 +21,7 @@ import { tokens } from '../../core/text.ts';
 import type { Transition } from '../../core/types.ts';
 import type { ExperienceInput, HistoryStep } from '../types.ts';
 import { reasoningCandidates, reasoningMapper, reasoningSources, REASONING_SUMMARY_DENSE, REASONING_SUMMARY_SLOTS, type ReasoningCandidate, type ReasoningSource } from './reasoning.ts';
-import { namesTask, preparationRepeated, relativeForm, relativeHistory, taskNames, timesTaken } from './task-relative.ts';
+import { namesTask, preparationRepeated, relativeForm, relativeHistory, taskAsks, taskForm, taskNames, timesTaken } from './task-relative.ts';
 import { analogy, containsPhrase, lineFields, lineFrom, lineValue, mapper, stateLines, targetLine, type StateLine } from './lines.ts';
 
 /** Examples beyond this many still vote in the counts but have no per-rank features. */
@@ -713,6 +713,7 @@ function transitionFeatures(input: ExperienceInput, current: readonly StateLine[
       ...tokens(input.action).slice(0, 6).map((w) => `aw ${w}`),
       // The action and the history's task-naming steps relative to this task (task-relative.ts).
       `ra ${relativeForm(input.action, names)}`,
+      `tf ${taskAsks(input.task.instruction, input.action)}`,
       ...relativeHistory(input.history.slice(-RELATIVE_HISTORY_WINDOW).map((h) => h.action), names).slice(-RELATIVE_HISTORY_SLOTS).map((f) => `rh ${f}`),
     ],
   };
@@ -720,8 +721,8 @@ function transitionFeatures(input: ExperienceInput, current: readonly StateLine[
 
 /**
  * How far back the history's task-naming steps are read, and how many of them are hashed (the
- * latest): with the reasoning's 2, the 3 fixed strings, 6 action words and the relative action, 18
- * (HASH_SLOTS.transition).
+ * latest): with the reasoning's 2, the 3 fixed strings, 6 action words, the relative action and what
+ * the task asks beyond it, 19 (HASH_SLOTS.transition).
  */
 const RELATIVE_HISTORY_WINDOW = 30;
 const RELATIVE_HISTORY_SLOTS = 6;
@@ -734,13 +735,14 @@ export function withReasoning(transition: Features, summary: { dense: readonly n
 }
 
 /** The dense values taskRelativeEvidence adds. */
-export const TASK_RELATIVE_DENSE = 8;
+export const TASK_RELATIVE_DENSE = 11;
 
 /**
  * What the examples that took this action *relative to their own task* say: how many did, their
  * mean reward and done, and how much of the task-naming history of a rewarded (and of an
  * unrewarded) one ours repeats. A rewarded example that cleaned its object before putting it where
- * its task wanted speaks for a put here only if this history cleaned ours too.
+ * its task wanted speaks for a put here only if this history cleaned ours too. Then the same for
+ * those of them whose task is of our kind (taskForm), -1 where there is none.
  */
 function taskRelativeEvidence(input: ExperienceInput, views: readonly ExampleView[]): number[] {
   const names = taskNames(input.task.instruction);
@@ -753,6 +755,9 @@ function taskRelativeEvidence(input: ExperienceInput, views: readonly ExampleVie
   const unrewarded = alike.filter((v) => v.example.reward <= 0.5);
   const taken = timesTaken(ours, history, names);
   const takenByRewarded = rewarded.map((v) => timesTaken(ours, v.example.history, taskNames(v.example.instruction)));
+  // Of those, the ones whose task reads as ours relative to their action (taskForm): the same kind of task.
+  const ourTask = taskForm(input.task.instruction, input.action);
+  const sameTask = alike.filter((v) => taskForm(v.example.instruction, v.example.action) === ourTask);
   return [
     alike.length / Math.max(1, views.length),
     mean(alike.map((v) => v.example.reward)),
@@ -763,6 +768,9 @@ function taskRelativeEvidence(input: ExperienceInput, views: readonly ExampleVie
     taken / 2,
     // Whether we took it as often before as a rewarded example had (1), more or fewer (0); -1 without one.
     takenByRewarded.length === 0 ? -1 : takenByRewarded.some((n) => n === taken) ? 1 : 0,
+    sameTask.length / Math.max(1, views.length),
+    sameTask.length === 0 ? -1 : mean(sameTask.map((v) => v.example.reward)),
+    sameTask.length === 0 ? -1 : mean(sameTask.map((v) => (v.example.done ? 1 : 0))),
   ];
 }
 

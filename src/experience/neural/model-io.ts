@@ -12,7 +12,7 @@ import { headerInteger } from '../../core/weight-file.ts';
 
 export const ARCHITECTURE_KIND = 'candidate-mlp';
 /** Bump when candidates.ts computes different features: old files then fail with a clear message. */
-export const FEATURES_VERSION = 8;
+export const FEATURES_VERSION = 9;
 
 export interface NeuralFileInfo {
   backend: string;

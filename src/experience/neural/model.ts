@@ -30,7 +30,7 @@ export const ACTION_DENSE = 21 + HISTORY_STATES + 1;
 export const TRANSITION_DENSE = REASONING_SUMMARY_DENSE + 20 + 8 * EVIDENCE_WIDTH + TASK_RELATIVE_DENSE + CLAUSE_SLOTS * CLAUSE_FEATURES;
 /** The transition head's requirement sub-network: one row per requirement slot, 16 hidden units. */
 export const REQUIREMENTS: RequirementShape = { slots: CLAUSE_SLOTS, features: CLAUSE_FEATURES, hidden: 16 };
-export const HASH_SLOTS = { line: 5, action: 3, transition: 18, reasoning: 3 } as const;
+export const HASH_SLOTS = { line: 5, action: 3, transition: 19, reasoning: 4 } as const;
 
 export interface NeuralConfig {
   hidden: number;

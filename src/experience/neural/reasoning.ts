@@ -19,7 +19,7 @@ import { matchKey } from '../../core/actions.ts';
 import { tokens } from '../../core/text.ts';
 import type { ExperienceInput } from '../types.ts';
 import { mapper } from './lines.ts';
-import { preparationRepeated, relativeForm, taskNames } from './task-relative.ts';
+import { preparationRepeated, relativeForm, taskAsks, taskForm, taskNames } from './task-relative.ts';
 
 export interface ReasoningSource {
   /** The annotation's sentences, mapped to this transition's names. */
@@ -31,6 +31,8 @@ export interface ReasoningSource {
   /** The example took exactly our action. */
   exact: boolean;
   sameVerb: boolean;
+  /** The example's task reads as ours, each relative to its own action (taskForm): the same kind of task. */
+  sameTask: boolean;
   /** Share of the example's task-naming history (relative form) that ours repeats (1 if it has none). */
   repeated: number;
 }
@@ -47,7 +49,7 @@ export interface ReasoningCandidate {
   order: number;
 }
 
-export const REASONING_DENSE = 12;
+export const REASONING_DENSE = 14;
 /** The transition head's reasoning features (dense), and its hashed strings of the chosen sentences. */
 export const REASONING_SUMMARY_DENSE = 4;
 export const REASONING_SUMMARY_SLOTS = 2;
@@ -95,6 +97,7 @@ export function reasoningMapper(base: readonly (readonly [string, string])[], ex
 export function reasoningSources(input: ExperienceInput, examples: readonly { reasoning?: string; map: (text: string) => string; reward: number; done: boolean; action: string; instruction: string; history: readonly string[]; sameVerb: boolean }[]): ReasoningSource[] {
   const names = taskNames(input.task.instruction);
   const ours = relativeForm(input.action, names);
+  const ourTask = taskForm(input.task.instruction, input.action);
   const history = input.history.map((h) => h.action);
   return examples
     .filter((e) => e.reasoning !== undefined && e.reasoning.trim() !== '')
@@ -107,6 +110,7 @@ export function reasoningSources(input: ExperienceInput, examples: readonly { re
         alike: relativeForm(e.action, theirNames) === ours,
         exact: matchKey(e.action) === matchKey(input.action),
         sameVerb: e.sameVerb,
+        sameTask: taskForm(e.instruction, e.action) === ourTask,
         repeated: preparationRepeated(history, names, e.history, theirNames),
       };
     });
@@ -162,8 +166,10 @@ export function reasoningCandidates(input: ExperienceInput, sources: readonly Re
           Math.max(0, ...from.map((f) => f.source.repeated)),
           Math.max(0, ...from.filter((f) => f.source.reward > 0.5).map((f) => f.source.repeated)),
           Math.min(1, input.history.length / 50),
+          share(from, (s) => s.sameTask),
+          Math.max(0, ...from.filter((f) => f.source.sameTask).map((f) => f.source.reward)),
         ],
-        hashed: [`rs ${form}`, `rv ${verb} ${head}`, `ra ${ours} | ${head}`],
+        hashed: [`rs ${form}`, `rv ${verb} ${head}`, `ra ${ours} | ${head}`, `rt ${taskAsks(input.task.instruction, input.action)} | ${head}`],
       },
     };
   });

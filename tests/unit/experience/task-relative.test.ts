@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CLAUSE_FEATURES, CLAUSE_SLOTS, TASK_RELATIVE_DENSE, transitionCandidates } from '../../../src/experience/neural/candidates.ts';
-import { preparationRepeated, relativeForm, relativeHistory, taskNames, timesTaken } from '../../../src/experience/neural/task-relative.ts';
+import { preparationRepeated, relativeForm, relativeHistory, taskAsks, taskForm, taskNames, timesTaken } from '../../../src/experience/neural/task-relative.ts';
 import type { Transition } from '../../../src/core/types.ts';
 import { alignTasks, analogy, mapper, stateLines } from '../../../src/experience/neural/lines.ts';
 import type { ExperienceInput } from '../../../src/experience/types.ts';
@@ -97,6 +97,30 @@ describe('task-relative evidence', () => {
     const unprepared = relativeEvidence(put(['take mug 1 from desk 1'], [cleanedWatch]));
     expect(prepared[4]).toBe(1);
     expect(unprepared[4]).toBe(0.5);
+  });
+
+  it('counts apart the examples of our kind of task, with their reward, and says -1 where there is none', () => {
+    const cleanedCup = example('put a clean cup in shelf.', 'put cup 2 in/on shelf 1', ['take cup 2 from desk 1', 'clean cup 2 with sinkbasin 1'], 1);
+    const [, , , , , , , , sameShare, sameReward, sameDone] = relativeEvidence(put([], [cleanedCup, cleanedWatch, otherPut]));
+    // "put a clean cup in shelf." under its put reads `· a clean · · ·`, as ours does; the keychain's does not.
+    expect([sameShare, sameReward, sameDone]).toEqual([2 / 3, 1, 1]);
+    expect(relativeEvidence(put([], [otherPut])).slice(8)).toEqual([0, -1, -1]);
+  });
+});
+
+describe('a task relative to an action', () => {
+  it('says what the task asks beyond the step: the same for tasks of one kind, not for two objects or a prepared one', () => {
+    const plain = taskForm('put a cellphone in shelf.', 'put cellphone 1 in/on shelf 1');
+    expect(plain).toBe('· a · · ·');
+    expect(taskForm('put a watch in drawer.', 'put watch 3 in/on drawer 2')).toBe(plain);
+    expect(taskForm('put two cellphone in shelf.', 'put cellphone 1 in/on shelf 1')).toBe('· two · · ·');
+    expect(taskForm('put a hot apple in garbagecan.', 'put apple 2 in/on garbagecan 1')).toBe('· a hot · · ·');
+  });
+
+  it('keeps only its first few words for hashing, so it names the kind of task', () => {
+    expect(taskAsks('heat some cup and put it in fridge.', 'put cup 2 in/on fridge 1')).toBe('heat some and it');
+    expect(taskAsks('put two cellphone in shelf.', 'put cellphone 1 in/on shelf 1')).toBe('two');
+    expect(taskAsks('i need a red dress under 30 dollars', 'click[buy now]', 3)).toBe('i need a');
   });
 });
 
