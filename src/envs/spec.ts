@@ -45,6 +45,12 @@ export interface EnvSpec {
   readonly testSplit: string;
   /** The default episode step limit (a synthetic env over this environment keeps the same one). */
   readonly maxSteps: number;
+  /**
+   * The environment pays its reward only on the step that ends an episode (the paper's sparse
+   * outcome reward: the shop on Buy Now, the household at the goal). A dream over it pays nothing
+   * before the end either (synthetic-env.ts).
+   */
+  readonly rewardsAtEnd?: boolean;
   /** A new env with the step limit (`options.maxSteps`, else `maxSteps`). */
   createEnv(options?: EnvOptions): Env;
   /** The tasks of a split, in a fixed order. Throws `UsageError` for an unknown split. */

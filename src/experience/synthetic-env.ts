@@ -55,6 +55,8 @@ export interface SyntheticStats {
   writeBackRefused: number;
   /** Predicted states with no admissible action that did not end the episode: ended there. */
   deadEnds: number;
+  /** Rewards the model predicted on steps that did not end the episode, paid as 0 (an env that rewards only at the end). */
+  rewardsBeforeEnd: number;
 }
 
 interface Pending {
@@ -67,15 +69,17 @@ export class SyntheticWorld {
   readonly name: string;
   readonly maxSteps: number;
   private readonly k: number;
+  private readonly rewardsAtEnd: boolean;
   private queue: Pending[] = [];
   private episodes = 0;
-  private readonly counters: SyntheticStats = { steps: 0, episodes: 0, inadmissibleActions: 0, modelFailures: 0, writtenBack: 0, writeBackRefused: 0, deadEnds: 0 };
+  private readonly counters: SyntheticStats = { steps: 0, episodes: 0, inadmissibleActions: 0, modelFailures: 0, writtenBack: 0, writeBackRefused: 0, deadEnds: 0, rewardsBeforeEnd: 0 };
 
   constructor(readonly options: SyntheticWorldOptions) {
     const spec = envSpec(options.env);
     this.name = `synthetic:${spec.name}`;
     this.maxSteps = options.maxSteps ?? spec.maxSteps;
     this.k = options.k ?? DEFAULT_K;
+    this.rewardsAtEnd = spec.rewardsAtEnd === true;
   }
 
   /** A synthetic env over this world, with the real environment's step limit (envs/step-limit.ts). */
@@ -126,7 +130,7 @@ export class SyntheticWorld {
       const reasoning = this.options.reasoning !== false;
       const inputs = batch.map((p, i) => ({ ...p.input, examples: reasoning ? (examples[i] ?? []) : (examples[i] ?? []).map(withoutReasoning) }));
       const predicted = await this.options.model.predict(inputs);
-      const predictions = (reasoning ? predicted : predicted.map((p) => ({ ...p, reasoning: '' }))).map((p) => this.endDeadEnd(p));
+      const predictions = (reasoning ? predicted : predicted.map((p) => ({ ...p, reasoning: '' }))).map((p) => this.rewardAtEnd(this.endDeadEnd(p)));
       this.counters.steps += batch.length;
       this.counters.modelFailures += predictions.filter((p) => !p.valid).length;
       await this.writeBack(inputs, predictions);
@@ -144,6 +148,20 @@ export class SyntheticWorld {
     if (!p.valid || p.done || p.next.actions.length > 0) return p;
     this.counters.deadEnds++;
     return { ...p, done: true };
+  }
+
+  /**
+   * Where the real environment rewards only the step that ends an episode, a step the model does
+   * not end pays 0, as a real one would. A model's reward is a sigmoid, never exactly 0: its 0.01s
+   * over a 50-step episode that never succeeds add up to a return of a few hundredths, which
+   * differs from episode to episode, and GRPO, dividing by the group's spread, turns a group of
+   * failures into full-sized advantages for whichever leaked most (measured on home: in-model
+   * returns of 0.005–0.23 over episodes without a success, `npm run experiment -- curriculum-variance`).
+   */
+  private rewardAtEnd(p: ExperiencePrediction): ExperiencePrediction {
+    if (!this.rewardsAtEnd || p.done || p.reward === 0) return p;
+    this.counters.rewardsBeforeEnd++;
+    return { ...p, reward: 0 };
   }
 
   private async writeBack(inputs: readonly ExperienceInput[], predictions: readonly ExperiencePrediction[]): Promise<void> {

@@ -15,6 +15,7 @@ export const homeEnvironment: EnvDefinition = {
   splits: SPLIT_NAMES.map((name) => ({ name, size: SPLIT_SIZES[name] })),
   testSplit: 'valid-unseen',
   maxSteps: HOME_MAX_STEPS,
+  rewardsAtEnd: true,
   createEnv: () => new HomeEnv(),
   tasks: homeTasks,
   createOracle: () => new HomeOracle(),

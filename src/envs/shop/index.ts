@@ -14,6 +14,7 @@ export const shopEnvironment: EnvDefinition = {
   splits: Object.entries(SHOP_SPLITS).map(([name, size]) => ({ name, size })),
   testSplit: 'test',
   maxSteps: SHOP_MAX_STEPS,
+  rewardsAtEnd: true,
   createEnv: () => new ShopEnv(shopWorld()),
   tasks(split) {
     if (!(split in SHOP_SPLITS)) throw new UsageError(`shop has no split "${split}"; use one of: ${Object.keys(SHOP_SPLITS).join(', ')}`);

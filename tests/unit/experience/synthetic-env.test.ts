@@ -126,6 +126,29 @@ describe('the synthetic environment: what the model gets and what it may leave',
     expect(world.stats().deadEnds).toBe(1);
   });
 
+  it('pays nothing before the end where the real environment rewards only the end, and counts what it withheld', async () => {
+    // A model that leaks a little reward on every step and ends the episode on a purchase.
+    const leaky: ExperienceModel = {
+      name: 'leaky',
+      async predict(batch) {
+        return batch.map((input) => {
+          const buys = input.action.startsWith('click[buy');
+          return { reasoning: '', next: { text: 'page: results\n[1] text: something', actions: ['click[buy now]', 'click[back to search]'] }, reward: buys ? 0.8 : 0.03, done: buys, valid: true };
+        });
+      },
+      stats: () => emptyStats(),
+    };
+    expect(spec.rewardsAtEnd).toBe(true);
+    const starter = spec.createEnv();
+    const world = new SyntheticWorld({ env: 'shop', model: leaky, buffer: null, runId: 'leak', initialObservation: (t) => starter.reset(t) });
+    const env = world.createEnv();
+    await env.reset(task);
+    expect(await env.step('search[shoes]')).toMatchObject({ reward: 0, done: false });
+    expect(await env.step('click[back to search]')).toMatchObject({ reward: 0, done: false });
+    expect(await env.step('click[buy now]')).toMatchObject({ reward: 0.8, done: true });
+    expect(world.stats().rewardsBeforeEnd).toBe(2);
+  });
+
   it('without reasoning, hides the examples\' reasoning from the model and returns none', async () => {
     const buffer = await seededBuffer('shop', 20);
     const model = new DeadEndModel();
