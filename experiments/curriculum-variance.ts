@@ -21,7 +21,7 @@ import type { EnvSpec } from '../src/envs/spec.ts';
 import { createTrainer } from '../src/jobs/train.ts';
 import type { Policy } from '../src/policy/policy.ts';
 import { collectTrajectories, type Trajectory } from '../src/rl/rollout.ts';
-import type { DreamOptions } from '../src/train/trainer.ts';
+import type { DreamOptions, Trainer } from '../src/train/trainer.ts';
 import { DEFAULT_CURRICULUM } from '../src/curriculum/curriculum.ts';
 
 /** One side's (the model's or the real env's) outcomes on one task's group. */
@@ -167,6 +167,24 @@ export function varianceFigures(rows: readonly TaskRow[], key: 'successVariance'
   };
 }
 
+/**
+ * A dream trainer used only to build envs: the synthetic env it gives (initial observation,
+ * retrieval, step limit) is the one `train --mode dream` trains in, and its real env has training's
+ * step limit too. Nothing is trained. Its policy is the one `train --seed S` starts from.
+ */
+export function envBuilder(spec: EnvSpec, options: { dream: CurriculumVarianceOptions['dream']; seed: number; trainMaxSteps?: number | undefined; backend: string; episodes: number }): Trainer {
+  return createTrainer({
+    env: spec.name,
+    mode: 'dream',
+    algo: 'grpo',
+    backend: options.backend,
+    run: { seed: options.seed, evalEvery: 0, lambda: DEFAULT_CURRICULUM.lambda, explorationFloor: DEFAULT_CURRICULUM.explorationFloor, trainMaxSteps: options.trainMaxSteps },
+    curriculum: false,
+    // Write-back only adds synthetic transitions, which retrieval (real transitions only) never reads.
+    dream: { ...options.dream, syntheticBudget: Math.max(1, options.episodes * (options.trainMaxSteps ?? spec.maxSteps)), writeBack: false },
+  });
+}
+
 /** Each task's `group` trajectories, in task order. */
 function byTask(tasks: readonly Task[], trajectories: readonly Trajectory[]): Map<string, Trajectory[]> {
   const out = new Map(tasks.map((t) => [t.id, [] as Trajectory[]]));
@@ -178,19 +196,7 @@ export async function curriculumVariance(spec: EnvSpec, options: CurriculumVaria
   const { group, seed } = options;
   const chosen = new Rng(`curriculum-variance:${spec.name}:${options.split}:${seed}`).sample(spec.tasks(options.split), options.tasks);
   const played = chosen.flatMap((t) => Array.from({ length: group }, () => t));
-  // The dream's own trainer builds both sides' envs, so the synthetic env (its initial observation,
-  // retrieval, step limit) is the one `train --mode dream` trains in, and the real one has training's
-  // step limit too. Nothing is trained: the trainer is a builder here.
-  const trainer = createTrainer({
-    env: spec.name,
-    mode: 'dream',
-    algo: 'grpo',
-    backend: options.backend,
-    run: { seed, evalEvery: 0, lambda: DEFAULT_CURRICULUM.lambda, explorationFloor: DEFAULT_CURRICULUM.explorationFloor, trainMaxSteps: options.trainMaxSteps },
-    curriculum: false,
-    // Write-back only adds synthetic transitions, which retrieval (real transitions only) never reads.
-    dream: { ...options.dream, syntheticBudget: Math.max(1, played.length * (options.trainMaxSteps ?? spec.maxSteps)), writeBack: false },
-  });
+  const trainer = envBuilder(spec, { ...options, episodes: played.length });
   const policy = options.policy === 'untrained' ? trainer.policy : options.policy;
   if (policy !== trainer.policy) trainer.policy.dispose();
   // The trainer's own builder of a phase's lanes, not a copy of it.

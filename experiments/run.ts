@@ -44,6 +44,11 @@
  * outcome variance on both sides and how well the in-model variance the curriculum selects by
  * stands for the real one: correlations, the real variance of the top quarter by in-model variance
  * against all tasks', and the tasks that vary on one side only (see curriculum-variance.ts).
+ *
+ * `npm run experiment -- dream-scripted --env <shop|home> --model FILE.dgx --buffer FILE.jsonl [--agent oracle] [--tasks 40] [--split train] [--seed 1] [--k 3] [--train-max-steps N]`
+ * plays a scripted agent once in the real env and once inside the model on each task and prints, as
+ * JSON, both outcomes and the first step where the model's own predictions part from the real
+ * episode (free-running fidelity, see dream-scripted.ts).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -64,6 +69,7 @@ import { replayEpisodes } from '../src/envs/replay-episodes.ts';
 import { readRunFile, readTrainResult, rolloutEvalSchema } from './run-file.ts';
 import { missedSuccesses } from './missed-successes.ts';
 import { curriculumVariance } from './curriculum-variance.ts';
+import { dreamScripted } from './dream-scripted.ts';
 import { bufferFileSource, createExperienceModel, openBufferFile } from '../src/cli/experience-options.ts';
 import { offlineRealTransitions } from '../src/jobs/offline-data.ts';
 import { DreamGymError, UsageError } from '../src/core/errors.ts';
@@ -92,7 +98,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const CLI = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n       npm run experiment -- missed-successes --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--heldout 1000] [--k 3] [--seed 1] [--false]\n       npm run experiment -- curriculum-variance --env <shop|home> --policy <FILE.dgp|untrained> --model FILE.dgx --buffer FILE.jsonl [--experience neural|knn] [--tasks 60] [--group 8] [--split train] [--seed 1] [--k 3] [--train-max-steps N]\n`);
+  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n       npm run experiment -- missed-successes --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--heldout 1000] [--k 3] [--seed 1] [--false]\n       npm run experiment -- curriculum-variance --env <shop|home> --policy <FILE.dgp|untrained> --model FILE.dgx --buffer FILE.jsonl [--experience neural|knn] [--tasks 60] [--group 8] [--split train] [--seed 1] [--k 3] [--train-max-steps N]\n       npm run experiment -- dream-scripted --env <shop|home> --model FILE.dgx --buffer FILE.jsonl [--agent oracle] [--tasks 40] [--split train] [--seed 1] [--k 3] [--train-max-steps N]\n`);
   process.exit(2);
 }
 
@@ -425,7 +431,48 @@ async function printCurriculumVariance(argv: string[]): Promise<void> {
   );
 }
 
+/** A scripted agent in the real env and inside the model, step by step (see dream-scripted.ts). */
+async function printDreamScripted(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      env: { type: 'string' },
+      model: { type: 'string' },
+      buffer: { type: 'string' },
+      agent: { type: 'string', default: 'oracle' },
+      tasks: { type: 'string' },
+      split: { type: 'string' },
+      seed: { type: 'string' },
+      k: { type: 'string' },
+      'train-max-steps': { type: 'string' },
+    },
+    strict: true,
+  });
+  const spec = envSpec(values.env ?? usage('--env is required'));
+  const agent = SCRIPTED_POLICIES.find((p) => p === values.agent) ?? usage(`--agent must be one of: ${SCRIPTED_POLICIES.join(', ')}`);
+  const modelFile = values.model ?? usage('--model FILE.dgx is required');
+  const bufferFile = values.buffer ?? usage('--buffer FILE.jsonl is required (the offline data the model retrieves from)');
+  const split = values.split ?? 'train';
+  const k = intOption(values.k, 'k', 3, 1);
+  const trainMaxSteps = values['train-max-steps'] === undefined ? undefined : intOption(values['train-max-steps'], 'train-max-steps', 0, 1);
+  spec.tasks(split);
+  const backend = await useBackend(['wasm']);
+  const model = await createExperienceModel('neural', { k, model: modelFile }, spec.name);
+  const buffer = await openBufferFile(bufferFile);
+  const offlineTransitions = await offlineRealTransitions(buffer.store, spec.name, bufferFileSource(bufferFile, spec.name));
+  const started = performance.now();
+  const report = await dreamScripted(spec, { agent, dream: { model, buffer, k, offlineTransitions }, tasks: intOption(values.tasks, 'tasks', 40, 1), split, seed: intOption(values.seed, 'seed', 1, 0), trainMaxSteps, backend });
+  const wallSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
+  process.stdout.write(`${JSON.stringify({ model: modelFile, buffer: bufferFile, k, wallSeconds, ...report })}\n`);
+  const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
+  process.stderr.write(
+    `${report.tasks} tasks, ${agent}: won ${pct(report.successRate.real)} real, ${pct(report.successRate.model)} inside the model (${pct(report.wonBothOfRealWins)} of the real wins); ` +
+      `${report.firstDivergence.tasks} diverged, first at step ${report.firstDivergence.meanStep?.toFixed(1) ?? '—'} on average (${wallSeconds} s)\n`,
+  );
+}
+
 const EXPERIMENTS: Record<string, (argv: string[]) => Promise<void>> = {
+  'dream-scripted': printDreamScripted,
   'missed-successes': printMissedSuccesses,
   'curriculum-variance': printCurriculumVariance,
   paper,

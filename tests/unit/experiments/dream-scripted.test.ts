@@ -1,0 +1,63 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dreamScripted } from '../../../experiments/dream-scripted.ts';
+import { envSpec } from '../../../src/envs/registry.ts';
+import type { ExperienceInput, ExperienceModel, ExperiencePrediction } from '../../../src/experience/types.ts';
+import { emptyStats } from '../../../src/experience/types.ts';
+import { useBackend } from '../../../src/platform/tf.ts';
+
+const spec = envSpec('home');
+
+/** A model that is the real environment: it replays the history in a fresh env and takes the action. */
+const mirror: ExperienceModel = {
+  name: 'mirror',
+  async predict(batch: readonly ExperienceInput[]): Promise<ExperiencePrediction[]> {
+    return Promise.all(
+      batch.map(async (input) => {
+        const env = spec.createEnv();
+        await env.reset(input.task);
+        for (const h of input.history) await env.step(h.action);
+        const result = await env.step(input.action);
+        return { reasoning: '', next: result.observation, reward: result.reward, done: result.done, valid: true };
+      }),
+    );
+  },
+  stats: () => emptyStats(),
+};
+
+/** A model under which nothing ever happens: the room stays as it was. */
+const still: ExperienceModel = {
+  name: 'still',
+  async predict(batch: readonly ExperienceInput[]): Promise<ExperiencePrediction[]> {
+    return batch.map((input) => ({ reasoning: '', next: input.state, reward: 0, done: false, valid: true }));
+  },
+  stats: () => emptyStats(),
+};
+
+const run = (model: ExperienceModel) =>
+  dreamScripted(spec, { agent: 'oracle', dream: { model, buffer: null, k: 0, offlineTransitions: 0 }, tasks: 4, split: 'train', seed: 2, trainMaxSteps: 20, backend: 'cpu' });
+
+describe('dream-scripted', () => {
+  beforeAll(async () => {
+    await useBackend(['cpu']);
+  });
+
+  it('finds no divergence and every win inside a model that is the environment', async () => {
+    const report = await run(mirror);
+    expect(report.tasks).toBe(4);
+    expect(report.successRate).toEqual({ real: 1, model: 1 });
+    expect(report.wonBothOfRealWins).toBe(1);
+    expect(report.firstDivergence).toEqual({ meanStep: null, tasks: 0 });
+    for (const row of report.rows) expect(row.model.steps).toBe(row.real.steps);
+  });
+
+  it('reports the first step whose prediction parts from the real episode, with both texts', async () => {
+    const report = await run(still);
+    expect(report.successRate).toEqual({ real: 1, model: 0 });
+    expect(report.firstDivergence).toEqual({ meanStep: 0, tasks: 4 });
+    for (const row of report.rows) {
+      expect(row.divergence?.step).toBe(0);
+      expect(row.divergence?.real).not.toBe(row.divergence?.model);
+      expect(row.divergence?.action).toMatch(/^go to /);
+    }
+  });
+});
