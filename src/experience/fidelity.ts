@@ -14,6 +14,7 @@ import { matchKey } from '../core/actions.ts';
 import { canonicalState, parseState } from '../core/state.ts';
 import { tokens } from '../core/text.ts';
 import type { Observation, Task, Transition } from '../core/types.ts';
+import { envSpec } from '../envs/registry.ts';
 import type { EnvSpec } from '../envs/spec.ts';
 import { pageKind } from '../replay/embed.ts';
 import type { ReplayBuffer } from '../replay/retrieval.ts';
@@ -42,6 +43,15 @@ export interface TransitionScore {
   predictedDone: boolean;
   realSuccess: boolean;
   predictedSuccess: boolean;
+  /**
+   * The real episode ended here only because it reached the environment's step limit (an unrewarded
+   * end at the limit). The dream's own step limit ends its episodes there whatever the model says,
+   * so these are not episode ends a model has to predict.
+   */
+  cutOff: boolean;
+  /** Actions the step made admissible (in the real next state, not in the state before), and how many of them the prediction offers. */
+  revealedActions: number;
+  revealedActionsFound: number;
 }
 
 /** How well the model predicts one kind of event: how often it happened and was predicted, precision and recall (null with nothing to divide by). */
@@ -67,11 +77,23 @@ export interface FidelityReport {
   transitionsPerSecond: number;
   /** Where it goes wrong: mean next-state F1 by the kind of state the action was taken in. */
   byStateKind: Record<string, { transitions: number; nextStateF1: number; rewardMae: number }>;
-  /** The steps that end an episode in success (reward 1), and those that end it at all. */
+  /**
+   * The steps that end an episode in success (reward 1), and those that end it of themselves (a
+   * purchase, a goal): `done` leaves out the `cutOffEnds` real ends at the step limit, and the
+   * model's predictions on those steps.
+   */
   success: EventFidelity;
   done: EventFidelity;
+  cutOffEnds: number;
   /** Mean absolute reward error on the real terminal steps alone, where the reward is given; null without any. */
   terminalRewardMae: number | null;
+  /**
+   * What a step reveals: the actions it made admissible (the object found on arrival, "take apple 1
+   * from countertop 1"), over all steps, and the share the model offers. Averages over whole states
+   * hide them (a room's 30 `go to`s agree); a dream that misses them leaves its policy, even the
+   * oracle, nothing to take (`npm run experiment -- dream-scripted`).
+   */
+  revealedActions: { real: number; found: number; recall: number | null };
 }
 
 /** Precision and recall of an event over the scores. */
@@ -128,7 +150,7 @@ export function setF1(predicted: readonly string[], real: readonly string[]): nu
   return (2 * precision * recall) / (precision + recall);
 }
 
-export function scoreTransition(prediction: ExperiencePrediction, real: Transition): TransitionScore {
+export function scoreTransition(prediction: ExperiencePrediction, real: Transition, stepLimit?: number): TransitionScore {
   // The task's own words are given, not predicted: compare as if the prediction carried them.
   const predictedNext: Observation = adaptToTask(prediction.next, real.instruction);
   const sameNextState = canonicalState(predictedNext.text) === canonicalState(real.next.text) && setF1(predictedNext.actions, real.next.actions) === 1;
@@ -143,7 +165,25 @@ export function scoreTransition(prediction: ExperiencePrediction, real: Transiti
     predictedDone: prediction.done,
     realSuccess: isRealSuccess(real),
     predictedSuccess: isPredictedSuccess(prediction),
+    cutOff: stepLimit !== undefined && real.done && real.reward === 0 && real.history.length + 1 >= stepLimit,
+    ...revealed(predictedNext.actions, real),
   };
+}
+
+/** The registered environment's step limit (held-out episodes are played under it); none for an unknown env. */
+function stepLimitOf(env: string): number | undefined {
+  try {
+    return envSpec(env).maxSteps;
+  } catch {
+    return undefined;
+  }
+}
+
+function revealed(predicted: readonly string[], real: Transition): { revealedActions: number; revealedActionsFound: number } {
+  const before = new Set(real.state.actions);
+  const offered = new Set(predicted);
+  const fresh = real.next.actions.filter((a) => !before.has(a));
+  return { revealedActions: fresh.length, revealedActionsFound: fresh.filter((a) => offered.has(a)).length };
 }
 
 /** The kind of state an action was taken in (shop's page, the household's place), as retrieval groups them. */
@@ -256,7 +296,7 @@ export async function measureFidelity(options: FidelityOptions): Promise<{ repor
     const predictions = await model.predict(batch);
     predictions.forEach((p, i) => {
       const real = (slice[i] as HeldoutTransition).transition;
-      scores.push({ score: scoreTransition(p, real), kind: stateKind(real.state) });
+      scores.push({ score: scoreTransition(p, real, stepLimitOf(real.env)), kind: stateKind(real.state) });
     });
     inputs.push(...batch);
     predicted.push(...predictions);
@@ -286,13 +326,21 @@ export async function measureFidelity(options: FidelityOptions): Promise<{ repor
       transitionsPerSecond: Math.round(scores.length / Math.max(seconds, 1e-9)),
       byStateKind,
       success: eventFidelity(plain, (s) => s.realSuccess, (s) => s.predictedSuccess),
-      done: eventFidelity(plain, (s) => s.realDone, (s) => s.predictedDone),
+      done: eventFidelity(plain.filter((s) => !s.cutOff), (s) => s.realDone, (s) => s.predictedDone),
+      cutOffEnds: plain.filter((s) => s.cutOff).length,
       terminalRewardMae: terminal.length === 0 ? null : round(terminal.reduce((a, s) => a + s.rewardError, 0) / terminal.length),
+      revealedActions: revealedRecall(plain),
     },
     inputs,
     scores: scores.map((s) => s.score),
     predictions: predicted,
   };
+}
+
+function revealedRecall(scores: readonly TransitionScore[]): FidelityReport['revealedActions'] {
+  const real = scores.reduce((a, s) => a + s.revealedActions, 0);
+  const found = scores.reduce((a, s) => a + s.revealedActionsFound, 0);
+  return { real, found, recall: real === 0 ? null : round(found / real) };
 }
 
 function round(x: number): number {

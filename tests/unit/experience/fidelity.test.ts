@@ -45,7 +45,12 @@ describe('fidelity measures', () => {
     // The events a policy learns from: the perfect model predicts every success and episode end and
     // nothing else; the still one predicts none, which its near-perfect reward accuracy hides.
     const successes = cases.filter(({ transition: t }) => t.done && t.reward === 1).length;
-    const ends = cases.filter(({ transition: t }) => t.done).length;
+    // Episode ends of their own: the real ends at the step limit (unrewarded) are left out and counted apart.
+    const atLimit = (t: Transition): boolean => t.done && t.reward === 0 && t.history.length + 1 >= envSpec('shop').maxSteps;
+    const ends = cases.filter(({ transition: t }) => t.done && !atLimit(t)).length;
+    const cutOffs = cases.filter(({ transition: t }) => atLimit(t)).length;
+    expect(cutOffs).toBeGreaterThan(0);
+    expect(report.cutOffEnds).toBe(cutOffs);
     expect(successes).toBeGreaterThan(0);
     expect(report.success).toEqual({ real: successes, predicted: successes, precision: 1, recall: 1 });
     expect(report.done).toEqual({ real: ends, predicted: ends, precision: 1, recall: 1 });
@@ -53,6 +58,12 @@ describe('fidelity measures', () => {
     expect(stuck.success).toEqual({ real: successes, predicted: 0, precision: null, recall: 0 });
     expect(stuck.done.recall).toBe(0);
     expect(stuck.terminalRewardMae).toBeGreaterThan(0.3);
+    // What a step reveals: every action the real step made admissible, found by the perfect model;
+    // the still one offers only the actions of the state before, so it finds none of them.
+    const revealed = cases.reduce((a, { transition: t }) => a + t.next.actions.filter((x) => !t.state.actions.includes(x)).length, 0);
+    expect(revealed).toBeGreaterThan(0);
+    expect(report.revealedActions).toEqual({ real: revealed, found: revealed, recall: 1 });
+    expect(stuck.revealedActions).toEqual({ real: revealed, found: 0, recall: 0 });
     // A model that calls every step a success: recall 1, precision the events' share.
     const eager: ExperienceModel = { name: 'eager', stats: emptyStats, predict: async (batch) => batch.map((i) => ({ reasoning: '', next: i.state, reward: 1, done: true, valid: true })) };
     const yes = (await measureFidelity({ model: eager, buffer: null, k: 0, heldout: cases })).report;

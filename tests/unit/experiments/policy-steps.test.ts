@@ -10,7 +10,7 @@ const item = {
   text: ['page: item', 'instruction: find shoes with size: 12', '[1] button: < Prev', '[2] option: 12 | size', '[3] button: Buy Now'].join('\n'),
   actions: ['click[< Prev]', 'click[12]', 'click[Buy Now]'],
 };
-const score = (over: Partial<TransitionScore>): TransitionScore => ({ nextStateF1: 1, actionSetF1: 1, rewardError: 0, doneRight: true, sameNextState: true, valid: true, realDone: false, predictedDone: false, realSuccess: false, predictedSuccess: false, ...over });
+const score = (over: Partial<TransitionScore>): TransitionScore => ({ nextStateF1: 1, actionSetF1: 1, rewardError: 0, doneRight: true, sameNextState: true, valid: true, realDone: false, predictedDone: false, realSuccess: false, predictedSuccess: false, cutOff: false, revealedActions: 0, revealedActionsFound: 0, ...over });
 
 describe('policy-steps', () => {
   it('names a step by its page and the kind of element it clicks, or the command verb', async () => {
