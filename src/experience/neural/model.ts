@@ -17,7 +17,7 @@
 import { matchKey } from '../../core/actions.ts';
 import { emptyStats, failurePrediction, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats, type PredictOptions } from '../types.ts';
 import { actionCandidates, CLAUSE_FEATURES, CLAUSE_SLOTS, EVIDENCE_WIDTH, HISTORY_STATES, TASK_RELATIVE_DENSE, transitionCandidates, withReasoning, type LineCandidate, type TransitionCandidates } from './candidates.ts';
-import { renderLines, type StateLine } from './lines.ts';
+import { containsPhrase, lineFields, renderLines, type StateLine } from './lines.ts';
 import { quotingOurTask, REASONING_DENSE, REASONING_SUMMARY_DENSE, reasoningSummary } from './reasoning.ts';
 import { NeuralNetwork, Rows, type NeuralArchitecture, type RequirementShape } from './network.ts';
 
@@ -74,6 +74,7 @@ export function assembleLines(candidates: readonly LineCandidate[], scores: Arra
     const held = chosen.get(group);
     if (!held || p > held.p) chosen.set(group, { c, p });
   });
+  keepWhatHeadersName(candidates, chosen);
   const kept = [...chosen.values()].map((x) => x.c);
   const votes = new Map<number, number>();
   for (const c of kept) if (!c.line.header) for (const source of c.positions.keys()) votes.set(source, (votes.get(source) ?? 0) + 1);
@@ -101,6 +102,32 @@ export function assembleLines(candidates: readonly LineCandidate[], scores: Arra
       seen.add(key);
       return true;
     });
+}
+
+/**
+ * An example's next state is one picture: where a header line of it was kept, the element lines of
+ * the same example that the header names come with it. Scored one by one, each of a room's objects
+ * is unlikely (which objects a receptacle holds varies from task to task), so each fell below the
+ * threshold while the likeliest `feedback` line, which is always kept, still said "you see a
+ * soapbottle 1": the predicted room then offered nothing to take, and the oracle, played inside the
+ * model, never got past its first `take` (`npm run experiment -- dream-scripted`).
+ */
+function keepWhatHeadersName(candidates: readonly LineCandidate[], chosen: Map<string, { c: LineCandidate; p: number }>): void {
+  const headers = [...chosen.values()].map((x) => x.c).filter((c) => c.line.header);
+  for (const header of headers) {
+    // Only what the step says anew: a header the current state has too (the task, the instruction) names what it always did.
+    if (header.positions.has(0)) continue;
+    const text = header.line.text.toLowerCase();
+    for (const source of header.positions.keys()) {
+      for (const c of candidates) {
+        if (c.line.header || c.origin >= 0 || !c.positions.has(source)) continue;
+        const name = (lineFields(c.line)[0] ?? '').toLowerCase();
+        if (name.length < 2 || !containsPhrase(text, name)) continue;
+        const group = `t\u0000${c.line.text}`;
+        if (!chosen.has(group)) chosen.set(group, { c, p: 0 });
+      }
+    }
+  }
 }
 
 export interface NeuralMeta {
