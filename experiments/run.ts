@@ -373,6 +373,14 @@ async function printMissedSuccesses(argv: string[]): Promise<void> {
   process.stderr.write(which === 'real' ? `${rows.length} real successes, ${rows.filter((r) => r.predicted.success).length} predicted\n` : `${rows.length} false successes\n`);
 }
 
+/** What a dream over a model and its buffer needs: the model, the buffer it retrieves from, k and the offline transitions counted apart. */
+async function loadDream(env: string, experience: 'neural' | 'knn', modelFile: string | undefined, bufferFile: string, k: number) {
+  const model = await createExperienceModel(experience, { k, model: modelFile }, env);
+  const buffer = await openBufferFile(bufferFile);
+  const offlineTransitions = await offlineRealTransitions(buffer.store, env, bufferFileSource(bufferFile, env));
+  return { model, buffer, k, offlineTransitions };
+}
+
 /** Whether the curriculum's in-model outcome variance picks the tasks whose real outcome varies (see curriculum-variance.ts). */
 async function printCurriculumVariance(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -415,11 +423,9 @@ async function printCurriculumVariance(argv: string[]): Promise<void> {
     }
     policy = loaded;
   }
-  const model = await createExperienceModel(experience, { k, model: values.model }, spec.name);
-  const buffer = await openBufferFile(bufferFile);
-  const offlineTransitions = await offlineRealTransitions(buffer.store, spec.name, bufferFileSource(bufferFile, spec.name));
+  const dream = await loadDream(spec.name, experience, values.model, bufferFile, k);
   const started = performance.now();
-  const report = await curriculumVariance(spec, { policy, dream: { model, buffer, k, offlineTransitions }, tasks, group, split, seed, trainMaxSteps, backend });
+  const report = await curriculumVariance(spec, { policy, dream, tasks, group, split, seed, trainMaxSteps, backend });
   const wallSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
   process.stdout.write(`${JSON.stringify({ policy: policyName, model: values.model ?? experience, buffer: bufferFile, seed, k, wallSeconds, ...report })}\n`);
   const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
@@ -457,11 +463,9 @@ async function printDreamScripted(argv: string[]): Promise<void> {
   const trainMaxSteps = values['train-max-steps'] === undefined ? undefined : intOption(values['train-max-steps'], 'train-max-steps', 0, 1);
   spec.tasks(split);
   const backend = await useBackend(['wasm']);
-  const model = await createExperienceModel('neural', { k, model: modelFile }, spec.name);
-  const buffer = await openBufferFile(bufferFile);
-  const offlineTransitions = await offlineRealTransitions(buffer.store, spec.name, bufferFileSource(bufferFile, spec.name));
+  const dream = await loadDream(spec.name, 'neural', modelFile, bufferFile, k);
   const started = performance.now();
-  const report = await dreamScripted(spec, { agent, dream: { model, buffer, k, offlineTransitions }, tasks: intOption(values.tasks, 'tasks', 40, 1), split, seed: intOption(values.seed, 'seed', 1, 0), trainMaxSteps, backend });
+  const report = await dreamScripted(spec, { agent, dream, tasks: intOption(values.tasks, 'tasks', 40, 1), split, seed: intOption(values.seed, 'seed', 1, 0), trainMaxSteps, backend });
   const wallSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
   process.stdout.write(`${JSON.stringify({ model: modelFile, buffer: bufferFile, k, wallSeconds, ...report })}\n`);
   const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;

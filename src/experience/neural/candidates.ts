@@ -304,6 +304,8 @@ interface ExampleView {
   actionPersist: number;
   actionPersistByVerb: Map<string, number>;
   sameVerb: boolean;
+  /** Its task reads as ours, each relative to its own action (taskForm): the same kind of task. */
+  sameTask: boolean;
 }
 
 export interface ActionContext {
@@ -331,7 +333,7 @@ function persistence(before: readonly string[], after: ReadonlySet<string>, grou
   return { all: before.length === 0 ? 0 : kept / before.length, by: new Map([...total].map(([g, [k, n]]) => [g, k / n])) };
 }
 
-function viewOf(example: Transition, instruction: string, lines: readonly StateLine[], action: string, verb: string): ExampleView {
+function viewOf(example: Transition, instruction: string, lines: readonly StateLine[], action: string, verb: string, ourTask: string): ExampleView {
   // Each example is parsed once here; everything below reads these lines.
   const exState = stateLines(example.state);
   const exNext = stateLines(example.next);
@@ -357,6 +359,7 @@ function viewOf(example: Transition, instruction: string, lines: readonly StateL
     actionPersist: ap.all,
     actionPersistByVerb: ap.by,
     sameVerb: verbOf(example.action) === verb,
+    sameTask: taskForm(example.instruction, example.action) === ourTask,
   };
 }
 
@@ -366,7 +369,8 @@ export function transitionCandidates(input: ExperienceInput): TransitionCandidat
   const current = stateLines(input.state);
   const verb = verbOf(input.action);
   const target = targetLine(current, input.action);
-  const views = input.examples.map((e) => viewOf(e, instruction, current, input.action, verb));
+  const ourTask = taskForm(instruction, input.action);
+  const views = input.examples.map((e) => viewOf(e, instruction, current, input.action, verb, ourTask));
   const K = Math.max(1, views.length);
   const actionWords = tokens(input.action);
   const instructionWords = new Set(tokens(instruction));
@@ -502,7 +506,7 @@ export function transitionCandidates(input: ExperienceInput): TransitionCandidat
   const headerValues = current.filter((l) => l.header && l.key !== 'instruction' && l.key !== 'task').map((l) => lineValue(l).toLowerCase()).filter((v) => v.length > 1);
   const sources = reasoningSources(
     input,
-    views.map((v) => ({ ...v.example, map: v.reasoningMap, sameVerb: v.sameVerb })),
+    views.map((v) => ({ ...v.example, map: v.reasoningMap, sameVerb: v.sameVerb, sameTask: v.sameTask })),
   );
   return {
     lines,
@@ -756,8 +760,7 @@ function taskRelativeEvidence(input: ExperienceInput, views: readonly ExampleVie
   const taken = timesTaken(ours, history, names);
   const takenByRewarded = rewarded.map((v) => timesTaken(ours, v.example.history, taskNames(v.example.instruction)));
   // Of those, the ones whose task reads as ours relative to their action (taskForm): the same kind of task.
-  const ourTask = taskForm(input.task.instruction, input.action);
-  const sameTask = alike.filter((v) => taskForm(v.example.instruction, v.example.action) === ourTask);
+  const sameTask = alike.filter((v) => v.sameTask);
   return [
     alike.length / Math.max(1, views.length),
     mean(alike.map((v) => v.example.reward)),

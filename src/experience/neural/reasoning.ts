@@ -19,7 +19,7 @@ import { matchKey } from '../../core/actions.ts';
 import { tokens } from '../../core/text.ts';
 import type { ExperienceInput } from '../types.ts';
 import { mapper } from './lines.ts';
-import { preparationRepeated, relativeForm, taskAsks, taskForm, taskNames } from './task-relative.ts';
+import { preparationRepeated, relativeForm, taskAsks, taskNames } from './task-relative.ts';
 
 export interface ReasoningSource {
   /** The annotation's sentences, mapped to this transition's names. */
@@ -94,10 +94,9 @@ export function reasoningMapper(base: readonly (readonly [string, string])[], ex
 }
 
 /** What each example's annotation offers, with the example's relation to this transition. */
-export function reasoningSources(input: ExperienceInput, examples: readonly { reasoning?: string; map: (text: string) => string; reward: number; done: boolean; action: string; instruction: string; history: readonly string[]; sameVerb: boolean }[]): ReasoningSource[] {
+export function reasoningSources(input: ExperienceInput, examples: readonly { reasoning?: string; map: (text: string) => string; reward: number; done: boolean; action: string; instruction: string; history: readonly string[]; sameVerb: boolean; sameTask: boolean }[]): ReasoningSource[] {
   const names = taskNames(input.task.instruction);
   const ours = relativeForm(input.action, names);
-  const ourTask = taskForm(input.task.instruction, input.action);
   const history = input.history.map((h) => h.action);
   return examples
     .filter((e) => e.reasoning !== undefined && e.reasoning.trim() !== '')
@@ -110,7 +109,7 @@ export function reasoningSources(input: ExperienceInput, examples: readonly { re
         alike: relativeForm(e.action, theirNames) === ours,
         exact: matchKey(e.action) === matchKey(input.action),
         sameVerb: e.sameVerb,
-        sameTask: taskForm(e.instruction, e.action) === ourTask,
+        sameTask: e.sameTask,
         repeated: preparationRepeated(history, names, e.history, theirNames),
       };
     });
