@@ -9,10 +9,12 @@
  * itself, with its step limit) and `--group` in the real environment, and compares, task by task,
  * the outcome variance the curriculum would see with the one it is meant to find.
  *
- * Two outcomes are compared: success (`won`: 0/1, variance p(1 − p) ≤ 0.25), the outcome that
- * matters, and the episode's return (the sum of rewards), which is what the curriculum's score
- * actually reads (`Curriculum.observe` records `totalReward`). They differ inside the model, which
- * may pay rewards without the episode ending in a success, and in the shop, whose reward is partial.
+ * Two outcomes are compared, the two the curriculum can score by (`--curriculum-outcome`): success
+ * (`won`: 0/1, variance p(1 − p) ≤ 0.25), the outcome that matters, and the episode's return (the
+ * sum of rewards). They differ inside the model, which may pay rewards without the episode ending
+ * in a success, and in the shop, whose reward is partial. `returnForSuccess` ranks by in-model
+ * return and judges by real success, so it and `success` answer which score finds the tasks whose
+ * real success varies.
  */
 import type { Env, Task } from '../src/core/types.ts';
 import { Rng } from '../src/core/rng.ts';
@@ -75,8 +77,13 @@ export interface CurriculumVarianceReport {
   meanReturn: { model: number; real: number };
   /** In-model against real success variance. */
   success: VarianceFigures;
-  /** In-model against real return variance (the curriculum's score). */
+  /** In-model against real return variance (`--curriculum-outcome return`'s score). */
   return: VarianceFigures;
+  /**
+   * Tasks ranked by in-model return variance, judged by real success variance: against `success`,
+   * which of the curriculum's two outcomes finds the tasks whose real success varies.
+   */
+  returnForSuccess: VarianceFigures;
   rows: TaskRow[];
 }
 
@@ -142,10 +149,15 @@ export function groupOutcome(trajectories: readonly Trajectory[]): GroupOutcome 
   };
 }
 
-/** The figures for one outcome, from the rows (`key` picks success or return variance). */
-export function varianceFigures(rows: readonly TaskRow[], key: 'successVariance' | 'returnVariance'): VarianceFigures {
+type VarianceKey = 'successVariance' | 'returnVariance';
+
+/**
+ * The figures for one outcome, from the rows: the tasks ranked by their in-model variance of
+ * `key`, judged by their real variance of `realKey` (by default the same outcome).
+ */
+export function varianceFigures(rows: readonly TaskRow[], key: VarianceKey, realKey: VarianceKey = key): VarianceFigures {
   const model = rows.map((r) => r.model[key]);
-  const real = rows.map((r) => r.real[key]);
+  const real = rows.map((r) => r.real[realKey]);
   const byModel = rows.map((_, i) => i).sort((a, b) => (model[b] as number) - (model[a] as number) || a - b);
   const top = byModel.slice(0, Math.ceil(rows.length / 4));
   const varies = rows.map((_, i) => i).filter((i) => (model[i] as number) > VARIES);
@@ -219,6 +231,7 @@ export async function curriculumVariance(spec: EnvSpec, options: CurriculumVaria
       meanReturn: { model: overall('model', 'meanReturn'), real: overall('real', 'meanReturn') },
       success: varianceFigures(rows, 'successVariance'),
       return: varianceFigures(rows, 'returnVariance'),
+      returnForSuccess: varianceFigures(rows, 'returnVariance', 'successVariance'),
       rows,
     };
   } finally {

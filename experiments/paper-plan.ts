@@ -2,6 +2,7 @@
  * The paper's table in miniature: which runs make it, at which size. Each run is one CLI command
  * (`train …`), so every number in the results file can be reproduced by hand.
  */
+import { UsageError } from '../src/core/errors.ts';
 import { isOfflineMode, type TrainAlgo, type TrainMode } from '../src/train/modes.ts';
 
 export type PresetName = 'quick' | 'full';
@@ -108,4 +109,21 @@ export function trainArgs(env: string, preset: Preset, row: RowSpec, seed: numbe
     '--json',
   );
   return args;
+}
+
+/** The rows `--rows a,b` names, in the table's order; every row when none is named. */
+export function selectRows(list: string | undefined): RowSpec[] {
+  if (list === undefined) return [...ROWS];
+  const ids = list.split(',').map((id) => id.trim()).filter(Boolean);
+  const unknown = ids.filter((id) => !ROWS.some((row) => row.id === id));
+  if (ids.length === 0 || unknown.length > 0) {
+    throw new UsageError(`${ids.length === 0 ? '--rows names no row' : `unknown row${unknown.length > 1 ? 's' : ''} ${unknown.map((id) => `"${id}"`).join(', ')}`}; the rows are: ${ROWS.map((row) => row.id).join(', ')}`);
+  }
+  return ROWS.filter((row) => ids.includes(row.id));
+}
+
+/** What runs still to do read: the offline buffer (every row but real mode's) and the fitted neural model (dream and s2r rows that use it). */
+export function setupNeeds(rows: readonly RowSpec[]): { buffer: boolean; model: boolean } {
+  const model = rows.some((row) => (row.mode === 'dream' || row.mode === 's2r') && row.experience !== 'knn');
+  return { buffer: model || rows.some((row) => row.mode !== 'real'), model };
 }

@@ -11,6 +11,8 @@ export interface PaperRow {
   label: string;
   mode: RowSpec['mode'];
   algo: RowSpec['algo'];
+  /** The seeds of `runs`, where the row has not run all of the report's (older reports: all of them). */
+  seeds?: number[];
   /** One `train` command line per seed, as run. */
   commands: string[];
   runs: TrainResult[];
@@ -29,6 +31,10 @@ export interface PaperReport {
   wallSeconds: number;
   jobs: number;
   rows: PaperRow[];
+  /** Rows (and seeds) with no finished run yet: the table is partial until the runner has done them. */
+  pending?: string[];
+  /** The command that made the report, as typed (older reports: rebuilt from env, seeds and preset). */
+  invocation?: string;
 }
 
 export interface RowSummary {
@@ -101,16 +107,18 @@ const int = (x: number): string => Math.round(x).toLocaleString('en-US');
 /** Each claim of the paper, checked against the table, with what the numbers say when it fails. */
 export function claims(summaries: readonly RowSummary[]): string[] {
   const by = new Map(summaries.map((s) => [s.id, s]));
-  const get = (id: string): RowSummary => by.get(id) as RowSummary;
   const lines: string[] = [];
-  const realBest = Math.max(get('real-ppo').success.mean, get('real-grpo').success.mean);
-  if (realBest < 10) {
+  const reals = ['real-ppo', 'real-grpo'].flatMap((id) => by.get(id) ?? []);
+  const realBest = Math.max(...reals.map((r) => r.success.mean));
+  if (reals.length > 0 && realBest < 10) {
     lines.push(`- **At this budget no method has learned the task yet:** real mode itself reaches ${realBest.toFixed(1)}% at best, so every row below compares policies that are still close to untrained, and no claim can be judged from them; run a larger budget (the full preset).`);
   }
+  // A claim is checked only when the table has every row it reads (a partial table checks what it can).
   for (const algo of ['PPO', 'GRPO']) {
-    const real = get(`real-${algo.toLowerCase()}`);
-    const s2r = get(`s2r-${algo.toLowerCase()}`);
-    const dream = get(`dream-${algo.toLowerCase()}`);
+    const real = by.get(`real-${algo.toLowerCase()}`);
+    const s2r = by.get(`s2r-${algo.toLowerCase()}`);
+    const dream = by.get(`dream-${algo.toLowerCase()}`);
+    if (!real || !s2r || !dream) continue;
     const share = real.realTransitions > 0 ? (100 * s2r.realTransitions) / real.realTransitions : NaN;
     const holds = s2r.success.mean >= real.success.mean && share <= 10;
     let line = `- **s2r ${algo} ≥ real ${algo} with ≤ 10% of its real transitions: ${holds ? 'holds' : 'does not hold'}.** s2r ${pm(s2r.success)}% with ${int(s2r.realTransitions)} real transitions (${share.toFixed(1)}% of real mode's ${int(real.realTransitions)}); real ${pm(real.success)}%.`;
@@ -122,23 +130,25 @@ export function claims(summaries: readonly RowSummary[]): string[] {
     }
     lines.push(line);
   }
-  const withC = get('dream-grpo');
-  const withoutC = get('dream-grpo-no-curriculum');
-  const diff = withC.success.mean - withoutC.success.mean;
-  const noise = Math.max(withC.success.std, withoutC.success.std);
-  let line = `- **dream GRPO with the curriculum > without it: ${diff > 0 ? 'holds' : 'does not hold'}.** With ${pm(withC.success)}%, without ${pm(withoutC.success)}% (difference ${diff.toFixed(1)} points, seed std up to ${noise.toFixed(1)}).`;
-  if (Math.abs(diff) <= noise) line += ' The difference is within the spread over seeds: these runs cannot tell the two apart.';
-  const use = withC.curriculum;
-  if (use) {
-    line += ` Per iteration the curriculum gave on average ${use.byVariance.toFixed(1)} task slots to the tasks that varied most (mean variance ${use.meanVariance.toFixed(3)}), ${use.explored.toFixed(1)} to unattempted ones and ${use.generated.toFixed(1)} to generated ones (the rest to tasks drawn at random), over ${use.iterations.toFixed(0)} iterations a run.`;
-    if (diff <= 0) line += ' Its variance is measured inside the experience model, so it steers toward the tasks the model finds uncertain, which helps the real policy only as far as the model is faithful on them.';
+  const withC = by.get('dream-grpo');
+  const withoutC = by.get('dream-grpo-no-curriculum');
+  if (withC && withoutC) {
+    const diff = withC.success.mean - withoutC.success.mean;
+    const noise = Math.max(withC.success.std, withoutC.success.std);
+    let line = `- **dream GRPO with the curriculum > without it: ${diff > 0 ? 'holds' : 'does not hold'}.** With ${pm(withC.success)}%, without ${pm(withoutC.success)}% (difference ${diff.toFixed(1)} points, seed std up to ${noise.toFixed(1)}).`;
+    if (Math.abs(diff) <= noise) line += ' The difference is within the spread over seeds: these runs cannot tell the two apart.';
+    const use = withC.curriculum;
+    if (use) {
+      line += ` Per iteration the curriculum gave on average ${use.byVariance.toFixed(1)} task slots to the tasks that varied most (mean variance ${use.meanVariance.toFixed(3)}), ${use.explored.toFixed(1)} to unattempted ones and ${use.generated.toFixed(1)} to generated ones (the rest to tasks drawn at random), over ${use.iterations.toFixed(0)} iterations a run.`;
+      if (diff <= 0) line += ' Its variance is measured inside the experience model, so it steers toward the tasks the model finds uncertain, which helps the real policy only as far as the model is faithful on them.';
+    }
+    lines.push(line);
   }
-  lines.push(line);
   lines.push(...baselineClaims(by));
-  const r = get('dream-grpo-no-retrieval');
-  lines.push(`- **Retrieval:** without it dream GRPO reaches ${pm(r.success)}% (with: ${pm(withC.success)}%). The neural experience model builds its candidate next lines from the retrieved examples, so without them it can only keep the current page.`);
-  const n = get('dream-grpo-no-reasoning');
-  lines.push(`- **Reasoning:** without it dream GRPO reaches ${pm(n.success)}% (with: ${pm(withC.success)}%). The neural model selects its reasoning from the examples' annotations but does not condition its next state or reward on it, so this row differs from dream GRPO only in what the synthetic transitions carry; a difference here is the spread of the run, not an effect of reasoning. With an LLM experience model the row removes the examples' reasoning from the prompt.`);
+  const r = by.get('dream-grpo-no-retrieval');
+  if (r && withC) lines.push(`- **Retrieval:** without it dream GRPO reaches ${pm(r.success)}% (with: ${pm(withC.success)}%). The neural experience model builds its candidate next lines from the retrieved examples, so without them it can only keep the current page.`);
+  const n = by.get('dream-grpo-no-reasoning');
+  if (n && withC) lines.push(`- **Reasoning:** without it dream GRPO reaches ${pm(n.success)}% (with: ${pm(withC.success)}%). The neural model chooses its reasoning among the sentences of the examples' teacher annotations before it predicts, and its reward and episode-end heads read what it chose; without reasoning they read nothing of it. With an LLM experience model the row removes the examples' reasoning from the prompt.`);
   return lines;
 }
 
@@ -189,18 +199,26 @@ export function markdown(report: PaperReport, svgName: string): string {
   const untrained = s.find((r) => r.id === 'untrained');
   const p = report.settings;
   const out: string[] = [];
-  out.push(`# ${report.env}: the DreamGym table in miniature (${report.preset} preset)`, '');
-  out.push(`Made by \`npm run experiment -- paper --env ${report.env} --seeds ${report.seeds.length}${report.preset === 'quick' ? ' --quick' : ''}\` on ${report.createdAt.slice(0, 10)}; ` +
+  const made = report.invocation ?? `npm run experiment -- paper --env ${report.env} --seeds ${report.seeds.length}${report.preset === 'quick' ? ' --quick' : ''}`;
+  out.push(`# ${report.env}: the DreamGym table${report.preset === 'quick' ? ' in miniature (quick preset)' : ' (full preset)'}`, '');
+  out.push(`Made by \`${made}\` on ${report.createdAt.slice(0, 10)}; ` +
     `${report.rows.reduce((a, r) => a + r.runs.length, 0)} runs, ${report.jobs} at a time, ${(report.wallSeconds / 60).toFixed(1)} minutes in all. Success and score are greedy, on the real held-out split (${p.finalEvalEpisodes} episodes), mean ± std over seeds ${report.seeds.join(', ')}.`, '');
+  if (report.pending && report.pending.length > 0) {
+    out.push(`**This table is partial.** Not run yet: ${report.pending.join(', ')}. The same command with the same \`--work\` folder (and \`--rows\` naming them, or none for all) runs them and keeps the runs above.`, '');
+  }
   if (report.preset === 'quick') out.push(`**The quick preset runs the whole loop at about 1/7 of the paper's budgets** (real ${int(p.realBudget)}, synthetic ${int(p.syntheticBudget)}, s2r real ${int(p.s2rRealBudget)} transitions). Its numbers show the methods early in training, not where they end up; the full preset (\`--seeds 3\` without \`--quick\`) uses 80,000 / 80,000 / 5,000.`, '');
   out.push(`| row | success % |${untrained ? ' vs untrained (points) |' : ''} score | real transitions | synthetic transitions | wall s | backend | experience model |`, `|---|---|${untrained ? '---|' : ''}---|---|---|---|---|---|`);
-  for (const r of s) out.push(`| ${r.label} | ${pm(r.success)} |${gainText(r, untrained)} ${pm(r.score)} | ${int(r.realTransitions)} | ${int(r.syntheticTransitions)} | ${r.wallSeconds.toFixed(0)} | ${r.backend} | ${r.experience} |`);
+  for (const r of s) out.push(`| ${r.label}${r.perSeed.length < report.seeds.length ? ` (${r.perSeed.length} of ${report.seeds.length} seeds)` : ''} | ${pm(r.success)} |${gainText(r, untrained)} ${pm(r.score)} | ${int(r.realTransitions)} | ${int(r.syntheticTransitions)} | ${r.wallSeconds.toFixed(0)} | ${r.backend} | ${r.experience} |`);
   if (s.some((r) => r.id === 'bc' || r.id === 'dpo')) out.push('', 'BC and DPO train on the offline buffer (its real episodes; see Setup) and take no transition of their own: their real-transitions column is 0.');
-  out.push('', '## The claims', '', ...claims(s), '');
+  const checked = claims(s);
+  out.push('', '## The claims', '', ...(checked.length > 0 ? checked : ['- None can be checked yet: each reads a row still to run.']), '');
   out.push(`## Learning curves`, '', `![held-out success against transitions](${svgName})`, '', 'Held-out success (greedy, ' + p.evalEpisodes + ' episodes per point during training, the final point on ' + p.finalEvalEpisodes + ') against transitions used (real + synthetic), mean over seeds.', '');
   out.push('## Setup', '', ...report.setup.map((c) => `- \`${c}\``), '');
   out.push('## Runs', '', 'Each row ran these commands (one per seed); `--history` keeps the full result with its curve.', '');
-  for (const row of report.rows) out.push(`- ${row.label}: \`${row.commands[0]}\`${row.commands.length > 1 ? ` (and seeds ${report.seeds.slice(1).join(', ')})` : ''}`);
+  for (const row of report.rows) {
+    const seeds = row.seeds ?? report.seeds;
+    out.push(`- ${row.label}: \`${row.commands[0]}\`${seeds.length > 1 ? ` (and seed${seeds.length > 2 ? 's' : ''} ${seeds.slice(1).join(', ')})` : ''}`);
+  }
   out.push('');
   return out.join('\n');
 }

@@ -1,11 +1,14 @@
 /**
- * `npm run experiment -- paper --env <shop|home> --seeds 3 [--quick] [--jobs 2] [--work DIR] [--out DIR]`
+ * `npm run experiment -- paper --env <shop|home> --seeds 3 [--quick] [--jobs 2] [--rows ID,…] [--work DIR] [--out DIR]`
  *
- * Runs the paper's table in miniature on one environment: seeds an offline buffer, fits the neural
- * experience model on it, then trains every row × seed as its own `train` CLI process (`--jobs` at
- * a time) and writes `<out>/<env>-paper.md`, `.json` and `.svg`. A run whose history file is already
- * in the work folder is not run again, so a stopped experiment picks up where it was (its wall time
- * adds up over the invocations, in the work folder's `elapsed.json`).
+ * Runs the paper's table on one environment: seeds an offline buffer, fits the neural experience
+ * model on it, then trains every row × seed as its own `train` CLI process (`--jobs` at a time) and
+ * writes `<out>/<env>-paper.md`, `.json` and `.svg`. A run whose history file is already in the
+ * work folder is not run again, so a stopped experiment picks up where it was (its wall time adds
+ * up over the invocations, in the work folder's `elapsed.json`). `--rows` runs only those rows (the
+ * buffer and the model are made only when a run still to do reads them); the report then shows
+ * every row with finished runs and lists the rest as still to run, so a table too long for one
+ * sitting grows over several, in a work folder that is committed (`results/full/<env>`).
  *
  * `npm run experiment -- rebuild --env <shop|home> [--out DIR]` rewrites the Markdown and SVG from
  * the report's JSON, running nothing (after a change to how the results are written).
@@ -57,7 +60,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TrainResult } from '../src/train/trainer.ts';
-import { PRESETS, ROWS, trainArgs, type PresetName } from './paper-plan.ts';
+import { PRESETS, ROWS, selectRows, setupNeeds, trainArgs, type PresetName, type RowSpec } from './paper-plan.ts';
 import { markdown, svg, type PaperReport, type PaperRow } from './paper-report.ts';
 import { realTable, type RealRun } from './real-table.ts';
 import { countByType } from './by-type.ts';
@@ -72,7 +75,7 @@ import { curriculumVariance } from './curriculum-variance.ts';
 import { dreamScripted } from './dream-scripted.ts';
 import { bufferFileSource, createExperienceModel, openBufferFile } from '../src/cli/experience-options.ts';
 import { offlineRealTransitions } from '../src/jobs/offline-data.ts';
-import { DreamGymError, UsageError } from '../src/core/errors.ts';
+import { DreamGymError, errorMessage, UsageError } from '../src/core/errors.ts';
 import { shopWorld } from '../src/envs/shop/world.ts';
 import { isShopGoal, type ShopGoal } from '../src/envs/shop/goal.ts';
 import type { Product } from '../src/envs/shop/catalog.ts';
@@ -98,7 +101,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const CLI = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n       npm run experiment -- missed-successes --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--heldout 1000] [--k 3] [--seed 1] [--false]\n       npm run experiment -- curriculum-variance --env <shop|home> --policy <FILE.dgp|untrained> --model FILE.dgx --buffer FILE.jsonl [--experience neural|knn] [--tasks 60] [--group 8] [--split train] [--seed 1] [--k 3] [--train-max-steps N]\n       npm run experiment -- dream-scripted --env <shop|home> --model FILE.dgx --buffer FILE.jsonl [--agent oracle] [--tasks 40] [--split train] [--seed 1] [--k 3] [--train-max-steps N]\n`);
+  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--rows ID,…] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n       npm run experiment -- missed-successes --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--heldout 1000] [--k 3] [--seed 1] [--false]\n       npm run experiment -- curriculum-variance --env <shop|home> --policy <FILE.dgp|untrained> --model FILE.dgx --buffer FILE.jsonl [--experience neural|knn] [--tasks 60] [--group 8] [--split train] [--seed 1] [--k 3] [--train-max-steps N]\n       npm run experiment -- dream-scripted --env <shop|home> --model FILE.dgx --buffer FILE.jsonl [--agent oracle] [--tasks 40] [--split train] [--seed 1] [--k 3] [--train-max-steps N]\n`);
   process.exit(2);
 }
 
@@ -130,6 +133,7 @@ async function paper(argv: string[]): Promise<void> {
       seeds: { type: 'string', default: '3' },
       quick: { type: 'boolean', default: false },
       jobs: { type: 'string', default: '2' },
+      rows: { type: 'string' },
       work: { type: 'string' },
       out: { type: 'string', default: 'results' },
     },
@@ -141,6 +145,12 @@ async function paper(argv: string[]): Promise<void> {
   const jobs = Number(values.jobs);
   if (!Number.isInteger(seedCount) || seedCount < 1) usage(`--seeds must be a positive integer, got "${values.seeds}"`);
   if (!Number.isInteger(jobs) || jobs < 1) usage(`--jobs must be a positive integer, got "${values.jobs}"`);
+  let selected: RowSpec[];
+  try {
+    selected = selectRows(values.rows);
+  } catch (error) {
+    usage(errorMessage(error));
+  }
   const presetName: PresetName = values.quick ? 'quick' : 'full';
   const preset = (PRESETS[env] as Record<PresetName, (typeof PRESETS)[string]['quick']>)[presetName];
   const seeds = Array.from({ length: seedCount }, (_, i) => i + 1);
@@ -151,29 +161,36 @@ async function paper(argv: string[]): Promise<void> {
   const model = path.join(work, `${env}-model.dgx`);
   const seedArgs = ['buffer', 'seed', '--env', env, '--episodes', String(preset.bufferEpisodes), '--mix', preset.bufferMix, '--seed', '1', '--out', buffer];
   const fitArgs = ['experience', 'fit', '--env', env, '--buffer', buffer, '--out', model, '--epochs', String(preset.fitEpochs), '--seed', '1'];
-  if (!existsSync(buffer)) await cli(seedArgs, 'buffer');
-  if (!existsSync(model)) await cli(fitArgs, 'fit');
+  const historyOf = (row: RowSpec, seed: number): string => path.join(work, 'runs', `${row.id}-s${seed}.json`);
+  const queue = selected.flatMap((row) => seeds.map((seed) => ({ row, seed, history: historyOf(row, seed) }))).filter((item) => !existsSync(item.history));
+  // The buffer and the model are made only when a run still to do reads them (real rows read neither).
+  const setup = setupNeeds(queue.map((item) => item.row));
+  if (setup.buffer && !existsSync(buffer)) await cli(seedArgs, 'buffer');
+  if (setup.model && !existsSync(model)) await cli(fitArgs, 'fit');
 
-  const queue = ROWS.flatMap((row) => seeds.map((seed) => ({ row, seed, history: path.join(work, 'runs', `${row.id}-s${seed}.json`) })));
-  const commands = new Map<string, string>();
   let next = 0;
   let finished = 0;
   const worker = async (): Promise<void> => {
     while (next < queue.length) {
       const item = queue[next++] as (typeof queue)[number];
-      const args = trainArgs(env, preset, item.row, item.seed, { buffer, model, history: item.history });
-      commands.set(`${item.row.id}:${item.seed}`, shellLine(args, work));
-      if (!existsSync(item.history)) await cli(args, `${item.row.id} s${item.seed}`);
+      await cli(trainArgs(env, preset, item.row, item.seed, { buffer, model, history: item.history }), `${item.row.id} s${item.seed}`);
       process.stderr.write(`paper: ${++finished}/${queue.length} runs done (${item.row.id} seed ${item.seed})\n`);
     }
   };
   await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, worker));
 
+  // The report holds every row with the seeds that have finished, in this or an earlier invocation;
+  // the rest are listed as still to run, so a table can grow over several sessions.
   const rows: PaperRow[] = [];
+  const pending: string[] = [];
   for (const row of ROWS) {
+    const done = seeds.filter((seed) => existsSync(historyOf(row, seed)));
+    if (done.length < seeds.length) pending.push(`${row.id} (seed${seeds.length - done.length > 1 ? 's' : ''} ${seeds.filter((s) => !done.includes(s)).join(', ')})`);
+    if (done.length === 0) continue;
     const runs: TrainResult[] = [];
-    for (const seed of seeds) runs.push(await readTrainResult(path.join(work, 'runs', `${row.id}-s${seed}.json`)));
-    rows.push({ id: row.id, label: row.label, mode: row.mode, algo: row.algo, commands: seeds.map((s) => commands.get(`${row.id}:${s}`) ?? ''), runs });
+    for (const seed of done) runs.push(await readTrainResult(historyOf(row, seed)));
+    const commands = done.map((seed) => shellLine(trainArgs(env, preset, row, seed, { buffer, model, history: historyOf(row, seed) }), work));
+    rows.push({ id: row.id, label: row.label, mode: row.mode, algo: row.algo, seeds: done, commands, runs });
   }
   const report: PaperReport = {
     kind: 'dreamgym-paper-experiment',
@@ -187,6 +204,9 @@ async function paper(argv: string[]): Promise<void> {
     wallSeconds: await addElapsed(work, (performance.now() - started) / 1000),
     jobs,
     rows,
+    ...(pending.length > 0 ? { pending } : {}),
+    // The command for the whole table: `--rows` picked this sitting's share of it.
+    invocation: `npm run experiment -- paper ${argv.filter((a, i) => !a.startsWith('--rows') && argv[i - 1] !== '--rows').map((a) => (path.isAbsolute(a) ? path.relative(process.cwd(), a) || '.' : a)).join(' ')}`,
   };
   const out = path.resolve(values.out);
   await mkdir(out, { recursive: true });
@@ -194,7 +214,7 @@ async function paper(argv: string[]): Promise<void> {
   await writeFile(`${base}.json`, `${JSON.stringify(report)}\n`);
   await writeFile(`${base}.svg`, `${svg(report)}\n`);
   await writeFile(`${base}.md`, markdown(report, `${env}-paper.svg`));
-  process.stderr.write(`paper: wrote ${base}.md, .json and .svg in ${(report.wallSeconds / 60).toFixed(1)} minutes\n`);
+  process.stderr.write(`paper: wrote ${base}.md, .json and .svg in ${(report.wallSeconds / 60).toFixed(1)} minutes${pending.length > 0 ? `; still to run: ${pending.join(', ')}` : ''}\n`);
 }
 
 /** Seconds this experiment has run over all its invocations (a resumed one adds to the first). */

@@ -13,9 +13,30 @@ import type { GeneratorStats, TaskGenerator } from './generator.ts';
 import { selectTasks, type Candidate, type Selection } from './selection.ts';
 import { outcomeVariance, TaskStatistics, type EpisodeResult } from './stats.ts';
 
+/**
+ * What a group's outcome variance is computed over. `success`: the 0/1 outcome the tables judge,
+ * so the variance is p(1 − p), the paper's reward entropy over binary outcome rewards. `return`: the
+ * episodes' summed rewards, which also count a shop purchase's partial score and, inside an
+ * experience model, the partial rewards it predicts at the end of episodes it does not call a success.
+ */
+export type CurriculumOutcome = 'success' | 'return';
+export const CURRICULUM_OUTCOMES: readonly CurriculumOutcome[] = ['success', 'return'];
+
+/**
+ * Which variations the generator may make: `any` direction's edits, or only those that keep the
+ * task's kind (the household's task type; a shop variation always stays in its department), as the
+ * paper's generator keeps a task's type and changes its constraints.
+ */
+export type VariationScope = 'any' | 'same-kind';
+export const VARIATION_SCOPES: readonly VariationScope[] = ['any', 'same-kind'];
+
 export interface CurriculumConfig {
   /** λ: the largest share of an iteration's tasks that may be generated. */
   lambda: number;
+  /** What a group's variance is computed over. */
+  outcome: CurriculumOutcome;
+  /** Which variations generated tasks may be (read by the default generator). */
+  variations: VariationScope;
   /** Share of the seed-task slots kept for tasks never attempted. */
   explorationFloor: number;
   /** A group's variance counts for this many policy versions after it was measured. */
@@ -28,6 +49,8 @@ export interface CurriculumConfig {
 
 export const DEFAULT_CURRICULUM: CurriculumConfig = {
   lambda: 0.25,
+  outcome: 'return',
+  variations: 'any',
   explorationFloor: 0.2,
   staleAfter: 20,
   clusters: 48,
@@ -56,6 +79,8 @@ export interface CurriculumRow {
 export interface CurriculumSummary {
   generator: string;
   lambda: number;
+  outcome: CurriculumOutcome;
+  variations: VariationScope;
   grouping: Grouping;
   pool: number;
   generatedInPool: number;
@@ -83,6 +108,7 @@ export class Curriculum {
     this.config = { ...DEFAULT_CURRICULUM, ...options.config };
     if (!(this.config.lambda >= 0 && this.config.lambda <= 1)) throw new RangeError(`λ must be in [0, 1], got ${this.config.lambda}`);
     if (!(this.config.explorationFloor >= 0 && this.config.explorationFloor <= 1)) throw new RangeError(`the exploration floor must be in [0, 1], got ${this.config.explorationFloor}`);
+    if (!CURRICULUM_OUTCOMES.includes(this.config.outcome)) throw new RangeError(`the curriculum's outcome must be one of ${CURRICULUM_OUTCOMES.join(', ')}, got ${String(this.config.outcome)}`);
     for (const t of seedTasks) this.tasks.set(t.id, t);
     this.clusters = options.grouping === 'cluster' ? TaskClusters.fit(seedTasks.map((t) => embedTask(t)), this.config.clusters, options.rng.fork('clusters')) : null;
     for (const t of seedTasks) this.groupOf.set(t.id, this.groupKey(t));
@@ -118,9 +144,16 @@ export class Curriculum {
     return pooled;
   }
 
+  /** A group's outcome variance over the configured outcome. */
+  private variance(outcomes: { returns: readonly number[]; wins: number }): number {
+    if (this.config.outcome === 'return') return outcomeVariance(outcomes.returns);
+    const p = outcomes.returns.length === 0 ? 0 : outcomes.wins / outcomes.returns.length;
+    return p * (1 - p);
+  }
+
   /** Each group's outcome variance, where it has at least two outcomes. */
   private groupScores(): Map<string, number> {
-    return new Map([...this.groupOutcomes()].filter(([, o]) => o.returns.length >= 2).map(([k, o]) => [k, outcomeVariance(o.returns)]));
+    return new Map([...this.groupOutcomes()].filter(([, o]) => o.returns.length >= 2).map(([k, o]) => [k, this.variance(o)]));
   }
 
   /** This iteration's tasks; `realOnly` leaves out synthetic-only ones (a real-environment phase). */
@@ -154,7 +187,7 @@ export class Curriculum {
       .filter((p) => p.outcomes && p.outcomes.returns.length >= 2 && !isSyntheticOnly(this.tasks.get(p.id) as Task))
       .map((p) => ({
         id: p.id,
-        variance: outcomeVariance(p.outcomes?.returns ?? []),
+        variance: p.outcomes ? this.variance(p.outcomes) : 0,
         successRate: (p.outcomes?.wins ?? 0) / (p.outcomes?.returns.length ?? 1),
       }))
       .filter((p) => p.variance > 0)
@@ -214,6 +247,8 @@ export class Curriculum {
     return {
       generator: this.options.generator.name,
       lambda: this.config.lambda,
+      outcome: this.config.outcome,
+      variations: this.config.variations,
       grouping: this.options.grouping,
       pool: this.tasks.size,
       generatedInPool: this.generated.length,

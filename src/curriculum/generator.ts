@@ -14,7 +14,7 @@ import { errorMessage } from '../core/errors.ts';
 import { Rng } from '../core/rng.ts';
 import type { Task } from '../core/types.ts';
 import type { EnvSpec } from '../envs/spec.ts';
-import { usableInstruction, VARIATION_DIRECTIONS, type VariationDirection } from '../envs/variation.ts';
+import { usableInstruction, VARIATION_DIRECTIONS, type VariationDirection, type VaryOptions } from '../envs/variation.ts';
 import type { ChatClient, ChatMessage } from '../experience/llm/chat.ts';
 import { extractJsonObject, lenientJson } from '../experience/output.ts';
 
@@ -63,8 +63,11 @@ export class BufferTaskGenerator implements TaskGenerator {
   readonly name = 'buffer';
   private readonly counters = emptyGeneratorStats();
 
-  /** `siblings`: the tasks whose constraints may be recombined (the buffer's seed tasks). */
-  constructor(private readonly spec: EnvSpec, private readonly siblings: readonly Task[]) {}
+  /**
+   * `siblings`: the tasks whose constraints may be recombined (the buffer's seed tasks);
+   * `options.sameKind`: only variations that keep the task's kind (`VaryOptions`).
+   */
+  constructor(private readonly spec: EnvSpec, private readonly siblings: readonly Task[], private readonly options: VaryOptions = {}) {}
 
   async generate(requests: readonly VariationRequest[], rng: Rng): Promise<Task[]> {
     const out: Task[] = [];
@@ -74,7 +77,7 @@ export class BufferTaskGenerator implements TaskGenerator {
       // The preferred direction first; another when that one cannot be made (nothing left to drop).
       const directions = [first, ...VARIATION_DIRECTIONS.filter((d) => d !== first)];
       let made: Task | null = null;
-      for (const d of directions) if (!made) made = this.spec.variation.vary(r.parent, this.siblings, d, rng);
+      for (const d of directions) if (!made) made = this.spec.variation.vary(r.parent, this.siblings, d, rng, this.options);
       count(this.counters, made);
       if (made) out.push(made);
     }
@@ -143,10 +146,10 @@ export class LlmTaskGenerator implements TaskGenerator {
     private readonly spec: EnvSpec,
     siblings: readonly Task[],
     private readonly client: ChatClient,
-    private readonly options: { candidates?: number; temperature?: number } = {},
+    private readonly options: { candidates?: number; temperature?: number } & VaryOptions = {},
   ) {
     this.name = `llm:${client.name}`;
-    this.candidates = new BufferTaskGenerator(spec, siblings);
+    this.candidates = new BufferTaskGenerator(spec, siblings, { sameKind: options.sameKind === true });
   }
 
   async generate(requests: readonly VariationRequest[], rng: Rng): Promise<Task[]> {

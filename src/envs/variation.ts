@@ -16,12 +16,20 @@ import type { Task } from '../core/types.ts';
 export type VariationDirection = 'harder' | 'easier' | 'sideways';
 export const VARIATION_DIRECTIONS: readonly VariationDirection[] = ['harder', 'easier', 'sideways'];
 
+export interface VaryOptions {
+  /**
+   * Keep the task's kind and change only its constraints: the household keeps the task type (pick
+   * and place, clean, heat, cool, two objects, look); a shop variation always keeps its department.
+   */
+  sameKind?: boolean;
+}
+
 export interface TaskVariation {
   /**
    * A variation of `task` in `direction`, built from constraints that `siblings` (other tasks of the
    * same kind, e.g. the buffer's) use; null when none can be made. Never returns a held-out goal.
    */
-  vary(task: Task, siblings: readonly Task[], direction: VariationDirection, rng: Rng): Task | null;
+  vary(task: Task, siblings: readonly Task[], direction: VariationDirection, rng: Rng, options?: VaryOptions): Task | null;
   /**
    * The generated task an instruction written for `parent`'s world describes (an LLM's proposal):
    * with a real goal when the text states one of this environment's goals, else synthetic-only.

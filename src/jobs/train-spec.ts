@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { UsageError } from '../core/errors.ts';
-import { DEFAULT_CURRICULUM } from '../curriculum/curriculum.ts';
+import { CURRICULUM_OUTCOMES, DEFAULT_CURRICULUM, VARIATION_SCOPES } from '../curriculum/curriculum.ts';
 import { CURRICULUM_BY_DEFAULT, DEFAULT_S2R_REAL_BUDGET, type OfflineMode, type RlMode } from '../train/modes.ts';
 import { MAX_BETA, MAX_EPOCHS, OFFLINE_DEFAULTS } from '../train/offline/config.ts';
 import { DEFAULT_SEED, integerIn, MAX_EPISODE_STEPS, MAX_EPISODES, numberWithin, ON_OFF, oneOf, positiveUpTo } from './bounds-spec.ts';
@@ -47,6 +47,10 @@ const common = (mode: RlMode) => ({
   lambda: v.optional(numberWithin(0, 1), DEFAULT_CURRICULUM.lambda),
   /** The curriculum's share of seed-task slots kept for tasks never attempted. */
   explorationFloor: v.optional(numberWithin(0, 1), DEFAULT_CURRICULUM.explorationFloor),
+  /** What the curriculum's outcome variance is computed over. */
+  curriculumOutcome: v.optional(oneOf(CURRICULUM_OUTCOMES), DEFAULT_CURRICULUM.outcome),
+  /** Which variations the curriculum's generator may make. */
+  variations: v.optional(oneOf(VARIATION_SCOPES), DEFAULT_CURRICULUM.variations),
 });
 
 const dreaming = (mode: 'dream' | 's2r') => ({

@@ -4,6 +4,7 @@
  * its flags or form onto the job's spec (train-spec.ts), which owns every default and bound, and
  * brings what only it can open: the tfjs backend, the experience model and the offline buffer.
  */
+import type { CurriculumOutcome, VariationScope } from '../curriculum/curriculum.ts';
 import type { ReplayStore } from '../replay/store.ts';
 import type { AlgoConfig, AlgoName } from '../rl/config.ts';
 import { TrainControl } from '../train/control.ts';
@@ -22,9 +23,11 @@ export interface CheckedTrainRun {
   finalEvalEpisodes?: number | undefined;
   iterations?: number | undefined;
   trainMaxSteps?: number | undefined;
-  /** The curriculum's settings (read only when `curriculum` is on). */
+  /** The curriculum's settings (read only when `curriculum` is on; the app's form leaves the last two at their defaults). */
   lambda: number;
   explorationFloor: number;
+  curriculumOutcome?: CurriculumOutcome | undefined;
+  variations?: VariationScope | undefined;
 }
 
 export interface TrainJob {
@@ -93,7 +96,18 @@ export function createTrainer(job: TrainJob): Trainer {
     backend: job.backend,
     evalEvery: run.evalEvery,
     ...(job.algoConfig ? { algoConfig: job.algoConfig } : {}),
-    ...(job.curriculum ? { curriculum: { config: { lambda: run.lambda, explorationFloor: run.explorationFloor } } } : {}),
+    ...(job.curriculum
+      ? {
+          curriculum: {
+            config: {
+              lambda: run.lambda,
+              explorationFloor: run.explorationFloor,
+              ...(run.curriculumOutcome !== undefined ? { outcome: run.curriculumOutcome } : {}),
+              ...(run.variations !== undefined ? { variations: run.variations } : {}),
+            },
+          },
+        }
+      : {}),
     ...(job.dream ? { dream: job.dream } : {}),
     ...(job.statsStore ? { statsStore: job.statsStore } : {}),
     ...(run.iterations !== undefined ? { maxIterations: run.iterations } : {}),

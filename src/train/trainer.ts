@@ -23,7 +23,7 @@ import { SyntheticWorld, type SyntheticStats } from '../experience/synthetic-env
 import type { ExperienceModel, ExperienceStats } from '../experience/types.ts';
 import type { ReplayBuffer } from '../replay/retrieval.ts';
 import { taskRecord, type ReplayStore } from '../replay/store.ts';
-import { Curriculum, type CurriculumConfig, type CurriculumSummary } from '../curriculum/curriculum.ts';
+import { Curriculum, DEFAULT_CURRICULUM, type CurriculumConfig, type CurriculumSummary } from '../curriculum/curriculum.ts';
 import { BufferTaskGenerator, LlmTaskGenerator, type TaskGenerator } from '../curriculum/generator.ts';
 import { LlmExperienceModel } from '../experience/llm/llm-model.ts';
 import { envSpec } from '../envs/registry.ts';
@@ -226,7 +226,10 @@ export class Trainer {
 
   private defaultGenerator(): TaskGenerator {
     const model = this.options.dream?.model;
-    return model instanceof LlmExperienceModel ? new LlmTaskGenerator(this.spec, this.trainTasks, model.client) : new BufferTaskGenerator(this.spec, this.trainTasks);
+    const sameKind = (this.options.curriculum?.config?.variations ?? DEFAULT_CURRICULUM.variations) === 'same-kind';
+    return model instanceof LlmExperienceModel
+      ? new LlmTaskGenerator(this.spec, this.trainTasks, model.client, { sameKind })
+      : new BufferTaskGenerator(this.spec, this.trainTasks, { sameKind });
   }
 
   /** Distinct tasks one iteration plays: PPO's episodes over its rollouts per task, or GRPO's tasks (each played G times). */

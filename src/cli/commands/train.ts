@@ -30,7 +30,8 @@ export const TRAIN_USAGE =
   '          or DPO on success/failure pairs) [--epochs N (default ' + OFFLINE_DEFAULTS.bc.epochs + ' bc, ' + OFFLINE_DEFAULTS.dpo.epochs + ' dpo)]\n' +
   '          [--lr RATE (default ' + OFFLINE_DEFAULTS.bc.learningRate + ' bc, ' + OFFLINE_DEFAULTS.dpo.learningRate + ' dpo)] [--beta B (dpo, default ' + OFFLINE_DEFAULTS.dpo.beta + ')]\n' +
   '        [--curriculum on|off (default on in dream and s2r, off in real)] [--lambda SHARE (generated tasks, default ' + DEFAULT_CURRICULUM.lambda + ')]\n' +
-  '        [--exploration SHARE (unattempted tasks, default ' + DEFAULT_CURRICULUM.explorationFloor + ')] [--reasoning on|off (dream, s2r: the "without reasoning" ablation)]\n' +
+  '        [--exploration SHARE (unattempted tasks, default ' + DEFAULT_CURRICULUM.explorationFloor + ')] [--curriculum-outcome success|return (what its variance is over, default ' + DEFAULT_CURRICULUM.outcome + ')]\n' +
+  '        [--variations any|same-kind (generated tasks keep the task type, default ' + DEFAULT_CURRICULUM.variations + ')] [--reasoning on|off (dream, s2r: the "without reasoning" ablation)]\n' +
   '        [--lr RATE] [--lr-schedule constant|linear] [--loss-average step|trajectory (grpo)] [--set epochs=8,minibatchSize=128,… (numeric PPO/GRPO settings)]\n' +
   '        [--iterations N (stop after N updates; 0 evaluates the untrained policy)] [--train-max-steps N (step limit of training episodes)]\n' +
   '        [--eval-every ITERATIONS (epochs in bc, dpo)] [--eval-episodes N (per evaluation during training; the final one uses\n' +
@@ -47,6 +48,8 @@ const OPTIONS = {
   curriculum: { type: 'string' },
   lambda: { type: 'string' },
   exploration: { type: 'string' },
+  'curriculum-outcome': { type: 'string' },
+  variations: { type: 'string' },
   reasoning: { type: 'string' },
   ...EXPERIENCE_OPTIONS,
   seed: { type: 'string' },
@@ -194,14 +197,14 @@ async function rlLaunch(io: CommandIO, env: string, mode: RlMode, values: Values
       lambda: 'lambda',
       explorationFloor: 'exploration',
     }),
-    ...stringFlags(values, { curriculum: 'curriculum', reasoning: 'reasoning', buffer: 'buffer' }),
+    ...stringFlags(values, { curriculum: 'curriculum', reasoning: 'reasoning', buffer: 'buffer', curriculumOutcome: 'curriculum-outcome', variations: 'variations' }),
     ...experienceFields(values),
   };
   const fieldName = flagNamer({ learningRate: '--lr', explorationFloor: '--exploration' });
   const settings = parseFlags(trainSpec(mode, experience), input, fieldName, experience ? `with --experience ${experience}` : `with --mode ${mode}`);
   const { realBudget, seed } = settings;
-  if (settings.curriculum === 'off' && (values.lambda !== undefined || values.exploration !== undefined)) {
-    throw new UsageError('--lambda and --exploration set the curriculum; drop them or use --curriculum on');
+  if (settings.curriculum === 'off' && (['lambda', 'exploration', 'curriculum-outcome', 'variations'] as const).some((flag) => values[flag] !== undefined)) {
+    throw new UsageError('--lambda, --exploration, --curriculum-outcome and --variations set the curriculum; drop them or use --curriculum on');
   }
   checkEvalEpisodes(settings);
   await checkOutputs(values);
@@ -223,7 +226,7 @@ async function rlLaunch(io: CommandIO, env: string, mode: RlMode, values: Values
       (dream
         ? `train ${env}/${mode}/${algo} on ${backend}: ${dream.syntheticBudget} synthetic transitions from ${dream.model.name} (k=${dream.k}, ${dream.offlineTransitions} offline real transitions${dream.reasoning === false ? ', without reasoning' : ''}), ${realBudget} real, seed ${seed}`
         : `train ${env}/${mode}/${algo} on ${backend}: budget ${realBudget} real transitions, seed ${seed}`) +
-      (curriculum ? `, curriculum λ=${trainer.curriculum?.config.lambda}` : ', no curriculum') +
+      (curriculum ? `, curriculum λ=${trainer.curriculum?.config.lambda} by ${trainer.curriculum?.config.outcome}, ${trainer.curriculum?.config.variations} variations` : ', no curriculum') +
       settingsText(trainer.config as AlgoConfig, defaultConfig(algo)),
     iteration: (m) => {
       const c = m.curriculum;
@@ -255,7 +258,7 @@ async function offlineLaunch(io: CommandIO, env: string, mode: OfflineMode, valu
   const input = {
     ...heldOutFields(values),
     ...numberFlags(values, { epochs: 'epochs', beta: 'beta', iterations: 'iterations', trainMaxSteps: 'train-max-steps', lambda: 'lambda', explorationFloor: 'exploration' }),
-    ...stringFlags(values, { curriculum: 'curriculum', reasoning: 'reasoning', buffer: 'buffer' }),
+    ...stringFlags(values, { curriculum: 'curriculum', reasoning: 'reasoning', buffer: 'buffer', curriculumOutcome: 'curriculum-outcome', variations: 'variations' }),
     ...experienceFields(values),
     ...(values.experience !== undefined ? { experience: values.experience } : {}),
   };

@@ -1,14 +1,14 @@
 /**
  * Home task variation. Harder turns a plain pick-and-place into a clean, heat, cool or two-object
  * task with the same object, or re-places the objects so more of them hide behind doors; easier does
- * the reverse; sideways swaps the object or the target for one a sibling task uses (or, failing that,
+ * the reverse (with `sameKind`, only the re-placing: the task type stays); sideways swaps the object or the target for one a sibling task uses (or, failing that,
  * any the room can host). Every variation is a goal of the parent's own layout, checked feasible and
  * not already solved, so it can always be played in the real environment. Goals of the held-out
  * splits are never generated.
  */
 import type { Rng } from '../../core/rng.ts';
 import type { Task } from '../../core/types.ts';
-import { generatedTask, usableInstruction, type TaskVariation, type VariationDirection } from '../variation.ts';
+import { generatedTask, usableInstruction, type TaskVariation, type VariationDirection, type VaryOptions } from '../variation.ts';
 import { goalKey, goalText, parseGoal, TASK_TYPES, TEMPLATES, type HomeGoal, type TaskType } from './goal.ts';
 import { compileGoal, Household } from './household.ts';
 import { difficultyOf, goalOptions, hiddenCount, homeTasks } from './tasks.ts';
@@ -56,15 +56,14 @@ function swap(goal: HomeGoal, kin: readonly HomeGoal[], field: 'object' | 'targe
   return { ...goal, [field]: rng.pick(fromKin.length > 0 ? fromKin : feasible) };
 }
 
+const retypeHarder: Edit = (g, _kin, rng) => (g.type === 'pick_and_place' ? retype(g, rng.pick(TRANSFORMS), rng) : null);
+const retypeEasier: Edit = (g, _kin, rng) => (g.type !== 'pick_and_place' ? retype(g, 'pick_and_place', rng) : null);
+/** The edits that change the task's type: left out when a variation must keep the task's kind. */
+const CHANGES_KIND: ReadonlySet<Edit> = new Set([retypeHarder, retypeEasier]);
+
 const EDITS: Readonly<Record<VariationDirection, readonly Edit[]>> = {
-  harder: [
-    (g, _kin, rng) => (g.type === 'pick_and_place' ? retype(g, rng.pick(TRANSFORMS), rng) : null),
-    (g, _kin, rng) => rehide(g, true, rng),
-  ],
-  easier: [
-    (g, _kin, rng) => (g.type !== 'pick_and_place' ? retype(g, 'pick_and_place', rng) : null),
-    (g, _kin, rng) => rehide(g, false, rng),
-  ],
+  harder: [retypeHarder, (g, _kin, rng) => rehide(g, true, rng)],
+  easier: [retypeEasier, (g, _kin, rng) => rehide(g, false, rng)],
   sideways: [
     (g, kin, rng) => swap(g, kin, 'object', rng),
     (g, kin, rng) => (g.target !== null ? swap(g, kin, 'target', rng) : null),
@@ -74,11 +73,12 @@ const EDITS: Readonly<Record<VariationDirection, readonly Edit[]>> = {
 export class HomeVariation implements TaskVariation {
   private heldOut: Set<string> | null = null;
 
-  vary(task: Task, siblings: readonly Task[], direction: VariationDirection, rng: Rng): Task | null {
+  vary(task: Task, siblings: readonly Task[], direction: VariationDirection, rng: Rng, options: VaryOptions = {}): Task | null {
     const goal = goalOf(task);
     if (!goal) return null;
     const kin = siblings.map(goalOf).filter((g): g is HomeGoal => g !== null);
-    for (const edit of rng.shuffle(EDITS[direction])) {
+    const edits = options.sameKind ? EDITS[direction].filter((edit) => !CHANGES_KIND.has(edit)) : EDITS[direction];
+    for (const edit of rng.shuffle(edits)) {
       const edited = edit(goal, kin, rng);
       if (!edited) continue;
       const made = this.realise(task, { ...edited, template: rng.int(2) as 0 | 1 });

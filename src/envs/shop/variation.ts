@@ -7,7 +7,7 @@
  */
 import type { Rng } from '../../core/rng.ts';
 import type { Task } from '../../core/types.ts';
-import { generatedTask, usableInstruction, type TaskVariation, type VariationDirection } from '../variation.ts';
+import { generatedTask, usableInstruction, type TaskVariation, type VariationDirection, type VaryOptions } from '../variation.ts';
 import type { Product } from './catalog.ts';
 import { isShopGoal, type ShopGoal } from './goal.ts';
 import { goalDifficulty, instructionText, LEADS, productSplit, satisfiesGoal } from './tasks.ts';
@@ -79,7 +79,8 @@ export class ShopVariation implements TaskVariation {
     return this.worldOf();
   }
 
-  vary(task: Task, siblings: readonly Task[], direction: VariationDirection, rng: Rng): Task | null {
+  /** Every shop edit keeps the department (the task's kind), so `sameKind` changes nothing here. */
+  vary(task: Task, siblings: readonly Task[], direction: VariationDirection, rng: Rng, _options?: VaryOptions): Task | null {
     const goal = task.goal;
     if (!isShopGoal(goal)) return null;
     const kin = siblings.map((s) => s.goal).filter((g): g is ShopGoal => isShopGoal(g) && g.category === goal.category && g !== goal);

@@ -147,6 +147,36 @@ describe('the curriculum loop', () => {
     expect(generator.asked.every((r) => r.parent.id.startsWith('red'))).toBe(true);
   });
 
+  it('scores a group by the variance of its successes or of its returns, as configured', async () => {
+    // t0's episodes all fail but are paid partial rewards (a dream's partial end rewards, a shop's
+    // partial score); t1 succeeds in 1 of 4.
+    const results = [
+      ...[0.9, 0.1, 0.9, 0.1].map((r) => ({ taskId: 't0', return: r, won: false })),
+      ...[1, 0, 0, 0].map((r) => ({ taskId: 't1', return: r, won: r === 1 })),
+    ];
+    const byOutcome = async (outcome: 'success' | 'return') => {
+      const generator = new RecordingGenerator();
+      const curriculum = new Curriculum(pool, { grouping: 'task', generator, rng: new Rng(3), config: { lambda: 0.25, explorationFloor: 0, outcome } });
+      await curriculum.observe(results, 0, 4, new Rng(4));
+      const variance = (id: string) => curriculum.rows().find((r) => r.id === id)?.variance;
+      return { t0: variance('t0'), t1: variance('t1'), parents: generator.asked.map((r) => r.parent.id), summary: curriculum.summary() };
+    };
+    const success = await byOutcome('success');
+    expect(success.t0).toBe(0);
+    expect(success.t1).toBeCloseTo(0.25 * 0.75);
+    expect(success.parents).toEqual(['t1']);
+    expect(success.summary).toMatchObject({ outcome: 'success', variations: 'any' });
+    const ret = await byOutcome('return');
+    expect(ret.t0).toBeCloseTo(0.16);
+    expect(ret.t1).toBeCloseTo(0.1875);
+    expect(ret.parents).toEqual(['t1']);
+    // The partial rewards alone make t0 a parent by return, never by success.
+    const onlyPartial = new Curriculum(pool, { grouping: 'task', generator: new RecordingGenerator(), rng: new Rng(3), config: { lambda: 0.5, outcome: 'return' } });
+    await onlyPartial.observe(results.filter((r) => r.taskId === 't0'), 0, 2, new Rng(4));
+    expect(onlyPartial.rows()[0]).toMatchObject({ id: 't0' });
+    expect(() => new Curriculum(pool, { grouping: 'task', generator: new RecordingGenerator(), rng: new Rng(1), config: { outcome: 'score' as 'success' } })).toThrow(/outcome must be one of success, return/);
+  });
+
   it('refuses a λ or exploration floor outside [0, 1]', () => {
     expect(() => new Curriculum(pool, { grouping: 'task', generator: new RecordingGenerator(), rng: new Rng(1), config: { lambda: 1.5 } })).toThrow(/λ/);
     expect(() => new Curriculum(pool, { grouping: 'task', generator: new RecordingGenerator(), rng: new Rng(1), config: { explorationFloor: -0.1 } })).toThrow(/exploration/);

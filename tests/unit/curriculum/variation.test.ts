@@ -7,6 +7,7 @@ import { goalKey, type HomeGoal } from '../../../src/envs/home/goal.ts';
 import { envSpec } from '../../../src/envs/registry.ts';
 import type { ShopGoal } from '../../../src/envs/shop/goal.ts';
 import { parseInstruction } from '../../../src/envs/shop/variation.ts';
+import { BufferTaskGenerator } from '../../../src/curriculum/generator.ts';
 import { isSyntheticOnly, MAX_INSTRUCTION_CHARS, VARIATION_DIRECTIONS, type VariationDirection } from '../../../src/envs/variation.ts';
 
 /** Variations of the first `n` train tasks, each direction in turn. */
@@ -121,6 +122,26 @@ describe('home variation', () => {
       expect((child.goal as HomeGoal).layout).toBe((parent.goal as HomeGoal).layout);
       expect(heldOut.has(goalKey(child.goal as HomeGoal))).toBe(false);
     }
+  });
+
+  it('keeps the task type when asked for variations of the same kind, and still makes them in every direction', async () => {
+    const tasks = spec.tasks('train').slice(0, 120);
+    const rng = new Rng(5);
+    const kept = tasks.map((parent, i) => {
+      const direction = VARIATION_DIRECTIONS[i % 3] as VariationDirection;
+      return { parent, direction, child: spec.variation.vary(parent, spec.tasks('train'), direction, rng, { sameKind: true }) };
+    });
+    // Harder and easier are then only re-hiding the objects, which a room without doors cannot do;
+    // the generator falls back to another direction (below).
+    for (const direction of VARIATION_DIRECTIONS) expect(kept.filter((k) => k.direction === direction && k.child).length).toBeGreaterThan(5);
+    for (const { parent, child } of kept) if (child) expect((child.goal as HomeGoal).type).toBe((parent.goal as HomeGoal).type);
+    const generator = new BufferTaskGenerator(spec, spec.tasks('train'), { sameKind: true });
+    const requests = tasks.map((parent, i) => ({ parent, successRate: [0.1, 0.5, 0.9][i % 3] as number, variance: 0.1 }));
+    const children = await generator.generate(requests, new Rng(6));
+    expect(children.length).toBeGreaterThan(0.9 * requests.length);
+    for (const child of children) expect((child.goal as HomeGoal).type).toBe((tasks.find((t) => t.id === child.parentId)?.goal as HomeGoal).type);
+    // Without the option some harder and easier variations change the type.
+    expect(made.some((m) => m.child && (m.child.goal as HomeGoal).type !== (m.parent.goal as HomeGoal).type)).toBe(true);
   });
 
   it('grounds an ALFWorld phrasing in the parent room, and marks what the room cannot host synthetic-only', () => {

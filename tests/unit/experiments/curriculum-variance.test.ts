@@ -82,6 +82,11 @@ describe('curriculum-variance', () => {
     expect(f.modelVaries).toEqual({ tasks: 2, meanRealVariance: 0.1875 / 2 });
     expect(f.realVariesModelNever).toBeCloseTo(2 / 5, 12);
     expect(f.modelVariesRealNever).toBeCloseTo(1 / 5, 12);
+    // Ranked by one outcome inside the model, judged by another in the real env.
+    const mixed: TaskRow[] = rows.map((r, i) => ({ ...r, model: { ...r.model, returnVariance: i === 3 ? 0.3 : 0 }, real: { ...r.real, returnVariance: 0 } }));
+    const cross = varianceFigures(mixed, 'returnVariance', 'successVariance');
+    expect(cross.topQuarter).toMatchObject({ tasks: 2, varying: 1, meanModelVariance: 0.15, meanRealVariance: 0.1875 / 2 });
+    expect(varianceFigures(mixed, 'returnVariance').meanRealVariance).toBe(0);
   });
 
   it('plays each task group times in the dream and in the real env, and its figures follow from its rows', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PRESETS, ROWS, trainArgs } from '../../../experiments/paper-plan.ts';
+import { PRESETS, ROWS, selectRows, setupNeeds, trainArgs } from '../../../experiments/paper-plan.ts';
 import { baselineClaims, claims, curves, markdown, summarise, svg, type PaperReport, type PaperRow } from '../../../experiments/paper-report.ts';
 import type { TrainResult } from '../../../src/train/trainer.ts';
 
@@ -115,5 +115,40 @@ describe('the paper report', () => {
     const knn = trainArgs('shop', preset, row('dream-grpo-knn'), 1, files);
     expect(knn).toEqual(expect.arrayContaining(['--mode', 'dream', '--experience', 'knn', '--buffer', 'b.jsonl']));
     expect(knn).not.toContain('--model');
+  });
+
+  it('runs the rows --rows names, and makes the buffer and the model only for runs that read them', () => {
+    expect(selectRows(undefined)).toHaveLength(ROWS.length);
+    // The table's order, whatever the order named.
+    expect(selectRows('bc, real-ppo,untrained').map((r) => r.id)).toEqual(['untrained', 'real-ppo', 'bc']);
+    expect(() => selectRows('real-ppo,dream')).toThrow(/unknown row "dream"; the rows are: untrained, real-ppo/);
+    expect(() => selectRows(' , ')).toThrow(/--rows names no row/);
+    expect(setupNeeds(selectRows('untrained,real-ppo,real-grpo-5k'))).toEqual({ buffer: false, model: false });
+    expect(setupNeeds(selectRows('untrained,bc,dpo'))).toEqual({ buffer: true, model: false });
+    expect(setupNeeds(selectRows('dream-grpo-knn'))).toEqual({ buffer: true, model: false });
+    expect(setupNeeds(selectRows('real-ppo,s2r-grpo'))).toEqual({ buffer: true, model: true });
+    expect(setupNeeds([])).toEqual({ buffer: false, model: false });
+  });
+
+  it('writes a partial table: the rows that ran, the claims they can check, and what is still to run', () => {
+    const full = report({ untrained: [0.3, 0.3], 'real-ppo': [0.5, 0.5], 'real-grpo': [0.6, 0.6], bc: [0.4, 0.4] });
+    const onlyReal = new Set(['untrained', 'real-ppo', 'real-grpo', 'bc']);
+    const partial: PaperReport = {
+      ...full,
+      preset: 'full',
+      rows: full.rows.filter((r) => onlyReal.has(r.id)).map((r) => (r.id === 'bc' ? { ...r, seeds: [1], runs: r.runs.slice(0, 1) } : r)),
+      pending: ['bc (seed 2)', 'dream-ppo (seeds 1, 2)'],
+      invocation: 'npm run experiment -- paper --env shop --seeds 2 --work results/full/shop --out results/full',
+    };
+    const md = markdown(partial, 'x.svg');
+    expect(md).toContain('# shop: the DreamGym table (full preset)');
+    expect(md).toContain('Made by `npm run experiment -- paper --env shop --seeds 2 --work results/full/shop --out results/full`');
+    expect(md).toContain('**This table is partial.** Not run yet: bc (seed 2), dream-ppo (seeds 1, 2).');
+    expect(md).toMatch(/\| BC \(offline\) \(1 of 2 seeds\) \| 40\.0 ± 0\.0 \| \+10\.0 \|/);
+    expect(md).not.toContain('| dream PPO |');
+    // No claim reads a row the table lacks; the run list names the seeds each row has.
+    expect(claims(partial.rows.map(summarise))).toEqual([]);
+    expect(md).toMatch(/- BC \(offline\): `npm run cli -- train …`\n/);
+    expect(md).toMatch(/- real PPO: `npm run cli -- train …` \(and seed 2\)/);
   });
 });
