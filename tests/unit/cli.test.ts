@@ -161,7 +161,7 @@ describe('the CLI: sim-to-real and the curriculum', () => {
   it.each([
     [['--mode', 's2r', '--algo', 'ppo', '--buffer', 'x.jsonl', '--experience', 'knn'], /--mode s2r needs --synthetic-budget/],
     [['--mode', 'real', '--algo', 'ppo', '--real-budget', '10', '--reasoning', 'off'], /--reasoning goes with --mode dream or s2r/],
-    [['--mode', 'real', '--algo', 'ppo', '--real-budget', '10', '--lambda', '0.5'], /--lambda and --exploration set the curriculum/],
+    [['--mode', 'real', '--algo', 'ppo', '--real-budget', '10', '--lambda', '0.5'], /--lambda, --exploration, --curriculum-outcome and --variations set the curriculum/],
     [['--mode', 'real', '--algo', 'ppo', '--real-budget', '10', '--curriculum', 'maybe'], /--curriculum/],
     [['--mode', 'real', '--algo', 'ppo', '--real-budget', '10', '--curriculum', 'on', '--lambda', '2'], /--lambda must be a number in \[0, 1\]/],
     [['--mode', 'dream', '--algo', 'ppo', '--synthetic-budget', '10', '--real-budget', '5'], /use --mode s2r/],
