@@ -11,7 +11,7 @@ import { embedTask } from '../replay/embed.ts';
 import { TaskClusters } from './clusters.ts';
 import type { GeneratorStats, TaskGenerator } from './generator.ts';
 import { selectTasks, type Candidate, type Selection } from './selection.ts';
-import { outcomeVariance, TaskStatistics, type EpisodeResult } from './stats.ts';
+import { outcomeVariance, successVariance, TaskStatistics, type EpisodeResult } from './stats.ts';
 
 /**
  * What a group's outcome variance is computed over. `success`: the 0/1 outcome the tables judge,
@@ -111,6 +111,7 @@ export class Curriculum {
     if (!(this.config.lambda >= 0 && this.config.lambda <= 1)) throw new RangeError(`λ must be in [0, 1], got ${this.config.lambda}`);
     if (!(this.config.explorationFloor >= 0 && this.config.explorationFloor <= 1)) throw new RangeError(`the exploration floor must be in [0, 1], got ${this.config.explorationFloor}`);
     if (!CURRICULUM_OUTCOMES.includes(this.config.outcome)) throw new RangeError(`the curriculum's outcome must be one of ${CURRICULUM_OUTCOMES.join(', ')}, got ${String(this.config.outcome)}`);
+    if (!VARIATION_SCOPES.includes(this.config.variations)) throw new RangeError(`the curriculum's variations must be one of ${VARIATION_SCOPES.join(', ')}, got ${String(this.config.variations)}`);
     for (const t of seedTasks) this.tasks.set(t.id, t);
     this.clusters = options.grouping === 'cluster' ? TaskClusters.fit(seedTasks.map((t) => embedTask(t)), this.config.clusters, options.rng.fork('clusters')) : null;
     for (const t of seedTasks) this.groupOf.set(t.id, this.groupKey(t));
@@ -148,9 +149,7 @@ export class Curriculum {
 
   /** A group's outcome variance over the configured outcome. */
   private variance(outcomes: { returns: readonly number[]; wins: number }): number {
-    if (this.config.outcome === 'return') return outcomeVariance(outcomes.returns);
-    const p = outcomes.returns.length === 0 ? 0 : outcomes.wins / outcomes.returns.length;
-    return p * (1 - p);
+    return this.config.outcome === 'return' ? outcomeVariance(outcomes.returns) : successVariance(outcomes.wins, outcomes.returns.length);
   }
 
   /** Each group's outcome variance, where it has at least two outcomes. */

@@ -13,6 +13,12 @@ export function outcomeVariance(returns: readonly number[]): number {
   return returns.reduce((a, r) => a + (r - mean) * (r - mean), 0) / n;
 }
 
+/** The variance of `wins` successes among `n` 0/1 outcomes: `outcomeVariance` of that list, p(1 − p). */
+export function successVariance(wins: number, n: number): number {
+  const p = n === 0 ? 0 : wins / n;
+  return p * (1 - p);
+}
+
 export interface OutcomeGroup {
   /** The policy version (number of updates before collection) that produced these outcomes. */
   policyVersion: number;

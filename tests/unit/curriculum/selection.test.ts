@@ -4,7 +4,7 @@ import type { Task } from '../../../src/core/types.ts';
 import { Curriculum } from '../../../src/curriculum/curriculum.ts';
 import type { TaskGenerator, VariationRequest } from '../../../src/curriculum/generator.ts';
 import { selectTasks, type Candidate } from '../../../src/curriculum/selection.ts';
-import { outcomeVariance } from '../../../src/curriculum/stats.ts';
+import { outcomeVariance, successVariance } from '../../../src/curriculum/stats.ts';
 
 const task = (id: string, origin: Task['origin'] = 'seed'): Task => ({ id, env: 'shop', instruction: `task ${id}`, difficulty: 1, origin, goal: { id } });
 const seen = (id: string, score: number | null, origin: Task['origin'] = 'seed'): Candidate => ({ task: task(id, origin), group: id, score, attempted: true });
@@ -17,6 +17,9 @@ describe('outcome variance', () => {
     expect(outcomeVariance([1, 1, 1])).toBe(0);
     expect(outcomeVariance([0.5, 1])).toBeCloseTo(0.0625);
     expect(outcomeVariance([])).toBe(0);
+    // The success outcome's variance from a count is the same number as from the 0/1 list.
+    expect(successVariance(1, 4)).toBeCloseTo(outcomeVariance([1, 0, 0, 0]), 12);
+    expect(successVariance(0, 0)).toBe(0);
   });
 });
 
