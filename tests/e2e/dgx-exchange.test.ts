@@ -102,7 +102,7 @@ describe('.dgx experience model files between the CLI and the app', () => {
     // The epoch chart carries the CLI's history: the latest point is epoch 2, with the CLI's scores.
     const chart = page.getByTestId('neural-chart');
     expect(await chart.getByText('Fidelity on held-out episodes, per epoch').count()).toBe(1);
-    expect(await chart.locator('canvas').count()).toBeGreaterThan(0);
+    await expect.poll(() => chart.locator('canvas').count(), { timeout: 10_000 }).toBeGreaterThan(0); // uPlot draws after a paint
     await expect.poll(() => legendValue(chart, 'epoch')).toBe(String(EPOCHS));
     const score = (n: number) => n.toFixed(2);
     expect(await page.getByTestId('neural-validation').textContent()).toBe(

@@ -122,7 +122,8 @@ describe('the Experience view, driven by a person in Chromium', () => {
     // The chart: uPlot's canvas with the four fidelity series, and the numbers as text beside it.
     const chart = page.getByTestId('neural-chart');
     expect(await chart.getByText('Fidelity on held-out episodes, per epoch').count()).toBe(1);
-    expect(await chart.locator('canvas').count()).toBeGreaterThan(0);
+    // uPlot draws its canvas in an effect after the first paint: wait for it rather than race it.
+    await expect.poll(() => chart.locator('canvas').count(), { timeout: 10_000 }).toBeGreaterThan(0);
     for (const label of ['next-state F1', 'action-set F1', 'reward accuracy', 'done accuracy']) {
       expect(await chart.locator('.u-legend').getByText(label, { exact: true }).count()).toBe(1);
     }
@@ -164,7 +165,8 @@ describe('the Experience view, driven by a person in Chromium', () => {
     const summary = await page.getByTestId('neural-model').textContent();
     expect(summary).toMatch(/^Fitted .* on webgpu/);
     expect(await page.getByTestId('neural-backend').textContent()).toBe('tfjs backend: webgpu');
-    expect(await page.getByTestId('neural-chart').locator('canvas').count()).toBeGreaterThan(0);
+    // After a reload the chart's epochs arrive with the stored model, and uPlot draws after a paint.
+    await expect.poll(() => page.getByTestId('neural-chart').locator('canvas').count(), { timeout: 10_000 }).toBeGreaterThan(0);
 
     // Export: a .dgx download.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export .dgx' }).click()]);
