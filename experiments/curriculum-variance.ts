@@ -90,7 +90,7 @@ export interface CurriculumVarianceReport {
 export interface CurriculumVarianceOptions {
   /** The policy to play; `'untrained'` is the one `train --seed S` starts from. */
   policy: Policy | 'untrained';
-  dream: Pick<DreamOptions, 'model' | 'buffer' | 'k' | 'offlineTransitions'>;
+  dream: Pick<DreamOptions, 'model' | 'buffer' | 'k' | 'offlineTransitions' | 'imagine'>;
   tasks: number;
   group: number;
   split: string;

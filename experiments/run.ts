@@ -41,14 +41,14 @@
  * purchases, how often a wanted attribute the bought product's title does not show was met, for the
  * task's target and for other products (see buffer-attributes.ts).
  *
- * `npm run experiment -- curriculum-variance --env <shop|home> --policy <FILE.dgp|untrained> --model FILE.dgx --buffer FILE.jsonl [--experience neural|knn] [--tasks 60] [--group 8] [--split train] [--seed 1] [--k 3] [--train-max-steps N]`
+ * `npm run experiment -- curriculum-variance --env <shop|home> --policy <FILE.dgp|untrained> --model FILE.dgx --buffer FILE.jsonl [--experience neural|knn] [--tasks 60] [--group 8] [--split train] [--seed 1] [--k 3] [--train-max-steps N] [--imagine sample|likeliest]`
  * plays `--group` sampled episodes of each of `--tasks` tasks inside the experience model (the
  * dream's own synthetic env) and as many in the real env, and prints as JSON each task's success and
  * outcome variance on both sides and how well the in-model variance the curriculum selects by
  * stands for the real one: correlations, the real variance of the top quarter by in-model variance
  * against all tasks', and the tasks that vary on one side only (see curriculum-variance.ts).
  *
- * `npm run experiment -- dream-scripted --env <shop|home> --model FILE.dgx --buffer FILE.jsonl [--agent oracle] [--tasks 40] [--split train] [--seed 1] [--k 3] [--train-max-steps N]`
+ * `npm run experiment -- dream-scripted --env <shop|home> --model FILE.dgx --buffer FILE.jsonl [--agent oracle] [--tasks 40] [--split train] [--seed 1] [--k 3] [--train-max-steps N] [--imagine sample|likeliest]`
  * plays a scripted agent once in the real env and once inside the model on each task and prints, as
  * JSON, both outcomes and the first step where the model's own predictions part from the real
  * episode (free-running fidelity, see dream-scripted.ts).
@@ -60,6 +60,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TrainResult } from '../src/train/trainer.ts';
+import { DEFAULT_IMAGINE, IMAGINE_MODES, type Imagine } from '../src/train/modes.ts';
 import { PRESETS, ROWS, selectRows, setupNeeds, trainArgs, type PresetName, type RowSpec } from './paper-plan.ts';
 import { markdown, svg, type PaperReport, type PaperRow } from './paper-report.ts';
 import { realTable, type RealRun } from './real-table.ts';
@@ -101,7 +102,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const CLI = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--rows ID,…] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n       npm run experiment -- missed-successes --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--heldout 1000] [--k 3] [--seed 1] [--false]\n       npm run experiment -- curriculum-variance --env <shop|home> --policy <FILE.dgp|untrained> --model FILE.dgx --buffer FILE.jsonl [--experience neural|knn] [--tasks 60] [--group 8] [--split train] [--seed 1] [--k 3] [--train-max-steps N]\n       npm run experiment -- dream-scripted --env <shop|home> --model FILE.dgx --buffer FILE.jsonl [--agent oracle] [--tasks 40] [--split train] [--seed 1] [--k 3] [--train-max-steps N]\n`);
+  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home> --seeds N [--quick] [--jobs N] [--rows ID,…] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n       npm run experiment -- missed-successes --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--heldout 1000] [--k 3] [--seed 1] [--false]\n       npm run experiment -- curriculum-variance --env <shop|home> --policy <FILE.dgp|untrained> --model FILE.dgx --buffer FILE.jsonl [--experience neural|knn] [--tasks 60] [--group 8] [--split train] [--seed 1] [--k 3] [--train-max-steps N] [--imagine sample|likeliest]\n       npm run experiment -- dream-scripted --env <shop|home> --model FILE.dgx --buffer FILE.jsonl [--agent oracle] [--tasks 40] [--split train] [--seed 1] [--k 3] [--train-max-steps N] [--imagine sample|likeliest]\n`);
   process.exit(2);
 }
 
@@ -393,6 +394,10 @@ async function printMissedSuccesses(argv: string[]): Promise<void> {
   process.stderr.write(which === 'real' ? `${rows.length} real successes, ${rows.filter((r) => r.predicted.success).length} predicted\n` : `${rows.length} false successes\n`);
 }
 
+function imagineOption(value: string | undefined): Imagine {
+  return IMAGINE_MODES.find((m) => m === value) ?? usage(`--imagine must be one of: ${IMAGINE_MODES.join(', ')}; got "${value}"`);
+}
+
 /** What a dream over a model and its buffer needs: the model, the buffer it retrieves from, k and the offline transitions counted apart. */
 async function loadDream(env: string, experience: 'neural' | 'knn', modelFile: string | undefined, bufferFile: string, k: number) {
   const model = await createExperienceModel(experience, { k, model: modelFile }, env);
@@ -417,11 +422,13 @@ async function printCurriculumVariance(argv: string[]): Promise<void> {
       seed: { type: 'string' },
       k: { type: 'string' },
       'train-max-steps': { type: 'string' },
+      imagine: { type: 'string', default: DEFAULT_IMAGINE },
     },
     strict: true,
   });
   const spec = envSpec(values.env ?? usage('--env is required'));
   const policyName = values.policy ?? usage('--policy FILE.dgp or --policy untrained is required');
+  const imagine = imagineOption(values.imagine);
   const experience = values.experience === 'knn' ? 'knn' : values.experience === 'neural' ? 'neural' : usage(`--experience must be neural or knn, got "${values.experience}"`);
   if (experience === 'neural' && values.model === undefined) usage('--model FILE.dgx is required (or --experience knn)');
   if (experience === 'knn' && values.model !== undefined) usage('--model goes with --experience neural; drop it');
@@ -443,7 +450,7 @@ async function printCurriculumVariance(argv: string[]): Promise<void> {
     }
     policy = loaded;
   }
-  const dream = await loadDream(spec.name, experience, values.model, bufferFile, k);
+  const dream = { ...(await loadDream(spec.name, experience, values.model, bufferFile, k)), imagine };
   const started = performance.now();
   const report = await curriculumVariance(spec, { policy, dream, tasks, group, split, seed, trainMaxSteps, backend });
   const wallSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
@@ -471,10 +478,12 @@ async function printDreamScripted(argv: string[]): Promise<void> {
       seed: { type: 'string' },
       k: { type: 'string' },
       'train-max-steps': { type: 'string' },
+      imagine: { type: 'string', default: DEFAULT_IMAGINE },
     },
     strict: true,
   });
   const spec = envSpec(values.env ?? usage('--env is required'));
+  const imagine = imagineOption(values.imagine);
   const agent = SCRIPTED_POLICIES.find((p) => p === values.agent) ?? usage(`--agent must be one of: ${SCRIPTED_POLICIES.join(', ')}`);
   const modelFile = values.model ?? usage('--model FILE.dgx is required');
   const bufferFile = values.buffer ?? usage('--buffer FILE.jsonl is required (the offline data the model retrieves from)');
@@ -483,7 +492,7 @@ async function printDreamScripted(argv: string[]): Promise<void> {
   const trainMaxSteps = values['train-max-steps'] === undefined ? undefined : intOption(values['train-max-steps'], 'train-max-steps', 0, 1);
   spec.tasks(split);
   const backend = await useBackend(['wasm']);
-  const dream = await loadDream(spec.name, 'neural', modelFile, bufferFile, k);
+  const dream = { ...(await loadDream(spec.name, 'neural', modelFile, bufferFile, k)), imagine };
   const started = performance.now();
   const report = await dreamScripted(spec, { agent, dream, tasks: intOption(values.tasks, 'tasks', 40, 1), split, seed: intOption(values.seed, 'seed', 1, 0), trainMaxSteps, backend });
   const wallSeconds = Number(((performance.now() - started) / 1000).toFixed(1));

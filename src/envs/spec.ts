@@ -51,6 +51,12 @@ export interface EnvSpec {
    * before the end either (synthetic-env.ts).
    */
   readonly rewardsAtEnd?: boolean;
+  /**
+   * The environment pays exactly 0 or 1 (the household: the goal is reached or not). A dream over it
+   * rounds a model's fractional end reward to the likelier of the two, so a policy is never paid for
+   * a partial success the environment does not know.
+   */
+  readonly binaryReward?: boolean;
   /** A new env with the step limit (`options.maxSteps`, else `maxSteps`). */
   createEnv(options?: EnvOptions): Env;
   /** The tasks of a split, in a fixed order. Throws `UsageError` for an unknown split. */

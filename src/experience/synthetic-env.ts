@@ -40,6 +40,11 @@ export interface SyntheticWorldOptions {
    * reasoning, and its own reasoning is dropped from what it returns and writes back.
    */
   reasoning?: boolean;
+  /**
+   * Where the model may imagine (PredictOptions.random), the draws it takes them from; absent, every
+   * step is the model's likeliest prediction.
+   */
+  random?: () => number;
   now?: () => number;
 }
 
@@ -57,6 +62,8 @@ export interface SyntheticStats {
   deadEnds: number;
   /** Rewards the model predicted on steps that did not end the episode, paid as 0 (an env that rewards only at the end). */
   rewardsBeforeEnd: number;
+  /** Fractional end rewards rounded to 0 or 1 (an env that pays only those). */
+  rewardsRounded: number;
 }
 
 interface Pending {
@@ -70,9 +77,10 @@ export class SyntheticWorld {
   readonly maxSteps: number;
   private readonly k: number;
   private readonly rewardsAtEnd: boolean;
+  private readonly binaryReward: boolean;
   private queue: Pending[] = [];
   private episodes = 0;
-  private readonly counters: SyntheticStats = { steps: 0, episodes: 0, inadmissibleActions: 0, modelFailures: 0, writtenBack: 0, writeBackRefused: 0, deadEnds: 0, rewardsBeforeEnd: 0 };
+  private readonly counters: SyntheticStats = { steps: 0, episodes: 0, inadmissibleActions: 0, modelFailures: 0, writtenBack: 0, writeBackRefused: 0, deadEnds: 0, rewardsBeforeEnd: 0, rewardsRounded: 0 };
 
   constructor(readonly options: SyntheticWorldOptions) {
     const spec = envSpec(options.env);
@@ -80,6 +88,7 @@ export class SyntheticWorld {
     this.maxSteps = options.maxSteps ?? spec.maxSteps;
     this.k = options.k ?? DEFAULT_K;
     this.rewardsAtEnd = spec.rewardsAtEnd === true;
+    this.binaryReward = spec.binaryReward === true;
   }
 
   /** A synthetic env over this world, with the real environment's step limit (envs/step-limit.ts). */
@@ -129,7 +138,8 @@ export class SyntheticWorld {
         : batch.map(() => []);
       const reasoning = this.options.reasoning !== false;
       const inputs = batch.map((p, i) => ({ ...p.input, examples: reasoning ? (examples[i] ?? []) : (examples[i] ?? []).map(withoutReasoning) }));
-      const predicted = await this.options.model.predict(inputs);
+      const random = this.options.random;
+      const predicted = await this.options.model.predict(inputs, random ? { random } : {});
       const predictions = (reasoning ? predicted : predicted.map((p) => ({ ...p, reasoning: '' }))).map((p) => this.rewardAtEnd(this.endDeadEnd(p)));
       this.counters.steps += batch.length;
       this.counters.modelFailures += predictions.filter((p) => !p.valid).length;
@@ -159,9 +169,23 @@ export class SyntheticWorld {
    * returns of 0.005–0.23 over episodes without a success, `npm run experiment -- curriculum-variance`).
    */
   private rewardAtEnd(p: ExperiencePrediction): ExperiencePrediction {
-    if (!this.rewardsAtEnd || p.done || p.reward === 0) return p;
+    if (p.done) return this.roundedReward(p);
+    if (!this.rewardsAtEnd || p.reward === 0) return p;
     this.counters.rewardsBeforeEnd++;
     return { ...p, reward: 0 };
+  }
+
+  /**
+   * Where the environment pays only 0 or 1, a model's fractional end reward is rounded to the
+   * likelier of the two. Whether a step completes the task is decided by the state, not by chance,
+   * so the model's fraction is its doubt, not a draw to make: paid as it was, a home dream paid 0.3
+   * for putting an object down uncleaned, which the environment never pays, and a policy trained
+   * there learned to collect it (in-model reward well above in-model success).
+   */
+  private roundedReward(p: ExperiencePrediction): ExperiencePrediction {
+    if (!this.binaryReward || p.reward === 0 || p.reward === 1) return p;
+    this.counters.rewardsRounded++;
+    return { ...p, reward: p.reward >= 0.5 ? 1 : 0 };
   }
 
   private async writeBack(inputs: readonly ExperienceInput[], predictions: readonly ExperiencePrediction[]): Promise<void> {

@@ -77,6 +77,12 @@ export function emptyStats(): ExperienceStats {
 
 export interface PredictOptions {
   signal?: AbortSignal;
+  /**
+   * Imagine rather than predict: where the model is unsure which of several next states follows, it
+   * draws one (in [0, 1), like Math.random) instead of taking the likeliest. A dream wants the real
+   * environment's variety; a fidelity score wants the likeliest. Models that cannot draw ignore it.
+   */
+  random?: () => number;
 }
 
 export interface ExperienceModel {

@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { UsageError } from '../core/errors.ts';
 import { CURRICULUM_OUTCOMES, DEFAULT_CURRICULUM, VARIATION_SCOPES } from '../curriculum/curriculum.ts';
-import { CURRICULUM_BY_DEFAULT, DEFAULT_S2R_REAL_BUDGET, type OfflineMode, type RlMode } from '../train/modes.ts';
+import { CURRICULUM_BY_DEFAULT, DEFAULT_IMAGINE, DEFAULT_S2R_REAL_BUDGET, IMAGINE_MODES, type OfflineMode, type RlMode } from '../train/modes.ts';
 import { MAX_BETA, MAX_EPOCHS, OFFLINE_DEFAULTS } from '../train/offline/config.ts';
 import { DEFAULT_SEED, integerIn, MAX_EPISODE_STEPS, MAX_EPISODES, numberWithin, ON_OFF, oneOf, positiveUpTo } from './bounds-spec.ts';
 import { DEFAULT_K, MAX_K } from '../replay/retrieval.ts';
@@ -59,6 +59,8 @@ const dreaming = (mode: 'dream' | 's2r') => ({
   buffer: v.optional(v.string()),
   /** off: the "without reasoning" ablation. */
   reasoning: v.optional(oneOf(ON_OFF), 'on'),
+  /** Whether the model draws its next states or gives its likeliest (see `Imagine`). */
+  imagine: v.optional(oneOf(IMAGINE_MODES), DEFAULT_IMAGINE),
   realBudget:
     mode === 'dream'
       ? v.optional(v.literal(0, 'must be 0 in mode dream (mode s2r adds real training)'), 0)

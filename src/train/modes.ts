@@ -25,3 +25,13 @@ export type Phase = 'real' | 'dream';
 export const DEFAULT_S2R_REAL_BUDGET = 5000;
 /** Whether a run chooses its tasks with the curriculum unless told: the runs that dream do (the offline modes choose no task). */
 export const CURRICULUM_BY_DEFAULT: Readonly<Record<TrainMode, boolean>> = { real: false, dream: true, s2r: true, bc: false, dpo: false };
+
+/**
+ * How a dream's experience model answers each step: `sample` draws the next state where the model is
+ * unsure (which objects a room holds), `likeliest` always gives its likeliest prediction. Sampling is
+ * what lets a searching policy find things in a dream: the likeliest room of a household holds none
+ * of the task's objects (results/fidelity/README.md).
+ */
+export type Imagine = 'sample' | 'likeliest';
+export const IMAGINE_MODES: readonly Imagine[] = ['sample', 'likeliest'];
+export const DEFAULT_IMAGINE: Imagine = 'likeliest';

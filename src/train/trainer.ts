@@ -33,7 +33,7 @@ import type { PolicyNetwork } from '../policy/network.ts';
 import { Adam } from '../rl/adam.ts';
 import { ALGORITHMS, defaultConfig, rolloutsPerTask, type AlgoConfig, type AlgoName } from '../rl/config.ts';
 import { envSettings } from './env-settings.ts';
-import { RL_MODES, type Phase, type RlMode, type TrainAlgo, type TrainMode } from './modes.ts';
+import { DEFAULT_IMAGINE, RL_MODES, type Imagine, type Phase, type RlMode, type TrainAlgo, type TrainMode } from './modes.ts';
 import type { OfflineConfig } from './offline/config.ts';
 import { collectTrajectories, type Trajectory } from '../rl/rollout.ts';
 import { attachReferenceLogProbs } from '../rl/reference.ts';
@@ -58,6 +58,11 @@ export interface DreamOptions {
   writeBack?: boolean;
   /** False for the "without reasoning" ablation (see `SyntheticWorldOptions.reasoning`). */
   reasoning?: boolean;
+  /**
+   * `sample`: the model draws each step's next state where it is unsure (PredictOptions.random), from
+   * the run's seed; `likeliest`: it always predicts its likeliest. Default DEFAULT_IMAGINE.
+   */
+  imagine?: Imagine;
 }
 
 /** The curriculum a run uses; absent: tasks are drawn uniformly from the train split. */
@@ -135,7 +140,7 @@ export interface TrainResult {
   realTransitions: number;
   syntheticTransitions: number;
   /** Modes dream and s2r: offline real transitions the buffer held, real resets used for first observations, and the model's counters. */
-  dream?: { experience: string; k: number; reasoning: boolean; offlineTransitions: number; realResets: number; model: ExperienceStats; synthetic: SyntheticStats };
+  dream?: { experience: string; k: number; reasoning: boolean; imagine: Imagine; offlineTransitions: number; realResets: number; model: ExperienceStats; synthetic: SyntheticStats };
   curriculum?: CurriculumSummary;
   /** Mode s2r: the first iteration of the real phase (null if the dream phase used every iteration). */
   realPhaseFrom?: number | null;
@@ -281,6 +286,7 @@ export class Trainer {
       runId: `dream-${this.spec.name}-${this.options.algo}-${this.options.seed}`,
       ...(dream.writeBack !== undefined ? { writeBack: dream.writeBack } : {}),
       ...(dream.reasoning !== undefined ? { reasoning: dream.reasoning } : {}),
+      ...((dream.imagine ?? DEFAULT_IMAGINE) === 'sample' ? { random: this.imagination() } : {}),
       ...(maxSteps !== undefined ? { maxSteps } : {}),
       initialObservation: async (task) => {
         this.realResets++;
@@ -291,6 +297,12 @@ export class Trainer {
     });
     const world = this.world;
     return Array.from({ length: count }, () => world.createEnv());
+  }
+
+  /** The draws a sampling dream imagines with: its own stream of the run's seed, so a run repeats. */
+  private imagination(): () => number {
+    const rng = new Rng(`imagine:${this.options.env}:${this.options.algo}:${this.options.seed}`);
+    return () => rng.next();
   }
 
   /** Greedy held-out evaluation; `episodes` undefined means every task of the split once. */
@@ -331,6 +343,7 @@ export class Trainer {
               experience: options.dream.model.name,
               k: options.dream.k,
               reasoning: options.dream.reasoning !== false,
+              imagine: options.dream.imagine ?? DEFAULT_IMAGINE,
               offlineTransitions: options.dream.offlineTransitions,
               realResets: this.realResets,
               model: options.dream.model.stats(),

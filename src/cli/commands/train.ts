@@ -10,7 +10,7 @@ import type { OfflineTrainer } from '../../train/offline/trainer.ts';
 import type { IterationMetrics } from '../../train/metrics.ts';
 import { train, type TrainJobHooks } from '../../jobs/train.ts';
 import { offlineEpisodes, offlineRealTransitions, type OfflineDataSource } from '../../jobs/offline-data.ts';
-import { DEFAULT_S2R_REAL_BUDGET, isOfflineMode, TRAIN_MODES, type OfflineMode, type RlMode } from '../../train/modes.ts';
+import { DEFAULT_IMAGINE, DEFAULT_S2R_REAL_BUDGET, isOfflineMode, TRAIN_MODES, type Imagine, type OfflineMode, type RlMode } from '../../train/modes.ts';
 import { OFFLINE_DEFAULTS } from '../../train/offline/config.ts';
 import { DEFAULT_CURRICULUM } from '../../curriculum/curriculum.ts';
 import type { ExperienceBackend } from '../../jobs/experience-spec.ts';
@@ -32,6 +32,7 @@ export const TRAIN_USAGE =
   '        [--curriculum on|off (default on in dream and s2r, off in real)] [--lambda SHARE (generated tasks, default ' + DEFAULT_CURRICULUM.lambda + ')]\n' +
   '        [--exploration SHARE (unattempted tasks, default ' + DEFAULT_CURRICULUM.explorationFloor + ')] [--curriculum-outcome success|return (what its variance is over, default ' + DEFAULT_CURRICULUM.outcome + ')]\n' +
   '        [--variations any|same-kind (generated tasks keep the task type, default ' + DEFAULT_CURRICULUM.variations + ')] [--reasoning on|off (dream, s2r: the "without reasoning" ablation)]\n' +
+  '        [--imagine sample|likeliest (dream, s2r: the model draws its next states or gives its likeliest, default ' + DEFAULT_IMAGINE + ')]\n' +
   '        [--lr RATE] [--lr-schedule constant|linear] [--loss-average step|trajectory (grpo)] [--set epochs=8,minibatchSize=128,… (numeric PPO/GRPO settings)]\n' +
   '        [--iterations N (stop after N updates; 0 evaluates the untrained policy)] [--train-max-steps N (step limit of training episodes)]\n' +
   '        [--eval-every ITERATIONS (epochs in bc, dpo)] [--eval-episodes N (per evaluation during training; the final one uses\n' +
@@ -51,6 +52,7 @@ const OPTIONS = {
   'curriculum-outcome': { type: 'string' },
   variations: { type: 'string' },
   reasoning: { type: 'string' },
+  imagine: { type: 'string' },
   ...EXPERIENCE_OPTIONS,
   seed: { type: 'string' },
   out: { type: 'string' },
@@ -178,6 +180,7 @@ async function rlLaunch(io: CommandIO, env: string, mode: RlMode, values: Values
     if (values['real-budget'] === undefined) throw new UsageError('--real-budget is required (real environment transitions, e.g. 80000)');
     if (values['synthetic-budget'] !== undefined || values.experience !== undefined) throw new UsageError('--synthetic-budget and --experience go with --mode dream or s2r');
     if (values.reasoning !== undefined) throw new UsageError('--reasoning goes with --mode dream or s2r (it ablates the experience model)');
+    if (values.imagine !== undefined) throw new UsageError('--imagine goes with --mode dream or s2r (it sets how the experience model answers)');
     for (const flag of ['buffer', ...(Object.keys(EXPERIENCE_OPTIONS) as (keyof typeof EXPERIENCE_OPTIONS)[])] as const) {
       if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --mode dream or s2r (the experience model and its buffer); drop it`);
     }
@@ -197,7 +200,7 @@ async function rlLaunch(io: CommandIO, env: string, mode: RlMode, values: Values
       lambda: 'lambda',
       explorationFloor: 'exploration',
     }),
-    ...stringFlags(values, { curriculum: 'curriculum', reasoning: 'reasoning', buffer: 'buffer', curriculumOutcome: 'curriculum-outcome', variations: 'variations' }),
+    ...stringFlags(values, { curriculum: 'curriculum', reasoning: 'reasoning', imagine: 'imagine', buffer: 'buffer', curriculumOutcome: 'curriculum-outcome', variations: 'variations' }),
     ...experienceFields(values),
   };
   const fieldName = flagNamer({ learningRate: '--lr', explorationFloor: '--exploration' });
@@ -224,7 +227,7 @@ async function rlLaunch(io: CommandIO, env: string, mode: RlMode, values: Values
     backend,
     describe: (trainer) =>
       (dream
-        ? `train ${env}/${mode}/${algo} on ${backend}: ${dream.syntheticBudget} synthetic transitions from ${dream.model.name} (k=${dream.k}, ${dream.offlineTransitions} offline real transitions${dream.reasoning === false ? ', without reasoning' : ''}), ${realBudget} real, seed ${seed}`
+        ? `train ${env}/${mode}/${algo} on ${backend}: ${dream.syntheticBudget} synthetic transitions from ${dream.model.name} (k=${dream.k}, ${dream.offlineTransitions} offline real transitions${dream.reasoning === false ? ', without reasoning' : ''}, ${dream.imagine ?? DEFAULT_IMAGINE}), ${realBudget} real, seed ${seed}`
         : `train ${env}/${mode}/${algo} on ${backend}: budget ${realBudget} real transitions, seed ${seed}`) +
       (curriculum ? `, curriculum λ=${trainer.curriculum?.config.lambda} by ${trainer.curriculum?.config.outcome}, ${trainer.curriculum?.config.variations} variations` : ', no curriculum') +
       settingsText(trainer.config as AlgoConfig, defaultConfig(algo)),
@@ -258,7 +261,7 @@ async function offlineLaunch(io: CommandIO, env: string, mode: OfflineMode, valu
   const input = {
     ...heldOutFields(values),
     ...numberFlags(values, { epochs: 'epochs', beta: 'beta', iterations: 'iterations', trainMaxSteps: 'train-max-steps', lambda: 'lambda', explorationFloor: 'exploration' }),
-    ...stringFlags(values, { curriculum: 'curriculum', reasoning: 'reasoning', buffer: 'buffer', curriculumOutcome: 'curriculum-outcome', variations: 'variations' }),
+    ...stringFlags(values, { curriculum: 'curriculum', reasoning: 'reasoning', imagine: 'imagine', buffer: 'buffer', curriculumOutcome: 'curriculum-outcome', variations: 'variations' }),
     ...experienceFields(values),
     ...(values.experience !== undefined ? { experience: values.experience } : {}),
   };
@@ -295,7 +298,7 @@ async function offlineLaunch(io: CommandIO, env: string, mode: OfflineMode, valu
 /** Mode dream's experience model and the offline buffer its retrieval reads. */
 async function dreamOptions(
   experience: ExperienceBackend,
-  settings: ExperienceSettings & { syntheticBudget: number; reasoning: 'on' | 'off' },
+  settings: ExperienceSettings & { syntheticBudget: number; reasoning: 'on' | 'off'; imagine: Imagine },
   files: { env: string; buffer: string | undefined },
   io: CommandIO,
 ): Promise<DreamOptions> {
@@ -305,7 +308,7 @@ async function dreamOptions(
   const offlineTransitions = await offlineRealTransitions(buffer.store, env, bufferFileSource(bufferFile, env));
   io.progress(`buffer ${bufferFile}: ${offlineTransitions} offline real transitions`);
   const reasoning = settings.reasoning === 'on';
-  return { model, buffer, k: settings.k, syntheticBudget: settings.syntheticBudget, offlineTransitions, ...(reasoning ? {} : { reasoning: false }) };
+  return { model, buffer, k: settings.k, syntheticBudget: settings.syntheticBudget, offlineTransitions, imagine: settings.imagine, ...(reasoning ? {} : { reasoning: false }) };
 }
 
 /** The settings that differ from the algorithm's defaults (the environment's and the caller's), for the progress line. */

@@ -16,6 +16,7 @@ export const homeEnvironment: EnvDefinition = {
   testSplit: 'valid-unseen',
   maxSteps: HOME_MAX_STEPS,
   rewardsAtEnd: true,
+  binaryReward: true,
   createEnv: () => new HomeEnv(),
   tasks: homeTasks,
   createOracle: () => new HomeOracle(),

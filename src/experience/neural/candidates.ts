@@ -333,12 +333,12 @@ function persistence(before: readonly string[], after: ReadonlySet<string>, grou
   return { all: before.length === 0 ? 0 : kept / before.length, by: new Map([...total].map(([g, [k, n]]) => [g, k / n])) };
 }
 
-function viewOf(example: Transition, instruction: string, lines: readonly StateLine[], action: string, verb: string, ourTask: string): ExampleView {
+function viewOf(example: Transition, instruction: string, lines: readonly StateLine[], action: string, verb: string, ourTask: string, things: ReadonlySet<string>): ExampleView {
   // Each example is parsed once here; everything below reads these lines.
   const exState = stateLines(example.state);
   const exNext = stateLines(example.next);
-  const { base, wide } = analogy({ instruction: example.instruction, lines: exState, action: example.action }, { instruction, lines, action });
-  const map = mapper(base);
+  const { base, lines: lineMap, wide } = analogy({ instruction: example.instruction, lines: exState, action: example.action }, { instruction, lines, action }, things);
+  const map = mapper(lineMap);
   const wideMap = mapper(wide);
   const nextSet = new Set(exNext.map((l) => l.text));
   const lp = persistence(exState.map((l) => l.text), nextSet, (t) => lineFrom(t, false).key);
@@ -364,13 +364,14 @@ function viewOf(example: Transition, instruction: string, lines: readonly StateL
 }
 
 /** Candidates for the next state's lines, and the transition row, for one input. */
-export function transitionCandidates(input: ExperienceInput): TransitionCandidates {
+/** `things`: the names numbered things go by in the model's data (see `analogy`). */
+export function transitionCandidates(input: ExperienceInput, things: ReadonlySet<string> = new Set()): TransitionCandidates {
   const instruction = input.task.instruction;
   const current = stateLines(input.state);
   const verb = verbOf(input.action);
   const target = targetLine(current, input.action);
   const ourTask = taskForm(instruction, input.action);
-  const views = input.examples.map((e) => viewOf(e, instruction, current, input.action, verb, ourTask));
+  const views = input.examples.map((e) => viewOf(e, instruction, current, input.action, verb, ourTask, things));
   const K = Math.max(1, views.length);
   const actionWords = tokens(input.action);
   const instructionWords = new Set(tokens(instruction));

@@ -16,7 +16,7 @@ import { episodeHistories, withoutReasoning } from '../history.ts';
 import type { ExperienceInput } from '../types.ts';
 import { actionCandidates, transitionCandidates } from './candidates.ts';
 import { reasoningLabels, reasoningSummary, REASONING_SUMMARY_SLOTS, type ReasoningCandidate, type ReasoningSource } from './reasoning.ts';
-import { stateLines } from './lines.ts';
+import { stateLines, thingNames } from './lines.ts';
 import { architectureOf, DEFAULT_NEURAL_CONFIG, HASH_SLOTS, NeuralExperienceModel, type NeuralConfig } from './model.ts';
 import { headLoss, HEADS, NeuralNetwork, Rows, type HeadName } from './network.ts';
 import { DEFAULT_FIT } from './fit-settings.ts';
@@ -90,6 +90,13 @@ async function realTransitions(buffer: ReplayBuffer, env: string, max: number): 
   return out;
 }
 
+/** The names numbered things go by in the training transitions' states, sorted (see `analogy`). */
+function thingsOf(transitions: readonly Transition[]): string[] {
+  const names = new Set<string>();
+  for (const t of transitions) for (const o of [t.state, t.next]) for (const name of thingNames(stateLines(o))) names.add(name);
+  return [...names].sort();
+}
+
 function taskOf(t: Transition): Task {
   return { id: t.taskId, env: t.env, instruction: t.instruction, difficulty: 0, origin: 'seed' };
 }
@@ -134,8 +141,8 @@ interface ReasoningOfRow {
   end: number;
 }
 
-function addRows(rows: Record<HeadName, Rows>, input: ExperienceInput, real: Transition): ReasoningOfRow {
-  const prepared = transitionCandidates(input);
+function addRows(rows: Record<HeadName, Rows>, input: ExperienceInput, real: Transition, things: ReadonlySet<string>): ReasoningOfRow {
+  const prepared = transitionCandidates(input, things);
   const start = rows.reasoning.count;
   reasoningLabels(prepared.reasoning, real.reasoning, input.task.instruction).forEach((label, i) => rows.reasoning.push((prepared.reasoning[i] as ReasoningCandidate).features, [label]));
   const truth = new Set(stateLines(real.next).map((l) => `${l.header}\u0000${l.text}`));
@@ -222,11 +229,12 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
     transition: new Rows(arch.heads.transition, HASH_SLOTS.transition),
     reasoning: new Rows(arch.heads.reasoning, HASH_SLOTS.reasoning),
   };
-  const reasoningOf = train.map((i) => addRows(rows, inputs[i] as ExperienceInput, transitions[i] as Transition));
+  const things = thingsOf(train.map((i) => transitions[i] as Transition));
+  const reasoningOf = train.map((i) => addRows(rows, inputs[i] as ExperienceInput, transitions[i] as Transition, new Set(things)));
   const eventWeight = options.eventWeight ?? DEFAULT_FIT.eventWeight;
 
   const network = new NeuralNetwork(arch, { seed });
-  const model = new NeuralExperienceModel(network, { env: options.env, config, training: options.reasoning === false ? { reasoning: false } : {} });
+  const model = new NeuralExperienceModel(network, { env: options.env, config, training: { ...(options.reasoning === false ? { reasoning: false } : {}), things } });
   const optimizers = Object.fromEntries(HEADS.map((h) => [h, tf.train.adam(options.learningRate ?? DEFAULT_FIT.learningRate)])) as unknown as Record<HeadName, tf.Optimizer>;
   const history: FitResult['epochs'] = [];
   try {

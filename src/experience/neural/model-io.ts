@@ -54,7 +54,8 @@ export async function exportNeuralModel(model: NeuralExperienceModel, info: Neur
       backend: info.backend,
       architecture: { kind: ARCHITECTURE_KIND, ...model.meta.config },
       featurizer: featureLayout(),
-      training: info.training,
+      // What the model reads at prediction time travels with it, whatever record the caller writes.
+      training: { ...info.training, ...model.knowledge() },
       evaluation: info.evaluation,
       createdAt: info.createdAt,
     },

@@ -63,17 +63,32 @@ const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
  * the examples' next states agree on is always kept (its likeliest value): a state without its
  * `location` or `feedback` line is never right, while a likely value often is.
  */
-export function assembleLines(candidates: readonly LineCandidate[], scores: ArrayLike<number>, headerKeys: readonly string[], threshold = 0.5): StateLine[] {
+export function assembleLines(candidates: readonly LineCandidate[], scores: ArrayLike<number>, headerKeys: readonly string[], threshold = 0.5, random?: () => number): StateLine[] {
   const chosen = new Map<string, { c: LineCandidate; p: number }>();
   const required = new Set(headerKeys);
+  const headerChoices = new Map<string, { c: LineCandidate; p: number }[]>();
   candidates.forEach((c, i) => {
     const p = sigmoid(scores[i] as number);
-    if (p < threshold && !(c.line.header && required.has(c.line.key))) return;
     // One line per current line (itself or an edit of it), one per header key.
     const group = c.line.header ? `h\u0000${c.line.key}` : c.origin >= 0 ? `o\u0000${c.origin}` : `t\u0000${c.line.text}`;
+    // Imagining, a line the state gains is drawn with its probability: each of a room's objects is
+    // unlikely alone, so the likeliest room holds none of them.
+    if (random && !c.line.header && c.origin < 0) {
+      if (random() < p) chosen.set(group, { c, p });
+      return;
+    }
+    if (p < threshold && !(c.line.header && required.has(c.line.key))) return;
+    if (random && c.line.header) headerChoices.set(group, [...(headerChoices.get(group) ?? []), { c, p }]);
     const held = chosen.get(group);
     if (!held || p > held.p) chosen.set(group, { c, p });
   });
+  if (random) {
+    for (const [group, choices] of headerChoices) {
+      // Among the plausible ones only: a line a tenth as likely as the best is another step's (an inventory's feedback after a `go to`).
+      const best = Math.max(...choices.map((x) => x.p));
+      chosen.set(group, drawByWeight(choices.filter((x) => x.p >= best / 10), random));
+    }
+  }
   keepWhatHeadersName(candidates, chosen);
   const kept = [...chosen.values()].map((x) => x.c);
   const votes = new Map<number, number>();
@@ -102,6 +117,22 @@ export function assembleLines(candidates: readonly LineCandidate[], scores: Arra
       seen.add(key);
       return true;
     });
+}
+
+/**
+ * One of the choices, drawn in proportion to its probability. Which header line a step shows (the
+ * feedback that names a room's objects) is drawn rather than taken at its likeliest when the model
+ * imagines: what a receptacle holds differs from task to task, so the likeliest room is the one
+ * without the task's object, and a dream that always shows it lets no search succeed.
+ */
+function drawByWeight<T extends { p: number }>(choices: readonly T[], random: () => number): T {
+  const total = choices.reduce((sum, x) => sum + x.p, 0);
+  let point = random() * total;
+  for (const choice of choices) {
+    point -= choice.p;
+    if (point < 0) return choice;
+  }
+  return choices[choices.length - 1] as T;
 }
 
 /**
@@ -140,18 +171,28 @@ export interface NeuralMeta {
 export class NeuralExperienceModel implements ExperienceModel {
   readonly name = 'neural';
   private readonly counters: ExperienceStats = emptyStats();
+  /** The names numbered things go by in its data (none in a file fitted before they were kept). */
+  private readonly things: ReadonlySet<string>;
 
   constructor(
     readonly network: NeuralNetwork,
     readonly meta: NeuralMeta,
-  ) {}
+  ) {
+    const things = meta.training['things'];
+    this.things = new Set(Array.isArray(things) ? things.filter((t): t is string => typeof t === 'string' && /^[a-z]+$/.test(t)) : []);
+  }
+
+  /** What it reads besides its weights (the thing names it aligns tasks by, whether it reasons), for its file's training record. */
+  knowledge(): Record<string, unknown> {
+    return { ...(this.things.size > 0 ? { things: [...this.things] } : {}), ...(this.meta.training['reasoning'] === false ? { reasoning: false } : {}) };
+  }
 
   async predict(batch: readonly ExperienceInput[], options: PredictOptions = {}): Promise<ExperiencePrediction[]> {
     const arch = this.network.architecture;
     // A model fitted without reasoning never learned to read any: its examples' annotations are set aside.
     const reasons = this.meta.training['reasoning'] !== false;
     const prepared: TransitionCandidates[] = batch.map((input) => {
-      const p = transitionCandidates(input);
+      const p = transitionCandidates(input, this.things);
       return reasons ? p : { ...p, reasoning: [], reasoningSources: [] };
     });
     options.signal?.throwIfAborted();
@@ -183,7 +224,7 @@ export class NeuralExperienceModel implements ExperienceModel {
     const transitionLogits = await this.network.logits('transition', transitionRows, range(transitionRows.count));
     const nextLines = prepared.map((p, i) => {
       const [start, end] = lineSpans[i] as [number, number];
-      return assembleLines(p.lines, lineLogits.subarray(start, end), p.headerKeys, this.meta.config.keepThreshold);
+      return assembleLines(p.lines, lineLogits.subarray(start, end), p.headerKeys, this.meta.config.keepThreshold, options.random);
     });
 
     const actionRows = new Rows(arch.heads.action, HASH_SLOTS.action);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LineCandidate } from '../../../src/experience/neural/candidates.ts';
 import { stateLines } from '../../../src/experience/neural/lines.ts';
 import { assembleLines } from '../../../src/experience/neural/model.ts';
+import { Rng } from '../../../src/core/rng.ts';
 
 /** A candidate line from the given sources (0: the current state, 1 + i: example i); a lone element line is numbered [1]. */
 function candidate(text: string, sources: number[], origin = -1): LineCandidate {
@@ -39,5 +40,41 @@ describe('assembling a predicted state', () => {
     const candidates = [candidate('instruction: a single cognac brown boot', [0, 1]), candidate('[1] option: cognac brown | color', [1])];
     const texts = assembleLines(candidates, [logit(0.99), logit(0.1)], ['instruction'], 0.35).map((l) => l.text);
     expect(texts).toEqual(['instruction: a single cognac brown boot']);
+  });
+
+  it('imagining, draws the header among the plausible ones and each new element with its probability', () => {
+    const room = 'feedback: You arrive at sinkbasin 2. On the sinkbasin 2, you see a dishsponge 1.';
+    const empty = 'feedback: You arrive at sinkbasin 2. On the sinkbasin 2, you see nothing.';
+    const inventory = 'feedback: You are not carrying anything.';
+    const candidates = [
+      candidate('location: sinkbasin 2', [1, 2]),
+      candidate(room, [1]),
+      candidate(empty, [2]),
+      candidate(inventory, [3]),
+      candidate('[1] object: dishsponge 1 | in sinkbasin 2', [1]),
+      candidate('[1] object: cloth 1 | in sinkbasin 2', [2]),
+    ];
+    const scores = [0.99, 0.1, 0.3, 0.005, 0.2, 0.2].map(logit);
+    // The likeliest: the empty basin, and no element line (each is below the threshold).
+    expect(assembleLines(candidates, scores, ['location', 'feedback'], 0.35).map((l) => l.text)).toEqual(['location: sinkbasin 2', empty]);
+    const rng = new Rng('imagine');
+    const counts = new Map<string, number>();
+    const draws = 2000;
+    for (let i = 0; i < draws; i++) {
+      const texts = assembleLines(candidates, scores, ['location', 'feedback'], 0.35, () => rng.next()).map((l) => l.text);
+      expect(texts[0]).toBe('location: sinkbasin 2');
+      expect(texts.filter((t) => t.startsWith('feedback:'))).toHaveLength(1);
+      for (const t of texts) counts.set(t, (counts.get(t) ?? 0) + 1);
+      // A drawn room brings the objects its feedback names.
+      if (texts.includes(room)) expect(texts).toContain('object: dishsponge 1 | in sinkbasin 2');
+    }
+    const share = (t: string) => (counts.get(t) ?? 0) / draws;
+    // In proportion among the plausible headers (0.1 : 0.3); the inventory's, under a tenth of the best, never.
+    expect(share(room)).toBeGreaterThan(0.2);
+    expect(share(room)).toBeLessThan(0.3);
+    expect(share(inventory)).toBe(0);
+    // An element no kept header names is drawn with its own probability.
+    expect(share('object: cloth 1 | in sinkbasin 2')).toBeGreaterThan(0.17);
+    expect(share('object: cloth 1 | in sinkbasin 2')).toBeLessThan(0.23);
   });
 });

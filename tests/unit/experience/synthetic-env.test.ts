@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Task } from '../../../src/core/types.ts';
+import { Rng } from '../../../src/core/rng.ts';
 import { envSpec } from '../../../src/envs/registry.ts';
 import { KnnExperienceModel, adaptToTask } from '../../../src/experience/knn.ts';
 import { SyntheticWorld } from '../../../src/experience/synthetic-env.ts';
@@ -147,6 +148,39 @@ describe('the synthetic environment: what the model gets and what it may leave',
     expect(await env.step('click[back to search]')).toMatchObject({ reward: 0, done: false });
     expect(await env.step('click[buy now]')).toMatchObject({ reward: 0.8, done: true });
     expect(world.stats().rewardsBeforeEnd).toBe(2);
+  });
+
+  it('imagining, hands the model its draws; where the environment pays only 0 or 1, rounds a fractional end reward to the likelier', async () => {
+    const home = envSpec('home');
+    expect(home.binaryReward).toBe(true);
+    expect(spec.binaryReward).not.toBe(true);
+    const given: (() => number)[] = [];
+    // Ends every episode at its first step with the reward it is told.
+    const ending = (reward: number): ExperienceModel => ({
+      name: 'ending',
+      async predict(batch, options) {
+        if (options?.random) given.push(options.random);
+        return batch.map(() => ({ reasoning: '', next: { text: 'location: sofa 1\nfeedback: done', actions: ['look'] }, reward, done: true, valid: true }));
+      },
+      stats: () => emptyStats(),
+    });
+    const rng = new Rng('draws');
+    const paid = async (env: string, reward: number, random?: () => number): Promise<{ reward: number; rounded: number }> => {
+      const envSpecOf = envSpec(env);
+      const starter = envSpecOf.createEnv();
+      const world = new SyntheticWorld({ env, model: ending(reward), buffer: null, runId: 'round', ...(random ? { random } : {}), initialObservation: (t) => starter.reset(t) });
+      const synthetic = world.createEnv();
+      await synthetic.reset(envSpecOf.tasks('train')[0] as Task);
+      const result = await synthetic.step(env === 'home' ? 'look' : 'search[shoes]');
+      return { reward: result.reward, rounded: world.stats().rewardsRounded };
+    };
+    expect(await paid('home', 0.3)).toEqual({ reward: 0, rounded: 1 });
+    expect(await paid('home', 0.7, () => rng.next())).toEqual({ reward: 1, rounded: 1 });
+    expect(await paid('home', 1)).toEqual({ reward: 1, rounded: 0 });
+    // The shop pays fractions (a purchase's attribute score): they are paid as they are.
+    expect(await paid('shop', 0.3)).toEqual({ reward: 0.3, rounded: 0 });
+    // The model is handed draws only when the world imagines.
+    expect(given).toHaveLength(1);
   });
 
   it('without reasoning, hides the examples\' reasoning from the model and returns none', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CLAUSE_FEATURES, CLAUSE_SLOTS, TASK_RELATIVE_DENSE, transitionCandidates } from '../../../src/experience/neural/candidates.ts';
 import { preparationRepeated, relativeForm, relativeHistory, taskAsks, taskForm, taskNames, timesTaken } from '../../../src/experience/neural/task-relative.ts';
 import type { Transition } from '../../../src/core/types.ts';
-import { alignTasks, analogy, mapper, stateLines } from '../../../src/experience/neural/lines.ts';
+import { alignByThings, alignTasks, analogy, mapper, stateLines, thingNames } from '../../../src/experience/neural/lines.ts';
 import type { ExperienceInput } from '../../../src/experience/types.ts';
 
 const mugTask = 'put a clean mug in coffeemachine.';
@@ -139,5 +139,39 @@ describe('tasks of one template', () => {
 
   it('are not aligned when their lengths differ', () => {
     expect(alignTasks('cool some apple and put it in garbagecan.', 'put a hot mug in cabinet.')).toEqual([]);
+  });
+});
+
+describe('tasks of any templates, by the things they name', () => {
+  const things = new Set(['apple', 'egg', 'mug', 'countertop', 'fridge', 'cabinet', 'garbagecan', 'desklamp', 'watch', 'dishsponge']);
+
+  it('names a thing by its element: one word and an instance number', () => {
+    expect(thingNames(stateLines('location: countertop 1\n[1] object: apple 2 | on countertop 1\n[2] receptacle: fridge 1 | closed\n[3] option: size 7 small | size'))).toEqual(['apple', 'fridge']);
+  });
+
+  it("maps the example's things to ours in order, whatever the templates, so its room holds our object", () => {
+    expect(alignByThings('clean some apple and put it in countertop.', 'put a hot egg in fridge.', things)).toEqual([
+      ['apple', 'egg'],
+      ['countertop', 'fridge'],
+    ]);
+    const { base, lines } = analogy(
+      { instruction: 'clean some apple and put it in countertop.', lines: stateLines('location: middle of the room'), action: 'go to countertop 1' },
+      { instruction: 'put a hot egg in fridge.', lines: stateLines('location: middle of the room'), action: 'go to countertop 1' },
+      things,
+    );
+    // Where both stand stays where both stand, though the tasks' targets differ.
+    expect(mapper(lines)('On the countertop 1, you see a apple 2, and a bread 1.')).toBe('On the countertop 1, you see a egg 2, and a bread 1.');
+    // The example's annotation is not carried over so: another kind of task's success is not ours.
+    expect(mapper(base)('You put the apple 2 in countertop 1, which completes the task.')).toBe('You put the apple 2 in countertop 1, which completes the task.');
+  });
+
+  it('keeps what differs besides the things, but never a quantifier alone', () => {
+    // hot → cool is kept; "a" → "two" would make every "a" of a room "two".
+    expect(alignByThings('put a hot mug in cabinet.', 'put a cool mug in cabinet.', things)).toEqual([['hot', 'cool']]);
+    expect(alignByThings('put a dishsponge in garbagecan.', 'put two dishsponge in countertop.', things)).toEqual([['garbagecan', 'countertop']]);
+  });
+
+  it('maps nothing when the tasks name different numbers of things', () => {
+    expect(alignByThings('look at watch under the desklamp.', 'put a mug in fridge and a egg in cabinet.', things)).toEqual([]);
   });
 });
