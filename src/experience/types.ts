@@ -58,6 +58,8 @@ export interface ExperienceStats {
   prefillTokensPerSecondSum: number;
   decodeTokensPerSecondSum: number;
   rateReports: number;
+  /** Successes an imagining model did not predict for want of an example that vouches for them (the neural model). */
+  unsupportedSuccesses: number;
 }
 
 export function emptyStats(): ExperienceStats {
@@ -72,6 +74,7 @@ export function emptyStats(): ExperienceStats {
     prefillTokensPerSecondSum: 0,
     decodeTokensPerSecondSum: 0,
     rateReports: 0,
+    unsupportedSuccesses: 0,
   };
 }
 

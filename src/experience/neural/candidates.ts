@@ -778,6 +778,29 @@ function taskRelativeEvidence(input: ExperienceInput, views: readonly ExampleVie
   ];
 }
 
+/**
+ * Whether a retrieved example vouches for a success here: one that took this action relative to its
+ * own task, was rewarded, and whose task-naming preparation ours repeated, as often. A model that
+ * imagines predicts no success without one (see NeuralExperienceModel.predict): a policy trained in
+ * a dream goes wherever the model is wrong, and a home dream's policy learned to put the wrong
+ * object, or the right one uncleaned, where an example of another task had been paid.
+ */
+export function successSupported(input: ExperienceInput, views: readonly ExampleView[]): boolean {
+  const names = taskNames(input.task.instruction);
+  const ours = relativeForm(input.action, names);
+  const history = input.history.map((h) => h.action);
+  const taken = timesTaken(ours, history, names);
+  return views.some((v) => {
+    const theirs = taskNames(v.example.instruction);
+    return (
+      v.example.reward > 0.5 &&
+      relativeForm(v.example.action, theirs) === ours &&
+      preparationRepeated(history, names, v.example.history, theirs) === 1 &&
+      timesTaken(ours, v.example.history, theirs) === taken
+    );
+  });
+}
+
 /** A string's bucket in [0, buckets): the project's one string hash (FNV-1a). */
 export function hashBucket(text: string, buckets: number): number {
   return hashString(text) % buckets;

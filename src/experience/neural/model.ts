@@ -16,7 +16,7 @@
  */
 import { matchKey } from '../../core/actions.ts';
 import { emptyStats, failurePrediction, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats, type PredictOptions } from '../types.ts';
-import { actionCandidates, CLAUSE_FEATURES, CLAUSE_SLOTS, EVIDENCE_WIDTH, HISTORY_STATES, TASK_RELATIVE_DENSE, transitionCandidates, withReasoning, type LineCandidate, type TransitionCandidates } from './candidates.ts';
+import { actionCandidates, CLAUSE_FEATURES, CLAUSE_SLOTS, EVIDENCE_WIDTH, HISTORY_STATES, successSupported, TASK_RELATIVE_DENSE, transitionCandidates, withReasoning, type LineCandidate, type TransitionCandidates } from './candidates.ts';
 import { containsPhrase, lineFields, renderLines, type StateLine } from './lines.ts';
 import { quotingOurTask, REASONING_DENSE, REASONING_SUMMARY_DENSE, reasoningSummary } from './reasoning.ts';
 import { NeuralNetwork, Rows, type NeuralArchitecture, type RequirementShape } from './network.ts';
@@ -256,8 +256,16 @@ export class NeuralExperienceModel implements ExperienceModel {
         seen.add(key);
         actions.push(c.action);
       });
-      const reward = sigmoid(transitionLogits[2 * i] as number);
-      const done = sigmoid(transitionLogits[2 * i + 1] as number) >= 0.5;
+      let reward = sigmoid(transitionLogits[2 * i] as number);
+      let done = sigmoid(transitionLogits[2 * i + 1] as number) >= 0.5;
+      // Imagining, no success without an example that vouches for it: pessimism where the model has
+      // no evidence, as model-based offline RL penalises what its model does not know. The episode
+      // goes on unpaid.
+      if (options.random && done && reward >= 0.5 && !successSupported(input, p.actionContext.views)) {
+        this.counters.unsupportedSuccesses++;
+        reward = 0;
+        done = false;
+      }
       const roundedReward = Math.round(reward * 100) / 100;
       const said = (summaries[i] as ReturnType<typeof reasoningSummary>).said;
       return {
