@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CLAUSE_FEATURES, CLAUSE_SLOTS, TASK_RELATIVE_DENSE, transitionCandidates } from '../../../src/experience/neural/candidates.ts';
+import { CLAUSE_FEATURES, CLAUSE_SLOTS, successSupported, TASK_RELATIVE_DENSE, transitionCandidates } from '../../../src/experience/neural/candidates.ts';
 import { preparationRepeated, relativeForm, relativeHistory, taskAsks, taskForm, taskNames, timesTaken } from '../../../src/experience/neural/task-relative.ts';
 import type { Transition } from '../../../src/core/types.ts';
 import { alignByThings, alignTasks, analogy, mapper, stateLines, thingNames } from '../../../src/experience/neural/lines.ts';
@@ -105,6 +105,29 @@ describe('task-relative evidence', () => {
     // "put a clean cup in shelf." under its put reads `· a clean · · ·`, as ours does; the keychain's does not.
     expect([sameShare, sameReward, sameDone]).toEqual([2 / 3, 1, 1]);
     expect(relativeEvidence(put([], [otherPut])).slice(8)).toEqual([0, -1, -1]);
+  });
+});
+
+describe('whether an example vouches for a success (what an imagining model pays)', () => {
+  const supported = (input: ExperienceInput): boolean => successSupported(input, transitionCandidates(input).actionContext.views);
+  const cleanedWatch = example('put a clean watch in shelf.', 'put watch 3 in/on shelf 2', ['take watch 3 from desk 1', 'clean watch 3 with sinkbasin 1'], 1);
+
+  it('does for the same step of another task, paid, whose preparation ours repeated', () => {
+    expect(supported(put(['take mug 1 from desk 1', 'clean mug 1 with sinkbasin 1'], [cleanedWatch]))).toBe(true);
+  });
+
+  it('does not when ours skipped the preparation the paid example made', () => {
+    expect(supported(put(['take mug 1 from desk 1'], [cleanedWatch]))).toBe(false);
+  });
+
+  it('does not when the paid example put its own object and ours puts something the task does not name', () => {
+    const egg = example('put a hot egg in shelf.', 'put egg 1 in/on shelf 2', ['take egg 1 from fridge 1', 'heat egg 1 with microwave 1'], 1);
+    const wrong = { ...put([], [egg]), action: 'put egg 1 in/on coffeemachine 1' };
+    expect(supported(wrong)).toBe(false);
+  });
+
+  it('does not from an unpaid example', () => {
+    expect(supported(put(['take mug 1 from desk 1', 'clean mug 1 with sinkbasin 1'], [{ ...cleanedWatch, reward: 0, done: false }]))).toBe(false);
   });
 });
 
