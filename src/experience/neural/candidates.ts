@@ -743,23 +743,38 @@ export function withReasoning(transition: Features, summary: { dense: readonly n
 export const TASK_RELATIVE_DENSE = 11;
 
 /**
- * What the examples that took this action *relative to their own task* say: how many did, their
+ * The examples that took this action *relative to their own task* (its task-naming words as `·`),
+ * split by reward, with what both readers of them ask: how much of a rewarded (or unrewarded) one's
+ * task-naming history ours repeats, and how often each had taken it before.
+ */
+function analogousSteps(input: ExperienceInput, views: readonly ExampleView[]) {
+  const names = taskNames(input.task.instruction);
+  const ours = relativeForm(input.action, names);
+  const history = input.history.map((h) => h.action);
+  const alike = views.filter((v) => relativeForm(v.example.action, taskNames(v.example.instruction)) === ours);
+  return {
+    ours,
+    alike,
+    rewarded: alike.filter((v) => v.example.reward > 0.5),
+    unrewarded: alike.filter((v) => v.example.reward <= 0.5),
+    /** Times ours took it before this step. */
+    taken: timesTaken(ours, history, names),
+    repeated: (v: ExampleView): number => preparationRepeated(history, names, v.example.history, taskNames(v.example.instruction)),
+    takenBy: (v: ExampleView): number => timesTaken(ours, v.example.history, taskNames(v.example.instruction)),
+  };
+}
+
+/**
+ * What the examples that took this action relative to their own task say: how many did, their
  * mean reward and done, and how much of the task-naming history of a rewarded (and of an
  * unrewarded) one ours repeats. A rewarded example that cleaned its object before putting it where
  * its task wanted speaks for a put here only if this history cleaned ours too. Then the same for
  * those of them whose task is of our kind (taskForm), -1 where there is none.
  */
 function taskRelativeEvidence(input: ExperienceInput, views: readonly ExampleView[]): number[] {
-  const names = taskNames(input.task.instruction);
-  const ours = relativeForm(input.action, names);
-  const history = input.history.map((h) => h.action);
-  const alike = views.filter((v) => relativeForm(v.example.action, taskNames(v.example.instruction)) === ours);
+  const { ours, alike, rewarded, unrewarded, taken, repeated, takenBy } = analogousSteps(input, views);
   const mean = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
-  const repeated = (v: ExampleView): number => preparationRepeated(history, names, v.example.history, taskNames(v.example.instruction));
-  const rewarded = alike.filter((v) => v.example.reward > 0.5);
-  const unrewarded = alike.filter((v) => v.example.reward <= 0.5);
-  const taken = timesTaken(ours, history, names);
-  const takenByRewarded = rewarded.map((v) => timesTaken(ours, v.example.history, taskNames(v.example.instruction)));
+  const takenByRewarded = rewarded.map(takenBy);
   // Of those, the ones whose task reads as ours relative to their action (taskForm): the same kind of task.
   const sameTask = alike.filter((v) => v.sameTask);
   return [
@@ -786,19 +801,8 @@ function taskRelativeEvidence(input: ExperienceInput, views: readonly ExampleVie
  * object, or the right one uncleaned, where an example of another task had been paid.
  */
 export function successSupported(input: ExperienceInput, views: readonly ExampleView[]): boolean {
-  const names = taskNames(input.task.instruction);
-  const ours = relativeForm(input.action, names);
-  const history = input.history.map((h) => h.action);
-  const taken = timesTaken(ours, history, names);
-  return views.some((v) => {
-    const theirs = taskNames(v.example.instruction);
-    return (
-      v.example.reward > 0.5 &&
-      relativeForm(v.example.action, theirs) === ours &&
-      preparationRepeated(history, names, v.example.history, theirs) === 1 &&
-      timesTaken(ours, v.example.history, theirs) === taken
-    );
-  });
+  const { rewarded, taken, repeated, takenBy } = analogousSteps(input, views);
+  return rewarded.some((v) => repeated(v) === 1 && takenBy(v) === taken);
 }
 
 /** A string's bucket in [0, buckets): the project's one string hash (FNV-1a). */

@@ -230,7 +230,8 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
     reasoning: new Rows(arch.heads.reasoning, HASH_SLOTS.reasoning),
   };
   const things = thingsOf(train.map((i) => transitions[i] as Transition));
-  const reasoningOf = train.map((i) => addRows(rows, inputs[i] as ExperienceInput, transitions[i] as Transition, new Set(things)));
+  const thingSet = new Set(things);
+  const reasoningOf = train.map((i) => addRows(rows, inputs[i] as ExperienceInput, transitions[i] as Transition, thingSet));
   const eventWeight = options.eventWeight ?? DEFAULT_FIT.eventWeight;
 
   const network = new NeuralNetwork(arch, { seed });

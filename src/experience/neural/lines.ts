@@ -235,7 +235,7 @@ export interface Analogy {
    * How an example's state lines read here: `base`, with tasks of any templates aligned by their
    * things (alignByThings) where the model knows them. Only lines are carried over so: the
    * annotation of a plain put ("…which completes the task") must not read as one of a task that
-   * wants the object cooled first (mapped so, the false successes on home's starting policy's 5,000 steps rose from 20 to 41).
+   * wants the object cooled first (mapped so, home's on-policy false successes rose; results/fidelity/README.md).
    */
   lines: PhraseMap;
   /** `lines` plus the header values that differ between the two states (`location`, `holding`, `query`). */

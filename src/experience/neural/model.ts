@@ -78,7 +78,11 @@ export function assembleLines(candidates: readonly LineCandidate[], scores: Arra
       return;
     }
     if (p < threshold && !(c.line.header && required.has(c.line.key))) return;
-    if (random && c.line.header) headerChoices.set(group, [...(headerChoices.get(group) ?? []), { c, p }]);
+    if (random && c.line.header) {
+      const choices = headerChoices.get(group);
+      if (choices) choices.push({ c, p });
+      else headerChoices.set(group, [{ c, p }]);
+    }
     const held = chosen.get(group);
     if (!held || p > held.p) chosen.set(group, { c, p });
   });

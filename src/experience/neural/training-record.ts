@@ -43,8 +43,6 @@ export interface NeuralTrainingRecord {
   /** Real transitions it learned from, and those held out for the per-epoch fidelity. */
   transitions: number;
   validationTransitions: number;
-  /** The names numbered things go by in its data, which the model aligns tasks by (written by exportNeuralModel; absent in older files). */
-  things?: string[];
   /** Training rows per head (candidate lines, candidate actions, transitions). */
   rows: Record<string, number>;
   seconds: number;
@@ -82,7 +80,7 @@ function parsed<T>(schema: v.GenericSchema<unknown, T>, value: unknown): T | nul
 
 /** The record of a fit, ready for the file header. */
 export function trainingRecord(record: NeuralTrainingRecord): NeuralTrainingRecord {
-  return { ...record, rows: { ...record.rows }, ...(record.things ? { things: [...record.things] } : {}), history: record.history.map((e) => ({ epoch: e.epoch, loss: e.loss && { ...e.loss }, validation: e.validation && { ...e.validation } })) };
+  return { ...record, rows: { ...record.rows }, history: record.history.map((e) => ({ epoch: e.epoch, loss: e.loss && { ...e.loss }, validation: e.validation && { ...e.validation } })) };
 }
 
 /** The well-formed part of a header's training record. */
