@@ -10,6 +10,8 @@ import { ROLLOUT_USAGE, rolloutCommand } from './commands/rollout.ts';
 import { SERVE_USAGE, serveCommand } from './commands/serve.ts';
 import { TRAIN_USAGE, trainCommand } from './commands/train.ts';
 import { processIO, type CommandIO } from './io.ts';
+import { closePageHosts } from '../envs/web/hosts.ts';
+import { siteOptions, useSite } from './site.ts';
 
 const USAGE = `usage: npm run -s cli -- <command> [options]
 
@@ -36,11 +38,17 @@ commands:
       reward accuracy/MAE, done accuracy, ε_R, ε_P, invalid-output rate, transitions/s, prompt tokens/step
   ${SERVE_USAGE}
       serve an experience model as an OpenAI-compatible /v1/chat/completions on loopback; with --json
-      the first stdout line is {url, port, model, transitions}`;
+      the first stdout line is {url, port, model, transitions}
+
+every command: --env web plays the bundled web suite (live pages in the system Chromium);
+  --site DIR [--tasks a,b] makes a folder of pages with a site.json the web env instead`;
 
 export async function main(argv: string[], io: CommandIO = processIO): Promise<number> {
-  const [command, ...rest] = argv;
+  const [command, ...given] = argv;
+  let restore = (): void => undefined;
   try {
+    const { rest, site } = siteOptions(given);
+    if (site) restore = useSite(site.dir, site.tasks);
     switch (command) {
       case 'envs':
         envsCommand(io, rest);
@@ -78,6 +86,10 @@ export async function main(argv: string[], io: CommandIO = processIO): Promise<n
     }
     io.progress(`error: ${error instanceof DreamGymError ? error.message : String((error as Error)?.stack ?? error)}`);
     return 1;
+  } finally {
+    restore();
+    // The web env's pages: close the browser so the process can end.
+    await closePageHosts();
   }
 }
 

@@ -5,8 +5,21 @@
 
 export type WebAction = { kind: 'search'; query: string } | { kind: 'click'; target: string };
 
+/** What stands for free text in an admissible action's template (`search[...]`, the web env's `type[#9 Email | ...]`). */
+export const FREE_TEXT = '...';
+
 /** The admissible-action template for a search box: any non-empty query may replace `...`. */
-export const SEARCH_TEMPLATE = 'search[...]';
+export const SEARCH_TEMPLATE = `search[${FREE_TEXT}]`;
+
+/** The action admits free text where its template says `...` (always at the end, before `]`). */
+export function isTemplate(action: string): boolean {
+  return action.endsWith(`${FREE_TEXT}]`);
+}
+
+/** The template with its free text filled in. */
+export function fillTemplate(template: string, text: string): string {
+  return `${template.slice(0, -(FREE_TEXT.length + 1))}${text}]`;
+}
 
 const WEB_ACTION = /^(search|click)\[(.*)\]$/is;
 
@@ -48,8 +61,18 @@ export function matchAdmissible(action: string, admissible: readonly string[]): 
   if (web?.kind === 'search') return admissible.includes(SEARCH_TEMPLATE) ? searchAction(web.query) : null;
   const key = matchKey(action);
   for (const candidate of admissible) {
-    if (candidate === SEARCH_TEMPLATE) continue;
+    if (isTemplate(candidate)) continue;
     if (matchKey(candidate) === key) return candidate;
+  }
+  // Any other template admits the action that fills it: the same text before `...`, some after.
+  for (const candidate of admissible) {
+    if (!isTemplate(candidate) || candidate === SEARCH_TEMPLATE) continue;
+    const prefix = candidate.slice(0, -(FREE_TEXT.length + 1));
+    const text = action.trim();
+    if (text.length > prefix.length + 1 && text.endsWith(']') && matchKey(text.slice(0, prefix.length)) === matchKey(prefix)) {
+      const filled = text.slice(prefix.length, -1);
+      if (filled.trim() !== '') return fillTemplate(candidate, filled);
+    }
   }
   if (web?.kind === 'click') {
     const target = matchKey(web.target);

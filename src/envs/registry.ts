@@ -6,6 +6,7 @@ import { UsageError } from '../core/errors.ts';
 import type { SplitInfo } from '../core/types.ts';
 import { homeEnvironment } from './home/index.ts';
 import { shopEnvironment } from './shop/index.ts';
+import { webEnvironment } from './web/index.ts';
 import type { EnvDefinition, EnvSpec } from './spec.ts';
 import { withStepLimit } from './step-limit.ts';
 
@@ -14,7 +15,7 @@ export function registered(definition: EnvDefinition): EnvSpec {
   return { ...definition, createEnv: (options) => withStepLimit(definition.createEnv(), options?.maxSteps ?? definition.maxSteps) };
 }
 
-const registry: EnvSpec[] = [shopEnvironment, homeEnvironment].map(registered);
+const registry: EnvSpec[] = [shopEnvironment, homeEnvironment, webEnvironment].map(registered);
 
 /** Every environment this build knows, in registration order (a live view: see registerEnvironment). */
 export const ENVIRONMENTS: readonly EnvSpec[] = registry;
@@ -30,6 +31,22 @@ export function registerEnvironment(definition: EnvDefinition): () => void {
   return () => {
     const at = registry.indexOf(spec);
     if (at >= 0) registry.splice(at, 1);
+  };
+}
+
+/**
+ * Puts `definition` in place of the environment of the same name until the returned function is
+ * called (the CLI's `--site DIR` puts a user's site in place of the bundled web suite).
+ */
+export function replaceEnvironment(definition: EnvDefinition): () => void {
+  const at = registry.findIndex((e) => e.name === definition.name);
+  if (at < 0) throw new UsageError(`no environment named "${definition.name}" to replace`);
+  const previous = registry[at] as EnvSpec;
+  const spec = registered(definition);
+  registry[at] = spec;
+  return () => {
+    const now = registry.indexOf(spec);
+    if (now >= 0) registry[now] = previous;
   };
 }
 

@@ -38,8 +38,11 @@ export interface EnvDefinition extends Omit<EnvSpec, 'createEnv'> {
 export interface EnvSpec {
   readonly name: string;
   readonly description: string;
-  /** Kind of action syntax the environment speaks. */
-  readonly actionSyntax: 'web' | 'household';
+  /**
+   * Kind of action syntax the environment speaks: WebShop's (`search[…]`, `click[…]`), ALFWorld's
+   * commands, or a live page's element-addressed actions (`click[#17 Submit]`, envs/web/actions.ts).
+   */
+  readonly actionSyntax: 'web' | 'household' | 'page';
   readonly splits: readonly SplitInfo[];
   /** The split that held-out evaluation uses by default. */
   readonly testSplit: string;

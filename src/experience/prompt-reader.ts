@@ -34,8 +34,8 @@ function section(content: string, heading: string): string | undefined {
 
 function syntaxOfSystem(messages: readonly ChatMessage[]): ActionSyntax {
   const system = messages.find((m) => m.role === 'system')?.content ?? '';
-  for (const syntax of ['web', 'household'] as const) if (system === systemPrompt(syntax)) return syntax;
-  for (const syntax of ['web', 'household'] as const) if (system.startsWith(systemPrompt(syntax).split('\n')[0] as string)) return syntax;
+  for (const syntax of ['web', 'household', 'page'] as const) if (system === systemPrompt(syntax)) return syntax;
+  for (const syntax of ['web', 'household', 'page'] as const) if (system.startsWith(systemPrompt(syntax).split('\n')[0] as string)) return syntax;
   throw new UsageError('the system message is not one of this project\'s experience-model prompts');
 }
 

@@ -20,7 +20,7 @@ import type { ChatMessage } from './llm/chat.ts';
 import type { ExperienceInput } from './types.ts';
 
 export type Framing = 'single' | 'multi-round';
-export type ActionSyntax = 'web' | 'household';
+export type ActionSyntax = 'web' | 'household' | 'page';
 
 export const SECTION = {
   task: '## Task',
@@ -66,6 +66,12 @@ const ROLE: Record<ActionSyntax, string> = {
     'Commands: go to R, open R, close R, take O from R, put O in/on R, clean O with R, heat O with R, cool O with R, use O, examine R, inventory, look.',
     'The feedback line says what the command did; the elements list the objects visible at the current location.',
     'Reward: 1 on the step that completes the task (done is then true), otherwise 0.',
+  ].join('\n'),
+  page: [
+    'You are a web page that an agent is learning to use. Given the task, the current page and the agent\'s action, predict what the page shows next.',
+    'Elements a person can act on carry an id first ("#17 Submit"); actions name it: click[#17 Submit], type[#9 Email | text], select[#11 Country | France], check[#10 Remember me], uncheck[#10 Remember me], press[#9 Email | Enter], go back.',
+    'The header lines give the page title, its url path and the instruction; a field shows its value, a box whether it is checked.',
+    'Reward: what the page reports when the episode ends (above 0 is success), otherwise 0. done is true when the page says the task is over.',
   ].join('\n'),
 };
 
@@ -133,9 +139,9 @@ function fullStepMessage(input: ExperienceInput, limits: PromptLimits): ChatMess
     ...examplesSection(input.examples, limits),
     SECTION.state,
     stateText(input.state),
-    // A web page's actions follow from its elements; a household's do not, and the model must
-    // carry them forward, so they are listed.
-    ...(syntaxOf(input.task.env) === 'household' ? [SECTION.admissible, input.state.actions.join('; ')] : []),
+    // The shop's actions follow from its elements; a household's and a live page's (their ids,
+    // a select's options) do not, and the model must carry them forward, so they are listed.
+    ...(syntaxOf(input.task.env) !== 'web' ? [SECTION.admissible, input.state.actions.join('; ')] : []),
     SECTION.action,
     input.action,
   ];

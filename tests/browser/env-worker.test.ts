@@ -6,9 +6,9 @@ describe('the environment worker (real Chromium, real Worker, comlink)', () => {
   const worker = new Worker(new URL('../../workers/env.worker.ts', import.meta.url), { type: 'module' });
   const session = wrap<EnvSession>(worker);
 
-  it('lists both environments with their splits', async () => {
+  it('lists the environments with their splits', async () => {
     const envs = await session.listEnvs();
-    expect(envs.map((e) => e.name)).toEqual(['shop', 'home']);
+    expect(envs.map((e) => e.name)).toEqual(['shop', 'home', 'web']);
     expect(envs[0]!.splits).toContainEqual({ name: 'test', size: 500 });
   });
 

@@ -23,9 +23,23 @@ describe('the CLI', () => {
     const io = capture();
     expect(await main(['envs', '--json'], io)).toBe(0);
     const { envs } = lastJson(io.stdout);
-    expect(envs.map((e: { name: string }) => e.name)).toEqual(['shop', 'home']);
+    expect(envs.map((e: { name: string }) => e.name)).toEqual(['shop', 'home', 'web']);
     expect(envs[0].splits).toEqual({ train: 1500, test: 500 });
     expect(envs[1].splits).toHaveProperty('valid-unseen');
+    expect(envs[2].splits).toEqual({ train: 5000 * 13, test: 30 * 13 });
+  });
+
+  it('--site makes a folder of pages the web env for the command, and names what is wrong with it', async () => {
+    const io = capture();
+    expect(await main(['envs', '--json', '--site', 'examples/sites/page-globals'], io)).toBe(0);
+    expect(lastJson(io.stdout).envs[2]).toMatchObject({ name: 'web', splits: { train: 1000, test: 100 } });
+    const bad = capture();
+    expect(await main(['envs', '--site', 'examples/sites/page-globals', '--tasks', 'nope'], bad)).toBe(2);
+    expect(bad.stderr.join('')).toMatch(/--tasks: the site "page-globals" has no task "nope"/);
+    // The bundled suite is back after the command.
+    const after = capture();
+    await main(['envs', '--json'], after);
+    expect(lastJson(after.stdout).envs[2].splits).toEqual({ train: 5000 * 13, test: 30 * 13 });
   });
 
   it('rollout --json prints the summary as the last stdout line and progress on stderr', async () => {

@@ -3,7 +3,7 @@ import { SEARCH_TEMPLATE, searchAction } from '../../core/actions.ts';
 
 interface Props {
   actions: string[];
-  syntax: 'web' | 'household';
+  syntax: 'web' | 'household' | 'page';
   disabled: boolean;
   onAct: (action: string) => void;
 }
@@ -46,7 +46,7 @@ export function ActionPanel({ actions, syntax, disabled, onAct }: Props) {
         }}
       >
         <label for="free-command">Type any action</label>
-        <input id="free-command" type="text" value={command} placeholder={syntax === 'web' ? 'search[...] or click[...]' : 'go to countertop 1'}
+        <input id="free-command" type="text" value={command} placeholder={syntax === 'web' ? 'search[...] or click[...]' : syntax === 'page' ? 'click[#17] or type[#9 | text]' : 'go to countertop 1'}
           disabled={disabled} onInput={(e) => setCommand((e.target as HTMLInputElement).value)} />
         <button type="submit" disabled={disabled || !command.trim()}>Send</button>
       </form>

@@ -19,7 +19,7 @@ import { checkInputFile, checkOutputPath, flagNamer, numberFlags, parseFlags, re
 import type { CommandIO } from '../io.ts';
 
 export const BUFFER_USAGE =
-  'buffer seed --env <shop|home> --episodes N [--mix oracle=0.6,random=0.4 (agents: oracle, random, noisy; shop: shopper; home: hasty)] [--seed S] [--split NAME] --out FILE.jsonl [--json]\n' +
+  'buffer seed --env <shop|home|web> --episodes N [--mix oracle=0.6,random=0.4 (agents: oracle, random, noisy; shop: shopper; home: hasty)] [--seed S] [--split NAME] --out FILE.jsonl [--json]\n' +
   '  buffer import FILE.jsonl --out STORE.jsonl [--json]\n' +
   '  buffer stats STORE.jsonl [--json]';
 

@@ -19,12 +19,12 @@ import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, bufferFileSource, createExperienc
 import type { CommandIO } from '../io.ts';
 
 export const EXPERIENCE_EVAL_USAGE =
-  'experience eval --env <shop|home> ' + EXPERIENCE_USAGE + '\n' +
+  'experience eval --env <shop|home|web> ' + EXPERIENCE_USAGE + '\n' +
   '        --buffer FILE.jsonl --heldout N [--mix oracle=0.5,random=0.5 | --policy FILE.dgp (on-policy: its own greedy steps)] [--seed S]\n' +
   '        [--only-action ACTION] [--backend wasm|cpu] [--json]';
 
 export const EXPERIENCE_FIT_USAGE =
-  'experience fit --env <shop|home> --buffer FILE.jsonl --out FILE.dgx [--epochs 6] [--k 3] [--max-transitions N] [--event-weight W (1: none)] [--reasoning on|off]\n' +
+  'experience fit --env <shop|home|web> --buffer FILE.jsonl --out FILE.dgx [--epochs 6] [--k 3] [--max-transitions N] [--event-weight W (1: none)] [--reasoning on|off]\n' +
   '        [--validation 0.1] [--seed S] [--backend wasm|cpu] [--json]';
 
 /** The tfjs backend a neural model runs on where --backend names none. */

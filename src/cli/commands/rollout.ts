@@ -10,7 +10,7 @@ import { flagNamer, numberFlags, parseFlags, readInputBytes, requireOption, stri
 import type { CommandIO } from '../io.ts';
 
 export const ROLLOUT_USAGE =
-  'rollout --env <shop|home> --policy <oracle|random|noisy|shopper|FILE.dgp> [--split NAME] [--episodes N] [--seed S] [--max-steps N]\n' +
+  'rollout --env <shop|home|web> --policy <oracle|random|noisy|shopper|FILE.dgp> [--split NAME] [--episodes N] [--seed S] [--max-steps N]\n' +
   '        [--backend wasm|cpu (FILE.dgp only)] [--json]';
 
 /** The tfjs backend a saved policy runs on where --backend names none. */

@@ -23,7 +23,7 @@ import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, bufferFileSource, createExperienc
 const OFFLINE_SEED_MIX = 'oracle=0.4,noisy=0.3,random=0.3';
 
 export const TRAIN_USAGE =
-  'train --env <shop|home> --mode real --algo <ppo|grpo> --real-budget N [--seed S] [--out FILE.dgp]\n' +
+  'train --env <shop|home|web> --mode real --algo <ppo|grpo> --real-budget N [--seed S] [--out FILE.dgp]\n' +
   '        | --mode dream --algo <ppo|grpo> --synthetic-budget N --buffer SEEDED.jsonl ' + EXPERIENCE_USAGE + '\n' +
   '        | --mode s2r (as dream, then real training) [--real-budget N (default ' + DEFAULT_S2R_REAL_BUDGET + ')]\n' +
   '        | --mode bc|dpo --buffer SEEDED.jsonl (offline, no --algo: behaviour cloning of its successful episodes,\n' +

@@ -1,0 +1,63 @@
+// The bundled suite's page runtime, after MiniWoB++: a task page sets `task.setup(data, seed)` to
+// build its instance and calls `task.end(reward)` when the episode is over. The env starts an
+// episode with `task.start(SEED, TASK)` (site.json's start hook) and reads `task.reward` and
+// `task.done` after every action. The instruction is shown to a person in a banner that the
+// page driver does not read (aria-hidden): the env gives it to the agent in its own header line.
+(function () {
+  const task = {
+    instruction: '',
+    data: null,
+    seed: 0,
+    reward: 0,
+    done: false,
+    setup: null,
+    start(seed, given) {
+      if (!given || typeof given !== 'object') throw new Error('this page is a task of the bundled suite; start it with its generated data');
+      this.seed = seed;
+      this.instruction = given.instruction;
+      this.data = given.data;
+      this.reward = 0;
+      this.done = false;
+      this.persist();
+      showInstruction();
+      if (typeof this.setup !== 'function') throw new Error('the page set no task.setup');
+      this.setup(given.data, seed);
+    },
+    end(reward) {
+      if (this.done) return;
+      this.reward = reward;
+      this.done = true;
+      this.persist();
+      document.body.classList.add(reward > 0 ? 'won' : 'lost');
+    },
+    // A task of several pages keeps its episode in the tab's sessionStorage from page to page.
+    persist() {
+      const { instruction, data, seed, reward, done } = this;
+      sessionStorage.setItem('dreamgym:task', JSON.stringify({ instruction, data, seed, reward, done }));
+    },
+    // A page after the first renders the episode's instance with `render(data)`.
+    resume(render) {
+      if (this.data === null) return;
+      showInstruction();
+      render(this.data, this.seed);
+    },
+  };
+  function showInstruction() {
+    const banner = document.getElementById('instruction');
+    if (banner) banner.textContent = task.instruction;
+  }
+  const saved = sessionStorage.getItem('dreamgym:task');
+  if (saved !== null) Object.assign(task, JSON.parse(saved));
+  // `el('button', { type: 'button' }, 'OK')`: a small element builder for the task pages.
+  task.el = function (tag, attributes, ...children) {
+    const element = document.createElement(tag);
+    for (const [key, value] of Object.entries(attributes || {})) {
+      if (key.startsWith('on')) element.addEventListener(key.slice(2), value);
+      else if (value === true) element.setAttribute(key, '');
+      else if (value !== false && value !== null && value !== undefined) element.setAttribute(key, String(value));
+    }
+    for (const child of children.flat()) element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    return element;
+  };
+  window.task = task;
+})();

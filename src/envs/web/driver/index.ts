@@ -1,0 +1,105 @@
+/**
+ * The page driver's entry point: bundled into one script that a host injects into every page
+ * before the page's own scripts run (the Node host with Playwright's init script; the app's
+ * frame host inside the frame). It installs `window.__dreamgym` with what the host calls, and
+ * answers the page's `alert` / `confirm` / `prompt` itself (an open dialog would block the page),
+ * keeping the message for the next snapshot.
+ */
+import type { PageAction } from '../actions.ts';
+import type { PageSnapshot } from '../snapshot.ts';
+import { act, type ActOutcome } from './act.ts';
+import { ElementIds, clean, observe, type ObserveLimits } from './observe.ts';
+
+export interface PageDriver {
+  observe(limits: ObserveLimits): PageSnapshot;
+  /**
+   * Performs the action, then lets the page's handlers and the tasks they queue run. `leaving`
+   * says the page started to unload (a link, a form post): the host waits for the next page.
+   */
+  act(action: Exclude<PageAction, { verb: 'back' }>): Promise<ActOutcome & { leaving: boolean; refused?: string }>;
+  /** Errors the page's own scripts threw since the last call (uncaught errors, rejections). */
+  takeErrors(): string[];
+}
+
+declare global {
+  interface Window {
+    __dreamgym?: PageDriver;
+  }
+}
+
+/** One macrotask: the handlers' timers of 0 ms and their promise chains have run. */
+function yieldTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
+}
+
+function install(): void {
+  if (window.__dreamgym) return;
+  const ids = new ElementIds();
+  const errors: string[] = [];
+  let dialog: string | undefined;
+  let leaving = false;
+  const remember = (kind: string) => (message?: unknown): void => {
+    dialog = `${kind}: ${clean(String(message ?? ''), 200)}`;
+  };
+  const alertSeen = remember('alert');
+  const confirmSeen = remember('confirm');
+  const promptSeen = remember('prompt');
+  window.alert = (message?: unknown) => alertSeen(message);
+  // A person answering "OK": the page goes on as it would.
+  window.confirm = (message?: string) => (confirmSeen(message), true);
+  window.prompt = (message?: string, fallback?: string) => (promptSeen(message), fallback ?? '');
+  window.addEventListener('error', (event) => errors.push(clean(String(event.message), 200)));
+  window.addEventListener('unhandledrejection', (event) => errors.push(clean(String(event.reason), 200)));
+  let refused: string | undefined;
+  // A page may not leave its site: a link or a form to another origin does nothing (the host
+  // also goes back from any other way out, a script's `location = …`).
+  const foreign = (url: string): boolean => {
+    try {
+      return new URL(url, location.href).origin !== location.origin;
+    } catch {
+      return false;
+    }
+  };
+  window.addEventListener('click', (event) => {
+    const link = (event.target as Element | null)?.closest?.('a[href]') as HTMLAnchorElement | null;
+    if (link && foreign(link.href)) {
+      event.preventDefault();
+      refused = link.href;
+    }
+  }, true);
+  window.addEventListener('submit', (event) => {
+    const form = event.target as HTMLFormElement;
+    if (foreign(form.action)) {
+      event.preventDefault();
+      refused = form.action;
+    }
+  }, true);
+  window.addEventListener('beforeunload', () => (leaving = true));
+  window.addEventListener('pagehide', () => (leaving = true));
+
+  window.__dreamgym = {
+    observe(limits) {
+      const snapshot: PageSnapshot = observe(ids, limits);
+      if (dialog !== undefined) snapshot.dialog = dialog;
+      dialog = undefined;
+      return snapshot;
+    },
+    async act(action) {
+      leaving = false;
+      refused = undefined;
+      const outcome = act(ids, action);
+      await yieldTask();
+      await yieldTask();
+      return { ...outcome, leaving, ...(refused !== undefined ? { refused } : {}) };
+    },
+    takeErrors() {
+      return errors.splice(0);
+    },
+  };
+}
+
+install();

@@ -1,0 +1,259 @@
+/**
+ * WebEnv: a live page behind the `Env` contract. `reset` opens the task's page in the env's tab,
+ * runs the site's start hook with the instance's seed, and reads the page; `step` checks the
+ * action against what the page admitted, performs it through the driver, waits for the next page
+ * where it navigated, and reads the reward and done hooks and the page again in one call.
+ *
+ * Bad input never throws: a malformed or inadmissible action, or one on an element that went
+ * away, is invalid (reward 0) and the page is read again. A page that stops answering (a loop, a
+ * crash) ends the episode with `info.error`; the env drops its tab and opens a fresh one at the
+ * next reset. A page that cannot be read at reset is shown with an `error:` line and admits only
+ * `wait`, which ends the episode. A site's own mistakes (a hook that throws, a reward that is not a
+ * number, a page that 404s) are errors that name the task and the hook.
+ */
+import { EnvStateError, UsageError } from '../../core/errors.ts';
+import type { Env, Observation, StepResult, Task } from '../../core/types.ts';
+import { finish, quote, rewardText } from '../explain.ts';
+import { admitPageAction, parsePageAction, type PageAction } from './actions.ts';
+import { PageError, type PageHost, type PageTab } from './host.ts';
+import { hookOf, isWebGoal, type HookName, type SiteDefinition, type SiteTask } from './site.ts';
+import { admissiblePageActions, snapshotText, type PageSnapshot } from './snapshot.ts';
+
+/** What a page shows at most: lines and characters (the rest is counted in a `cut:` line). */
+export interface ObserveCap {
+  maxElements: number;
+  maxChars: number;
+}
+export const DEFAULT_CAP: ObserveCap = { maxElements: 150, maxChars: 12_000 };
+
+/** The one action a page that could not be read admits: it ends the episode. */
+export const WAIT = 'wait';
+
+/** A site's mistake: a hook that throws or answers the wrong type, a page that is not there. */
+export class SiteError extends UsageError {}
+
+interface Reading {
+  reward?: unknown;
+  done?: unknown;
+  hookError?: [hook: HookName, message: string];
+  snapshot: PageSnapshot | null;
+  pageErrors: string[];
+}
+
+interface Episode {
+  task: Task;
+  entry: SiteTask;
+  instruction: string;
+  /** Pages visited this episode beyond the first (what `go back` can undo). */
+  depth: number;
+  /** The reward so far, as the page last reported it; a step pays the difference. */
+  total: number;
+  observation: Observation;
+  snapshot: PageSnapshot | null;
+  done: boolean;
+}
+
+export class WebEnv implements Env {
+  private tab: PageTab | null = null;
+  private episode: Episode | null = null;
+
+  constructor(
+    readonly name: string,
+    private readonly site: SiteDefinition,
+    private readonly host: () => Promise<PageHost>,
+    private readonly cap: ObserveCap = DEFAULT_CAP,
+  ) {}
+
+  async reset(task: Task): Promise<Observation> {
+    const goal = task.goal;
+    if (!isWebGoal(goal) || goal.site !== this.site.name) throw new UsageError(`task ${task.id} is not a task of the site "${this.site.name}"`);
+    const entry = this.site.tasks.find((t) => t.id === goal.task);
+    if (!entry) throw new UsageError(`the site "${this.site.name}" has no task "${goal.task}"`);
+    this.episode = null;
+    const episode: Episode = { task, entry, instruction: task.instruction, depth: 0, total: 0, observation: { text: '', actions: [] }, snapshot: null, done: false };
+    try {
+      const tab = await this.openTab();
+      await tab.load(entry.page).catch((error: unknown) => {
+        // A page that never finishes loading is still read as it stands, as a person would; one that is not there is the site's mistake.
+        if (error instanceof PageError && error.code === 'page-load') throw new SiteError(`site "${this.site.name}", task "${entry.id}": ${error.message}`);
+        if (!(error instanceof PageError && error.code === 'page-timeout')) throw error;
+      });
+      const start = hookOf(this.site, entry, 'start');
+      if (start !== undefined) {
+        const thrown = await tab.evaluate<string | null>(`(async (SEED, TASK) => { try { ${start}\n; return null; } catch (e) { return String(e && e.message || e); } })(${goal.seed}, ${JSON.stringify(goal.data === undefined ? null : { instruction: task.instruction, data: goal.data })})`);
+        if (thrown !== null) throw this.hookError(entry, 'start', `threw: ${thrown}`);
+      }
+      if (episode.instruction === '') {
+        const instruction = hookOf(this.site, entry, 'instruction');
+        if (instruction === undefined) throw new SiteError(`site "${this.site.name}", task "${entry.id}": no instruction hook, and the task has no generator to make one`);
+        const text = await tab.evaluate<unknown>(`(() => { try { return ${instruction}\n; } catch (e) { return { thrown: String(e && e.message || e) }; } })()`);
+        if (typeof text !== 'string' || text.trim() === '') throw this.hookError(entry, 'instruction', typeof text === 'object' && text !== null && 'thrown' in text ? `threw: ${String((text as { thrown: unknown }).thrown)}` : `gave ${JSON.stringify(text)}, not a text`);
+        episode.instruction = text.replace(/\s+/g, ' ').trim();
+        // The instruction lives in the page: the task learns it here, once, for everything after (training, the buffer).
+        task.instruction = episode.instruction;
+      }
+      const reading = await this.read(tab, entry);
+      episode.total = this.rewardOf(reading, entry);
+      this.show(episode, reading);
+    } catch (error) {
+      if (!(error instanceof PageError)) throw error;
+      await this.dropTab();
+      this.broken(episode, error);
+    }
+    this.episode = episode;
+    return episode.observation;
+  }
+
+  async step(action: string): Promise<StepResult> {
+    const episode = this.episode;
+    if (!episode) throw new EnvStateError(`${this.name}: call reset(task) before step(action)`);
+    if (episode.done) throw new EnvStateError(`${this.name}: the episode is over; call reset(task) to start another`);
+    if (episode.snapshot === null) {
+      // The page could not be read: whatever was asked, the episode ends.
+      episode.done = true;
+      return this.result(episode, 0, false, 'The page could not be read, so the episode ends.', { error: 'the page could not be read' });
+    }
+    const admitted = admitPageAction(action, episode.observation.actions);
+    const parsed = admitted === null ? null : parsePageAction(admitted);
+    if (admitted === null || parsed === null) {
+      const why = parsePageAction(typeof action === 'string' ? action : '') === null ? 'is not a page action' : 'is not one the page admits now';
+      return this.result(episode, 0, false, `${quote(action)} ${why}; nothing happened.`);
+    }
+    const tab = this.tab as PageTab;
+    const before = episode.snapshot;
+    try {
+      const performed = await this.perform(tab, episode, parsed);
+      if ('failed' in performed) {
+        const reading = await this.read(tab, episode.entry);
+        this.show(episode, reading);
+        return this.result(episode, 0, false, `${admitted} failed: ${performed.failed}; nothing happened.`);
+      }
+      const moved = performed.moved;
+      const reading = await this.read(tab, episode.entry);
+      const total = this.rewardOf(reading, episode.entry);
+      const reward = total - episode.total;
+      episode.total = total;
+      const done = this.doneOf(reading, episode.entry);
+      this.show(episode, reading);
+      episode.done = done;
+      const won = done && total > 0;
+      const outcome = describeChange(before, reading.snapshot, moved);
+      const end = done ? (won ? ` The task is done: reward ${rewardText(total)}.` : ` The episode is over without success (reward ${rewardText(total)}).`) : '';
+      return this.result(episode, reward, true, `${admitted}: ${outcome}${end}`, { won, ...(reading.pageErrors.length > 0 ? { pageErrors: reading.pageErrors } : {}), ...(moved === 'refused' ? { refused: true } : {}) });
+    } catch (error) {
+      if (!(error instanceof PageError)) throw error;
+      // The page stopped answering: a watchdog ends the episode, and the next reset opens a fresh tab.
+      await this.dropTab();
+      episode.done = true;
+      episode.snapshot = null;
+      return this.result(episode, 0, true, `${admitted}: the page stopped answering (${error.message}), so the episode ends.`, { error: error.message });
+    }
+  }
+
+  /** Closes the env's tab (the host and its browser stay for other envs). */
+  async close(): Promise<void> {
+    await this.dropTab();
+  }
+
+  private async perform(tab: PageTab, episode: Episode, action: PageAction): Promise<{ moved: Moved } | { failed: string }> {
+    if (action.verb === 'back') {
+      if (!(await tab.goBack())) return { failed: 'there is no page to go back to' };
+      episode.depth = Math.max(0, episode.depth - 1);
+      return { moved: 'navigated' };
+    }
+    const { result, navigated, refused } = await tab.act<{ ok: boolean; reason?: string; leaving: boolean; refused?: string }>(`window.__dreamgym.act(${JSON.stringify(action)})`);
+    if (result !== null && !result.ok) return { failed: result.reason ?? 'the page refused it' };
+    if (result?.refused !== undefined) return { moved: 'refused' };
+    if (navigated) {
+      episode.depth++;
+      return { moved: 'navigated' };
+    }
+    return { moved: refused ? 'refused' : 'stayed' };
+  }
+
+  /** The reward and done hooks and the page, in one call into the page. */
+  private async read(tab: PageTab, entry: SiteTask): Promise<Reading> {
+    const hook = (name: HookName): string => {
+      const code = hookOf(this.site, entry, name);
+      return code === undefined ? '' : `try { out.${name} = (${code}\n); } catch (e) { out.hookError ??= ['${name}', String(e && e.message || e)]; }`;
+    };
+    const reading = await tab.evaluate<Reading>(`(() => { const out = {}; ${hook('reward')} ${hook('done')}
+      const driver = window.__dreamgym;
+      out.snapshot = driver ? driver.observe(${JSON.stringify(this.cap)}) : null;
+      out.pageErrors = driver ? driver.takeErrors() : [];
+      return out; })()`);
+    if (reading.hookError) throw this.hookError(entry, reading.hookError[0], `threw: ${reading.hookError[1]}`);
+    if (reading.snapshot === null) throw new PageError('page-crash', 'the page driver is not in the page (was the page replaced by a download or a non-HTML file?)');
+    return reading;
+  }
+
+  private rewardOf(reading: Reading, entry: SiteTask): number {
+    const reward = reading.reward ?? 0;
+    if (typeof reward !== 'number' || !Number.isFinite(reward)) throw this.hookError(entry, 'reward', `gave ${JSON.stringify(reward) ?? String(reward)}, not a number`);
+    return reward;
+  }
+
+  private doneOf(reading: Reading, entry: SiteTask): boolean {
+    const done = reading.done ?? false;
+    if (typeof done !== 'boolean') throw this.hookError(entry, 'done', `gave ${JSON.stringify(done) ?? String(done)}, not true or false`);
+    return done;
+  }
+
+  private show(episode: Episode, reading: Reading): void {
+    const snapshot = reading.snapshot as PageSnapshot;
+    episode.snapshot = snapshot;
+    const canGoBack = episode.depth > 0;
+    episode.observation = { text: snapshotText(snapshot, { instruction: episode.instruction, canGoBack }), actions: admissiblePageActions(snapshot, canGoBack) };
+  }
+
+  private broken(episode: Episode, error: PageError): void {
+    episode.snapshot = null;
+    episode.observation = { text: `title: \nurl: /${episode.entry.page}\ninstruction: ${episode.instruction}\nerror: ${error.message}`, actions: [WAIT] };
+  }
+
+  private result(episode: Episode, reward: number, valid: boolean, explanation: string, extra: Record<string, unknown> = {}): StepResult {
+    const won = extra.won === true;
+    return {
+      observation: episode.observation,
+      reward,
+      done: episode.done,
+      info: { valid, won, truncated: false, ...extra, explanation: finish(explanation, false) },
+    };
+  }
+
+  private hookError(entry: SiteTask, hook: HookName, what: string): SiteError {
+    return new SiteError(`site "${this.site.name}", task "${entry.id}": the ${hook} hook ${what}`);
+  }
+
+  private async openTab(): Promise<PageTab> {
+    this.tab ??= await (await this.host()).openTab();
+    return this.tab;
+  }
+
+  private async dropTab(): Promise<void> {
+    const tab = this.tab;
+    this.tab = null;
+    await tab?.close();
+  }
+}
+
+/** One sentence on what an action did to the page, from the two snapshots. */
+/** Where an action left the tab: on the page, on a new one, or on the page after it tried to leave the site. */
+type Moved = 'stayed' | 'navigated' | 'refused';
+
+function describeChange(before: PageSnapshot, after: PageSnapshot | null, moved: Moved): string {
+  if (after === null) return 'the page could not be read.';
+  if (moved === 'refused') return 'the page tried to leave the site and was stopped there.';
+  if (moved === 'navigated') return `the page ${after.path === before.path ? 'reloaded' : `went to ${after.path}`}${after.title ? ` (${after.title})` : ''}.`;
+  const seen = new Set(before.elements.map((e) => lineKey(e)));
+  const changed = after.elements.filter((e) => !seen.has(lineKey(e)));
+  if (changed.length === 0 && after.elements.length === before.elements.length) return 'nothing on the page changed.';
+  const first = changed[0];
+  const shown = first ? `; first: ${first.role} ${first.id !== undefined ? `#${first.id} ` : ''}${first.name}${first.value !== undefined ? ` = ${first.value}` : ''}` : '';
+  return `${changed.length} line${changed.length === 1 ? '' : 's'} of the page changed${shown}.`;
+}
+
+function lineKey(e: PageSnapshot['elements'][number]): string {
+  return `${e.id ?? ''}|${e.role}|${e.name}|${e.value ?? ''}|${e.states.join(',')}`;
+}
+

@@ -1,0 +1,48 @@
+/**
+ * The web environment: a site's pages are the environment. `web` is the bundled suite
+ * (its definition and task programs in suite/, its pages in public/web/suite/); a user's folder with
+ * a `site.json` becomes the same environment through `webSiteEnvironment` (the CLI's `--site DIR`).
+ */
+import type { EnvDefinition } from '../spec.ts';
+import { WebOracle, WebRandom } from './agents.ts';
+import { WebEnv } from './env.ts';
+import type { SiteSource } from './host.ts';
+import { hostFor } from './hosts.ts';
+import { proposeTexts } from './queries.ts';
+import { parseSiteDefinition, siteTasks, siteTestSplit, type SiteDefinition, type TaskProgram } from './site.ts';
+import { SUITE_PROGRAMS } from './suite/index.ts';
+import { SUITE_SITE } from './suite/site.ts';
+import { WebVariation } from './variation.ts';
+
+export const WEB_ENV = 'web';
+
+/** The environment a site makes: its splits are its seed ranges, its tasks every (task, seed). */
+export function webSiteEnvironment(site: SiteDefinition, source: SiteSource, programs: Readonly<Record<string, TaskProgram>> = {}): EnvDefinition {
+  const testSplit = siteTestSplit(site);
+  const splits = new Map<string, ReturnType<typeof siteTasks>>();
+  const tasksOf = (split: string): ReturnType<typeof siteTasks> => {
+    let tasks = splits.get(split);
+    if (!tasks) {
+      tasks = siteTasks(site, split, programs, WEB_ENV);
+      splits.set(split, tasks);
+    }
+    return tasks;
+  };
+  return {
+    name: WEB_ENV,
+    description: site.description || `The pages of the site "${site.name}" as an environment.`,
+    actionSyntax: 'page',
+    splits: Object.entries(site.seeds).map(([name, [from, to]]) => ({ name, size: (to - from) * site.tasks.length })),
+    testSplit,
+    maxSteps: site.maxSteps,
+    createEnv: () => new WebEnv(WEB_ENV, site, () => hostFor(source)),
+    tasks: tasksOf,
+    createOracle: () => new WebOracle(programs, site.name),
+    createRandom: (rng) => new WebRandom(rng),
+    variation: new WebVariation(site, programs, testSplit),
+    proposeQueries: proposeTexts,
+  };
+}
+
+/** The bundled suite as the `web` environment. */
+export const webEnvironment: EnvDefinition = webSiteEnvironment(parseSiteDefinition(SUITE_SITE, 'src/envs/web/suite/site.ts'), { bundled: 'suite' }, SUITE_PROGRAMS);

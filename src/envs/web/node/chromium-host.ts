@@ -1,0 +1,174 @@
+/**
+ * The web env's Node host: the system Chromium through playwright-core (no browser download),
+ * the site's folder served on loopback, the page driver injected into every page before the
+ * page's own scripts. One browser per process, started on first use; one context per site, whose
+ * requests to any other origin are refused (a page cannot leave the site); one tab per env, so
+ * lockstep rollouts run several pages at once.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumPath } from '../../../platform/chromium.ts';
+import { PageError, type PageHost, type PageHostFactory, type PageTab, type PageTimeouts } from '../host.ts';
+import { serveFolder } from './static-server.ts';
+
+let driverScript: Promise<string> | null = null;
+
+/** The page driver as one script (driver/index.ts and dom-accessibility-api), bundled once per process. */
+export function pageDriverScript(): Promise<string> {
+  driverScript ??= build({
+    entryPoints: [fileURLToPath(new URL('../driver/index.ts', import.meta.url))],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'chrome110',
+    minify: true,
+    write: false,
+    logLevel: 'silent',
+  }).then((result) => (result.outputFiles[0] as { text: string }).text);
+  return driverScript;
+}
+
+let browser: Promise<Browser> | null = null;
+
+function sharedBrowser(): Promise<Browser> {
+  browser ??= chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true }).catch((error: unknown) => {
+    browser = null;
+    throw new PageError('page-crash', `could not start the system Chromium for web pages: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  });
+  return browser;
+}
+
+/** Closes the shared browser (the CLI calls it before it exits; tests after their suite). */
+export async function closeSharedBrowser(): Promise<void> {
+  const open = browser;
+  browser = null;
+  if (open) await (await open.catch(() => null))?.close();
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => PageError): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+const CONTEXT_GONE = /Execution context was destroyed|navigat|Target (page, context or browser )?(has been )?closed|frame was detached/i;
+
+class ChromiumTab implements PageTab {
+  private loads = 0;
+  private waiters: (() => void)[] = [];
+  private refused = false;
+
+  constructor(
+    private readonly page: Page,
+    private readonly origin: string,
+    private readonly timeouts: PageTimeouts,
+  ) {
+    page.on('load', () => {
+      this.loads++;
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    page.on('requestfailed', (request) => {
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+        this.refused = true;
+        for (const wake of this.waiters.splice(0)) wake();
+      }
+    });
+    // The driver answers alert/confirm/prompt itself; a dialog opened before it ran is dismissed.
+    page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+  }
+
+  async load(path: string): Promise<void> {
+    const url = new URL(path.replace(/^\/+/, ''), `${this.origin}/`).href;
+    let response;
+    try {
+      response = await this.page.goto(url, { waitUntil: 'load', timeout: this.timeouts.loadMs });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (/timeout/i.test(message)) throw new PageError('page-timeout', `${path} did not finish loading in ${this.timeouts.loadMs / 1000} s`, { cause: error });
+      throw new PageError('page-load', `${path} could not be loaded: ${message.split('\n')[0]}`, { cause: error });
+    }
+    if (response && !response.ok()) throw new PageError('page-load', `${path} answered ${response.status()} ${response.statusText()}`);
+  }
+
+  async evaluate<T>(expression: string): Promise<T> {
+    const work = this.page.evaluate(expression) as Promise<T>;
+    return withTimeout(work, this.timeouts.callMs, () => new PageError('page-timeout', `the page did not answer in ${this.timeouts.callMs / 1000} s (a script that does not yield?)`)).catch((error: unknown) => {
+      if (error instanceof PageError) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      if (CONTEXT_GONE.test(message)) throw new PageError('page-crash', `the page went away during the call: ${message.split('\n')[0]}`, { cause: error });
+      throw error;
+    });
+  }
+
+  async act<T extends { leaving: boolean }>(expression: string): Promise<{ result: T | null; navigated: boolean; refused: boolean }> {
+    const before = this.loads;
+    this.refused = false;
+    let result: T | null = null;
+    try {
+      result = await this.evaluate<T>(expression);
+    } catch (error) {
+      // The page left while the handlers ran: the action navigated.
+      if (!(error instanceof PageError && error.code === 'page-crash')) throw error;
+    }
+    if (result !== null && !result.leaving) return { result, navigated: false, refused: false };
+    const arrived = (): boolean => this.loads > before || this.refused;
+    if (!arrived()) {
+      await withTimeout(new Promise<void>((resolve) => this.waiters.push(resolve)), this.timeouts.loadMs, () => new PageError('page-timeout', `the next page did not finish loading in ${this.timeouts.loadMs / 1000} s`));
+    }
+    // Left the site some other way (a script's `location = …`): the refused request left an error page; go back.
+    if (this.refused || new URL(this.page.url()).origin !== this.origin) {
+      await this.page.goBack({ waitUntil: 'load', timeout: this.timeouts.loadMs }).catch(() => null);
+      return { result, navigated: false, refused: true };
+    }
+    return { result, navigated: this.loads > before, refused: false };
+  }
+
+  async goBack(): Promise<boolean> {
+    try {
+      const response = await this.page.goBack({ waitUntil: 'load', timeout: this.timeouts.loadMs });
+      return response !== null;
+    } catch (error) {
+      throw new PageError('page-timeout', `going back did not finish loading: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, { cause: error });
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.page.close({ runBeforeUnload: false }).catch(() => undefined);
+  }
+}
+
+class ChromiumHost implements PageHost {
+  constructor(
+    private readonly context: BrowserContext,
+    private readonly origin: string,
+    private readonly timeouts: PageTimeouts,
+    private readonly stopServing: () => Promise<void>,
+  ) {}
+
+  async openTab(): Promise<PageTab> {
+    return new ChromiumTab(await this.context.newPage(), this.origin, this.timeouts);
+  }
+
+  async close(): Promise<void> {
+    await this.context.close().catch(() => undefined);
+    await this.stopServing();
+  }
+}
+
+/** Where the bundled sites live in the checkout (the build copies the same folder into dist/web). */
+const BUNDLED_ROOT = fileURLToPath(new URL('../../../../public/web/', import.meta.url));
+
+export const pageHostFactory: PageHostFactory = async (site, timeouts) => {
+  const root = 'root' in site ? site.root : path.join(BUNDLED_ROOT, site.bundled);
+  const [server, driver, shared] = await Promise.all([serveFolder(root), pageDriverScript(), sharedBrowser()]);
+  const context = await shared.newContext({ serviceWorkers: 'block' });
+  await context.addInitScript({ content: driver });
+  // A page may not leave the site: navigations and requests to any other origin fail.
+  await context.route((url) => url.origin !== server.origin, (route) => route.abort('blockedbyclient'));
+  return new ChromiumHost(context, server.origin, timeouts, server.close);
+};
+pageHostFactory.shutdown = closeSharedBrowser;

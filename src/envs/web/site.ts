@@ -1,0 +1,162 @@
+/**
+ * A site: a folder of pages and a `site.json` that says which pages are tasks, which seeds make
+ * each split, and how a page reports its outcome (JavaScript hooks run in the page):
+ *
+ *   { "name": "my-site",
+ *     "tasks": [ { "id": "click-button", "page": "pages/click-button.html" } ],
+ *     "seeds": { "train": [0, 1000], "test": [1000, 1200] },
+ *     "maxSteps": 10,
+ *     "hooks": { "start": "…statements; SEED is the episode's seed…",
+ *                "instruction": "…expression…", "reward": "…expression…", "done": "…expression…" } }
+ *
+ * A task may override any hook. A task instance is a task and a seed; a split is a seed range
+ * (from inclusive, to exclusive), and the splits' ranges may not overlap. The bundled suite
+ * (suite/) is a site too, whose tasks also have a generator: the instance's instruction and data
+ * are made here from the seed (the page gets them as TASK) and its oracle reads them.
+ */
+import * as v from 'valibot';
+import { UsageError } from '../../core/errors.ts';
+import type { Observation, Task } from '../../core/types.ts';
+
+const NAME = v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be lowercase letters, digits, - or _'));
+const CODE = v.pipe(v.string(), v.trim(), v.minLength(1, 'must be JavaScript, not empty'));
+
+const hooksSchema = v.strictObject({
+  start: v.optional(CODE),
+  instruction: v.optional(CODE),
+  reward: v.optional(CODE),
+  done: v.optional(CODE),
+});
+
+const taskSchema = v.strictObject({
+  id: NAME,
+  page: v.pipe(v.string(), v.minLength(1, 'must name a page of the site')),
+  /** 1 (one widget) to 5 (a small app); read by the curriculum. */
+  difficulty: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(5)), 1),
+  /** An app-like task (inbox, feed, shop, forum, admin) rather than a single widget. */
+  app: v.optional(v.boolean(), false),
+  hooks: v.optional(hooksSchema, {}),
+});
+
+const RANGE = v.pipe(
+  v.tuple([v.pipe(v.number(), v.integer(), v.minValue(0)), v.pipe(v.number(), v.integer(), v.minValue(1))]),
+  v.check(([from, to]) => to > from, 'must be [from, to] with to > from'),
+);
+
+const siteSchema = v.strictObject({
+  name: NAME,
+  description: v.optional(v.string(), ''),
+  tasks: v.pipe(v.array(taskSchema), v.minLength(1, 'must list at least one task')),
+  seeds: v.pipe(
+    v.record(NAME, RANGE),
+    v.check((seeds) => Object.keys(seeds).length > 0, 'must name at least one split'),
+  ),
+  testSplit: v.optional(NAME),
+  maxSteps: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(200)), 10),
+  hooks: v.optional(hooksSchema, {}),
+});
+
+export type SiteHooks = v.InferOutput<typeof hooksSchema>;
+export type SiteTask = v.InferOutput<typeof taskSchema>;
+export type SiteDefinition = v.InferOutput<typeof siteSchema>;
+export type HookName = keyof SiteHooks;
+
+/** An instance's data and instruction, made from its seed (the bundled suite's tasks). */
+export interface TaskInstance {
+  instruction: string;
+  data: unknown;
+}
+
+/** What a bundled task adds to its `site.json` entry: its generator and its oracle. */
+export interface TaskProgram {
+  /** The instance for `seed`; `split` lets a task keep the entities of train and test apart. */
+  generate(seed: number, split: string): TaskInstance;
+  /**
+   * An oracle for one episode of the instance: its next action from the instance's data and what
+   * the page shows (never the page's internals). It may keep its place between calls.
+   */
+  createOracle(data: unknown): (observation: Observation) => string;
+}
+
+/** What a web task carries as its goal: where its page is and which instance it is. */
+export interface WebGoal {
+  site: string;
+  task: string;
+  seed: number;
+  split: string;
+  /** The generator's data (bundled tasks), handed to the page's start hook as TASK. */
+  data?: unknown;
+}
+
+export function isWebGoal(goal: unknown): goal is WebGoal {
+  const g = goal as WebGoal | null;
+  return typeof g === 'object' && g !== null && typeof g.site === 'string' && typeof g.task === 'string' && Number.isInteger(g.seed) && typeof g.split === 'string';
+}
+
+/** `site.json`'s content, checked; a UsageError that names the task and the field otherwise. */
+export function parseSiteDefinition(json: unknown, where = 'site.json'): SiteDefinition {
+  const result = v.safeParse(siteSchema, json, { abortEarly: true });
+  if (!result.success) {
+    const issue = result.issues[0];
+    const keys = issue.path?.map((p) => p.key as string | number) ?? [];
+    let subject = where;
+    let rest = keys;
+    if (keys[0] === 'tasks' && typeof keys[1] === 'number') {
+      const id = (json as { tasks?: { id?: unknown }[] }).tasks?.[keys[1]]?.id;
+      subject = `${where}, task ${typeof id === 'string' ? `"${id}"` : `#${keys[1] + 1}`}`;
+      rest = keys.slice(2);
+    }
+    const field = rest.length === 0 ? '' : ` ${rest.join('.')}`;
+    const missing = issue.received === 'undefined' ? ' is required' : ` ${issue.message}`;
+    throw new UsageError(`${subject}:${field}${missing}`);
+  }
+  const site = result.output;
+  const ids = new Set<string>();
+  for (const task of site.tasks) {
+    if (ids.has(task.id)) throw new UsageError(`${where}: task "${task.id}" is listed twice`);
+    ids.add(task.id);
+    for (const hook of ['reward', 'done'] as const) {
+      if ((task.hooks[hook] ?? site.hooks[hook]) === undefined) throw new UsageError(`${where}, task "${task.id}": no ${hook} hook (give one in "hooks" or in the task's own "hooks")`);
+    }
+  }
+  const ranges = Object.entries(site.seeds).sort((a, b) => a[1][0] - b[1][0]);
+  for (let i = 1; i < ranges.length; i++) {
+    const [prevName, prev] = ranges[i - 1] as [string, [number, number]];
+    const [name, range] = ranges[i] as [string, [number, number]];
+    if (range[0] < prev[1]) throw new UsageError(`${where}: the seeds of "${prevName}" and "${name}" overlap; a seed belongs to one split`);
+  }
+  if (site.testSplit !== undefined && !(site.testSplit in site.seeds)) throw new UsageError(`${where}: testSplit "${site.testSplit}" is not one of the seed splits (${Object.keys(site.seeds).join(', ')})`);
+  return site;
+}
+
+/** The hook `task` uses: its own, else the site's. */
+export function hookOf(site: SiteDefinition, task: SiteTask, hook: HookName): string | undefined {
+  return task.hooks[hook] ?? site.hooks[hook];
+}
+
+/** The split held-out evaluation uses: `testSplit`, else `test`, else the last range. */
+export function siteTestSplit(site: SiteDefinition): string {
+  if (site.testSplit) return site.testSplit;
+  if ('test' in site.seeds) return 'test';
+  return Object.entries(site.seeds).sort((a, b) => b[1][0] - a[1][0])[0]?.[0] as string;
+}
+
+/**
+ * The task instances of a split, seed by seed, each seed's tasks in the site's order (so a prefix
+ * of the list covers every task). A task without a generator gets its instruction from its page
+ * at reset (WebEnv writes it into the task).
+ */
+export function siteTasks(site: SiteDefinition, split: string, programs: Readonly<Record<string, TaskProgram>>, env: string): Task[] {
+  const range = site.seeds[split];
+  if (!range) throw new UsageError(`${site.name} has no split "${split}"; use one of: ${Object.keys(site.seeds).join(', ')}`);
+  const tasks: Task[] = [];
+  for (let seed = range[0]; seed < range[1]; seed++) {
+    for (const entry of site.tasks) {
+      const program = programs[entry.id];
+      const instance = program?.generate(seed, split);
+      const goal: WebGoal = { site: site.name, task: entry.id, seed, split, ...(instance ? { data: instance.data } : {}) };
+      tasks.push({ id: `${entry.id}:${seed}`, env, instruction: instance?.instruction ?? '', difficulty: entry.difficulty, origin: 'seed', goal });
+    }
+  }
+  return tasks;
+}

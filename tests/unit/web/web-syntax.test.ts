@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { expandActions } from '../../../src/core/queries.ts';
+import { admitPageAction, pageAction, parsePageAction } from '../../../src/envs/web/actions.ts';
+import { proposeTexts } from '../../../src/envs/web/queries.ts';
+import { parseSiteDefinition, siteTasks } from '../../../src/envs/web/site.ts';
+import { admissiblePageActions, shownElements, snapshotText, type PageSnapshot } from '../../../src/envs/web/snapshot.ts';
+import { siteOptions } from '../../../src/cli/site.ts';
+
+const SNAPSHOT: PageSnapshot = {
+  title: 'Sign in',
+  path: '/login.html',
+  cut: 0,
+  elements: [
+    { role: 'heading', name: 'Sign in', states: [] },
+    { id: 3, role: 'textbox', name: 'Username', value: 'alice', states: ['focused'] },
+    { id: 4, role: 'checkbox', name: 'Remember me', states: ['not checked'] },
+    { id: 5, role: 'combobox', name: 'Size', value: 'Small', options: ['Small', 'Large'], states: [] },
+    { id: 6, role: 'button', name: 'Sign in', states: [] },
+    { id: 7, role: 'button', name: 'Sign in', states: ['disabled'] },
+  ],
+};
+
+describe('web actions', () => {
+  it('parses every verb by id, the name for the reader only', () => {
+    expect(parsePageAction('click[#17 Submit]')).toEqual({ verb: 'click', id: 17, name: 'Submit' });
+    expect(parsePageAction('click[#17]')).toEqual({ verb: 'click', id: 17, name: '' });
+    expect(parsePageAction('type[#9 Email | a | b]')).toEqual({ verb: 'type', id: 9, name: 'Email', value: 'a | b' });
+    expect(parsePageAction('select[#11 Country | France]')).toEqual({ verb: 'select', id: 11, name: 'Country', value: 'France' });
+    expect(parsePageAction('  go back ')).toEqual({ verb: 'back' });
+  });
+
+  it('refuses what is not a page action', () => {
+    for (const bad of ['', 'click[17]', 'click[#17x]', 'type[#9 Email]', 'type[#9 Email | ...]', 'select[#1 A | ]', 'click[#1 | x]', 'hover[#1]', 'click[#]', 'x'.repeat(5000)]) {
+      expect(parsePageAction(bad), bad).toBeNull();
+    }
+  });
+
+  it('admits an action by id and verb, filling a type template', () => {
+    const actions = admissiblePageActions(SNAPSHOT, true);
+    expect(actions).toEqual([
+      'type[#3 Username | ...]', 'press[#3 Username | Enter]', 'check[#4 Remember me]', 'select[#5 Size | Large]', 'click[#6 Sign in]', 'go back',
+    ]);
+    expect(admitPageAction('click[#6]', actions)).toBe('click[#6 Sign in]');
+    expect(admitPageAction('click[#7 Sign in]', actions)).toBeNull(); // disabled: no action
+    expect(admitPageAction('type[#3 | bob]', actions)).toBe('type[#3 Username | bob]');
+    expect(admitPageAction('select[#5 Size | large]', actions)).toBe('select[#5 Size | Large]');
+    expect(admitPageAction('select[#5 Size | Medium]', actions)).toBeNull();
+    expect(admitPageAction('uncheck[#4 Remember me]', actions)).toBeNull();
+    expect(admitPageAction(42, actions)).toBeNull();
+    expect(pageAction('type', 3, 'Username', 'bob')).toBe('type[#3 Username | bob]');
+  });
+
+  it('renders the state with ids first and reads it back', () => {
+    const text = snapshotText(SNAPSHOT, { instruction: 'log in', canGoBack: false });
+    expect(text.split('\n')).toEqual([
+      'title: Sign in', 'url: /login.html', 'instruction: log in',
+      '[1] heading: Sign in', '[2] textbox: #3 Username | value: alice | focused', '[3] checkbox: #4 Remember me | not checked',
+      '[4] combobox: #5 Size | value: Small', '[5] button: #6 Sign in', '[6] button: #7 Sign in | disabled',
+    ]);
+    const shown = shownElements(text);
+    expect(shown[1]).toEqual({ role: 'textbox', id: 3, name: 'Username', value: 'alice', states: ['focused'] });
+    expect(shown[0]).toEqual({ role: 'heading', name: 'Sign in', states: [] });
+  });
+
+  it('fills every template with the texts proposed from the instruction', () => {
+    expect(proposeTexts('Log in as "bruno" with the password "maple58", then write to Ana Lopez at ana@x.org on 2026-01-02 for 12.5 dollars.'))
+      .toEqual(['bruno', 'maple58', 'ana@x.org', '2026-01-02', '2026', '01', '02', '12.5']);
+    expect(expandActions(['type[#3 Name | ...]', 'click[#4 Go]'], 'Enter "kiwi".', proposeTexts)).toEqual(['type[#3 Name | kiwi]', 'click[#4 Go]']);
+  });
+});
+
+describe('site.json', () => {
+  const good = { name: 'mine', tasks: [{ id: 'a', page: 'a.html' }], seeds: { train: [0, 3], test: [3, 4] }, hooks: { reward: 'R', done: 'D' } };
+
+  it('makes a task per task and seed, seed by seed', () => {
+    const site = parseSiteDefinition({ ...good, tasks: [{ id: 'a', page: 'a.html' }, { id: 'b', page: 'b.html', difficulty: 3 }] });
+    const tasks = siteTasks(site, 'train', {}, 'web');
+    expect(tasks.map((t) => t.id)).toEqual(['a:0', 'b:0', 'a:1', 'b:1', 'a:2', 'b:2']);
+    expect(tasks[1]).toMatchObject({ env: 'web', difficulty: 3, instruction: '', goal: { site: 'mine', task: 'b', seed: 0, split: 'train' } });
+    expect(site.maxSteps).toBe(10);
+  });
+
+  it('names the task and the field that is wrong', () => {
+    const bad: [unknown, RegExp][] = [
+      [{ ...good, name: undefined }, /site\.json: name is required/],
+      [{ ...good, tasks: [{ id: 'a' }] }, /task "a": page is required/],
+      [{ ...good, tasks: [{ id: 'a', page: 'a.html', difficulty: 9 }] }, /task "a": difficulty/],
+      [{ ...good, tasks: [{ id: 'a', page: 'a.html', hooks: { rewards: 'x' } }] }, /task "a": hooks\.rewards/],
+      [{ ...good, hooks: { reward: 'R' } }, /task "a": no done hook/],
+      [{ ...good, seeds: { train: [0, 5], test: [4, 6] } }, /"train" and "test" overlap/],
+      [{ ...good, seeds: { train: [5, 5] } }, /seeds\.train must be \[from, to\]/],
+      [{ ...good, tasks: [{ id: 'a', page: 'a.html' }, { id: 'a', page: 'b.html' }] }, /task "a" is listed twice/],
+      [{ ...good, testSplit: 'valid' }, /testSplit "valid"/],
+    ];
+    for (const [json, message] of bad) expect(() => parseSiteDefinition(json), message.source).toThrow(message);
+  });
+});
+
+describe('--site and --tasks', () => {
+  it('are taken out of any command\'s arguments', () => {
+    expect(siteOptions(['--env', 'web', '--site', 'dir', '--tasks=a,b', '--json'])).toEqual({ rest: ['--env', 'web', '--json'], site: { dir: 'dir', tasks: ['a', 'b'] } });
+    expect(siteOptions(['--env', 'shop'])).toEqual({ rest: ['--env', 'shop'], site: null });
+    expect(() => siteOptions(['--site'])).toThrow(/--site needs a value/);
+    expect(() => siteOptions(['--tasks', 'a'])).toThrow(/give --site DIR too/);
+  });
+});
