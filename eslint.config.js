@@ -14,4 +14,9 @@ export default tseslint.config(
       'no-constant-condition': ['error', { checkLoops: false }],
     },
   },
+  {
+    // The bundled web suite's task scripts run in its pages, beside the runtime (lib/task.js) that defines `task`.
+    files: ['public/web/**/*.js'],
+    languageOptions: { globals: { task: 'readonly' } },
+  },
 );

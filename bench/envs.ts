@@ -14,7 +14,8 @@ export async function envsBench(argv: string[]): Promise<unknown> {
   const episodes = Number(values.episodes);
   const repeats = Number(values.repeats);
   const results = [];
-  for (const spec of ENVIRONMENTS) {
+  // Live pages have their own bench (`npm run bench -- web`).
+  for (const spec of ENVIRONMENTS.filter((e) => e.actionSyntax !== 'page')) {
     // Each environment's own agents: the shopper exists only in the shop.
     for (const policy of scriptedPoliciesOf(spec)) {
       await rollout(spec, policy, { split: spec.testSplit, episodes: 20, seed: 999 });

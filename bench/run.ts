@@ -9,6 +9,7 @@ import { neuralBench } from './neural.ts';
 import { policyBench } from './policy.ts';
 import { replayBench } from './replay.ts';
 import { robustnessBench } from './robustness.ts';
+import { webBench } from './web.ts';
 
 const BENCHES: Record<string, (args: string[]) => Promise<unknown>> = {
   envs: envsBench,
@@ -17,6 +18,7 @@ const BENCHES: Record<string, (args: string[]) => Promise<unknown>> = {
   policy: policyBench,
   replay: replayBench,
   robustness: robustnessBench,
+  web: webBench,
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -72,17 +72,20 @@ export class WebEnv implements Env {
     this.episode = null;
     const episode: Episode = { task, entry, instruction: task.instruction, depth: 0, total: 0, observation: { text: '', actions: [] }, snapshot: null, done: false };
     try {
+      const reuse = this.site.reusePage === true && this.tab !== null && this.tab.path() === `/${entry.page}`;
       const tab = await this.openTab();
-      await tab.load(entry.page).catch((error: unknown) => {
+      if (!reuse) await tab.load(entry.page).catch((error: unknown) => {
         // A page that never finishes loading is still read as it stands, as a person would; one that is not there is the site's mistake.
         if (error instanceof PageError && error.code === 'page-load') throw new SiteError(`site "${this.site.name}", task "${entry.id}": ${error.message}`);
         if (!(error instanceof PageError && error.code === 'page-timeout')) throw error;
       });
-      const start = hookOf(this.site, entry, 'start');
-      if (start !== undefined) {
-        const thrown = await tab.evaluate<string | null>(`(async (SEED, TASK) => { try { ${start}\n; return null; } catch (e) { return String(e && e.message || e); } })(${goal.seed}, ${JSON.stringify(goal.data === undefined ? null : { instruction: task.instruction, data: goal.data })})`);
-        if (thrown !== null) throw this.hookError(entry, 'start', `threw: ${thrown}`);
-      }
+      // The start hook, and where the instruction is known already the first reading, in one call.
+      const start = hookOf(this.site, entry, 'start') ?? '';
+      const readNow = episode.instruction !== '';
+      const started = await tab.evaluate<{ thrown: string | null; reading?: Reading }>(`(async (SEED, TASK) => {
+        try { ${start}\n; } catch (e) { return { thrown: String(e && e.message || e) }; }
+        return ${readNow ? `{ thrown: null, reading: ${this.readExpression(entry)} }` : '{ thrown: null }'}; })(${goal.seed}, ${JSON.stringify(goal.data === undefined ? null : { task: goal.task, instruction: task.instruction, data: goal.data })})`);
+      if (started.thrown !== null) throw this.hookError(entry, 'start', `threw: ${started.thrown}`);
       if (episode.instruction === '') {
         const instruction = hookOf(this.site, entry, 'instruction');
         if (instruction === undefined) throw new SiteError(`site "${this.site.name}", task "${entry.id}": no instruction hook, and the task has no generator to make one`);
@@ -92,7 +95,7 @@ export class WebEnv implements Env {
         // The instruction lives in the page: the task learns it here, once, for everything after (training, the buffer).
         task.instruction = episode.instruction;
       }
-      const reading = await this.read(tab, entry);
+      const reading = started.reading ? this.checked(started.reading, entry) : await this.read(tab, entry);
       episode.total = this.rewardOf(reading, entry);
       this.show(episode, reading);
     } catch (error) {
@@ -123,13 +126,12 @@ export class WebEnv implements Env {
     const before = episode.snapshot;
     try {
       const performed = await this.perform(tab, episode, parsed);
+      const reading = performed.reading ?? (await this.read(tab, episode.entry));
       if ('failed' in performed) {
-        const reading = await this.read(tab, episode.entry);
         this.show(episode, reading);
         return this.result(episode, 0, false, `${admitted} failed: ${performed.failed}; nothing happened.`);
       }
       const moved = performed.moved;
-      const reading = await this.read(tab, episode.entry);
       const total = this.rewardOf(reading, episode.entry);
       const reward = total - episode.total;
       episode.total = total;
@@ -155,33 +157,50 @@ export class WebEnv implements Env {
     await this.dropTab();
   }
 
-  private async perform(tab: PageTab, episode: Episode, action: PageAction): Promise<{ moved: Moved } | { failed: string }> {
+  /**
+   * Performs the action; where the page stayed, the same call into the page also reads it
+   * (`reading`), so a step costs one round trip.
+   */
+  private async perform(tab: PageTab, episode: Episode, action: PageAction): Promise<{ moved: Moved; reading?: Reading } | { failed: string; reading?: Reading }> {
     if (action.verb === 'back') {
       if (!(await tab.goBack())) return { failed: 'there is no page to go back to' };
       episode.depth = Math.max(0, episode.depth - 1);
       return { moved: 'navigated' };
     }
-    const { result, navigated, refused } = await tab.act<{ ok: boolean; reason?: string; leaving: boolean; refused?: string }>(`window.__dreamgym.act(${JSON.stringify(action)})`);
-    if (result !== null && !result.ok) return { failed: result.reason ?? 'the page refused it' };
-    if (result?.refused !== undefined) return { moved: 'refused' };
+    type Acted = { ok: boolean; reason?: string; leaving: boolean; refused?: string; reading?: Reading };
+    const { result, navigated, refused } = await tab.act<Acted>(`(async () => {
+      const acted = await window.__dreamgym.act(${JSON.stringify(action)});
+      return acted.leaving ? acted : { ...acted, reading: ${this.readExpression(episode.entry)} }; })()`);
+    const reading = !navigated && !refused && result?.reading ? this.checked(result.reading, episode.entry) : undefined;
+    const withReading = <T extends object>(outcome: T): T & { reading?: Reading } => (reading ? { ...outcome, reading } : outcome);
+    if (result !== null && !result.ok) return withReading({ failed: result.reason ?? 'the page refused it' });
+    if (result?.refused !== undefined) return withReading({ moved: 'refused' as Moved });
     if (navigated) {
       episode.depth++;
       return { moved: 'navigated' };
     }
-    return { moved: refused ? 'refused' : 'stayed' };
+    return withReading({ moved: (refused ? 'refused' : 'stayed') as Moved });
   }
 
-  /** The reward and done hooks and the page, in one call into the page. */
-  private async read(tab: PageTab, entry: SiteTask): Promise<Reading> {
+  /** An expression that reads the reward and done hooks and the page, in the page. */
+  private readExpression(entry: SiteTask): string {
     const hook = (name: HookName): string => {
       const code = hookOf(this.site, entry, name);
       return code === undefined ? '' : `try { out.${name} = (${code}\n); } catch (e) { out.hookError ??= ['${name}', String(e && e.message || e)]; }`;
     };
-    const reading = await tab.evaluate<Reading>(`(() => { const out = {}; ${hook('reward')} ${hook('done')}
+    return `(() => { const out = {}; ${hook('reward')} ${hook('done')}
       const driver = window.__dreamgym;
       out.snapshot = driver ? driver.observe(${JSON.stringify(this.cap)}) : null;
       out.pageErrors = driver ? driver.takeErrors() : [];
-      return out; })()`);
+      return out; })()`;
+  }
+
+  /** The reward and done hooks and the page, in one call into the page. */
+  private async read(tab: PageTab, entry: SiteTask): Promise<Reading> {
+    return this.checked(await tab.evaluate<Reading>(this.readExpression(entry)), entry);
+  }
+
+  private checked(reading: Reading, entry: SiteTask): Reading {
     if (reading.hookError) throw this.hookError(entry, reading.hookError[0], `threw: ${reading.hookError[1]}`);
     if (reading.snapshot === null) throw new PageError('page-crash', 'the page driver is not in the page (was the page replaced by a download or a non-HTML file?)');
     return reading;

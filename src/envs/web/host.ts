@@ -41,6 +41,8 @@ export interface PageTab {
    * new page loaded, `refused` that the navigation was refused (another origin) and the page stayed.
    */
   act<T extends { leaving: boolean }>(expression: string): Promise<{ result: T | null; navigated: boolean; refused: boolean }>;
+  /** The open page's path and query (`/pages/a.html?x=1`), without the origin. */
+  path(): string;
   /** Goes back in the tab's history; false when there is nothing to go back to. */
   goBack(): Promise<boolean>;
   close(): Promise<void>;

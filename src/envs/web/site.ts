@@ -53,6 +53,11 @@ const siteSchema = v.strictObject({
   ),
   testSplit: v.optional(NAME),
   maxSteps: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(200)), 10),
+  /**
+   * The start hook sets a page up from scratch (as MiniWoB++'s pages do), so an episode on the page
+   * already open skips the reload. Off by default: a page is loaded afresh for each episode.
+   */
+  reusePage: v.optional(v.boolean(), false),
   hooks: v.optional(hooksSchema, {}),
 });
 

@@ -1,10 +1,14 @@
-// The bundled suite's page runtime, after MiniWoB++: a task page sets `task.setup(data, seed)` to
-// build its instance and calls `task.end(reward)` when the episode is over. The env starts an
-// episode with `task.start(SEED, TASK)` (site.json's start hook) and reads `task.reward` and
-// `task.done` after every action. The instruction is shown to a person in a banner that the
+// The bundled suite's page runtime, after MiniWoB++. The single-page tasks share one document
+// (index.html loads every tasks/<id>.js, each calling `task.define(id, title, setup)`), so a new
+// episode sets the page up again without a reload; a page of its own (a task of several pages)
+// sets `task.setup(data, seed)` instead. Either calls `task.end(reward)` when the episode is over.
+// The env starts an episode with `task.start(SEED, TASK)` (the suite's start hook) and reads
+// `task.reward` and `task.done` after every action. The instruction is shown to a person in a banner that the
 // page driver does not read (aria-hidden): the env gives it to the agent in its own header line.
 (function () {
   const task = {
+    kinds: {},
+    id: '',
     instruction: '',
     data: null,
     seed: 0,
@@ -13,6 +17,7 @@
     setup: null,
     start(seed, given) {
       if (!given || typeof given !== 'object') throw new Error('this page is a task of the bundled suite; start it with its generated data');
+      this.id = given.task;
       this.seed = seed;
       this.instruction = given.instruction;
       this.data = given.data;
@@ -20,8 +25,18 @@
       this.done = false;
       this.persist();
       showInstruction();
-      if (typeof this.setup !== 'function') throw new Error('the page set no task.setup');
+      document.body.classList.remove('won', 'lost');
+      const kind = this.kinds[given.task];
+      if (kind) {
+        document.title = kind.title;
+        kind.setup(given.data, seed);
+        return;
+      }
+      if (typeof this.setup !== 'function') throw new Error(`this page has no task "${given.task}"`);
       this.setup(given.data, seed);
+    },
+    define(id, title, setup) {
+      this.kinds[id] = { title, setup };
     },
     end(reward) {
       if (this.done) return;
@@ -32,8 +47,8 @@
     },
     // A task of several pages keeps its episode in the tab's sessionStorage from page to page.
     persist() {
-      const { instruction, data, seed, reward, done } = this;
-      sessionStorage.setItem('dreamgym:task', JSON.stringify({ instruction, data, seed, reward, done }));
+      const { id, instruction, data, seed, reward, done } = this;
+      sessionStorage.setItem('dreamgym:task', JSON.stringify({ id, instruction, data, seed, reward, done }));
     },
     // A page after the first renders the episode's instance with `render(data)`.
     resume(render) {

@@ -127,6 +127,11 @@ class ChromiumTab implements PageTab {
     return { result, navigated: this.loads > before, refused: false };
   }
 
+  path(): string {
+    const url = new URL(this.page.url());
+    return url.origin === this.origin ? `${url.pathname}${url.search}` : '';
+  }
+
   async goBack(): Promise<boolean> {
     try {
       const response = await this.page.goBack({ waitUntil: 'load', timeout: this.timeouts.loadMs });

@@ -1,16 +1,5 @@
-<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>Click a link</title>
-<link rel="stylesheet" href="lib/task.css">
-<script src="lib/task.js"></script>
-</head>
-<body>
-<div id="instruction" aria-hidden="true"></div>
-<main id="area"></main>
-<script>
-task.setup = function (data) {
+// Click a link: the page of the bundled task "click-link" (its generator and oracle: src/envs/web/suite/widgets.ts).
+task.define('click-link', 'Click a link', function (data) {
   const area = document.getElementById('area');
   const words = data.words.map((word, i) => data.links.includes(i)
     ? task.el('a', { href: '#', onclick: (event) => { event.preventDefault(); task.end(word === data.target ? 1 : 0); } }, word)
@@ -18,7 +7,4 @@ task.setup = function (data) {
   const paragraph = task.el('p', {});
   words.forEach((w, i) => { if (i > 0) paragraph.append(' '); paragraph.append(w instanceof Node ? w : document.createTextNode(w)); });
   area.replaceChildren(paragraph);
-};
-</script>
-</body>
-</html>
+});

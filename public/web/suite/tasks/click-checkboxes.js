@@ -1,16 +1,5 @@
-<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>Check boxes</title>
-<link rel="stylesheet" href="lib/task.css">
-<script src="lib/task.js"></script>
-</head>
-<body>
-<div id="instruction" aria-hidden="true"></div>
-<main id="area"></main>
-<script>
-task.setup = function (data) {
+// Check boxes: the page of the bundled task "click-checkboxes" (its generator and oracle: src/envs/web/suite/widgets.ts).
+task.define('click-checkboxes', 'Check boxes', function (data) {
   const area = document.getElementById('area');
   const boxes = data.options.map((name, i) => task.el('input', { type: 'checkbox', id: `box${i}`, value: name }));
   area.replaceChildren(
@@ -20,7 +9,4 @@ task.setup = function (data) {
       task.end(JSON.stringify(chosen) === JSON.stringify([...data.wanted].sort()) ? 1 : 0);
     } }, 'Submit'),
   );
-};
-</script>
-</body>
-</html>
+});

@@ -1,16 +1,5 @@
-<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>Sign in</title>
-<link rel="stylesheet" href="lib/task.css">
-<script src="lib/task.js"></script>
-</head>
-<body>
-<div id="instruction" aria-hidden="true"></div>
-<main id="area"></main>
-<script>
-task.setup = function (data) {
+// Sign in: the page of the bundled task "login-user" (its generator and oracle: src/envs/web/suite/widgets.ts).
+task.define('login-user', 'Sign in', function (data) {
   const area = document.getElementById('area');
   const user = task.el('input', { type: 'text', id: 'user', autocomplete: 'off' });
   const pass = task.el('input', { type: 'password', id: 'pass' });
@@ -24,7 +13,4 @@ task.setup = function (data) {
     task.el('label', { for: 'pass' }, 'Password'), pass,
     task.el('button', { type: 'submit' }, 'Log in'), error);
   area.replaceChildren(form);
-};
-</script>
-</body>
-</html>
+});

@@ -1,16 +1,5 @@
-<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>Enter text</title>
-<link rel="stylesheet" href="lib/task.css">
-<script src="lib/task.js"></script>
-</head>
-<body>
-<div id="instruction" aria-hidden="true"></div>
-<main id="area"></main>
-<script>
-task.setup = function (data) {
+// Enter text: the page of the bundled task "enter-text" (its generator and oracle: src/envs/web/suite/widgets.ts).
+task.define('enter-text', 'Enter text', function (data) {
   const area = document.getElementById('area');
   const field = task.el('input', { type: 'text', id: 'field' });
   area.replaceChildren(
@@ -18,7 +7,4 @@ task.setup = function (data) {
     field,
     task.el('button', { type: 'button', onclick: () => task.end(field.value.trim() === data.text ? 1 : 0) }, 'Submit'),
   );
-};
-</script>
-</body>
-</html>
+});

@@ -1,16 +1,5 @@
-<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>Tabs</title>
-<link rel="stylesheet" href="lib/task.css">
-<script src="lib/task.js"></script>
-</head>
-<body>
-<div id="instruction" aria-hidden="true"></div>
-<main id="area"></main>
-<script>
-task.setup = function (data) {
+// Tabs: the page of the bundled task "click-tab" (its generator and oracle: src/envs/web/suite/widgets.ts).
+task.define('click-tab', 'Tabs', function (data) {
   const area = document.getElementById('area');
   const tabs = [];
   const panels = [];
@@ -22,7 +11,4 @@ task.setup = function (data) {
   });
   area.replaceChildren(task.el('div', { role: 'tablist' }, ...tabs), ...panels);
   show(0);
-};
-</script>
-</body>
-</html>
+});

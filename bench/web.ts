@@ -1,0 +1,62 @@
+/**
+ * The web env's speed in Node (the system Chromium): oracle steps per second on the bundled
+ * suite's test instances, resets included, with 1 page and with 4 pages stepping at once (one env
+ * and one tab each), for the single-widget tasks and for the tasks of several pages. Each figure
+ * is the median over repeats; `parallelGain` is 4 pages' steps/s over 1 page's, in the same run.
+ */
+import { parseArgs } from 'node:util';
+import { runEpisode } from '../src/envs/episode.ts';
+import { envSpec } from '../src/envs/registry.ts';
+import type { Task } from '../src/core/types.ts';
+import { closePageHosts } from '../src/envs/web/hosts.ts';
+import { SUITE_SITE } from '../src/envs/web/suite/site.ts';
+import { median } from './stats.ts';
+
+/** Steps per second of `pages` envs each playing its share of `tasks` with the oracle, resets included. */
+async function oracleRate(tasks: readonly Task[], pages: number): Promise<{ stepsPerSec: number; won: number }> {
+  const spec = envSpec('web');
+  const envs = Array.from({ length: pages }, () => spec.createEnv());
+  // Warm every tab on its first page so that opening tabs is not timed.
+  await Promise.all(envs.map((env, i) => runEpisode(env, spec.createOracle(), tasks[i % tasks.length] as Task)));
+  let steps = 0;
+  let won = 0;
+  const started = performance.now();
+  await Promise.all(envs.map(async (env, lane) => {
+    for (let i = lane; i < tasks.length; i += pages) {
+      const record = await runEpisode(env, spec.createOracle(), tasks[i] as Task);
+      steps += record.steps.length;
+      if (record.won) won++;
+    }
+  }));
+  return { stepsPerSec: steps / ((performance.now() - started) / 1000), won: won / tasks.length };
+}
+
+export async function webBench(argv: string[]): Promise<unknown> {
+  const { values } = parseArgs({ args: argv, options: { episodes: { type: 'string', default: '120' }, repeats: { type: 'string', default: '3' } } });
+  const episodes = Number(values.episodes);
+  const repeats = Number(values.repeats);
+  const spec = envSpec('web');
+  const pageOf = new Map(SUITE_SITE.tasks.map((t) => [t.id, t.page]));
+  const test = spec.tasks(spec.testSplit);
+  const groups = {
+    singleWidget: test.filter((t) => pageOf.get((t.goal as { task: string }).task) === 'index.html'),
+    severalPages: test.filter((t) => pageOf.get((t.goal as { task: string }).task) !== 'index.html'),
+  };
+  const results = [];
+  try {
+    for (const [group, tasks] of Object.entries(groups)) {
+      const chosen = tasks.slice(0, episodes);
+      const figures: Record<string, number> = {};
+      for (const pages of [1, 4]) {
+        const runs = [];
+        for (let r = 0; r < repeats; r++) runs.push(await oracleRate(chosen, pages));
+        figures[`pages${pages}StepsPerSec`] = Math.round(median(runs.map((x) => x.stepsPerSec)));
+        figures[`pages${pages}SuccessRate`] = median(runs.map((x) => x.won));
+      }
+      results.push({ group, episodes: chosen.length, repeats, ...figures, parallelGain: Number(((figures.pages4StepsPerSec as number) / (figures.pages1StepsPerSec as number)).toFixed(2)) });
+    }
+  } finally {
+    await closePageHosts();
+  }
+  return { results };
+}
