@@ -64,7 +64,7 @@ import { DEFAULT_IMAGINE, IMAGINE_MODES, type Imagine } from '../src/train/modes
 import { PRESETS, ROWS, selectRows, setupNeeds, trainArgs, type PresetName, type RowSpec } from './paper-plan.ts';
 import { markdown, svg, type PaperReport, type PaperRow } from './paper-report.ts';
 import { realTable, type RealRun } from './real-table.ts';
-import { countByType } from './by-type.ts';
+import { countByType, meanByGroup } from './by-type.ts';
 import { episodeSteps } from './episode-steps.ts';
 import { tallyAttributes } from './buffer-attributes.ts';
 import { scoresByStep, stepKind } from './policy-steps.ts';
@@ -266,7 +266,8 @@ async function printByType(argv: string[]): Promise<void> {
   const policy = file === 'untrained' ? new Policy(DEFAULT_POLICY, Number(values.seed)) : importPolicy(new Uint8Array(await readFile(file))).policy;
   const outcomes: Trajectory[] = [];
   const result = await evaluatePolicy({ spec, policy, split: values.split ?? spec.testSplit, onEpisode: (t) => outcomes.push(t) });
-  process.stdout.write(`${JSON.stringify({ env: spec.name, policy: file, split: result.split, episodes: result.episodes, successRate: result.successRate, byType: countByType(outcomes) })}\n`);
+  const byType = countByType(outcomes);
+  process.stdout.write(`${JSON.stringify({ env: spec.name, policy: file, split: result.split, episodes: result.episodes, successRate: result.successRate, byGroup: meanByGroup(byType), byType })}\n`);
 }
 
 async function printEpisodeSteps(files: string[]): Promise<void> {

@@ -26,7 +26,7 @@ describe('the CLI', () => {
     expect(envs.map((e: { name: string }) => e.name)).toEqual(['shop', 'home', 'web']);
     expect(envs[0].splits).toEqual({ train: 1500, test: 500 });
     expect(envs[1].splits).toHaveProperty('valid-unseen');
-    expect(envs[2].splits).toEqual({ train: 5000 * 13, test: 30 * 13 });
+    expect(envs[2].splits).toEqual({ train: 5000 * 30, test: 30 * 30 });
   });
 
   it('--site makes a folder of pages the web env for the command, and names what is wrong with it', async () => {
@@ -39,7 +39,7 @@ describe('the CLI', () => {
     // The bundled suite is back after the command.
     const after = capture();
     await main(['envs', '--json'], after);
-    expect(lastJson(after.stdout).envs[2].splits).toEqual({ train: 5000 * 13, test: 30 * 13 });
+    expect(lastJson(after.stdout).envs[2].splits).toEqual({ train: 5000 * 30, test: 30 * 30 });
   });
 
   it('rollout --json prints the summary as the last stdout line and progress on stderr', async () => {

@@ -91,6 +91,8 @@ export interface WebGoal {
   split: string;
   /** The generator's data (bundled tasks), handed to the page's start hook as TASK. */
   data?: unknown;
+  /** The task is app-like (the site says so), not a single widget: results are reported by group. */
+  app?: boolean;
 }
 
 export function isWebGoal(goal: unknown): goal is WebGoal {
@@ -159,7 +161,7 @@ export function siteTasks(site: SiteDefinition, split: string, programs: Readonl
     for (const entry of site.tasks) {
       const program = programs[entry.id];
       const instance = program?.generate(seed, split);
-      const goal: WebGoal = { site: site.name, task: entry.id, seed, split, ...(instance ? { data: instance.data } : {}) };
+      const goal: WebGoal = { site: site.name, task: entry.id, seed, split, ...(entry.app ? { app: true } : {}), ...(instance ? { data: instance.data } : {}) };
       tasks.push({ id: `${entry.id}:${seed}`, env, instruction: instance?.instruction ?? '', difficulty: entry.difficulty, origin: 'seed', goal });
     }
   }

@@ -104,3 +104,23 @@ describe('--site and --tasks', () => {
     expect(() => siteOptions(['--tasks', 'a'])).toThrow(/give --site DIR too/);
   });
 });
+
+describe('the bundled suite\'s instances', () => {
+  it('keeps the people, subjects and products of test instances out of train instances', async () => {
+    const { SUITE_PROGRAMS } = await import('../../../src/envs/web/suite/index.ts');
+    const { SUITE_SITE } = await import('../../../src/envs/web/suite/site.ts');
+    const apps = SUITE_SITE.tasks.filter((t) => 'app' in t && t.app).map((t) => t.id);
+    expect(apps.length).toBeGreaterThanOrEqual(12);
+    // Every capitalised name and quoted span an instruction mentions is one of its entities.
+    const entities = (text: string): string[] => [...text.matchAll(/"([^"]+)"|\b([A-Z][a-z]+ [A-Z][a-z]+)\b|([\w.]+@[\w.]+)/g)].map((m) => (m[1] ?? m[2] ?? m[3]) as string);
+    for (const id of apps) {
+      const program = SUITE_PROGRAMS[id];
+      const train = new Set(Array.from({ length: 300 }, (_, seed) => program?.generate(seed, 'train').instruction ?? '').flatMap(entities));
+      for (let seed = 100_000; seed < 100_030; seed++) {
+        const instruction = program?.generate(seed, 'test').instruction ?? '';
+        const shared = entities(instruction).filter((e) => train.has(e) && !/^(Tips for|Question about|Thoughts on|Help with|I like)/.test(e));
+        expect(shared, `${id}:${seed}: ${instruction}`).toEqual([]);
+      }
+    }
+  });
+});

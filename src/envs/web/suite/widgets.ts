@@ -161,4 +161,68 @@ export const WIDGET_TASKS: Record<string, TaskProgram> = {
     if (link) return on(link, 'click');
     return o.actions.includes(GO_BACK) ? GO_BACK : on(findElement(o, 'link', 'Back to the catalogue'), 'click');
   }, 'browse-pages'),
+  'click-menu': program((rng) => {
+    const names = rng.sample(['File', 'Edit', 'View', 'Insert', 'Format', 'Tools'], 3 + rng.int(2));
+    const pool = rng.shuffle(WORDS.map(capital));
+    const menus = names.map((name, i) => ({ name, items: pool.slice(i * 4, i * 4 + 4) }));
+    const menu = rng.pick(menus);
+    const item = rng.pick(menu.items);
+    return { instruction: `Choose "${item}" from the ${menu.name} menu.`, data: { menus, menu: menu.name, item } };
+  }, (data) => (o) => {
+    const item = findElement(o, 'menuitem', data.item);
+    return item ? on(item, 'click') : on(findElement(o, 'button', data.menu), 'click');
+  }, 'click-menu'),
+
+  'enter-date': program((rng) => {
+    const date = `20${20 + rng.int(10)}-${String(1 + rng.int(12)).padStart(2, '0')}-${String(1 + rng.int(28)).padStart(2, '0')}`;
+    const label = rng.pick(['Start date', 'Due date', 'Birthday', 'Arrival']);
+    return { instruction: `Enter ${date} as the ${label.toLowerCase()} and submit.`, data: { date, label } };
+  }, (data) => (o) => {
+    const field = findElement(o, 'textbox', data.label);
+    return field?.value === data.date ? on(findElement(o, 'button', 'Submit'), 'click') : on(field, 'type', data.date);
+  }, 'enter-date'),
+
+  'signup-form': program((rng) => {
+    const first = rng.pick(FIRST_NAMES);
+    const name = `${capital(first)} ${capital(rng.pick(WORDS))}`;
+    const email = `${first}${rng.int(100)}@example.com`;
+    const password = `${rng.pick(WORDS)}-${rng.pick(WORDS)}`;
+    return { instruction: `Sign up as "${name}" with the e-mail ${email} and the password "${password}".`, data: { name, email, password } };
+  }, (data) => (o) => {
+    const steps: [string, string][] = [['Full name', data.name], ['E-mail', data.email]];
+    for (const [label, value] of steps) {
+      const field = findElement(o, 'textbox', label);
+      if (field?.value !== value) return on(field, 'type', value);
+    }
+    // Password fields show dots: type each once, by its length.
+    for (const label of ['Password', 'Confirm password']) {
+      const field = findElement(o, 'textbox', label);
+      if (field?.value?.length !== data.password.length) return on(field, 'type', data.password);
+    }
+    const terms = findElement(o, 'checkbox', 'I accept the terms');
+    if (terms && !terms.states.includes('checked')) return on(terms, 'check');
+    return on(findElement(o, 'button', 'Create account'), 'click');
+  }, 'signup-form'),
+
+  'search-list': program((rng) => {
+    const items = rng.sample(WORDS, 18 + rng.int(12)).map((w) => `${capital(w)} ${rng.pick(['tea', 'soap', 'rope', 'ink', 'wax', 'salt'])}`);
+    const target = rng.pick(items);
+    return { instruction: `Find "${target}" in the list and select it.`, data: { items, target } };
+  }, (data) => (o) => {
+    const select = findElement(o, 'button', `Select ${data.target}`);
+    if (select) return on(select, 'click');
+    return on(findElement(o, 'searchbox', 'Filter items'), 'type', data.target);
+  }, 'search-list'),
+
+  'toggle-switch': program((rng) => {
+    const names = rng.sample(['Dark mode', 'Notifications', 'Autosave', 'Location', 'Sounds', 'Sync', 'Captions'], 3 + rng.int(3));
+    const settings = names.map((name) => ({ name, on: rng.chance(0.5) }));
+    const target = rng.pick(settings);
+    const want = !target.on;
+    return { instruction: `Turn ${want ? 'on' : 'off'} ${target.name.toLowerCase()} and save.`, data: { settings, target: target.name, want } };
+  }, (data) => (o) => {
+    const toggle = findElement(o, 'switch', data.target);
+    if (toggle && toggle.states.includes('checked') !== data.want) return on(toggle, 'click');
+    return on(findElement(o, 'button', 'Save'), 'click');
+  }, 'toggle-switch'),
 };
