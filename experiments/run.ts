@@ -65,6 +65,7 @@ import { PRESETS, ROWS, selectRows, setupNeeds, trainArgs, type PresetName, type
 import { markdown, svg, type PaperReport, type PaperRow } from './paper-report.ts';
 import { realTable, type RealRun } from './real-table.ts';
 import { countByType, meanByGroup } from './by-type.ts';
+import { closePageHosts } from '../src/envs/web/hosts.ts';
 import { episodeSteps } from './episode-steps.ts';
 import { tallyAttributes } from './buffer-attributes.ts';
 import { scoresByStep, stepKind } from './policy-steps.ts';
@@ -529,4 +530,7 @@ try {
   if (!(error instanceof DreamGymError)) throw error;
   process.stderr.write(`error: ${error.message}\n`);
   process.exitCode = 1;
+} finally {
+  // The web env's pages: close the browser so the process can end.
+  await closePageHosts();
 }

@@ -83,6 +83,7 @@ export class WebEnv implements Env {
       const start = hookOf(this.site, entry, 'start') ?? '';
       const readNow = episode.instruction !== '';
       const started = await tab.evaluate<{ thrown: string | null; reading?: Reading }>(`(async (SEED, TASK) => {
+        if (window.__dreamgym) window.__dreamgym.restart();
         try { ${start}\n; } catch (e) { return { thrown: String(e && e.message || e) }; }
         return ${readNow ? `{ thrown: null, reading: ${this.readExpression(entry)} }` : '{ thrown: null }'}; })(${goal.seed}, ${JSON.stringify(goal.data === undefined ? null : { task: goal.task, instruction: task.instruction, data: goal.data })})`);
       if (started.thrown !== null) throw this.hookError(entry, 'start', `threw: ${started.thrown}`);

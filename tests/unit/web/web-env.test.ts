@@ -43,6 +43,18 @@ describe('the bundled suite', () => {
   });
 });
 
+describe('an instance reads the same whatever ran before it in the tab', () => {
+  it('numbers a reused page\'s elements afresh each episode', async () => {
+    const spec = envSpec('web');
+    const [first, second] = spec.tasks('test');
+    const web = spec.createEnv();
+    const alone = await web.reset(first as Task);
+    await web.reset(second as Task);
+    await web.step('click[#1]');
+    expect((await web.reset(first as Task)).text).toBe(alone.text);
+  });
+});
+
 describe('reading a page', () => {
   it('tells same-named buttons apart by id, lists only what shows, and acts on the one named', async () => {
     const web = env();

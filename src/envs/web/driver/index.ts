@@ -19,6 +19,11 @@ export interface PageDriver {
   act(action: Exclude<PageAction, { verb: 'back' }>): Promise<ActOutcome & { leaving: boolean; refused?: string }>;
   /** Errors the page's own scripts threw since the last call (uncaught errors, rejections). */
   takeErrors(): string[];
+  /**
+   * A new episode on the page already open: ids start again from 1, so an instance reads the same
+   * whatever ran before it in the tab (a fresh page would number it the same way).
+   */
+  restart(): void;
 }
 
 declare global {
@@ -38,7 +43,7 @@ function yieldTask(): Promise<void> {
 
 function install(): void {
   if (window.__dreamgym) return;
-  const ids = new ElementIds();
+  let ids = new ElementIds();
   const errors: string[] = [];
   let dialog: string | undefined;
   let leaving = false;
@@ -98,6 +103,11 @@ function install(): void {
     },
     takeErrors() {
       return errors.splice(0);
+    },
+    restart() {
+      ids = new ElementIds();
+      errors.splice(0);
+      dialog = undefined;
     },
   };
 }
