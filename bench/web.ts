@@ -1,7 +1,8 @@
 /**
  * The web env's speed in Node (the system Chromium): oracle steps per second on the bundled
  * suite's test instances, resets included, with 1 page and with 4 pages stepping at once (one env
- * and one tab each), for the single-widget tasks and for the tasks of several pages. Each figure
+ * and one tab each), for the single-widget tasks, the app-like ones and the task of several pages
+ * (a reload at every navigation). Each figure
  * is the median over repeats; `parallelGain` is 4 pages' steps/s over 1 page's, in the same run.
  */
 import { parseArgs } from 'node:util';
@@ -36,11 +37,13 @@ export async function webBench(argv: string[]): Promise<unknown> {
   const episodes = Number(values.episodes);
   const repeats = Number(values.repeats);
   const spec = envSpec('web');
-  const pageOf = new Map(SUITE_SITE.tasks.map((t) => [t.id, t.page]));
+  const entry = new Map(SUITE_SITE.tasks.map((t) => [t.id, t]));
   const test = spec.tasks(spec.testSplit);
+  const of = (t: Task) => entry.get((t.goal as { task: string }).task);
   const groups = {
-    singleWidget: test.filter((t) => pageOf.get((t.goal as { task: string }).task) === 'index.html'),
-    severalPages: test.filter((t) => pageOf.get((t.goal as { task: string }).task) !== 'index.html'),
+    singleWidget: test.filter((t) => !('app' in (of(t) ?? {})) && of(t)?.page === 'index.html'),
+    appLike: test.filter((t) => 'app' in (of(t) ?? {})),
+    severalPages: test.filter((t) => of(t)?.page !== 'index.html'),
   };
   const results = [];
   try {
