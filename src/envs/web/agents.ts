@@ -32,19 +32,19 @@ export class WebOracle implements Agent {
 
 export class WebRandom implements Agent {
   readonly name = 'random';
-  private instruction = '';
+  /** What it may type this episode: proposed once from the instruction, not at every step. */
+  private texts: string[] = [];
 
   constructor(private readonly rng: Rng) {}
 
   reset(task: Task): void {
-    this.instruction = task.instruction;
+    this.texts = proposeTexts(task.instruction);
   }
 
   act(observation: Observation): string {
     if (observation.actions.length === 0) return 'wait';
     const action = this.rng.pick(observation.actions);
     if (!isTemplate(action)) return action;
-    const texts = proposeTexts(this.instruction);
-    return fillTemplate(action, texts.length > 0 ? this.rng.pick(texts) : 'text');
+    return fillTemplate(action, this.texts.length > 0 ? this.rng.pick(this.texts) : 'text');
   }
 }

@@ -12,6 +12,7 @@
  * number, a page that 404s) are errors that name the task and the hook.
  */
 import { EnvStateError, UsageError } from '../../core/errors.ts';
+import { renderState } from '../../core/state.ts';
 import type { Env, Observation, StepResult, Task } from '../../core/types.ts';
 import { finish, quote, rewardText } from '../explain.ts';
 import { admitPageAction, parsePageAction, type PageAction } from './actions.ts';
@@ -228,7 +229,8 @@ export class WebEnv implements Env {
 
   private broken(episode: Episode, error: PageError): void {
     episode.snapshot = null;
-    episode.observation = { text: `title: \nurl: /${episode.entry.page}\ninstruction: ${episode.instruction}\nerror: ${error.message}`, actions: [WAIT] };
+    const header: [string, string][] = [['title', ''], ['url', `/${episode.entry.page}`], ['instruction', episode.instruction], ['error', error.message]];
+    episode.observation = { text: renderState({ header, elements: [] }), actions: [WAIT] };
   }
 
   private result(episode: Episode, reward: number, valid: boolean, explanation: string, extra: Record<string, unknown> = {}): StepResult {

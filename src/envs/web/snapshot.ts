@@ -19,7 +19,7 @@
  * the element's while it lives.
  */
 import { FREE_TEXT } from '../../core/actions.ts';
-import { FIELD_SEPARATOR, renderState, type AbstractState } from '../../core/state.ts';
+import { FIELD_SEPARATOR, elementFields, parseState, renderState, type AbstractState } from '../../core/state.ts';
 import { GO_BACK, pageAction } from './actions.ts';
 
 export interface PageElement {
@@ -48,15 +48,12 @@ export interface PageSnapshot {
   dialog?: string;
 }
 
-/** Roles whose element the policy can act on, and how. */
+/** Roles whose element the policy can act on, and how (the driver reads these as controls too). */
 const CLICKABLE = new Set(['button', 'link', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'switch']);
 const TYPABLE = new Set(['textbox', 'searchbox', 'spinbutton']);
 const CHECKABLE = new Set(['checkbox', 'radio']);
 const SELECTABLE = new Set(['combobox', 'listbox']);
-
-export function isActionable(element: PageElement): boolean {
-  return element.id !== undefined && (CLICKABLE.has(element.role) || TYPABLE.has(element.role) || CHECKABLE.has(element.role) || (SELECTABLE.has(element.role) && element.options !== undefined));
-}
+export const ACTIONABLE_ROLES: ReadonlySet<string> = new Set([...CLICKABLE, ...TYPABLE, ...CHECKABLE, ...SELECTABLE]);
 
 /** The line's text: the id and name first (what an action names), then the value and states. */
 function elementText(element: PageElement): string {
@@ -122,22 +119,23 @@ export interface ShownElement {
 
 const ID_AND_NAME = /^#(\d+)(?: (.*))?$/;
 
-/** The elements a web state shows, parsed back from its lines (the inverse of the rendering above). */
+/** The elements a web state shows, read back with the one state parser (the inverse of the rendering above). */
 export function shownElements(text: string): ShownElement[] {
-  const out: ShownElement[] = [];
-  for (const line of text.split('\n')) {
-    const match = /^\[\d+\] ([a-z][a-z0-9 _-]*): ?(.*)$/.exec(line);
-    if (!match) continue;
-    const fields = (match[2] as string).split(FIELD_SEPARATOR);
-    const head = fields[0] as string;
+  let state: AbstractState;
+  try {
+    state = parseState(text);
+  } catch {
+    return [];
+  }
+  return state.elements.map((line) => {
+    const [head = '', ...rest] = elementFields(line);
     const id = ID_AND_NAME.exec(head);
-    const element: ShownElement = id ? { role: match[1] as string, id: Number(id[1]), name: id[2] ?? '', states: [] } : { role: match[1] as string, name: head, states: [] };
-    for (const field of fields.slice(1)) {
+    const element: ShownElement = id ? { role: line.kind, id: Number(id[1]), name: id[2] ?? '', states: [] } : { role: line.kind, name: head, states: [] };
+    for (const field of rest) {
       if (field === 'empty') element.value = '';
       else if (field.startsWith('value: ')) element.value = field.slice(7);
       else element.states.push(field);
     }
-    out.push(element);
-  }
-  return out;
+    return element;
+  });
 }

@@ -7,17 +7,15 @@
  * what is left, cheaply (no names, no styles).
  */
 import { computeAccessibleName, getRole } from 'dom-accessibility-api';
-import type { PageElement, PageSnapshot } from '../snapshot.ts';
+import { ACTIONABLE_ROLES, type PageElement, type PageSnapshot } from '../snapshot.ts';
 
 export interface ObserveLimits {
   maxElements: number;
   maxChars: number;
 }
 
-const INTERACTIVE = new Set([
-  'button', 'link', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'switch',
-  'textbox', 'searchbox', 'spinbutton', 'checkbox', 'radio', 'combobox', 'listbox', 'slider',
-]);
+/** Controls get a line with an id: the roles the env admits actions on, and a slider (shown, not acted on yet). */
+const INTERACTIVE = new Set([...ACTIONABLE_ROLES, 'slider']);
 /** Roles read as their own line, by their accessible name. */
 const NAMED_TEXT = new Set(['heading', 'img', 'alert', 'status']);
 const NAME_LIMIT = 120;
@@ -126,10 +124,13 @@ function controlState(element: Element, role: string, out: PageElement): void {
   out.states = states;
 }
 
-const CONTROL_SELECTOR = 'a[href],button,input,select,textarea,[role],h1,h2,h3,h4,h5,h6';
+/** What may be a control, by tag or role (a table row's controls get lines of their own). */
+const CONTROL_SELECTOR = 'a[href],button,input,select,textarea,[role]';
+/** What the cap counts without styles or names: controls and headings. */
+const COUNTED_SELECTOR = `${CONTROL_SELECTOR},h1,h2,h3,h4,h5,h6`;
 
 function countable(element: Element): boolean {
-  if (element.matches(CONTROL_SELECTOR)) return true;
+  if (element.matches(COUNTED_SELECTOR)) return true;
   for (let n = element.firstChild; n; n = n.nextSibling) if (n.nodeType === Node.TEXT_NODE && (n.textContent ?? '').trim() !== '') return true;
   return false;
 }
@@ -174,7 +175,7 @@ export function observe(ids: ElementIds, limits: ObserveLimits): Omit<PageSnapsh
       const text = rowText(element);
       if (text !== '') push({ role: 'row', name: text, states: [] });
       // The row's controls still get their own lines.
-      for (const control of element.querySelectorAll('a[href],button,input,select,textarea,[role]')) visit(control);
+      for (const control of element.querySelectorAll(CONTROL_SELECTOR)) visit(control);
       return;
     }
     const namesControl = element.localName === 'label' && (element as HTMLLabelElement).control !== null;
