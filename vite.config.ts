@@ -1,9 +1,30 @@
-import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
+import { bundlePageDriver } from './src/envs/web/node/driver-bundle.ts';
+
+const PAGE_DRIVER = fileURLToPath(new URL('./src/envs/web/driver/index.ts', import.meta.url));
+
+/**
+ * `virtual:page-driver`: the web env's page driver as one classic script (a string), the same
+ * esbuild bundle the Node host injects, for the app's frames (src/envs/web/frame/).
+ */
+function pageDriver(): Plugin {
+  const id = '\0virtual:page-driver';
+  return {
+    name: 'dreamgym-page-driver',
+    resolveId: (source) => (source === 'virtual:page-driver' ? id : null),
+    async load(source) {
+      if (source !== id) return null;
+      return `export default ${JSON.stringify(await bundlePageDriver(PAGE_DRIVER))};`;
+    },
+  };
+}
 
 // The app is a static site: `npm run build` writes dist/, which any static host (or `vite preview`)
 // serves. Workers are ES modules so they can import the same src/ code as the page.
 export default defineConfig({
   base: './',
+  plugins: [pageDriver()],
   build: { target: 'es2022', sourcemap: true },
   worker: { format: 'es' },
   server: { port: 5173 },

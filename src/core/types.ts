@@ -56,6 +56,8 @@ export interface Env {
    * holds (a synthetic env's chat). Optional; an env with nothing to let go of leaves it out.
    */
   truncate?(): void;
+  /** The env is done with for good: let go of what it holds (a web env's page). Optional. */
+  close?(): Promise<void>;
 }
 
 export interface Transition {

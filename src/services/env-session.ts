@@ -3,9 +3,13 @@
  * episode, step it by hand, or let the oracle choose the next action. The page calls it through
  * comlink in `workers/env.worker.ts`; tests call the very same class in-process.
  */
-import { UsageError } from '../core/errors.ts';
+import { UsageError, errorMessage } from '../core/errors.ts';
 import type { Agent, Env, Observation, StepResult, Task } from '../core/types.ts';
-import { ENVIRONMENTS, describeEnv, envSpec, type EnvSummary } from '../envs/registry.ts';
+import { ENVIRONMENTS, describeEnv, envSpec, replaceEnvironment, type EnvSummary } from '../envs/registry.ts';
+import type { EnvSpec } from '../envs/spec.ts';
+import { WEB_ENV, webSiteEnvironment } from '../envs/web/index.ts';
+import { attachPageFrames } from '../envs/web/page-frames.ts';
+import { checkSiteFolder, parseSiteDefinition } from '../envs/web/site.ts';
 
 export type { EnvSummary };
 
@@ -49,6 +53,34 @@ export class EnvSession {
   private oracle: Agent | null = null;
   private last: Observation | null = null;
   private done = false;
+  private envSpec: EnvSpec | null = null;
+  private noOracle: string | null = null;
+  private restoreSuite: (() => void) | null = null;
+
+  /** The page's frames, where web pages live (the app attaches them when it starts this worker). */
+  attachPages(port: MessagePort): void {
+    attachPageFrames(port);
+  }
+
+  /**
+   * A folder the person opened becomes the `web` environment (its files stay on the page, which
+   * serves them to its frames): `site.json`'s content and the folder's file paths, checked as the
+   * CLI's `--site` checks them. Answers the environment as the env list shows it.
+   */
+  openSite(json: unknown, files: readonly string[], folder: string): EnvSummary {
+    const site = parseSiteDefinition(json, `${folder}/site.json`);
+    const present = new Set(files);
+    checkSiteFolder(site, (page) => present.has(page), folder);
+    this.closeSite();
+    this.restoreSuite = replaceEnvironment(webSiteEnvironment(site, { files: site.name }));
+    return describeEnv(envSpec(WEB_ENV));
+  }
+
+  /** The bundled suite is the `web` environment again. */
+  closeSite(): void {
+    this.restoreSuite?.();
+    this.restoreSuite = null;
+  }
 
   listEnvs(): EnvSummary[] {
     return ENVIRONMENTS.map(describeEnv);
@@ -62,10 +94,24 @@ export class EnvSession {
   async start(envName: string, split: string, index: number): Promise<EpisodeStart> {
     const spec = envSpec(envName);
     const task = taskAt(envName, split, index);
-    this.env = spec.createEnv();
-    this.oracle = spec.createOracle();
-    const observation = await this.env.reset(task);
-    this.oracle.reset(task, observation);
+    // One env per environment, kept from episode to episode (a web env keeps its page's frame).
+    if (this.envSpec !== spec) {
+      await this.env?.close?.();
+      this.env = spec.createEnv();
+      this.envSpec = spec;
+    }
+    const env = this.env as Env;
+    const observation = await env.reset(task);
+    // A site a person brings has no oracle: the episode plays on, and asking for one says why.
+    this.oracle = null;
+    this.noOracle = null;
+    try {
+      const oracle = spec.createOracle();
+      oracle.reset(task, observation);
+      this.oracle = oracle;
+    } catch (error) {
+      this.noOracle = errorMessage(error);
+    }
     this.last = observation;
     this.done = false;
     return { task: publicTask(task), split, index, observation };
@@ -86,7 +132,8 @@ export class EnvSession {
    * episode when a person asks to watch the oracle.
    */
   oracleAction(): string {
-    if (!this.oracle || !this.last) throw new UsageError('start an episode first');
+    if (!this.last) throw new UsageError('start an episode first');
+    if (!this.oracle) throw new UsageError(this.noOracle ?? 'start an episode first');
     return this.oracle.act(this.last);
   }
 

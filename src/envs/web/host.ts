@@ -7,10 +7,16 @@
 import { DreamGymError } from '../../core/errors.ts';
 
 /**
- * What a host serves a site from: a folder of pages a user brings (served on loopback by the Node
- * host), or a site bundled with the project (public/web/<name>, which the build ships).
+ * What a host serves a site from: a folder of pages a user brings (a path, served on loopback by
+ * the Node host; or, in the app, the files of a folder the person opened, held by the page under
+ * the site's name), or a site bundled with the project (public/web/<name>, which the build ships).
  */
-export type SiteSource = { root: string } | { bundled: string };
+export type SiteSource = { root: string } | { files: string } | { bundled: string };
+
+/** The host cache's key of a source. */
+export function sourceKey(site: SiteSource): string {
+  return 'bundled' in site ? `bundled:${site.bundled}` : 'files' in site ? `files:${site.files}` : `folder:${site.root}`;
+}
 
 /** A page that failed: it did not load, it stopped answering, it crashed. The env ends the episode with it. */
 export class PageError extends DreamGymError {

@@ -4,12 +4,12 @@
  * app's frame host in a browser, as `#tf-platform` picks the tfjs platform.
  */
 import { pageHostFactory } from '#page-host';
-import { DEFAULT_PAGE_TIMEOUTS, type PageHost, type PageTimeouts, type SiteSource } from './host.ts';
+import { DEFAULT_PAGE_TIMEOUTS, sourceKey, type PageHost, type PageTimeouts, type SiteSource } from './host.ts';
 
 const hosts = new Map<string, Promise<PageHost>>();
 
 function keyOf(site: SiteSource, timeouts: PageTimeouts): string {
-  return `${'bundled' in site ? `bundled:${site.bundled}` : `folder:${site.root}`}|${timeouts.loadMs}|${timeouts.callMs}`;
+  return `${sourceKey(site)}|${timeouts.loadMs}|${timeouts.callMs}`;
 }
 
 /** The host of `site` with these watchdogs, started once (a failed start is not kept: the next call tries again). */

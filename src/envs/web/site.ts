@@ -136,6 +136,31 @@ export function parseSiteDefinition(json: unknown, where = 'site.json'): SiteDef
   return site;
 }
 
+/** Compiles a hook the way the env runs it (without running it): a syntax error names the task and the hook. */
+function checkHook(site: SiteDefinition, task: string, hook: HookName, code: string): void {
+  const body = hook === 'start' ? `return (async (SEED, TASK) => { ${code}\n })` : `return () => (${code}\n)`;
+  try {
+    new Function(body);
+  } catch (error) {
+    throw new UsageError(`site "${site.name}", task "${task}": the ${hook} hook is not valid JavaScript: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * A site's folder checked before any page opens: every task's page is in it (`hasFile` answers for
+ * a path relative to the folder, `folder` names it in the message) and every hook compiles.
+ */
+export function checkSiteFolder(site: SiteDefinition, hasFile: (path: string) => boolean, folder: string): void {
+  for (const task of site.tasks) {
+    const page = task.page.split(/[?#]/)[0] as string;
+    if (page.split('/').includes('..') || !hasFile(page)) throw new UsageError(`site "${site.name}", task "${task.id}": the page ${task.page} is not in ${folder}`);
+    for (const hook of ['start', 'instruction', 'reward', 'done'] as const) {
+      const code = hookOf(site, task, hook);
+      if (code !== undefined) checkHook(site, task.id, hook, code);
+    }
+  }
+}
+
 /** The hook `task` uses: its own, else the site's. */
 export function hookOf(site: SiteDefinition, task: SiteTask, hook: HookName): string | undefined {
   return task.hooks[hook] ?? site.hooks[hook];

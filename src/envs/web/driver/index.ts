@@ -8,6 +8,7 @@
 import type { PageAction } from '../actions.ts';
 import type { PageSnapshot } from '../snapshot.ts';
 import { act, type ActOutcome } from './act.ts';
+import { installFrameBridge } from './frame-bridge.ts';
 import { ElementIds, clean, observe, type ObserveLimits } from './observe.ts';
 
 export interface PageDriver {
@@ -15,8 +16,10 @@ export interface PageDriver {
   /**
    * Performs the action, then lets the page's handlers and the tasks they queue run. `leaving`
    * says the page started to unload (a link, a form post): the host waits for the next page.
+   * `navigate` is the site path a link or form asked for where the host loads pages itself (a
+   * page written into a sandboxed frame cannot navigate to its site's other pages).
    */
-  act(action: Exclude<PageAction, { verb: 'back' }>): Promise<ActOutcome & { leaving: boolean; refused?: string }>;
+  act(action: Exclude<PageAction, { verb: 'back' }>): Promise<ActOutcome & { leaving: boolean; refused?: string; navigate?: string }>;
   /** Errors the page's own scripts threw since the last call (uncaught errors, rejections). */
   takeErrors(): string[];
   /**
@@ -60,35 +63,46 @@ function install(): void {
   window.addEventListener('error', (event) => errors.push(clean(String(event.message), 200)));
   window.addEventListener('unhandledrejection', (event) => errors.push(clean(String(event.reason), 200)));
   let refused: string | undefined;
-  // A page may not leave its site: a link or a form to another origin does nothing (the host
-  // also goes back from any other way out, a script's `location = …`).
-  const foreign = (url: string): boolean => {
+  let navigate: string | undefined;
+  const frame = window.__dreamgymFrame;
+  // A page written into the app's sandboxed frame has no URL of its own: its links resolve against
+  // a made-up origin (its `<base>`), which is its site; the host loads the page a link asks for.
+  const written = frame?.mode === 'srcdoc' && frame.siteOrigin !== undefined ? frame.siteOrigin : null;
+  const siteOrigin = written ?? location.origin;
+  const target = (url: string): URL | null => {
     try {
-      return new URL(url, location.href).origin !== location.origin;
+      return new URL(url, document.baseURI);
     } catch {
-      return false;
+      return null;
     }
   };
+  // A page may not leave its site: a link or a form to another origin does nothing (the host
+  // also goes back from any other way out, a script's `location = …`).
+  const leave = (event: Event, url: string): void => {
+    const to = target(url);
+    if (!to || (to.protocol !== 'http:' && to.protocol !== 'https:')) return;
+    if (to.origin !== siteOrigin) {
+      event.preventDefault();
+      refused = to.href;
+    } else if (written !== null) {
+      event.preventDefault();
+      navigate = `${to.pathname.replace(/^\/+/, '')}${to.search}`;
+    }
+  };
+  // After the page's own handlers (a page that routes its links itself has prevented the default).
   window.addEventListener('click', (event) => {
     const link = (event.target as Element | null)?.closest?.('a[href]') as HTMLAnchorElement | null;
-    if (link && foreign(link.href)) {
-      event.preventDefault();
-      refused = link.href;
-    }
-  }, true);
+    if (link && !event.defaultPrevented && !link.getAttribute('href')?.startsWith('#')) leave(event, link.href);
+  });
   window.addEventListener('submit', (event) => {
-    const form = event.target as HTMLFormElement;
-    if (foreign(form.action)) {
-      event.preventDefault();
-      refused = form.action;
-    }
-  }, true);
+    if (!event.defaultPrevented) leave(event, (event.target as HTMLFormElement).action);
+  });
   window.addEventListener('beforeunload', () => (leaving = true));
   window.addEventListener('pagehide', () => (leaving = true));
 
   window.__dreamgym = {
     observe(limits) {
-      const snapshot: PageSnapshot = observe(ids, limits);
+      const snapshot: PageSnapshot = written !== null ? observe(ids, limits, `/${frame?.path ?? ''}`) : observe(ids, limits);
       if (dialog !== undefined) snapshot.dialog = dialog;
       dialog = undefined;
       return snapshot;
@@ -96,10 +110,11 @@ function install(): void {
     async act(action) {
       leaving = false;
       refused = undefined;
+      navigate = undefined;
       const outcome = act(ids, action);
       await yieldTask();
       await yieldTask();
-      return { ...outcome, leaving, ...(refused !== undefined ? { refused } : {}) };
+      return { ...outcome, leaving: leaving || navigate !== undefined, ...(refused !== undefined ? { refused } : {}), ...(navigate !== undefined ? { navigate } : {}) };
     },
     takeErrors() {
       return errors.splice(0);
@@ -110,6 +125,7 @@ function install(): void {
       dialog = undefined;
     },
   };
+  if (frame) installFrameBridge(() => ids);
 }
 
 install();

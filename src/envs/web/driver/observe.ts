@@ -37,6 +37,11 @@ export class ElementIds {
     return id;
   }
 
+  /** The element's id if it has one already (what a person's click on it meant), without giving it one. */
+  known(element: Element): number | undefined {
+    return this.ids.get(element);
+  }
+
   element(id: number): Element | null {
     return this.elements.get(id)?.deref() ?? null;
   }
@@ -135,8 +140,11 @@ function countable(element: Element): boolean {
   return false;
 }
 
-/** Reads the page. `ids` must live as long as the page (driver/index.ts keeps one). */
-export function observe(ids: ElementIds, limits: ObserveLimits): Omit<PageSnapshot, 'dialog'> {
+/**
+ * Reads the page. `ids` must live as long as the page (driver/index.ts keeps one); `path` is the
+ * page's path in its site where `location` cannot say it (a page the app's frame host wrote in).
+ */
+export function observe(ids: ElementIds, limits: ObserveLimits, path = `${location.pathname}${location.search}`): Omit<PageSnapshot, 'dialog'> {
   const elements: PageElement[] = [];
   let chars = 0;
   let cut = 0;
@@ -186,5 +194,5 @@ export function observe(ids: ElementIds, limits: ObserveLimits): Omit<PageSnapsh
     for (const child of element.children) visit(child);
   };
   if (document.body) visit(document.body);
-  return { title: clean(document.title, NAME_LIMIT), path: `${location.pathname}${location.search}`, elements, cut };
+  return { title: clean(document.title, NAME_LIMIT), path, elements, cut };
 }

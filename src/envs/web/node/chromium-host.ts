@@ -7,28 +7,11 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../../../platform/chromium.ts';
 import { PageError, type PageHost, type PageHostFactory, type PageTab, type PageTimeouts } from '../host.ts';
+import { pageDriverScript } from './driver-bundle.ts';
 import { serveFolder } from './static-server.ts';
-
-let driverScript: Promise<string> | null = null;
-
-/** The page driver as one script (driver/index.ts and dom-accessibility-api), bundled once per process. */
-export function pageDriverScript(): Promise<string> {
-  driverScript ??= build({
-    entryPoints: [fileURLToPath(new URL('../driver/index.ts', import.meta.url))],
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'chrome110',
-    minify: true,
-    write: false,
-    logLevel: 'silent',
-  }).then((result) => (result.outputFiles[0] as { text: string }).text);
-  return driverScript;
-}
 
 let browser: Promise<Browser> | null = null;
 
@@ -168,6 +151,7 @@ class ChromiumHost implements PageHost {
 const BUNDLED_ROOT = fileURLToPath(new URL('../../../../public/web/', import.meta.url));
 
 export const pageHostFactory: PageHostFactory = async (site, timeouts) => {
+  if ('files' in site) throw new PageError('page-load', `the site "${site.files}" is a folder opened in the app; under Node, give its path (--site DIR)`);
   const root = 'root' in site ? site.root : path.join(BUNDLED_ROOT, site.bundled);
   const [server, driver, shared] = await Promise.all([serveFolder(root), pageDriverScript(), sharedBrowser()]);
   const context = await shared.newContext({ serviceWorkers: 'block' });

@@ -8,17 +8,7 @@ import path from 'node:path';
 import { UsageError } from '../../../core/errors.ts';
 import type { EnvDefinition } from '../../spec.ts';
 import { webSiteEnvironment } from '../index.ts';
-import { hookOf, parseSiteDefinition, type HookName, type SiteDefinition } from '../site.ts';
-
-/** Compiles a hook the way the env runs it (without running it): a syntax error names the hook. */
-function checkHook(site: SiteDefinition, task: string, hook: HookName, code: string): void {
-  const body = hook === 'start' ? `return (async (SEED, TASK) => { ${code}\n })` : `return () => (${code}\n)`;
-  try {
-    new Function(body);
-  } catch (error) {
-    throw new UsageError(`site "${site.name}", task "${task}": the ${hook} hook is not valid JavaScript: ${(error as Error).message}`);
-  }
-}
+import { checkSiteFolder, parseSiteDefinition, type SiteDefinition } from '../site.ts';
 
 export interface LoadSiteOptions {
   /** Keep only these tasks (the CLI's `--tasks a,b`). */
@@ -42,13 +32,9 @@ export function loadSiteFolder(dir: string, options: LoadSiteOptions = {}): { si
     if (unknown.length > 0) throw new UsageError(`--tasks: the site "${site.name}" has no task ${unknown.map((id) => `"${id}"`).join(', ')}; it has ${site.tasks.map((t) => t.id).join(', ')}`);
     site = { ...site, tasks: site.tasks.filter((t) => options.tasks?.includes(t.id)) };
   }
-  for (const task of site.tasks) {
-    const page = path.resolve(root, task.page.split(/[?#]/)[0] as string);
-    if (!page.startsWith(root + path.sep) || !existsSync(page)) throw new UsageError(`site "${site.name}", task "${task.id}": the page ${task.page} is not in ${dir}`);
-    for (const hook of ['start', 'instruction', 'reward', 'done'] as const) {
-      const code = hookOf(site, task, hook);
-      if (code !== undefined) checkHook(site, task.id, hook, code);
-    }
-  }
+  checkSiteFolder(site, (page) => {
+    const file = path.resolve(root, page);
+    return file.startsWith(root + path.sep) && existsSync(file) && statSync(file).isFile();
+  }, dir);
   return { site, environment: webSiteEnvironment(site, { root }) };
 }
