@@ -12,11 +12,8 @@ function pageDriver(): Plugin {
   const id = '\0virtual:page-driver';
   return {
     name: 'dreamgym-page-driver',
-    resolveId: (source) => (source === 'virtual:page-driver' ? id : null),
-    async load(source) {
-      if (source !== id) return null;
-      return `export default ${JSON.stringify(await bundlePageDriver(PAGE_DRIVER))};`;
-    },
+    resolveId: { filter: { id: /^virtual:page-driver$/ }, handler: () => id },
+    load: { filter: { id: /^\0virtual:page-driver$/ }, handler: async () => `export default ${JSON.stringify(await bundlePageDriver(PAGE_DRIVER))};` },
   };
 }
 

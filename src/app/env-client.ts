@@ -7,6 +7,7 @@
 import { signal } from '@preact/signals';
 import type { Remote } from 'comlink';
 import type { EnvSession, EnvSummary } from '../services/env-session.ts';
+import { givePageFrames } from './page-frames.ts';
 import { workerHandle } from './worker-handle.ts';
 
 export type EnvClient = Remote<EnvSession>;
@@ -17,6 +18,7 @@ export const envs = signal<EnvSummary[]>([]);
 const env = workerHandle<EnvSession>(
   () => new Worker(new URL('../../workers/env.worker.ts', import.meta.url), { type: 'module', name: 'env' }),
   (reason) => `The environment worker stopped (${reason}). Reload the page to start it again.`,
+  givePageFrames,
 );
 
 export const envClient = env.client;

@@ -6,6 +6,7 @@
  */
 import type { Remote } from 'comlink';
 import type { TrainerService } from '../services/trainer-service.ts';
+import { givePageFrames } from './page-frames.ts';
 import { workerHandle } from './worker-handle.ts';
 
 export type TrainerClient = Remote<TrainerService>;
@@ -13,6 +14,7 @@ export type TrainerClient = Remote<TrainerService>;
 const trainer = workerHandle<TrainerService>(
   () => new Worker(new URL('../../workers/trainer.worker.ts', import.meta.url), { type: 'module', name: 'trainer' }),
   (reason) => `The trainer worker stopped (${reason}). Reload the page to start it again.`,
+  givePageFrames,
 );
 
 export const trainerClient = trainer.client;

@@ -15,9 +15,11 @@ export interface WorkerHandle<T> {
 /**
  * `start` must construct the Worker itself (`new Worker(new URL('…', import.meta.url), …)`): Vite
  * finds worker entry points only in that literal form. `crashMessage` turns the browser's reason
- * into what the person reads.
+ * into what the person reads. `started` runs once on the new worker's remote, before any other
+ * call reaches it (comlink keeps the order): what every caller needs it to have, such as the
+ * page's frames.
  */
-export function workerHandle<T>(start: () => Worker, crashMessage: (reason: string) => string): WorkerHandle<T> {
+export function workerHandle<T>(start: () => Worker, crashMessage: (reason: string) => string, started?: (client: Remote<T>) => void): WorkerHandle<T> {
   const listeners = new Set<(message: string) => void>();
   let client: Remote<T> | null = null;
   let crashed: string | null = null;
@@ -32,6 +34,7 @@ export function workerHandle<T>(start: () => Worker, crashMessage: (reason: stri
         for (const listener of listeners) listener(crashed);
       });
       client = wrap<T>(worker);
+      started?.(client);
       return client;
     },
     onCrash(listener) {

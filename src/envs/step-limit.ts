@@ -32,6 +32,11 @@ export class StepLimit implements Env {
     return observation;
   }
 
+  /** The inner env lets go of what it holds (a web env's page). */
+  async close(): Promise<void> {
+    await this.inner.close?.();
+  }
+
   step(action: string): Promise<StepResult> {
     // A step after the cut-off is the caller's error, as a step after a natural end is.
     if (this.cut) return Promise.reject(new EnvStateError(`${this.name}: the episode is over; call reset(task) to start another`));

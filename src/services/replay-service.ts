@@ -14,6 +14,7 @@ import { IdbReplayStore, requestPersistence } from '../replay/idb-store.ts';
 import { importJsonl, transitionLine, type ImportReport } from '../replay/jsonl.ts';
 import type { StoreMeta } from '../replay/store-meta.ts';
 import { ReplayBuffer } from '../replay/retrieval.ts';
+import { validateTransition } from '../replay/schema.ts';
 import { TransitionSearch } from '../replay/text-search.ts';
 import { Once } from './once.ts';
 import { seedSpec } from '../jobs/seed-spec.ts';
@@ -315,6 +316,31 @@ export class ReplayService {
     // The index may trail a writer in another worker or tab by a moment: skip ids no longer stored.
     const found = await Promise.all(ids.slice(0, clampLimit(limit)).map((id) => store.get(id)));
     return { total: ids.length, items: found.filter((t): t is StoredTransition => t !== undefined).map(withoutVector) };
+  }
+
+  /**
+   * Steps a person played on a real environment (the Play view's demonstrations), stored as real
+   * transitions of a run of their own (kind `demo:play`), which the Buffer view lists and can
+   * delete. Every transition is checked as an imported line is; a bad one stores nothing.
+   */
+  async recordDemonstration(run: { id: string; env: string }, transitions: readonly unknown[]): Promise<{ stored: number; runTransitions: number }> {
+    if (this.job) throw new DreamGymError('busy', `the buffer is ${this.job}; the step was not recorded (stop it, or wait)`);
+    const checked: Transition[] = transitions.map((value, i) => {
+      const result = validateTransition(value);
+      if (!result.ok) throw new UsageError(`step ${i + 1} of the demonstration cannot be stored: ${result.problem}`);
+      if (result.transition.runId !== run.id || result.transition.source !== 'real') throw new UsageError(`step ${i + 1} of the demonstration is not a real transition of run ${run.id}`);
+      return result.transition;
+    });
+    const buffer = await this.buffer();
+    if (!(await buffer.store.runs()).some((r) => r.id === run.id)) {
+      await buffer.store.putRun({ id: run.id, env: run.env, kind: 'demo:play', createdAt: Date.now(), meta: { recordedBy: 'a person, in the Play view' } });
+    }
+    try {
+      await this.write(buffer, checked);
+    } catch (error) {
+      throw fullStoreMessage(error, 'The steps recorded before it filled are kept.');
+    }
+    return { stored: checked.length, runTransitions: await buffer.store.count({ runId: run.id }) };
   }
 
   async deleteRun(runId: string): Promise<number> {

@@ -6,6 +6,7 @@
  * import-and-play of a `.dgp` file step by step. Plain class, no worker APIs, so it is tested in
  * Node and in a page.
  */
+import { attachPageFrames } from '../envs/web/page-frames.ts';
 import { DreamGymError, errorMessage, UsageError } from '../core/errors.ts';
 import { importNeuralModelFor } from '../experience/neural/model-io.ts';
 import type { NeuralExperienceModel } from '../experience/neural/model.ts';
@@ -114,6 +115,11 @@ export class TrainerService {
   private readonly replayStore = new Once(() => (this.options.openReplayStore ?? (() => IdbReplayStore.open()))());
 
   constructor(private readonly options: TrainerServiceOptions = {}) {}
+
+  /** The page's frames, where web pages live (the app attaches them when it starts this worker). */
+  attachPages(port: MessagePort): void {
+    attachPageFrames(port);
+  }
 
   /** Start tfjs on the first backend that works here (webgpu, then wasm, then cpu in a browser). */
   async init(preference?: BackendName[]): Promise<BackendName> {
@@ -320,6 +326,8 @@ export class TrainerService {
   async startEpisode(split: string, index: number): Promise<EpisodeStart> {
     const envName = this.requireLoaded().header.env;
     const task = taskAt(envName, split, index);
+    await this.episode?.env.close?.();
+    this.episode = null;
     const env = envSpec(envName).createEnv();
     const observation = await env.reset(task);
     this.episode = { env, task, observation, history: [], done: false };

@@ -37,6 +37,8 @@ describe('web pages in the app\'s frames (env in a worker, pages on the page)', 
       const index = tasks.findIndex((t) => t.id.startsWith(`${id}:`));
       const start = await session.start('web', 'test', index);
       expect(start.observation.text).toContain('instruction:');
+      // Paths from the site's root, as under Node: a policy reads the same state in both hosts.
+      expect(start.observation.text).toMatch(/^url: \/[a-z-]+\.html/m);
       let last;
       for (let step = 0; step < 12; step++) {
         last = (await session.oracleStep()).result;
@@ -58,6 +60,8 @@ describe('web pages in the app\'s frames (env in a worker, pages on the page)', 
       const { tasks } = await session.listTasks('web', 'test', 0, 2);
       const typeWord = tasks.findIndex((t) => t.id.startsWith('type-word:'));
       const start = await session.start('web', 'test', typeWord);
+      // The suite's frame went with the suite's env: one live page at a time.
+      expect(document.querySelectorAll('iframe.live-page')).toHaveLength(1);
       const word = /Type "(\w+)"/.exec(start.observation.text)?.[1] as string;
       expect(word).toMatch(/^\w+$/);
       const field = start.observation.actions.find((a) => a.startsWith('type[')) as string;

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { SEARCH_TEMPLATE, searchAction } from '../../core/actions.ts';
+import { SEARCH_TEMPLATE, isTemplate, searchAction } from '../../core/actions.ts';
 
 interface Props {
   actions: string[];
@@ -32,7 +32,8 @@ export function ActionPanel({ actions, syntax, disabled, onAct }: Props) {
       )}
       <div class="action-buttons" role="group" aria-label="Admissible actions">
         {buttons.map((action) => (
-          <button key={action} type="button" class="action" disabled={disabled} onClick={() => onAct(action)}>
+          // A template (`type[#9 Email | ...]`) goes to the command line, to be filled in.
+          <button key={action} type="button" class="action" disabled={disabled} onClick={() => (isTemplate(action) ? setCommand(action) : onAct(action))}>
             {action}
           </button>
         ))}

@@ -4,9 +4,11 @@ import { ActionPanel } from './ActionPanel.tsx';
 import { EpisodeStatus } from './EpisodeStatus.tsx';
 import {
   act, autoplay, busy, chooseEnv, currentEnv, ensureEnvs, episode, error, isDone, lastResult, log, observation,
-  oracleStep, selectedEnv, selectedSplit, splitSize, startEpisode, taskIndex, totalReward, watchOracle,
+  oracleStep, recorded, recording, selectedEnv, selectedSplit, splitSize, startEpisode, taskIndex, totalReward, watchOracle,
 } from './play-store.ts';
 import { EpisodeColumns } from './EpisodeColumns.tsx';
+import { LivePage } from './LivePage.tsx';
+import { SiteFolderPicker } from './SiteFolderPicker.tsx';
 import { Transcript } from './Transcript.tsx';
 
 function EnvPicker() {
@@ -34,6 +36,7 @@ function EnvPicker() {
         <button type="button" onClick={() => { taskIndex.value = Math.floor(Math.random() * splitSize.value); }}>Random task</button>
         <button type="submit" class="primary" disabled={busy.value && !autoplay.value}>Start episode</button>
       </form>
+      {currentEnv.value?.actionSyntax === 'page' && <SiteFolderPicker />}
     </section>
   );
 }
@@ -46,23 +49,44 @@ function Status() {
   );
 }
 
+function RecordSwitch() {
+  return (
+    <div class="row">
+      <label>
+        <input type="checkbox" checked={recording.value} onChange={(e) => { recording.value = (e.target as HTMLInputElement).checked; }} />
+        {' '}Record the steps played into the replay buffer (real transitions: a demonstration)
+      </label>
+      {recorded.value > 0 && <span class="muted small" data-testid="recorded">{recorded.value} recorded in this session's demonstration run</span>}
+    </div>
+  );
+}
+
+/** The task, its controls and its status; the live page (web) and the state come after it. */
+function TaskPanel() {
+  const ep = episode.value;
+  if (!ep || !observation.value) return <p class="muted">Start an episode to play it yourself, or let the oracle show how.</p>;
+  return (
+    <section class="panel" aria-labelledby="task-title">
+      <h2 id="task-title">Task <span class="muted small">{ep.task.id} · difficulty {ep.task.difficulty}</span></h2>
+      <p class="instruction" data-testid="instruction">{ep.task.instruction}</p>
+      <div class="row">
+        <button type="button" disabled={busy.value || isDone.value} onClick={() => void oracleStep()}>Oracle: next step</button>
+        {autoplay.value
+          ? <button type="button" onClick={() => { autoplay.value = false; }}>Pause the oracle</button>
+          : <button type="button" disabled={busy.value} onClick={() => void watchOracle()}>Watch the oracle play</button>}
+      </div>
+      <RecordSwitch />
+      <Status />
+    </section>
+  );
+}
+
 function Episode() {
   const ep = episode.value;
   const obs = observation.value;
-  if (!ep || !obs) return <p class="muted">Start an episode to play it yourself, or let the oracle show how.</p>;
+  if (!ep || !obs) return null;
   return (
     <>
-      <section class="panel" aria-labelledby="task-title">
-        <h2 id="task-title">Task <span class="muted small">{ep.task.id} · difficulty {ep.task.difficulty}</span></h2>
-        <p class="instruction" data-testid="instruction">{ep.task.instruction}</p>
-        <div class="row">
-          <button type="button" disabled={busy.value || isDone.value} onClick={() => void oracleStep()}>Oracle: next step</button>
-          {autoplay.value
-            ? <button type="button" onClick={() => { autoplay.value = false; }}>Pause the oracle</button>
-            : <button type="button" disabled={busy.value} onClick={() => void watchOracle()}>Watch the oracle play</button>}
-        </div>
-        <Status />
-      </section>
       <EpisodeColumns idPrefix="play" stateTitle="What the agent sees" text={obs.text} actTitle="Act">
         <ActionPanel key={obs.text} actions={obs.actions} syntax={envs.value.find((e) => e.name === ep.task.env)?.actionSyntax ?? 'web'} disabled={busy.value || isDone.value || autoplay.value} onAct={(a) => void act(a)} />
       </EpisodeColumns>
@@ -77,6 +101,8 @@ export function PlayView() {
     <>
       {error.value && <p class="error" role="alert">{error.value}</p>}
       <EnvPicker />
+      <TaskPanel />
+      {currentEnv.value?.actionSyntax === 'page' && <LivePage />}
       <Episode />
     </>
   );

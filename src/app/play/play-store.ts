@@ -4,8 +4,12 @@
  */
 import { computed, signal } from '@preact/signals';
 import { errorMessage } from '../../core/errors.ts';
+import type { Observation, Transition } from '../../core/types.ts';
+import { personAction, type PersonInput } from '../../envs/web/person.ts';
 import type { EpisodeStart, PlayedStep } from '../../services/env-session.ts';
 import { defaultSplit, envClient, envs, loadEnvs, onEnvCrash } from '../env-client.ts';
+import { pageFrames } from '../page-frames.ts';
+import { replayClient } from '../replay-client.ts';
 
 export interface LogEntry extends PlayedStep {
   actor: 'you' | 'oracle';
@@ -19,6 +23,14 @@ export const log = signal<LogEntry[]>([]);
 export const busy = signal(false);
 export const error = signal<string | null>(null);
 export const autoplay = signal(false);
+/** Every step played while on is stored in the replay buffer as a real transition (a demonstration). */
+export const recording = signal(false);
+/** Transitions the current demonstration run holds (what the Record switch reports). */
+export const recorded = signal(0);
+/** Whether the Play view is on screen: only then does a click on a live page play a step. */
+export const playShown = signal(false);
+/** The site folder the `web` environment plays now (null: the bundled suite). */
+export const openSite = signal<string | null>(null);
 
 export const currentEnv = computed(() => envs.value.find((e) => e.name === selectedEnv.value));
 export const splitSize = computed(() => currentEnv.value?.splits.find((s) => s.name === selectedSplit.value)?.size ?? 0);
@@ -63,27 +75,123 @@ export function chooseEnv(name: string): void {
   taskIndex.value = 0;
 }
 
+/** The demonstration run of each environment this page session (one run per env, deletable in the Buffer view). */
+const demoRuns = new Map<string, string>();
+/** This episode's id within its demonstration run. */
+let episodeKey = '';
+
 export async function startEpisode(): Promise<void> {
   autoplay.value = false;
   await guarded(async () => {
     episode.value = await envClient().start(selectedEnv.value, selectedSplit.value, taskIndex.value);
+    episodeKey = Date.now().toString(36);
     log.value = [];
   });
 }
 
-export async function act(action: string): Promise<void> {
+/** Plays one step (the person's or the oracle's), shows it, and records it when recording is on. */
+async function play(actor: LogEntry['actor'], step: () => Promise<PlayedStep>): Promise<void> {
   if (!episode.value || isDone.value) return;
   await guarded(async () => {
-    const played = await envClient().step(action);
-    log.value = [...log.value, { actor: 'you', ...played }];
+    const before = observation.value as Observation;
+    const history = log.value.map((e) => e.action);
+    const played = await step();
+    log.value = [...log.value, { actor, ...played }];
+    if (recording.value) await record(played, before, history);
   });
 }
 
+async function record(played: PlayedStep, state: Observation, history: string[]): Promise<void> {
+  const task = (episode.value as EpisodeStart).task;
+  let runId = demoRuns.get(task.env);
+  if (!runId) {
+    runId = `demo-${task.env}-${Date.now().toString(36)}`;
+    demoRuns.set(task.env, runId);
+  }
+  const explanation = played.result.info.explanation;
+  const transition: Transition = {
+    runId,
+    taskId: task.id,
+    episodeId: `${runId}/${episodeKey}`,
+    env: task.env,
+    instruction: task.instruction,
+    history,
+    state,
+    action: played.action,
+    ...(typeof explanation === 'string' && explanation !== '' ? { reasoning: explanation } : {}),
+    next: played.result.observation,
+    reward: played.result.reward,
+    done: played.result.done,
+    source: 'real',
+    createdAt: Date.now(),
+  };
+  try {
+    recorded.value = (await replayClient().recordDemonstration({ id: runId, env: task.env }, [transition])).runTransitions;
+  } catch (e) {
+    throw new Error(`The step was played but not recorded: ${errorMessage(e)}`);
+  }
+}
+
+export async function act(action: string): Promise<void> {
+  await play('you', () => envClient().step(action));
+}
+
 export async function oracleStep(): Promise<void> {
-  if (!episode.value || isDone.value) return;
+  await play('oracle', () => envClient().oracleStep());
+}
+
+/** What a person did on the live page, played as the action it means (or why it cannot be). */
+export async function actOnPage(input: PersonInput): Promise<void> {
+  const obs = observation.value;
+  if (!playShown.value || !episode.value || !obs || isDone.value || busy.value || autoplay.value) return;
+  const action = personAction(input, obs.actions);
+  if (action === null) {
+    error.value = `What you did on the page (${input.kind} on element #${input.id}) is not an action the agent could take here, so nothing happened. The actions it has are listed beside the state.`;
+    return;
+  }
+  await act(action);
+}
+
+// A person's inputs play one after another (typing then Enter is two steps, posted together).
+let personSteps = Promise.resolve();
+pageFrames.onPerson((input) => {
+  personSteps = personSteps.then(() => actOnPage(input));
+});
+
+/**
+ * A folder the person opened (its files, by their path in the folder) becomes the `web`
+ * environment: the files stay on this page, which writes them into the frames; the worker checks
+ * `site.json` as the CLI's `--site` does.
+ */
+export async function openSiteFolder(folder: string, files: ReadonlyMap<string, Blob>): Promise<void> {
   await guarded(async () => {
-    const played = await envClient().oracleStep();
-    log.value = [...log.value, { actor: 'oracle', ...played }];
+    const manifest = files.get('site.json');
+    if (!manifest) throw new Error(`the folder ${folder} has no site.json at its top (see the README's "Bring your own site")`);
+    let json: unknown;
+    try {
+      json = JSON.parse(await manifest.text());
+    } catch (e) {
+      throw new Error(`${folder}/site.json is not valid JSON: ${errorMessage(e)}`);
+    }
+    const name = typeof json === 'object' && json !== null && typeof (json as { name?: unknown }).name === 'string' ? (json as { name: string }).name : '';
+    pageFrames.addSite(name, files);
+    const summary = await envClient().openSite(json, [...files.keys()], folder);
+    envs.value = envs.value.map((e) => (e.name === summary.name ? summary : e));
+    openSite.value = name;
+    chooseEnv(summary.name);
+    episode.value = null;
+    log.value = [];
+  });
+}
+
+/** The bundled suite is the `web` environment again. */
+export async function closeSiteFolder(): Promise<void> {
+  await guarded(async () => {
+    await envClient().closeSite();
+    envs.value = await envClient().listEnvs();
+    openSite.value = null;
+    episode.value = null;
+    log.value = [];
   });
 }
 

@@ -17,7 +17,7 @@ import type { Env, Observation, StepResult, Task } from '../../core/types.ts';
 import { finish, quote, rewardText } from '../explain.ts';
 import { admitPageAction, parsePageAction, type PageAction } from './actions.ts';
 import { PageError, type PageHost, type PageTab } from './host.ts';
-import { hookOf, isWebGoal, type HookName, type SiteDefinition, type SiteTask } from './site.ts';
+import { hookOf, isWebGoal, type HookName, type SiteDefinition, type SiteTask, type WebGoal } from './site.ts';
 import { admissiblePageActions, snapshotText, type PageSnapshot } from './snapshot.ts';
 
 /** What a page shows at most: lines and characters (the rest is counted in a `cut:` line). */
@@ -72,34 +72,16 @@ export class WebEnv implements Env {
     if (!entry) throw new UsageError(`the site "${this.site.name}" has no task "${goal.task}"`);
     this.episode = null;
     const episode: Episode = { task, entry, instruction: task.instruction, depth: 0, total: 0, observation: { text: '', actions: [] }, snapshot: null, done: false };
+    const reuse = this.site.reusePage === true && this.tab !== null && this.tab.path() === `/${entry.page}`;
     try {
-      const reuse = this.site.reusePage === true && this.tab !== null && this.tab.path() === `/${entry.page}`;
-      const tab = await this.openTab();
-      if (!reuse) await tab.load(entry.page).catch((error: unknown) => {
-        // A page that never finishes loading is still read as it stands, as a person would; one that is not there is the site's mistake.
-        if (error instanceof PageError && error.code === 'page-load') throw new SiteError(`site "${this.site.name}", task "${entry.id}": ${error.message}`);
-        if (!(error instanceof PageError && error.code === 'page-timeout')) throw error;
-      });
-      // The start hook, and where the instruction is known already the first reading, in one call.
-      const start = hookOf(this.site, entry, 'start') ?? '';
-      const readNow = episode.instruction !== '';
-      const started = await tab.evaluate<{ thrown: string | null; reading?: Reading }>(`(async (SEED, TASK) => {
-        if (window.__dreamgym) window.__dreamgym.restart();
-        try { ${start}\n; } catch (e) { return { thrown: String(e && e.message || e) }; }
-        return ${readNow ? `{ thrown: null, reading: ${this.readExpression(entry)} }` : '{ thrown: null }'}; })(${goal.seed}, ${JSON.stringify(goal.data === undefined ? null : { task: goal.task, instruction: task.instruction, data: goal.data })})`);
-      if (started.thrown !== null) throw this.hookError(entry, 'start', `threw: ${started.thrown}`);
-      if (episode.instruction === '') {
-        const instruction = hookOf(this.site, entry, 'instruction');
-        if (instruction === undefined) throw new SiteError(`site "${this.site.name}", task "${entry.id}": no instruction hook, and the task has no generator to make one`);
-        const text = await tab.evaluate<unknown>(`(() => { try { return ${instruction}\n; } catch (e) { return { thrown: String(e && e.message || e) }; } })()`);
-        if (typeof text !== 'string' || text.trim() === '') throw this.hookError(entry, 'instruction', typeof text === 'object' && text !== null && 'thrown' in text ? `threw: ${String((text as { thrown: unknown }).thrown)}` : `gave ${JSON.stringify(text)}, not a text`);
-        episode.instruction = text.replace(/\s+/g, ' ').trim();
-        // The instruction lives in the page: the task learns it here, once, for everything after (training, the buffer).
-        task.instruction = episode.instruction;
+      try {
+        await this.begin(episode, entry, task, reuse);
+      } catch (error) {
+        // The page kept from the last episode is gone (its frame closed, its tab crashed): open it afresh, once.
+        if (!(reuse && error instanceof PageError)) throw error;
+        await this.dropTab();
+        await this.begin(episode, entry, task, false);
       }
-      const reading = started.reading ? this.checked(started.reading, entry) : await this.read(tab, entry);
-      episode.total = this.rewardOf(reading, entry);
-      this.show(episode, reading);
     } catch (error) {
       if (!(error instanceof PageError)) throw error;
       await this.dropTab();
@@ -107,6 +89,37 @@ export class WebEnv implements Env {
     }
     this.episode = episode;
     return episode.observation;
+  }
+
+  /** Opens (or keeps) the task's page, runs the start hook, learns the instruction, and reads the page. */
+  private async begin(episode: Episode, entry: SiteTask, task: Task, reuse: boolean): Promise<void> {
+    const goal = task.goal as WebGoal;
+    const tab = await this.openTab();
+    if (!reuse) await tab.load(entry.page).catch((error: unknown) => {
+      // A page that never finishes loading is still read as it stands, as a person would; one that is not there is the site's mistake.
+      if (error instanceof PageError && error.code === 'page-load') throw new SiteError(`site "${this.site.name}", task "${entry.id}": ${error.message}`);
+      if (!(error instanceof PageError && error.code === 'page-timeout')) throw error;
+    });
+    // The start hook, and where the instruction is known already the first reading, in one call.
+    const start = hookOf(this.site, entry, 'start') ?? '';
+    const readNow = episode.instruction !== '';
+    const started = await tab.evaluate<{ thrown: string | null; reading?: Reading }>(`(async (SEED, TASK) => {
+      if (window.__dreamgym) window.__dreamgym.restart();
+      try { ${start}\n; } catch (e) { return { thrown: String(e && e.message || e) }; }
+      return ${readNow ? `{ thrown: null, reading: ${this.readExpression(entry)} }` : '{ thrown: null }'}; })(${goal.seed}, ${JSON.stringify(goal.data === undefined ? null : { task: goal.task, instruction: task.instruction, data: goal.data })})`);
+    if (started.thrown !== null) throw this.hookError(entry, 'start', `threw: ${started.thrown}`);
+    if (episode.instruction === '') {
+      const instruction = hookOf(this.site, entry, 'instruction');
+      if (instruction === undefined) throw new SiteError(`site "${this.site.name}", task "${entry.id}": no instruction hook, and the task has no generator to make one`);
+      const text = await tab.evaluate<unknown>(`(() => { try { return ${instruction}\n; } catch (e) { return { thrown: String(e && e.message || e) }; } })()`);
+      if (typeof text !== 'string' || text.trim() === '') throw this.hookError(entry, 'instruction', typeof text === 'object' && text !== null && 'thrown' in text ? `threw: ${String((text as { thrown: unknown }).thrown)}` : `gave ${JSON.stringify(text)}, not a text`);
+      episode.instruction = text.replace(/\s+/g, ' ').trim();
+      // The instruction lives in the page: the task learns it here, once, for everything after (training, the buffer).
+      task.instruction = episode.instruction;
+    }
+    const reading = started.reading ? this.checked(started.reading, entry) : await this.read(tab, entry);
+    episode.total = this.rewardOf(reading, entry);
+    this.show(episode, reading);
   }
 
   async step(action: string): Promise<StepResult> {

@@ -17,6 +17,8 @@ export interface FrameConfig {
   mode: 'url' | 'srcdoc';
   /** srcdoc: the page's path in its site (`pages/a.html`): `location` cannot say it. */
   path?: string;
+  /** url: the path the site is served under (`/web/suite/`): paths are shown from the site's root, as under Node. */
+  root?: string;
   /** srcdoc: the made-up origin the page's links resolve against (its `<base>`). */
   siteOrigin?: string;
 }

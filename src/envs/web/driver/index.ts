@@ -89,6 +89,13 @@ function install(): void {
       navigate = `${to.pathname.replace(/^\/+/, '')}${to.search}`;
     }
   };
+  // The page's path from its site's root, whichever host serves it.
+  const sitePath = (): string => {
+    if (written !== null) return `/${frame?.path ?? ''}`;
+    const root = frame?.root;
+    const path = location.pathname;
+    return `${root && path.startsWith(root) ? `/${path.slice(root.length)}` : path}${location.search}`;
+  };
   // After the page's own handlers (a page that routes its links itself has prevented the default).
   window.addEventListener('click', (event) => {
     const link = (event.target as Element | null)?.closest?.('a[href]') as HTMLAnchorElement | null;
@@ -102,7 +109,7 @@ function install(): void {
 
   window.__dreamgym = {
     observe(limits) {
-      const snapshot: PageSnapshot = written !== null ? observe(ids, limits, `/${frame?.path ?? ''}`) : observe(ids, limits);
+      const snapshot: PageSnapshot = observe(ids, limits, sitePath());
       if (dialog !== undefined) snapshot.dialog = dialog;
       dialog = undefined;
       return snapshot;

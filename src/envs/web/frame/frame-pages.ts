@@ -266,7 +266,7 @@ export class FramePages implements PageFramesApi {
       return;
     }
     frame.path = `/${url.pathname.slice(root.pathname.length)}${url.search}`;
-    const config: FrameConfig = { mode: 'url' };
+    const config: FrameConfig = { mode: 'url', root: root.pathname };
     win.__dreamgymFrame = config;
     const script = doc.createElement('script');
     script.textContent = this.driver;
