@@ -128,7 +128,7 @@ async function record(played: PlayedStep, state: Observation, history: string[])
   try {
     recorded.value = (await replayClient().recordDemonstration({ id: runId, env: task.env }, [transition])).runTransitions;
   } catch (e) {
-    throw new Error(`The step was played but not recorded: ${errorMessage(e)}`);
+    throw new Error(`The step was played but not recorded: ${errorMessage(e)}`, { cause: e });
   }
 }
 
@@ -171,7 +171,7 @@ export async function openSiteFolder(folder: string, files: ReadonlyMap<string, 
     try {
       json = JSON.parse(await manifest.text());
     } catch (e) {
-      throw new Error(`${folder}/site.json is not valid JSON: ${errorMessage(e)}`);
+      throw new Error(`${folder}/site.json is not valid JSON: ${errorMessage(e)}`, { cause: e });
     }
     const name = typeof json === 'object' && json !== null && typeof (json as { name?: unknown }).name === 'string' ? (json as { name: string }).name : '';
     pageFrames.addSite(name, files);
