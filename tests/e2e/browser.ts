@@ -13,7 +13,7 @@ export async function launch(): Promise<Browser> {
 /** Fail the test on any uncaught page or worker error, instead of finding out from a timeout. */
 export function collectErrors(page: Page): string[] {
   const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('pageerror', (e) => errors.push(e.message + (process.env.E2E_STACKS ? String(e.stack) : '')));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   return errors;
 }

@@ -88,4 +88,38 @@ describe('web pages in the built app', () => {
     await expect.poll(() => page.getByText(/Playing the site/).count()).toBe(0);
     expect(errors).toEqual([]);
   });
+
+  it('trains on live pages in the Train view, and the Evaluate view plays a policy on the live page', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1100 }, acceptDownloads: true });
+    const errors = collectErrors(page);
+    await page.goto(`${inject('appUrl')}#train`);
+    await expect.poll(() => page.getByRole('link', { name: 'Train' }).getAttribute('aria-current')).toBe('page');
+    await page.getByLabel('Environment', { exact: true }).selectOption('web');
+    await page.getByLabel('Algorithm', { exact: true }).selectOption('grpo');
+    await page.getByLabel('Real-transition budget').fill('400');
+    await page.getByText('Advanced').click();
+    await page.getByLabel('Backend', { exact: true }).selectOption('wasm');
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    // Training's episodes play on pages in the view, several at once.
+    await expect.poll(() => page.locator('[data-testid="live-pages"] iframe.live-page').count(), { timeout: 60_000 }).toBeGreaterThan(1);
+    const transitions = async () => Number((await page.getByTestId('real-transitions').textContent())?.replace(/,/g, ''));
+    await expect.poll(transitions, { timeout: 120_000, interval: 500 }).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect.poll(() => page.getByTestId('train-state').textContent(), { timeout: 60_000 }).toMatch(/^(Stopped|Done)$/);
+    await page.screenshot({ path: `${ARTIFACTS}/web-train-live-pages.png`, fullPage: true });
+
+    // The trained policy, exported, plays a held-out task on the live page in the Evaluate view.
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export policy' }).click();
+    const file = await (await download).path();
+    await page.goto(`${inject('appUrl')}#evaluate`);
+    await page.getByLabel('Policy file (.dgp)').setInputFiles(file);
+    await expect.poll(() => page.getByTestId('policy-env').textContent(), { timeout: 30_000 }).toBe('web');
+    await page.getByRole('button', { name: 'Start episode' }).click();
+    await page.frameLocator('[data-testid="live-pages"] iframe.live-page').locator('body').waitFor();
+    expect(await page.locator('[data-testid="live-pages"] iframe.live-page').count()).toBe(1);
+    await page.getByRole('button', { name: 'Run to end' }).click();
+    await expect.poll(() => page.getByTestId('eval-status').textContent(), { timeout: 60_000 }).toMatch(/^Episode over/);
+    expect(errors).toEqual([]);
+  });
 });

@@ -4,6 +4,7 @@ import type { PolicyFileHeader } from '../../policy/dgp.ts';
 import { envs } from '../env-client.ts';
 import { EpisodeStatus } from '../play/EpisodeStatus.tsx';
 import { EpisodeColumns } from '../play/EpisodeColumns.tsx';
+import { LivePage } from '../LivePage.tsx';
 import { Transcript } from '../play/Transcript.tsx';
 import {
   busy, episode, episodeError, ensureEnvs, fileError, fileName, header, isDone, lastStep, loadPolicyFile, loading,
@@ -168,6 +169,9 @@ export function EvaluateView() {
         <>
           <HeaderView h={h} />
           <EpisodeControls />
+          {policyEnv.value?.actionSyntax === 'page' && (
+            <LivePage titleId="eval-live-page-title" title="The live page" hint="The policy acts on this page, one step each time you ask; the state beside it is what the policy reads." />
+          )}
           <Episode />
         </>
       ) : <p class="muted">Load a policy to see what it was trained on and watch it play.</p>}

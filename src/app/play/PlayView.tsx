@@ -1,13 +1,13 @@
 import { useEffect } from 'preact/hooks';
 import { envs } from '../env-client.ts';
+import { LivePage } from '../LivePage.tsx';
 import { ActionPanel } from './ActionPanel.tsx';
 import { EpisodeStatus } from './EpisodeStatus.tsx';
 import {
   act, autoplay, busy, chooseEnv, currentEnv, ensureEnvs, episode, error, isDone, lastResult, log, observation,
-  oracleStep, recorded, recording, selectedEnv, selectedSplit, splitSize, startEpisode, taskIndex, totalReward, watchOracle,
+  oracleStep, playShown, recorded, recording, selectedEnv, selectedSplit, splitSize, startEpisode, taskIndex, totalReward, watchOracle,
 } from './play-store.ts';
 import { EpisodeColumns } from './EpisodeColumns.tsx';
-import { LivePage } from './LivePage.tsx';
 import { SiteFolderPicker } from './SiteFolderPicker.tsx';
 import { Transcript } from './Transcript.tsx';
 
@@ -102,7 +102,10 @@ export function PlayView() {
       {error.value && <p class="error" role="alert">{error.value}</p>}
       <EnvPicker />
       <TaskPanel />
-      {currentEnv.value?.actionSyntax === 'page' && <LivePage />}
+      {currentEnv.value?.actionSyntax === 'page' && (
+        <LivePage titleId="live-page-title" title="The live page" interactive onShown={(shown) => { playShown.value = shown; }}
+          hint="Act on the page itself or choose an action beside the state: a click on a control is played as the agent's action, and what you type into a field is played when you press Enter or leave the field." />
+      )}
       <Episode />
     </>
   );

@@ -1,6 +1,7 @@
 import { useEffect } from 'preact/hooks';
 import { ALGORITHMS, type AlgoName } from '../../rl/config.ts';
 import { envs } from '../env-client.ts';
+import { LivePage } from '../LivePage.tsx';
 import { formatNumber, LiveChart, type ChartSeries } from './LiveChart.tsx';
 import {
   BACKEND_CHOICES, backend, budgetKind, budgetTotal, budgetUsed, canExport, canStop, ensureEnvs, error, evaluating, exportCurrentPolicy, exporting,
@@ -259,6 +260,10 @@ export function TrainView() {
       {error.value && <p class="error" role="alert">{error.value}</p>}
       <RunForm />
       <Progress />
+      {envs.value.find((e) => e.name === formEnv.value)?.actionSyntax === 'page' && (
+        <LivePage titleId="train-live-pages-title" title="The live pages" grid
+          hint="Real steps play on these pages as the policy takes them: one frame per episode running at once, in training and in the held-out evaluations (a dream run's synthetic steps have no page)." />
+      )}
       <Charts />
       <Result />
     </>

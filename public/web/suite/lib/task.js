@@ -6,6 +6,9 @@
 // `task.reward` and `task.done` after every action. The instruction is shown to a person in a banner that the
 // page driver does not read (aria-hidden): the env gives it to the agent in its own header line.
 (function () {
+  // Per frame: in the app, every page's frame shares the app tab's sessionStorage, and the host
+  // names each frame (window.name) so that episodes running side by side keep apart.
+  const STORAGE_KEY = `dreamgym:task:${window.name}`;
   const task = {
     kinds: {},
     id: '',
@@ -48,11 +51,12 @@
     // A task of several pages keeps its episode in the tab's sessionStorage from page to page.
     persist() {
       const { id, instruction, data, seed, reward, done } = this;
-      sessionStorage.setItem('dreamgym:task', JSON.stringify({ id, instruction, data, seed, reward, done }));
+      sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ id, instruction, data, seed, reward, done }));
     },
-    // A page after the first renders the episode's instance with `render(data)`.
-    resume(render) {
-      if (this.data === null) return;
+    // A page after the first renders the episode's instance with `render(data)`, when the episode
+    // under way in this tab is one of task `id` (the tab may have played another task before).
+    resume(id, render) {
+      if (this.data === null || this.id !== id) return;
       showInstruction();
       render(this.data, this.seed);
     },
@@ -61,7 +65,7 @@
     const banner = document.getElementById('instruction');
     if (banner) banner.textContent = task.instruction;
   }
-  const saved = sessionStorage.getItem('dreamgym:task');
+  const saved = sessionStorage.getItem(STORAGE_KEY);
   if (saved !== null) Object.assign(task, JSON.parse(saved));
   // `el('button', { type: 'button' }, 'OK')`: a small element builder for the task pages.
   task.el = function (tag, attributes, ...children) {

@@ -38,6 +38,7 @@ class FrameTab {
   private waiters: (() => void)[] = [];
 
   constructor(
+    readonly number: number,
     readonly site: SiteSource,
     readonly timeouts: PageTimeouts,
   ) {}
@@ -133,7 +134,7 @@ export class FramePages implements PageFramesApi {
       if ('root' in site) throw new Error(`the app cannot open a folder by its path (${site.root}); open the folder in the Play view`);
       if ('files' in site && !this.sites.has(site.files)) throw new PageError('page-load', `the site "${site.files}" is not open in this page; open its folder again`);
       const tab = this.nextTab++;
-      this.tabs.set(tab, new FrameTab(site, timeouts));
+      this.tabs.set(tab, new FrameTab(tab, site, timeouts));
       return { tab };
     });
   }
@@ -222,6 +223,8 @@ export class FramePages implements PageFramesApi {
     const iframe = document.createElement('iframe');
     iframe.className = 'live-page';
     iframe.title = `page ${file}`;
+    // The frame's name outlives its pages (what a site keys its per-tab storage by: the app's frames share one sessionStorage).
+    iframe.name = `dreamgym-tab-${frame.number}`;
     frame.iframe = iframe;
     const loaded = frame.nextLoad(file);
     if ('bundled' in site) {
