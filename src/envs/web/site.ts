@@ -77,6 +77,11 @@ export interface TaskProgram {
   /** The instance for `seed`; `split` lets a task keep the entities of train and test apart. */
   generate(seed: number, split: string): TaskInstance;
   /**
+   * Another instance in the world of `data` (an instance of this task): the same entities, a new
+   * goal among them drawn from `seed`. App-like tasks have one (the curriculum varies them so).
+   */
+  recombine?(data: unknown, seed: number, split: string): TaskInstance;
+  /**
    * An oracle for one episode of the instance: its next action from the instance's data and what
    * the page shows (never the page's internals). It may keep its place between calls.
    */

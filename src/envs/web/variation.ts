@@ -1,9 +1,11 @@
 /**
- * How the curriculum varies a web task: another instance of the same task, a new seed from the
- * parent's own split (never a held-out one), its instruction and data made by the task's
- * generator. The direction is not used yet: a page task's difficulty is its page's, and a new
- * seed is a sideways step. A site without generators has none to offer (its instructions live in
- * its pages). An instruction an LLM proposes is synthetic-only: no page checks it.
+ * How the curriculum varies a web task: another instance of the same task, from the parent's own
+ * split (never a held-out one). Half the time it is a new seed, its instruction and data made by
+ * the task's generator; for an app-like task the other half recombines the parent's entities: the
+ * same inbox, feed, forum, table or shop, another goal among them (`TaskProgram.recombine`). The
+ * direction is not used yet: a page task's difficulty is its page's, and both are sideways steps.
+ * A site without generators has none to offer (its instructions live in its pages). An
+ * instruction an LLM proposes is synthetic-only: no page checks it.
  */
 import type { Rng } from '../../core/rng.ts';
 import type { Task } from '../../core/types.ts';
@@ -23,6 +25,13 @@ export class WebVariation implements TaskVariation {
     const program = this.programs[goal.task];
     const range = this.site.seeds[goal.split];
     if (!program || !range || range[1] - range[0] < 2) return null;
+    if (program.recombine && goal.data !== undefined && rng.chance(0.5)) {
+      // A few draws for a goal the parent's is not (a world of a handful of entities may repeat it).
+      for (let attempt = 0; attempt < 4; attempt++) {
+        const instance = program.recombine(goal.data, range[0] + rng.int(range[1] - range[0]), goal.split);
+        if (instance.instruction !== task.instruction) return generatedTask(task, instance.instruction, { ...goal, data: instance.data }, task.difficulty);
+      }
+    }
     let seed = range[0] + rng.int(range[1] - range[0]);
     if (seed === goal.seed) seed = seed + 1 < range[1] ? seed + 1 : range[0];
     const instance = program.generate(seed, goal.split);

@@ -34,8 +34,26 @@ function people(rng: Rng, split: string, count: number): { name: string; address
   });
 }
 
-function program<D>(id: string, generate: (rng: Rng, split: string) => { instruction: string; data: D }, oracle: (data: D) => (o: Observation) => string): TaskProgram {
-  return { generate: (seed, split) => generate(new Rng(`web:${id}:${seed}`), split), createOracle: (data) => oracle(data as D) };
+/**
+ * An app-like task in two parts drawn from one seed: the app's world (its mails, posts, users,
+ * products) and the goal in it (which one, what to write). Recombining keeps a parent's world and
+ * draws another goal in it (the curriculum's variation of an app-like task: the same entities,
+ * recombined into a task the parent was not).
+ */
+function program<W, D extends W>(
+  id: string,
+  world: (rng: Rng, split: string) => W,
+  goal: (rng: Rng, split: string, world: W) => { instruction: string; data: D },
+  oracle: (data: D) => (o: Observation) => string,
+): TaskProgram {
+  return {
+    generate: (seed, split) => {
+      const rng = new Rng(`web:${id}:${seed}`);
+      return goal(rng, split, world(rng, split));
+    },
+    recombine: (data, seed, split) => goal(new Rng(`web:${id}:recombine:${seed}`), split, data as W),
+    createOracle: (data) => oracle(data as D),
+  };
 }
 
 const heading = (o: Observation): string => shownElements(o.text).find((e) => e.role === 'heading')?.name ?? '';
@@ -46,11 +64,16 @@ const field = (o: Observation, name: string): ShownElement | null => findElement
 interface Mail { id: number; from: string; address: string; subject: string; body: string }
 interface InboxData { mails: Mail[]; goal: { kind: 'star' | 'delete' | 'reply' | 'forward'; mail: number; text?: string; to?: string } }
 
-function inboxGenerator(kind: InboxData['goal']['kind']) {
-  return (rng: Rng, split: string): { instruction: string; data: InboxData } => {
-    const senders = people(rng, split, 5 + rng.int(4));
-    const subjects = rng.sample(half(WORDS, split), senders.length);
-    const mails = senders.map((p, i) => ({ id: i, from: p.name, address: p.address, subject: `${capital(subjects[i] as string)} ${rng.pick(['plans', 'notes', 'invoice', 'photos', 'meeting', 'update'])}`, body: `Hi, about the ${subjects[i]}: ${rng.pick(['see you soon', 'let me know', 'thanks again', 'more next week'])}.` }));
+type InboxWorld = Pick<InboxData, 'mails'>;
+
+function inboxWorld(rng: Rng, split: string): InboxWorld {
+  const senders = people(rng, split, 5 + rng.int(4));
+  const subjects = rng.sample(half(WORDS, split), senders.length);
+  return { mails: senders.map((p, i) => ({ id: i, from: p.name, address: p.address, subject: `${capital(subjects[i] as string)} ${rng.pick(['plans', 'notes', 'invoice', 'photos', 'meeting', 'update'])}`, body: `Hi, about the ${subjects[i]}: ${rng.pick(['see you soon', 'let me know', 'thanks again', 'more next week'])}.` })) };
+}
+
+function inboxGoal(kind: InboxData['goal']['kind']) {
+  return (rng: Rng, split: string, { mails }: InboxWorld): { instruction: string; data: InboxData } => {
     const target = rng.pick(mails);
     const about = `the e-mail from ${target.from} about "${target.subject}"`;
     if (kind === 'star') return { instruction: `Star ${about}.`, data: { mails, goal: { kind, mail: target.id } } };
@@ -84,10 +107,15 @@ function inboxOracle(data: InboxData): (o: Observation) => string {
 
 interface FeedData { posts: { author: string; text: string }[]; goal: { kind: 'like' | 'share' | 'follow'; author: string } }
 
-function feedGenerator(kind: FeedData['goal']['kind']) {
-  return (rng: Rng, split: string): { instruction: string; data: FeedData } => {
-    const authors = people(rng, split, 4 + rng.int(4));
-    const posts = authors.map((a) => ({ author: a.name, text: `Just saw a ${rng.pick(half(WORDS, split))} by the ${rng.pick(half(WORDS, split))}.` }));
+type FeedWorld = Pick<FeedData, 'posts'>;
+
+function feedWorld(rng: Rng, split: string): FeedWorld {
+  const authors = people(rng, split, 4 + rng.int(4));
+  return { posts: authors.map((a) => ({ author: a.name, text: `Just saw a ${rng.pick(half(WORDS, split))} by the ${rng.pick(half(WORDS, split))}.` })) };
+}
+
+function feedGoal(kind: FeedData['goal']['kind']) {
+  return (rng: Rng, _split: string, { posts }: FeedWorld): { instruction: string; data: FeedData } => {
     const target = rng.pick(posts);
     const instruction = kind === 'follow' ? `Follow ${target.author}.` : `${kind === 'like' ? 'Like' : 'Share'} the post by ${target.author}.`;
     return { instruction, data: { posts, goal: { kind, author: target.author } } };
@@ -101,11 +129,16 @@ const feedOracle = (data: FeedData) => (o: Observation): string =>
 
 interface ForumData { threads: { title: string; author: string; body: string; votes: number }[]; goal: { kind: 'reply' | 'vote'; thread: string; text?: string } }
 
-function forumGenerator(kind: ForumData['goal']['kind']) {
-  return (rng: Rng, split: string): { instruction: string; data: ForumData } => {
-    const authors = people(rng, split, 5 + rng.int(3));
-    const topics = rng.sample(half(WORDS, split), authors.length);
-    const threads = authors.map((a, i) => ({ title: `${rng.pick(['Tips for', 'Question about', 'Thoughts on', 'Help with'])} ${topics[i]}`, author: a.name, body: `Has anyone tried ${topics[i]} lately?`, votes: rng.int(40) }));
+type ForumWorld = Pick<ForumData, 'threads'>;
+
+function forumWorld(rng: Rng, split: string): ForumWorld {
+  const authors = people(rng, split, 5 + rng.int(3));
+  const topics = rng.sample(half(WORDS, split), authors.length);
+  return { threads: authors.map((a, i) => ({ title: `${rng.pick(['Tips for', 'Question about', 'Thoughts on', 'Help with'])} ${topics[i]}`, author: a.name, body: `Has anyone tried ${topics[i]} lately?`, votes: rng.int(40) })) };
+}
+
+function forumGoal(kind: ForumData['goal']['kind']) {
+  return (rng: Rng, split: string, { threads }: ForumWorld): { instruction: string; data: ForumData } => {
     const target = rng.pick(threads);
     if (kind === 'vote') return { instruction: `Upvote the thread "${target.title}".`, data: { threads, goal: { kind, thread: target.title } } };
     const text = `I like ${rng.pick(half(WORDS, split))} too`;
@@ -125,9 +158,14 @@ const forumOracle = (data: ForumData) => (o: Observation): string => {
 interface User { name: string; email: string; role: string; active: boolean }
 interface AdminData { users: User[]; roles: string[]; goal: { kind: 'role' | 'deactivate'; user: string; role?: string; was: User } }
 
-function adminGenerator(kind: AdminData['goal']['kind']) {
-  return (rng: Rng, split: string): { instruction: string; data: AdminData } => {
-    const users = people(rng, split, 6 + rng.int(5)).map((p) => ({ name: p.name, email: p.address, role: rng.pick(ROLES), active: true }));
+type AdminWorld = Pick<AdminData, 'users'>;
+
+function adminWorld(rng: Rng, split: string): AdminWorld {
+  return { users: people(rng, split, 6 + rng.int(5)).map((p) => ({ name: p.name, email: p.address, role: rng.pick(ROLES), active: true })) };
+}
+
+function adminGoal(kind: AdminData['goal']['kind']) {
+  return (rng: Rng, _split: string, { users }: AdminWorld): { instruction: string; data: AdminData } => {
     const target = rng.pick(users);
     if (kind === 'deactivate') return { instruction: `Make ${target.name}'s account inactive and save.`, data: { users, roles: ROLES, goal: { kind, user: target.name, was: { ...target } } } };
     const role = rng.pick(ROLES.filter((r) => r !== target.role));
@@ -151,10 +189,15 @@ const adminOracle = (data: AdminData) => (o: Observation): string => {
 
 interface ShopData { products: { name: string; price: number; sizes: string[]; blurb: string }[]; goal: { product: string; size: string; shipTo: string } }
 
-function shopGenerator(rng: Rng, split: string): { instruction: string; data: ShopData } {
+type ShopWorld = Pick<ShopData, 'products'>;
+
+function shopWorld(rng: Rng, split: string): ShopWorld {
   const names = new Set<string>();
   while (names.size < 8 + rng.int(5)) names.add(`${rng.pick(BRANDS)} ${rng.pick(half(WORDS, split))} ${rng.pick(ITEMS)}`);
-  const products = [...names].map((name) => ({ name, price: 5 + rng.int(95), sizes: SIZES.slice(rng.int(2), 3 + rng.int(3)), blurb: `Made of ${rng.pick(WORDS)} fibre.` }));
+  return { products: [...names].map((name) => ({ name, price: 5 + rng.int(95), sizes: SIZES.slice(rng.int(2), 3 + rng.int(3)), blurb: `Made of ${rng.pick(WORDS)} fibre.` })) };
+}
+
+function shopGoal(rng: Rng, split: string, { products }: ShopWorld): { instruction: string; data: ShopData } {
   const target = rng.pick(products);
   const size = rng.pick(target.sizes);
   const shipTo = (people(rng, split, 1)[0] as { name: string }).name;
@@ -182,16 +225,16 @@ const shopOracle = (data: ShopData) => (o: Observation): string => {
 };
 
 export const APP_TASKS: Record<string, TaskProgram> = {
-  'inbox-star': program('inbox-star', inboxGenerator('star'), inboxOracle),
-  'inbox-delete': program('inbox-delete', inboxGenerator('delete'), inboxOracle),
-  'inbox-reply': program('inbox-reply', inboxGenerator('reply'), inboxOracle),
-  'inbox-forward': program('inbox-forward', inboxGenerator('forward'), inboxOracle),
-  'feed-like': program('feed-like', feedGenerator('like'), feedOracle),
-  'feed-share': program('feed-share', feedGenerator('share'), feedOracle),
-  'feed-follow': program('feed-follow', feedGenerator('follow'), feedOracle),
-  'forum-reply': program('forum-reply', forumGenerator('reply'), forumOracle),
-  'forum-vote': program('forum-vote', forumGenerator('vote'), forumOracle),
-  'admin-role': program('admin-role', adminGenerator('role'), adminOracle),
-  'admin-deactivate': program('admin-deactivate', adminGenerator('deactivate'), adminOracle),
-  'shop-buy': program('shop-buy', shopGenerator, shopOracle),
+  'inbox-star': program('inbox-star', inboxWorld, inboxGoal('star'), inboxOracle),
+  'inbox-delete': program('inbox-delete', inboxWorld, inboxGoal('delete'), inboxOracle),
+  'inbox-reply': program('inbox-reply', inboxWorld, inboxGoal('reply'), inboxOracle),
+  'inbox-forward': program('inbox-forward', inboxWorld, inboxGoal('forward'), inboxOracle),
+  'feed-like': program('feed-like', feedWorld, feedGoal('like'), feedOracle),
+  'feed-share': program('feed-share', feedWorld, feedGoal('share'), feedOracle),
+  'feed-follow': program('feed-follow', feedWorld, feedGoal('follow'), feedOracle),
+  'forum-reply': program('forum-reply', forumWorld, forumGoal('reply'), forumOracle),
+  'forum-vote': program('forum-vote', forumWorld, forumGoal('vote'), forumOracle),
+  'admin-role': program('admin-role', adminWorld, adminGoal('role'), adminOracle),
+  'admin-deactivate': program('admin-deactivate', adminWorld, adminGoal('deactivate'), adminOracle),
+  'shop-buy': program('shop-buy', shopWorld, shopGoal, shopOracle),
 };
