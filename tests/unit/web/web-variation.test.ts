@@ -20,7 +20,7 @@ describe('varying a web task', () => {
     const parent = trainTask('inbox-reply');
     const parentGoal = parent.goal as WebGoal;
     const rng = new Rng('web-variation');
-    const children = Array.from({ length: 40 }, (_, i) => spec.variation?.vary(parent, [], 'same', rng.fork(String(i))) as Task);
+    const children = Array.from({ length: 40 }, (_, i) => spec.variation?.vary(parent, [], 'sideways', rng.fork(String(i))) as Task);
     for (const child of children) {
       const goal = child.goal as WebGoal;
       expect(child.origin).toBe('generated');
@@ -38,10 +38,10 @@ describe('varying a web task', () => {
 
   it('a single widget only gets new seeds, and a held-out task is never varied', () => {
     const widget = trainTask('click-button');
-    const child = spec.variation?.vary(widget, [], 'same', new Rng('w')) as Task;
+    const child = spec.variation?.vary(widget, [], 'sideways', new Rng('w')) as Task;
     expect((child.goal as WebGoal).seed).not.toBe((widget.goal as WebGoal).seed);
     const heldOut = spec.tasks('test')[0] as Task;
-    expect(spec.variation?.vary(heldOut, [], 'same', new Rng('w'))).toBeNull();
+    expect(spec.variation?.vary(heldOut, [], 'sideways', new Rng('w'))).toBeNull();
   });
 
   it('the page plays a recombined task and the oracle wins it', async () => {
@@ -51,7 +51,7 @@ describe('varying a web task', () => {
       const parent = trainTask(id);
       let child: Task | null = null;
       for (let i = 0; i < 20 && !child; i++) {
-        const made = spec.variation?.vary(parent, [], 'same', rng.fork(`${id}:${i}`)) as Task;
+        const made = spec.variation?.vary(parent, [], 'sideways', rng.fork(`${id}:${i}`)) as Task;
         if ((made.goal as WebGoal).seed === (parent.goal as WebGoal).seed) child = made;
       }
       expect(child, id).not.toBeNull();
