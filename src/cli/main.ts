@@ -6,6 +6,7 @@ import { DreamGymError, UsageError } from '../core/errors.ts';
 import { BUFFER_USAGE, bufferCommand } from './commands/buffer.ts';
 import { ENVS_USAGE, envsCommand } from './commands/envs.ts';
 import { EXPERIENCE_EVAL_USAGE, EXPERIENCE_FIT_USAGE, experienceCommand } from './commands/experience.ts';
+import { POLICY_USAGE, policyCommand } from './commands/policy.ts';
 import { ROLLOUT_USAGE, rolloutCommand } from './commands/rollout.ts';
 import { SERVE_USAGE, serveCommand } from './commands/serve.ts';
 import { TRAIN_USAGE, trainCommand } from './commands/train.ts';
@@ -36,6 +37,10 @@ commands:
   ${EXPERIENCE_EVAL_USAGE}
       fidelity of an experience model on held-out real transitions: next-state token F1, action-set F1,
       reward accuracy/MAE, done accuracy, ε_R, ε_P, invalid-output rate, transitions/s, prompt tokens/step
+  ${POLICY_USAGE}
+      a policy as files others can read: its weights in the safetensors layout (model.safetensors) beside
+      config.json (its card: env, mode, algorithm, budgets, held-out success, architecture); import turns
+      the two back into the same .dgp
   ${SERVE_USAGE}
       serve an experience model as an OpenAI-compatible /v1/chat/completions on loopback; with --json
       the first stdout line is {url, port, model, transitions}
@@ -67,6 +72,9 @@ export async function main(argv: string[], io: CommandIO = processIO): Promise<n
         return 0;
       case 'serve':
         await serveCommand(io, rest);
+        return 0;
+      case 'policy':
+        await policyCommand(io, rest);
         return 0;
       case undefined:
       case 'help':

@@ -56,6 +56,11 @@ export async function exportPolicy(policy: Policy, info: PolicyFileInfo): Promis
   return encodePolicyFile(meta, await policy.network.getWeights());
 }
 
+/** The file's header and weights, every shape checked against the architecture it names (no network built). */
+export function checkPolicyWeights(bytes: Uint8Array): ReturnType<typeof decodePolicyFile> {
+  return decodePolicyFile(bytes, { expectedWeights });
+}
+
 /** Header only: what the app shows before loading. */
 export function inspectPolicyFile(bytes: Uint8Array): PolicyFileHeader {
   return readPolicyHeader(bytes);
