@@ -6,6 +6,7 @@
  * import-and-play of a `.dgp` file step by step. Plain class, no worker APIs, so it is tested in
  * Node and in a page.
  */
+import { policyFromSafetensors, policyToSafetensors } from '../policy/policy-safetensors.ts';
 import { attachPageFrames } from '../envs/web/page-frames.ts';
 import { DreamGymError, errorMessage, UsageError } from '../core/errors.ts';
 import { importNeuralModelFor } from '../experience/neural/model-io.ts';
@@ -110,7 +111,7 @@ export class TrainerService {
   private trainer: Trainer | null = null;
   private control: TrainControl | null = null;
   private state: TrainerState = 'idle';
-  private loaded: { policy: Policy; header: PolicyFileHeader } | null = null;
+  private loaded: { policy: Policy; header: PolicyFileHeader; bytes: Uint8Array } | null = null;
   private episode: { env: ReturnType<ReturnType<typeof envSpec>['createEnv']>; task: Task; observation: Observation; history: string[]; done: boolean } | null = null;
   private readonly replayStore = new Once(() => (this.options.openReplayStore ?? (() => IdbReplayStore.open()))());
 
@@ -317,9 +318,20 @@ export class TrainerService {
     if (!this.backend) await this.init();
     const loaded = importPolicy(bytes);
     this.loaded?.policy.dispose();
-    this.loaded = loaded;
+    this.loaded = { ...loaded, bytes };
     this.episode = null;
     return loaded.header;
+  }
+
+  /** Load a policy exported as safetensors (its `model.safetensors` and `config.json`), checked as a `.dgp` is. */
+  async loadSafetensorsPolicy(weights: Uint8Array, config: string): Promise<PolicyFileHeader> {
+    return this.loadPolicy(policyFromSafetensors(weights, config));
+  }
+
+  /** The loaded policy as files others can read: `model.safetensors` and `config.json` (its card). */
+  exportLoadedSafetensors(): { weights: Uint8Array; config: string } {
+    const { weights, config } = policyToSafetensors(this.requireLoaded().bytes);
+    return { weights, config: `${JSON.stringify(config, null, 2)}\n` };
   }
 
   /** Reset the loaded policy's env on a task of a split; answers as `EnvSession.start` does. */
@@ -356,7 +368,7 @@ export class TrainerService {
     };
   }
 
-  private requireLoaded(): { policy: Policy; header: PolicyFileHeader } {
+  private requireLoaded(): { policy: Policy; header: PolicyFileHeader; bytes: Uint8Array } {
     if (!this.loaded) throw new UsageError('load a .dgp policy file first');
     return this.loaded;
   }

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Download, Page } from 'playwright-core';
 import { readPolicyHeader } from '../../src/policy/dgp.ts';
 import { exportPolicy, type PolicyFileInfo } from '../../src/policy/policy-file.ts';
 import { DEFAULT_POLICY, Policy } from '../../src/policy/policy.ts';
@@ -132,6 +132,36 @@ describe('the Evaluate view, driven by a person in Chromium', () => {
     await page.getByRole('button', { name: 'Step', exact: true }).click();
     await expect.poll(() => page.getByTestId('chosen-action').count(), { timeout: 30_000 }).toBe(1);
     await page.screenshot({ path: `${ARTIFACTS}/evaluate-home.png`, fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
+  it('exports the loaded policy as safetensors and config.json, and loads the two back to the same weights', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 }, acceptDownloads: true });
+    const errors = collectErrors(page);
+    await page.goto(`${inject('appUrl')}#evaluate`);
+    await page.getByLabel('Policy file (.dgp)').setInputFiles(shopFile);
+    await expect.poll(() => page.getByTestId('policy-env').textContent(), { timeout: 30_000 }).toBe('shop');
+    const downloads: Promise<Download>[] = [];
+    page.on('download', (d) => downloads.push(Promise.resolve(d)));
+    await page.getByRole('button', { name: 'Export as safetensors' }).click();
+    await expect.poll(() => downloads.length, { timeout: 30_000 }).toBe(2);
+    const files = await Promise.all(downloads.map(async (d) => {
+      const download = await d;
+      const target = path.join(dir, `exported-${download.suggestedFilename()}`);
+      await download.saveAs(target);
+      return target;
+    }));
+    expect(files.map((f) => path.basename(f)).sort()).toEqual(['exported-config.json', 'exported-model.safetensors']);
+    const card = JSON.parse(readFileSync(files.find((f) => f.endsWith('.json')) as string, 'utf8'));
+    expect(card).toMatchObject({ format: 'dreamgym-policy-safetensors', env: 'shop', algorithm: 'grpo' });
+
+    // Only the weights: refused with what is missing; then both: the same policy.
+    await page.getByLabel('Policy file (.dgp)').setInputFiles(files.find((f) => f.endsWith('.safetensors')) as string);
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/holds only the weights: choose it together with its config\.json/);
+    await page.getByLabel('Policy file (.dgp)').setInputFiles(files);
+    await expect.poll(() => page.getByText(/exported-model\.safetensors \+ exported-config\.json/).count(), { timeout: 30_000 }).toBe(1);
+    const sha = readPolicyHeader(readFileSync(shopFile)).weightsSha256;
+    expect(await page.getByTestId('policy-header').textContent()).toContain(sha.slice(0, 12));
     expect(errors).toEqual([]);
   });
 });

@@ -153,6 +153,17 @@ describe('the Curriculum and Runs views, driven by a person in Chromium', () => 
     expect(saved).toMatchObject({ env: 'shop', mode: 'real', algo: 'ppo', seed: 1, curriculum: { lambda: 0.25 } });
     expect(saved.history).toHaveLength(iterations);
     expect(saved.history[0]).toHaveProperty('policyLoss');
+    // Its curve as CSV and JSONL: one row per iteration, as `train --history FILE.csv|.jsonl` writes it.
+    const [csv] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByRole('button', { name: `Download the curve of ${label} as CSV` }).click()]);
+    expect(csv.suggestedFilename()).toBe('shop-ppo-real-curriculum-0.25-seed-1.csv');
+    await csv.saveAs(`${ARTIFACTS}/curve.csv`);
+    const csvRows = readFileSync(`${ARTIFACTS}/curve.csv`, 'utf8').trimEnd().split('\r\n');
+    expect(csvRows[0]).toMatch(/^iteration,phase,realTransitions,/);
+    expect(csvRows).toHaveLength(iterations + 1);
+    const [jsonl] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByRole('button', { name: `Download the curve of ${label} as JSONL` }).click()]);
+    await jsonl.saveAs(`${ARTIFACTS}/curve.jsonl`);
+    expect(readFileSync(`${ARTIFACTS}/curve.jsonl`, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual(saved.history);
+
     await page.getByLabel('Run files (.json)').setInputFiles(downloaded);
     await expect.poll(() => page.getByTestId('runs-import-note').textContent(), { timeout: 30_000 })
       .toBe('shop-ppo-real-curriculum-0.25-seed-1.json (training run): 0 runs added, 1 run already listed.');

@@ -7,7 +7,7 @@ import { EpisodeColumns } from '../play/EpisodeColumns.tsx';
 import { LivePage } from '../LivePage.tsx';
 import { Transcript } from '../play/Transcript.tsx';
 import {
-  busy, episode, episodeError, ensureEnvs, fileError, fileName, header, isDone, lastStep, loadPolicyFile, loading,
+  busy, episode, episodeError, ensureEnvs, exportSafetensors, fileError, fileName, header, isDone, lastStep, loadPolicyFiles, loading,
   observation, policyEnv, runToEnd, running, split, splitSize, startEpisode, stepOnce, steps, taskIndex, totalReward,
 } from './evaluate-store.ts';
 
@@ -34,17 +34,17 @@ function localTime(value: string): string | null {
 
 function DropZone() {
   const pick = (files: FileList | null | undefined) => {
-    const file = files?.[0];
-    if (file) void loadPolicyFile(file);
+    if (files && files.length > 0) void loadPolicyFiles([...files]);
   };
   return (
     <section class="panel" aria-labelledby="import-title">
       <h2 id="import-title">Import a policy</h2>
       <FileDropZone label="Drop a .dgp policy file here" onFiles={pick}>
-        <p>Drop a <code>.dgp</code> policy file here (exported from the Train view or the CLI), or choose one:</p>
+        <p>Drop a <code>.dgp</code> policy file here (exported from the Train view or the CLI), or a policy exported as
+          safetensors (its <code>model.safetensors</code> and <code>config.json</code> together), or choose one:</p>
         <div class="row">
           <label for="policy-file">Policy file (.dgp)</label>
-          <input id="policy-file" type="file" accept=".dgp" disabled={loading.value || running.value}
+          <input id="policy-file" type="file" accept=".dgp,.safetensors,.json" multiple disabled={loading.value || running.value}
             onChange={(e) => { const input = e.target as HTMLInputElement; pick(input.files); input.value = ''; }} />
           {loading.value && <span class="muted">Checking the file…</span>}
         </div>
@@ -67,7 +67,9 @@ function HeaderView({ h }: { h: PolicyFileHeader }) {
         <div><dt>Algorithm</dt><dd data-testid="policy-algorithm">{h.algorithm}</dd></div>
         <div><dt>Trained on backend</dt><dd>{h.backend}</dd></div>
         <div><dt>Created</dt><dd>{h.createdAt}{created && <span class="muted"> ({created})</span>}</dd></div>
-        <div><dt>Real transitions</dt><dd>{show(training.realTransitions)}</dd></div>
+        {training.mode !== undefined && <div><dt>Mode</dt><dd data-testid="policy-mode">{show(training.mode)}</dd></div>}
+        <div><dt>Real transitions</dt><dd>{show(training.realTransitions)}{training.realBudget !== undefined && <span class="muted"> of a budget of {show(training.realBudget)}</span>}</dd></div>
+        {Number(training.syntheticTransitions) > 0 && <div><dt>Synthetic transitions</dt><dd>{show(training.syntheticTransitions)}</dd></div>}
         <div><dt>Iterations</dt><dd>{show(training.iterations)}</dd></div>
         {training.seed !== undefined && <div><dt>Seed</dt><dd>{show(training.seed)}</dd></div>}
         <div><dt>Evaluation</dt><dd>{evaluation
@@ -76,6 +78,10 @@ function HeaderView({ h }: { h: PolicyFileHeader }) {
         <div><dt>Hidden size</dt><dd>{show(h.architecture.hidden)}</dd></div>
         <div><dt>Weights SHA-256</dt><dd><code title={sha}>{sha.slice(0, 12)}…</code></dd></div>
       </dl>
+      <div class="row">
+        <button type="button" onClick={() => void exportSafetensors()}>Export as safetensors</button>
+        <span class="muted small">model.safetensors and config.json: weights numpy can read, and this card (see the README).</span>
+      </div>
     </section>
   );
 }

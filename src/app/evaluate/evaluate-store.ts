@@ -7,6 +7,7 @@ import { computed, signal } from '@preact/signals';
 import { transfer } from 'comlink';
 import { errorMessage } from '../../core/errors.ts';
 import { DGP_MAX_BYTES, type PolicyFileHeader } from '../../policy/dgp.ts';
+import { downloadBlob } from '../download.ts';
 import { tooLargeMessage } from '../file-size.ts';
 import type { EpisodeStart } from '../../services/env-session.ts';
 import type { PolicyStep } from '../../services/trainer-service.ts';
@@ -52,8 +53,20 @@ export async function ensureEnvs(): Promise<void> {
   }
 }
 
-/** Load a `.dgp` file into the worker; on any problem show the worker's message and change nothing else. */
-export async function loadPolicyFile(file: File): Promise<void> {
+/**
+ * What a person dropped or chose: one `.dgp`, or a policy exported as safetensors (its
+ * `.safetensors` weights and its `config.json` card, together).
+ */
+export async function loadPolicyFiles(files: readonly File[]): Promise<void> {
+  const weights = files.find((f) => f.name.endsWith('.safetensors'));
+  const config = files.find((f) => f.name.endsWith('.json'));
+  if (files.length === 1 && files[0]) return loadPolicyFile(files[0]);
+  if (files.length === 2 && weights && config) return loadPolicyFile(weights, config);
+  fileError.value = `Choose one .dgp file, or a policy's .safetensors weights together with its config.json (got ${files.map((f) => f.name).join(', ') || 'nothing'}).`;
+}
+
+/** Load a `.dgp` file (or safetensors weights with their config) into the worker; on any problem show the worker's message and change nothing else. */
+export async function loadPolicyFile(file: File, config?: File): Promise<void> {
   if (loading.value) return;
   if (running.value) {
     fileError.value = 'Stop the running episode before loading another policy.';
@@ -64,12 +77,18 @@ export async function loadPolicyFile(file: File): Promise<void> {
     fileError.value = tooLarge;
     return;
   }
+  if (!config && file.name.endsWith('.safetensors')) {
+    fileError.value = `${file.name} holds only the weights: choose it together with its config.json (the policy's card).`;
+    return;
+  }
   loading.value = true;
   try {
     const bytes = new Uint8Array(await file.arrayBuffer());
-    const loaded = await trainerClient().loadPolicy(transfer(bytes, [bytes.buffer]));
+    const loaded = config
+      ? await trainerClient().loadSafetensorsPolicy(transfer(bytes, [bytes.buffer]), await config.text())
+      : await trainerClient().loadPolicy(transfer(bytes, [bytes.buffer]));
     header.value = loaded;
-    fileName.value = file.name;
+    fileName.value = config ? `${file.name} + ${config.name}` : file.name;
     fileError.value = null;
     episode.value = null;
     steps.value = [];
@@ -81,6 +100,17 @@ export async function loadPolicyFile(file: File): Promise<void> {
     fileError.value = `${file.name}: ${errorMessage(e)}`;
   } finally {
     loading.value = false;
+  }
+}
+
+/** The loaded policy as files others can read: `model.safetensors` and `config.json`, two downloads. */
+export async function exportSafetensors(): Promise<void> {
+  try {
+    const { weights, config } = await trainerClient().exportLoadedSafetensors();
+    downloadBlob(new Blob([weights as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }), 'model.safetensors');
+    downloadBlob(new Blob([config], { type: 'application/json' }), 'config.json');
+  } catch (e) {
+    fileError.value = `Export: ${errorMessage(e)}`;
   }
 }
 

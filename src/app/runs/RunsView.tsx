@@ -97,6 +97,8 @@ function RunList() {
                     <td>{new Date(r.addedAt).toLocaleString()}</td>
                     <td class="actions">
                       <button type="button" aria-label={`Download run ${r.label}`} onClick={() => downloadRun(r)}>Download</button>
+                      <button type="button" aria-label={`Download the curve of ${r.label} as CSV`} onClick={() => downloadRun(r, 'csv')}>CSV</button>
+                      <button type="button" aria-label={`Download the curve of ${r.label} as JSONL`} onClick={() => downloadRun(r, 'jsonl')}>JSONL</button>
                       <button type="button" aria-label={`Delete run ${r.label}`}
                         onClick={() => { if (window.confirm(`Delete the run “${r.label}” from this browser?`)) void deleteRun(r.id); }}>
                         Delete

@@ -3,6 +3,8 @@
  * `run-library.ts`), which of them are compared, importing files and deleting runs. The Train view
  * hands every finished run to `keepFinishedRun`.
  */
+import { historyCsv, historyJsonl } from '../../train/metrics-export.ts';
+import type { IterationMetrics } from '../../train/metrics.ts';
 import { computed, signal } from '@preact/signals';
 import { errorMessage } from '../../core/errors.ts';
 import { downloadBlob } from '../download.ts';
@@ -140,12 +142,20 @@ export async function deleteRun(id: string): Promise<void> {
 }
 
 /** A file name from a run's label: letters, digits, dots and dashes only. */
-export function runFileName(run: StoredRun): string {
+export function runFileName(run: StoredRun, extension: 'json' | 'csv' | 'jsonl' = 'json'): string {
   const base = run.label.toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80);
-  return `${base || 'run'}.json`;
+  return `${base || 'run'}.${extension}`;
 }
 
-/** Save a stored run as the CLI writes one (`train … --history`): importable here again, or elsewhere. */
-export function downloadRun(run: StoredRun): void {
-  downloadBlob(new Blob([`${JSON.stringify(run.run, null, 1)}\n`], { type: 'application/json' }), runFileName(run));
+/**
+ * Save a stored run: `json` as the CLI writes one (`train … --history`), importable here again;
+ * `csv` and `jsonl` its curve, one iteration per row, as `--history FILE.csv|FILE.jsonl` writes it.
+ */
+export function downloadRun(run: StoredRun, format: 'json' | 'csv' | 'jsonl' = 'json'): void {
+  const history = run.run.history as unknown as IterationMetrics[];
+  const [text, type] =
+    format === 'csv' ? [historyCsv(history), 'text/csv']
+      : format === 'jsonl' ? [historyJsonl(history), 'application/jsonl']
+        : [`${JSON.stringify(run.run, null, 1)}\n`, 'application/json'];
+  downloadBlob(new Blob([text], { type }), runFileName(run, format));
 }

@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { historyCsv, historyJsonl } from '../../train/metrics-export.ts';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
 import { ENVIRONMENTS } from '../../envs/registry.ts';
@@ -36,7 +37,7 @@ export const TRAIN_USAGE =
   '        [--lr RATE] [--lr-schedule constant|linear] [--loss-average step|trajectory (grpo)] [--set epochs=8,minibatchSize=128,… (numeric PPO/GRPO settings)]\n' +
   '        [--iterations N (stop after N updates; 0 evaluates the untrained policy)] [--train-max-steps N (step limit of training episodes)]\n' +
   '        [--eval-every ITERATIONS (epochs in bc, dpo)] [--eval-episodes N (per evaluation during training; the final one uses\n' +
-  '        the whole held-out split unless --final-eval-episodes N)] [--backend wasm|cpu] [--history FILE.json] [--json]\n' +
+  '        the whole held-out split unless --final-eval-episodes N)] [--backend wasm|cpu] [--history FILE.json|FILE.csv|FILE.jsonl] [--json]\n' +
   '        Ctrl-C stops after the current iteration and still writes --out and --history';
 
 const OPTIONS = {
@@ -127,7 +128,9 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     io.progress(`wrote ${values.out} (${bytes.length} bytes)`);
   }
   if (values.history) {
-    await writeFile(values.history, `${JSON.stringify(result, null, 1)}\n`);
+    // .csv and .jsonl: the curve, one row per iteration; anything else: the whole result as JSON.
+    const history = values.history;
+    await writeFile(history, history.endsWith('.csv') ? historyCsv(result.history) : history.endsWith('.jsonl') ? historyJsonl(result.history) : `${JSON.stringify(result, null, 1)}\n`);
   }
   const summary = {
     env,
