@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { bundlePageDriver } from './src/envs/web/node/driver-bundle.ts';
 
 const PAGE_DRIVER = fileURLToPath(new URL('./src/envs/web/driver/index.ts', import.meta.url));
@@ -21,7 +22,34 @@ function pageDriver(): Plugin {
 // serves. Workers are ES modules so they can import the same src/ code as the page.
 export default defineConfig({
   base: './',
-  plugins: [pageDriver()],
+  plugins: [
+    pageDriver(),
+    // Installable and offline after the first visit: the service worker precaches the app, its
+    // workers, tfjs's wasm files and the bundled web pages. WebLLM's engine (12 MB, used only by the
+    // webllm experience model) is cached the first time it loads; its weights stay in WebLLM's own cache.
+    VitePWA({
+      registerType: 'autoUpdate',
+      injectRegister: null,
+      manifest: {
+        name: 'DreamGym in the browser',
+        short_name: 'DreamGym',
+        description: 'Train language agents with reinforcement learning in your browser: real environments, an experience model, a curriculum.',
+        theme_color: '#2f5fd0',
+        background_color: '#f7f7f5',
+        display: 'standalone',
+        icons: [{ src: 'favicon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,wasm,json,webmanifest}'],
+        globIgnores: ['**/webllm-*.js', '**/llm.worker-*.js'],
+        maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
+        navigateFallbackDenylist: [/\/web\//],
+        // A bundled multi-page task reads its query (`browse-pages-item.html?item=3`): match the precached page without it.
+        ignoreURLParametersMatching: [/.*/],
+        runtimeCaching: [{ urlPattern: /\/assets\/(webllm|llm\.worker)-[^/]+\.js$/, handler: 'CacheFirst', options: { cacheName: 'dreamgym-webllm-engine' } }],
+      },
+    }),
+  ],
   build: { target: 'es2022', sourcemap: true },
   worker: { format: 'es' },
   server: { port: 5173 },

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { fitNeuralModel } from '../../src/experience/neural/fit.ts';
 import { exportNeuralModel } from '../../src/experience/neural/model-io.ts';
@@ -30,11 +30,20 @@ describe('dream mode in the Train view, driven by a person in Chromium', () => {
   }, 120_000);
   afterAll(async () => { await browser?.close(); });
 
-  it('says what dream mode needs, then trains against the imported neural model with 0 real transitions', async () => {
+  it('offline after the first visit: says what dream mode needs, then trains against the imported neural model with 0 real transitions', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1200 }, acceptDownloads: true });
     const errors = collectErrors(page);
     // The views' tabs (the dream help text links to two of them too).
     const tab = (name: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name });
+
+    // Offline after the first visit: once the service worker holds the app, the network goes away
+    // and everything below (seeding, importing a model, a dream run, its evaluation) runs without it.
+    await page.goto(inject('appUrl'));
+    await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 30_000 }).toBe(true);
+    await page.context().setOffline(true);
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Views' }).waitFor();
 
     // Seed the buffer the model retrieves from.
     const seeded = await seedShop(page, 20);
