@@ -53,4 +53,38 @@ describe('accessibility of every view (axe-core)', () => {
       expect((await seriousViolations(page)).join('\n')).toMatch(/^critical button-name/m);
     });
   }
+
+  it('every control of every view is reached with the keyboard alone (Tab)', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const missed: string[] = [];
+    for (const view of VIEWS) {
+      await page.goto(`${inject('appUrl')}#${view}`);
+      await expect.poll(() => page.getByRole('navigation', { name: 'Views' }).locator('a[aria-current="page"]').count()).toBe(1);
+      await page.waitForTimeout(300);
+      // Every visible, enabled control of the app (the live page's frame is the page's own, not the app's),
+      // each a tab stop of its own but for a radio group's radios.
+      const total = await page.evaluate(() => {
+        const controls = [...document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex="-1"])')]
+          .filter((el) => !(el as HTMLButtonElement).disabled && (el as HTMLElement).checkVisibility?.() !== false && el.getAttribute('tabindex') !== '-1');
+        // A radio group is one tab stop (arrows move within it): its radios share one key.
+        const keyOf = (el: Element, i: number): string => (el instanceof HTMLInputElement && el.type === 'radio' && el.name ? `radio:${el.name}` : String(i));
+        controls.forEach((el, i) => el.setAttribute('data-a11y-control', keyOf(el, i)));
+        return new Set(controls.map((el, i) => keyOf(el, i))).size;
+      });
+      const reached = new Set<string>();
+      await page.locator('body').focus();
+      for (let i = 0; i < total * 2 + 5 && reached.size < total; i++) {
+        await page.keyboard.press('Tab');
+        const id = await page.evaluate(() => document.activeElement?.getAttribute('data-a11y-control') ?? null);
+        if (id !== null) reached.add(id);
+      }
+      if (reached.size < total) {
+        const names = await page.evaluate((seen) => [...document.querySelectorAll('[data-a11y-control]')]
+          .filter((el) => !seen.includes(el.getAttribute('data-a11y-control') as string))
+          .map((el) => `${el.localName}${el.id ? `#${el.id}` : ''} ${(el.textContent ?? '').trim().slice(0, 30)}`), [...reached]);
+        missed.push(`#${view}: ${names.join('; ')}`);
+      }
+    }
+    expect(missed).toEqual([]);
+  });
 });
