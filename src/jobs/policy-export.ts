@@ -3,6 +3,7 @@
  * its header: one way to write it for the CLI's `train --out` and the Train view's Export, so a
  * policy file says the same things whichever made it.
  */
+import type { IterationMetrics } from '../train/metrics.ts';
 import { exportPolicy } from '../policy/policy-file.ts';
 import type { OfflineTrainer } from '../train/offline/trainer.ts';
 import type { Trainer } from '../train/trainer.ts';
@@ -26,10 +27,27 @@ export function exportTrainedPolicy(trainer: Trainer | OfflineTrainer, backend: 
       syntheticTransitions: trainer.syntheticTransitions,
       iterations: last?.iteration ?? 0,
       wallSeconds: last?.wallSeconds ?? 0,
+      curve: curveSummary(trainer.history),
     },
     evaluation: evaluation
       ? { split: evaluation.split, episodes: evaluation.episodes, successRate: evaluation.successRate, meanScore: evaluation.meanScore, actionsDigest: evaluation.actionsDigest }
       : null,
     createdAt: new Date(now).toISOString(),
   });
+}
+
+/** Points of the card's curve: transitions spent (real + synthetic) and a success rate. */
+export type CurvePoint = [transitions: number, successRate: number];
+
+/**
+ * The learning curve in a few numbers, for the policy's card: every held-out evaluation during
+ * training, and the training success at up to 10 evenly spaced iterations.
+ */
+export function curveSummary(history: readonly IterationMetrics[]): { heldOut: CurvePoint[]; training: CurvePoint[] } {
+  const spent = (m: IterationMetrics): number => m.realTransitions + m.syntheticTransitions;
+  const round = (x: number): number => Math.round(x * 1000) / 1000;
+  const heldOut = history.filter((m) => m.eval).map((m): CurvePoint => [spent(m), round(m.eval?.successRate ?? 0)]);
+  const step = Math.max(1, Math.ceil(history.length / 10));
+  const training = history.filter((_, i) => i % step === step - 1 || i === history.length - 1).map((m): CurvePoint => [spent(m), round(m.successRate)]);
+  return { heldOut, training };
 }

@@ -54,6 +54,14 @@ function DropZone() {
   );
 }
 
+/** A card's curve (`training.curve`: [transitions, success] points) as text; null when the file has none. */
+function curveText(points: unknown): string | null {
+  if (!Array.isArray(points) || points.length === 0) return null;
+  const shown = points.filter((p): p is [number, number] => Array.isArray(p) && typeof p[0] === 'number' && typeof p[1] === 'number');
+  if (shown.length === 0) return null;
+  return shown.map(([t, s]) => `${percent(s)} at ${t.toLocaleString('en-US')}`).join(' → ');
+}
+
 function HeaderView({ h }: { h: PolicyFileHeader }) {
   const training = h.training;
   const evaluation = h.evaluation;
@@ -75,6 +83,17 @@ function HeaderView({ h }: { h: PolicyFileHeader }) {
         <div><dt>Evaluation</dt><dd>{evaluation
           ? <>split {show(evaluation.split)}: success {percent(evaluation.successRate)}, score {show(evaluation.meanScore)} over {show(evaluation.episodes)} episodes</>
           : <span class="muted">none recorded</span>}</dd></div>
+        {(() => {
+          const curve = (training.curve ?? {}) as { heldOut?: unknown; training?: unknown };
+          const heldOut = curveText(curve.heldOut);
+          const trainingCurve = curveText(curve.training);
+          return (
+            <>
+              {heldOut && <div><dt>Held-out success during training</dt><dd data-testid="policy-curve">{heldOut} transitions</dd></div>}
+              {trainingCurve && <div><dt>Training success</dt><dd>{trainingCurve} transitions</dd></div>}
+            </>
+          );
+        })()}
         <div><dt>Hidden size</dt><dd>{show(h.architecture.hidden)}</dd></div>
         <div><dt>Weights SHA-256</dt><dd><code title={sha}>{sha.slice(0, 12)}…</code></dd></div>
       </dl>
