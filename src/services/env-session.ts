@@ -7,9 +7,8 @@ import { UsageError, errorMessage } from '../core/errors.ts';
 import type { Agent, Env, Observation, StepResult, Task } from '../core/types.ts';
 import { ENVIRONMENTS, describeEnv, envSpec, replaceEnvironment, type EnvSummary } from '../envs/registry.ts';
 import type { EnvSpec } from '../envs/spec.ts';
-import { WEB_ENV, webSiteEnvironment } from '../envs/web/index.ts';
+import { WEB_ENV, openedSiteEnvironment } from '../envs/web/index.ts';
 import { attachPageFrames } from '../envs/web/page-frames.ts';
-import { checkSiteFolder, parseSiteDefinition } from '../envs/web/site.ts';
 
 export type { EnvSummary };
 
@@ -68,11 +67,9 @@ export class EnvSession {
    * CLI's `--site` checks them. Answers the environment as the env list shows it.
    */
   openSite(json: unknown, files: readonly string[], folder: string): EnvSummary {
-    const site = parseSiteDefinition(json, `${folder}/site.json`);
-    const present = new Set(files);
-    checkSiteFolder(site, (page) => present.has(page), folder);
+    const environment = openedSiteEnvironment(json, files, folder);
     this.closeSite();
-    this.restoreSuite = replaceEnvironment(webSiteEnvironment(site, { files: site.name }));
+    this.restoreSuite = replaceEnvironment(environment);
     return describeEnv(envSpec(WEB_ENV));
   }
 

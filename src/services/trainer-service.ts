@@ -6,6 +6,7 @@
  * import-and-play of a `.dgp` file step by step. Plain class, no worker APIs, so it is tested in
  * Node and in a page.
  */
+import { openedSiteEnvironment } from '../envs/web/index.ts';
 import { policyFromSafetensors, policyToSafetensors } from '../policy/policy-safetensors.ts';
 import { attachPageFrames } from '../envs/web/page-frames.ts';
 import { DreamGymError, errorMessage, UsageError } from '../core/errors.ts';
@@ -13,7 +14,7 @@ import { importNeuralModelFor } from '../experience/neural/model-io.ts';
 import type { NeuralExperienceModel } from '../experience/neural/model.ts';
 import type { Observation, Task } from '../core/types.ts';
 import type { CurriculumRow, CurriculumSummary } from '../curriculum/curriculum.ts';
-import { envSpec } from '../envs/registry.ts';
+import { envSpec, replaceEnvironment } from '../envs/registry.ts';
 import type { PolicyFileHeader } from '../policy/dgp.ts';
 import { importPolicy, inspectPolicyFile } from '../policy/policy-file.ts';
 import { exportTrainedPolicy } from '../jobs/policy-export.ts';
@@ -112,6 +113,7 @@ export class TrainerService {
   private control: TrainControl | null = null;
   private state: TrainerState = 'idle';
   private loaded: { policy: Policy; header: PolicyFileHeader; bytes: Uint8Array } | null = null;
+  private restoreSuite: (() => void) | null = null;
   private episode: { env: ReturnType<ReturnType<typeof envSpec>['createEnv']>; task: Task; observation: Observation; history: string[]; done: boolean } | null = null;
   private readonly replayStore = new Once(() => (this.options.openReplayStore ?? (() => IdbReplayStore.open()))());
 
@@ -120,6 +122,22 @@ export class TrainerService {
   /** The page's frames, where web pages live (the app attaches them when it starts this worker). */
   attachPages(port: MessagePort): void {
     attachPageFrames(port);
+  }
+
+  /**
+   * A folder the person opened (in the Play view) is the `web` environment here too, so a run
+   * trains and a policy plays on its pages; `closeSite` puts the bundled suite back.
+   */
+  openSite(json: unknown, files: readonly string[], folder: string): void {
+    if (this.state === 'starting' || this.state === 'running' || this.state === 'paused') throw new UsageError('a training run is going on; stop it before opening another site');
+    const environment = openedSiteEnvironment(json, files, folder);
+    this.closeSite();
+    this.restoreSuite = replaceEnvironment(environment);
+  }
+
+  closeSite(): void {
+    this.restoreSuite?.();
+    this.restoreSuite = null;
   }
 
   /** Start tfjs on the first backend that works here (webgpu, then wasm, then cpu in a browser). */

@@ -69,7 +69,7 @@ describe('web pages in the built app', () => {
     await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 30_000, interval: 300 }).toBe('Episode over: reward 1.00 (success).');
 
     await page.getByLabel('Open a site folder').setInputFiles(path.resolve('examples/sites/page-globals'));
-    await expect.poll(() => page.getByText(/Playing the site page-globals/).count()).toBe(1);
+    await expect.poll(() => page.getByText(/Playing the site page-globals/).count(), { timeout: 60_000 }).toBe(1);
     await page.getByLabel('Task', { exact: true }).fill('0');
     await page.getByRole('button', { name: 'Start episode' }).click();
     const instruction = page.getByTestId('instruction');
@@ -84,6 +84,21 @@ describe('web pages in the built app', () => {
     await page.getByRole('button', { name: 'Start episode' }).click();
     await page.getByRole('button', { name: 'Oracle: next step' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/no oracle for task "click-color"/);
+    // The Train view trains on the folder's pages too: its frames are the written, opaque-origin ones.
+    await page.goto(`${inject('appUrl')}#train`);
+    await page.getByLabel('Environment', { exact: true }).selectOption('web');
+    await page.getByLabel('Real-transition budget').fill('60');
+    await page.getByText('Advanced').click();
+    await page.getByLabel('Backend', { exact: true }).selectOption('wasm');
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await expect.poll(() => page.locator('[data-testid="live-pages"] iframe.live-page[srcdoc]').count(), { timeout: 60_000 }).toBeGreaterThan(0);
+    expect(await page.locator('[data-testid="live-pages"] iframe.live-page:not([srcdoc])').count()).toBe(0);
+    const transitions = async () => Number((await page.getByTestId('real-transitions').textContent())?.replace(/,/g, ''));
+    await expect.poll(transitions, { timeout: 60_000, interval: 500 }).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect.poll(() => page.getByTestId('train-state').textContent(), { timeout: 60_000 }).toMatch(/^(Done|Stopped)$/);
+    expect(await page.getByTestId('train-result').textContent()).toMatch(/^web · /);
+    await page.goto(`${inject('appUrl')}#play`);
     await page.getByRole('button', { name: 'Back to the bundled suite' }).click();
     await expect.poll(() => page.getByText(/Playing the site/).count()).toBe(0);
     expect(errors).toEqual([]);

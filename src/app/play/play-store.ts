@@ -10,6 +10,7 @@ import type { EpisodeStart, PlayedStep } from '../../services/env-session.ts';
 import { defaultSplit, envClient, envs, loadEnvs, onEnvCrash } from '../env-client.ts';
 import { pageFrames } from '../page-frames.ts';
 import { replayClient } from '../replay-client.ts';
+import { trainerClient } from '../trainer-client.ts';
 
 export interface LogEntry extends PlayedStep {
   actor: 'you' | 'oracle';
@@ -176,6 +177,8 @@ export async function openSiteFolder(folder: string, files: ReadonlyMap<string, 
     const name = typeof json === 'object' && json !== null && typeof (json as { name?: unknown }).name === 'string' ? (json as { name: string }).name : '';
     pageFrames.addSite(name, files);
     const summary = await envClient().openSite(json, [...files.keys()], folder);
+    // Train and Evaluate (the trainer worker) play the same site.
+    await trainerClient().openSite(json, [...files.keys()], folder);
     envs.value = envs.value.map((e) => (e.name === summary.name ? summary : e));
     openSite.value = name;
     chooseEnv(summary.name);
@@ -188,6 +191,7 @@ export async function openSiteFolder(folder: string, files: ReadonlyMap<string, 
 export async function closeSiteFolder(): Promise<void> {
   await guarded(async () => {
     await envClient().closeSite();
+    await trainerClient().closeSite();
     envs.value = await envClient().listEnvs();
     openSite.value = null;
     episode.value = null;

@@ -9,7 +9,7 @@ import { WebEnv } from './env.ts';
 import type { SiteSource } from './host.ts';
 import { hostFor } from './hosts.ts';
 import { proposeTexts } from './queries.ts';
-import { parseSiteDefinition, siteTasks, siteTestSplit, type SiteDefinition, type TaskProgram } from './site.ts';
+import { checkSiteFolder, parseSiteDefinition, siteTasks, siteTestSplit, type SiteDefinition, type TaskProgram } from './site.ts';
 import { SUITE_PROGRAMS } from './suite/index.ts';
 import { SUITE_SITE } from './suite/site.ts';
 import { WebVariation } from './variation.ts';
@@ -42,6 +42,18 @@ export function webSiteEnvironment(site: SiteDefinition, source: SiteSource, pro
     variation: new WebVariation(site, programs, testSplit),
     proposeQueries: proposeTexts,
   };
+}
+
+/**
+ * A folder a person opened in the app as the `web` environment: `site.json`'s content and the
+ * folder's file paths, checked as the CLI's `--site` checks a folder (the files stay on the page,
+ * which writes them into its frames, under the site's name).
+ */
+export function openedSiteEnvironment(json: unknown, files: readonly string[], folder: string): EnvDefinition {
+  const site = parseSiteDefinition(json, `${folder}/site.json`);
+  const present = new Set(files);
+  checkSiteFolder(site, (page) => present.has(page), folder);
+  return webSiteEnvironment(site, { files: site.name });
 }
 
 /** The bundled suite as the `web` environment. */
