@@ -93,13 +93,27 @@ export class WebEnv implements Env {
 
   /** Opens (or keeps) the task's page, runs the start hook, learns the instruction, and reads the page. */
   private async begin(episode: Episode, entry: SiteTask, task: Task, reuse: boolean): Promise<void> {
-    const goal = task.goal as WebGoal;
     const tab = await this.openTab();
+    let slow: PageError | null = null;
     if (!reuse) await tab.load(entry.page).catch((error: unknown) => {
       // A page that never finishes loading is still read as it stands, as a person would; one that is not there is the site's mistake.
       if (error instanceof PageError && error.code === 'page-load') throw new SiteError(`site "${this.site.name}", task "${entry.id}": ${error.message}`);
       if (!(error instanceof PageError && error.code === 'page-timeout')) throw error;
+      slow = error;
     });
+    try {
+      await this.startEpisode(tab, episode, entry, task);
+    } catch (error) {
+      // A hook that fails on a page that had not finished loading says nothing about the site: the
+      // page was slow (a loaded machine), so the episode ends with the page's error and the run goes on.
+      if (slow !== null && error instanceof SiteError) throw new PageError('page-timeout', `${(slow as PageError).message}, and then ${error.message.replace(/^site "[^"]*", task "[^"]*": /, '')}`, { cause: error });
+      throw error;
+    }
+  }
+
+  /** The start hook, the instruction, and the first reading of a page that is open. */
+  private async startEpisode(tab: PageTab, episode: Episode, entry: SiteTask, task: Task): Promise<void> {
+    const goal = task.goal as WebGoal;
     // The start hook, and where the instruction is known already the first reading, in one call.
     const start = hookOf(this.site, entry, 'start') ?? '';
     const readNow = episode.instruction !== '';

@@ -109,6 +109,17 @@ describe('pages that misbehave', () => {
     expect(first.text).toContain('Finish');
   });
 
+  it('a start hook that fails on a page still loading ends that episode with the page\'s error, not the run', async () => {
+    const web = env();
+    const first = await web.reset(task('slow-start'));
+    expect(first.actions).toEqual(['wait']);
+    expect(first.text).toMatch(/^error: slow-load\.html did not finish loading in 0\.6 s, and then the start hook threw: the page is not set up yet$/m);
+    const ended = await web.step('wait');
+    expect(ended.done).toBe(true);
+    // The env goes on with the next task.
+    expect((await web.reset(task('twins'))).text).toContain('url: /twins.html');
+  });
+
   it('a link to another origin is refused and the page stays; go back returns from a page of the site', async () => {
     const web = env();
     const first = await web.reset(task('leave'));
