@@ -4,7 +4,7 @@
  * of the learning curves. Pure functions of the runs, so a report can be rebuilt without rerunning.
  */
 import type { TrainResult } from '../src/train/trainer.ts';
-import type { Preset, PresetName, RowSpec } from './paper-plan.ts';
+import { PRESETS, type Preset, type PresetName, type RowSpec } from './paper-plan.ts';
 
 export interface PaperRow {
   id: string;
@@ -206,7 +206,12 @@ export function markdown(report: PaperReport, svgName: string): string {
   if (report.pending && report.pending.length > 0) {
     out.push(`**This table is partial.** Not run yet: ${report.pending.join(', ')}. The same command with the same \`--work\` folder (and \`--rows\` naming them, or none for all) runs them and keeps the runs above.`, '');
   }
-  if (report.preset === 'quick') out.push(`**The quick preset runs the whole loop at about 1/7 of the paper's budgets** (real ${int(p.realBudget)}, synthetic ${int(p.syntheticBudget)}, s2r real ${int(p.s2rRealBudget)} transitions). Its numbers show the methods early in training, not where they end up; the full preset (\`--seeds 3\` without \`--quick\`) uses 80,000 / 80,000 / 5,000.`, '');
+  if (report.preset === 'quick') {
+    const full = PRESETS[report.env]?.full;
+    const fraction = full ? `about 1/${Math.round(full.realBudget / p.realBudget)} of the full preset's budgets` : 'a fraction of the full budgets';
+    const fullText = full ? `uses ${int(full.realBudget)} / ${int(full.syntheticBudget)} / ${int(full.s2rRealBudget)}` : 'uses the full budgets';
+    out.push(`**The quick preset runs the whole loop at ${fraction}** (real ${int(p.realBudget)}, synthetic ${int(p.syntheticBudget)}, s2r real ${int(p.s2rRealBudget)} transitions). Its numbers show the methods early in training, not where they end up; the full preset (\`--seeds 3\` without \`--quick\`) ${fullText}.`, '');
+  }
   out.push(`| row | success % |${untrained ? ' vs untrained (points) |' : ''} score | real transitions | synthetic transitions | wall s | backend | experience model |`, `|---|---|${untrained ? '---|' : ''}---|---|---|---|---|---|`);
   for (const r of s) out.push(`| ${r.label}${r.perSeed.length < report.seeds.length ? ` (${r.perSeed.length} of ${report.seeds.length} seeds)` : ''} | ${pm(r.success)} |${gainText(r, untrained)} ${pm(r.score)} | ${int(r.realTransitions)} | ${int(r.syntheticTransitions)} | ${r.wallSeconds.toFixed(0)} | ${r.backend} | ${r.experience} |`);
   if (s.some((r) => r.id === 'bc' || r.id === 'dpo')) out.push('', 'BC and DPO train on the offline buffer (its real episodes; see Setup) and take no transition of their own: their real-transitions column is 0.');
