@@ -33,7 +33,7 @@ describe('the policy card\'s curve', () => {
   it('is in the file a training run exports', async () => {
     const { trainer } = await train({
       env: 'shop', mode: 'real', algo: 'grpo', backend: 'cpu', curriculum: false, maxDifficulty: 4,
-      run: { seed: 1, realBudget: 200, evalEvery: 1, evalEpisodes: 3, finalEvalEpisodes: 4, lambda: 0.2, explorationFloor: 0.1 },
+      run: { seed: 1, realBudget: 400, evalEvery: 1, evalEpisodes: 3, finalEvalEpisodes: 4, lambda: 0.2, explorationFloor: 0.1 },
       algoConfig: { tasksPerIteration: 4, groupSize: 4, parallelEnvs: 16, minibatchSize: 64, epochs: 1 },
     });
     const header = readPolicyHeader(await exportTrainedPolicy(trainer, 'cpu'));
