@@ -31,7 +31,14 @@ export const DEFAULT_CAP: ObserveCap = { maxElements: 150, maxChars: 12_000 };
 export const WAIT = 'wait';
 
 /** A site's mistake: a hook that throws or answers the wrong type, a page that is not there. */
-export class SiteError extends UsageError {}
+export class SiteError extends UsageError {
+  /** What went wrong without the site and task that the message names first. */
+  readonly detail: string;
+  constructor(site: string, task: string, detail: string) {
+    super(`site "${site}", task "${task}": ${detail}`);
+    this.detail = detail;
+  }
+}
 
 interface Reading {
   reward?: unknown;
@@ -94,19 +101,18 @@ export class WebEnv implements Env {
   /** Opens (or keeps) the task's page, runs the start hook, learns the instruction, and reads the page. */
   private async begin(episode: Episode, entry: SiteTask, task: Task, reuse: boolean): Promise<void> {
     const tab = await this.openTab();
-    let slow: PageError | null = null;
-    if (!reuse) await tab.load(entry.page).catch((error: unknown) => {
-      // A page that never finishes loading is still read as it stands, as a person would; one that is not there is the site's mistake.
-      if (error instanceof PageError && error.code === 'page-load') throw new SiteError(`site "${this.site.name}", task "${entry.id}": ${error.message}`);
-      if (!(error instanceof PageError && error.code === 'page-timeout')) throw error;
-      slow = error;
+    // A page that never finishes loading is still read as it stands, as a person would (`slow`); one that is not there is the site's mistake.
+    const slow = reuse ? null : await tab.load(entry.page).then(() => null, (error: unknown) => {
+      if (error instanceof PageError && error.code === 'page-load') throw new SiteError(this.site.name, entry.id, error.message);
+      if (error instanceof PageError && error.code === 'page-timeout') return error;
+      throw error;
     });
     try {
       await this.startEpisode(tab, episode, entry, task);
     } catch (error) {
       // A hook that fails on a page that had not finished loading says nothing about the site: the
       // page was slow (a loaded machine), so the episode ends with the page's error and the run goes on.
-      if (slow !== null && error instanceof SiteError) throw new PageError('page-timeout', `${(slow as PageError).message}, and then ${error.message.replace(/^site "[^"]*", task "[^"]*": /, '')}`, { cause: error });
+      if (slow !== null && error instanceof SiteError) throw new PageError('page-timeout', `${slow.message}, and then ${error.detail}`, { cause: error });
       throw error;
     }
   }
@@ -124,7 +130,7 @@ export class WebEnv implements Env {
     if (started.thrown !== null) throw this.hookError(entry, 'start', `threw: ${started.thrown}`);
     if (episode.instruction === '') {
       const instruction = hookOf(this.site, entry, 'instruction');
-      if (instruction === undefined) throw new SiteError(`site "${this.site.name}", task "${entry.id}": no instruction hook, and the task has no generator to make one`);
+      if (instruction === undefined) throw new SiteError(this.site.name, entry.id, 'no instruction hook, and the task has no generator to make one');
       const text = await tab.evaluate<unknown>(`(() => { try { return ${instruction}\n; } catch (e) { return { thrown: String(e && e.message || e) }; } })()`);
       if (typeof text !== 'string' || text.trim() === '') throw this.hookError(entry, 'instruction', typeof text === 'object' && text !== null && 'thrown' in text ? `threw: ${String((text as { thrown: unknown }).thrown)}` : `gave ${JSON.stringify(text)}, not a text`);
       episode.instruction = text.replace(/\s+/g, ' ').trim();
@@ -271,7 +277,7 @@ export class WebEnv implements Env {
   }
 
   private hookError(entry: SiteTask, hook: HookName, what: string): SiteError {
-    return new SiteError(`site "${this.site.name}", task "${entry.id}": the ${hook} hook ${what}`);
+    return new SiteError(this.site.name, entry.id, `the ${hook} hook ${what}`);
   }
 
   private async openTab(): Promise<PageTab> {
