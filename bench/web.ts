@@ -3,8 +3,11 @@
  * suite's test instances, resets included, with 1 page and with 4 pages stepping at once (one env
  * and one tab each), for the single-widget tasks, the app-like ones and the task of several pages
  * (a reload at every navigation). Each figure
- * is the median over repeats; `parallelGain` is 4 pages' steps/s over 1 page's, in the same run.
+ * is the median over repeats; `parallelGain` is 4 pages' steps/s over 1 page's, in the same run;
+ * `pagesNCoresBusy` how many of the machine's cores were busy meanwhile (Linux only), which bounds
+ * what more pages can gain.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runEpisode } from '../src/envs/episode.ts';
 import { envSpec } from '../src/envs/registry.ts';
@@ -13,14 +16,29 @@ import { closePageHosts } from '../src/envs/web/hosts.ts';
 import { SUITE_SITE } from '../src/envs/web/suite/site.ts';
 import { median } from './stats.ts';
 
-/** Steps per second of `pages` envs each playing its share of `tasks` with the oracle, resets included. */
-async function oracleRate(tasks: readonly Task[], pages: number): Promise<{ stepsPerSec: number; won: number }> {
+/**
+ * CPU seconds the whole machine has spent busy (Linux `/proc/stat`: user, nice, system, irq,
+ * softirq), or null elsewhere. Node and every Chromium process together: what a page costs.
+ */
+function busySeconds(): number | null {
+  if (!existsSync('/proc/stat')) return null;
+  const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = fields;
+  return (user + nice + system + irq + softirq) / 100;
+}
+
+/**
+ * Steps per second of `pages` envs each playing its share of `tasks` with the oracle, resets
+ * included, and how many cores the machine kept busy meanwhile (null where it cannot say).
+ */
+async function oracleRate(tasks: readonly Task[], pages: number): Promise<{ stepsPerSec: number; won: number; coresBusy: number | null }> {
   const spec = envSpec('web');
   const envs = Array.from({ length: pages }, () => spec.createEnv());
   // Warm every tab on its first page so that opening tabs is not timed.
   await Promise.all(envs.map((env, i) => runEpisode(env, spec.createOracle(), tasks[i % tasks.length] as Task)));
   let steps = 0;
   let won = 0;
+  const busyBefore = busySeconds();
   const started = performance.now();
   await Promise.all(envs.map(async (env, lane) => {
     for (let i = lane; i < tasks.length; i += pages) {
@@ -29,7 +47,10 @@ async function oracleRate(tasks: readonly Task[], pages: number): Promise<{ step
       if (record.won) won++;
     }
   }));
-  return { stepsPerSec: steps / ((performance.now() - started) / 1000), won: won / tasks.length };
+  const seconds = (performance.now() - started) / 1000;
+  const busyAfter = busySeconds();
+  const coresBusy = busyBefore === null || busyAfter === null ? null : Number(((busyAfter - busyBefore) / seconds).toFixed(2));
+  return { stepsPerSec: steps / seconds, won: won / tasks.length, coresBusy };
 }
 
 export async function webBench(argv: string[]): Promise<unknown> {
@@ -55,6 +76,8 @@ export async function webBench(argv: string[]): Promise<unknown> {
         for (let r = 0; r < repeats; r++) runs.push(await oracleRate(chosen, pages));
         figures[`pages${pages}StepsPerSec`] = Math.round(median(runs.map((x) => x.stepsPerSec)));
         figures[`pages${pages}SuccessRate`] = median(runs.map((x) => x.won));
+        const cores = runs.map((x) => x.coresBusy).filter((c): c is number => c !== null);
+        if (cores.length > 0) figures[`pages${pages}CoresBusy`] = median(cores);
       }
       results.push({ group, episodes: chosen.length, repeats, ...figures, parallelGain: Number(((figures.pages4StepsPerSec as number) / (figures.pages1StepsPerSec as number)).toFixed(2)) });
     }

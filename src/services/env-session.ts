@@ -5,9 +5,10 @@
  */
 import { UsageError, errorMessage } from '../core/errors.ts';
 import type { Agent, Env, Observation, StepResult, Task } from '../core/types.ts';
-import { ENVIRONMENTS, describeEnv, envSpec, replaceEnvironment, type EnvSummary } from '../envs/registry.ts';
+import { ENVIRONMENTS, describeEnv, envSpec, type EnvSummary } from '../envs/registry.ts';
 import type { EnvSpec } from '../envs/spec.ts';
-import { WEB_ENV, openedSiteEnvironment } from '../envs/web/index.ts';
+import { OpenedSite } from './opened-site.ts';
+import { WEB_ENV } from '../envs/web/index.ts';
 import { attachPageFrames } from '../envs/web/page-frames.ts';
 
 export type { EnvSummary };
@@ -54,7 +55,7 @@ export class EnvSession {
   private done = false;
   private envSpec: EnvSpec | null = null;
   private noOracle: string | null = null;
-  private restoreSuite: (() => void) | null = null;
+  private readonly opened = new OpenedSite();
 
   /** The page's frames, where web pages live (the app attaches them when it starts this worker). */
   attachPages(port: MessagePort): void {
@@ -62,21 +63,17 @@ export class EnvSession {
   }
 
   /**
-   * A folder the person opened becomes the `web` environment (its files stay on the page, which
-   * serves them to its frames): `site.json`'s content and the folder's file paths, checked as the
-   * CLI's `--site` checks them. Answers the environment as the env list shows it.
+   * A folder the person opened becomes the `web` environment (`OpenedSite`). Answers the site's
+   * name (the page keeps its files under it) and the environment as the env list shows it.
    */
-  openSite(json: unknown, files: readonly string[], folder: string): EnvSummary {
-    const environment = openedSiteEnvironment(json, files, folder);
-    this.closeSite();
-    this.restoreSuite = replaceEnvironment(environment);
-    return describeEnv(envSpec(WEB_ENV));
+  openSite(json: unknown, files: readonly string[], folder: string): { site: string; env: EnvSummary } {
+    const site = this.opened.open(json, files, folder);
+    return { site, env: describeEnv(envSpec(WEB_ENV)) };
   }
 
   /** The bundled suite is the `web` environment again. */
   closeSite(): void {
-    this.restoreSuite?.();
-    this.restoreSuite = null;
+    this.opened.close();
   }
 
   listEnvs(): EnvSummary[] {

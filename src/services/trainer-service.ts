@@ -6,7 +6,7 @@
  * import-and-play of a `.dgp` file step by step. Plain class, no worker APIs, so it is tested in
  * Node and in a page.
  */
-import { openedSiteEnvironment } from '../envs/web/index.ts';
+import { OpenedSite } from './opened-site.ts';
 import { policyFromSafetensors, policyToSafetensors } from '../policy/policy-safetensors.ts';
 import { attachPageFrames } from '../envs/web/page-frames.ts';
 import { DreamGymError, errorMessage, UsageError } from '../core/errors.ts';
@@ -14,7 +14,7 @@ import { importNeuralModelFor } from '../experience/neural/model-io.ts';
 import type { NeuralExperienceModel } from '../experience/neural/model.ts';
 import type { Observation, Task } from '../core/types.ts';
 import type { CurriculumRow, CurriculumSummary } from '../curriculum/curriculum.ts';
-import { envSpec, replaceEnvironment } from '../envs/registry.ts';
+import { envSpec } from '../envs/registry.ts';
 import type { PolicyFileHeader } from '../policy/dgp.ts';
 import { importPolicy, inspectPolicyFile } from '../policy/policy-file.ts';
 import { exportTrainedPolicy } from '../jobs/policy-export.ts';
@@ -113,7 +113,7 @@ export class TrainerService {
   private control: TrainControl | null = null;
   private state: TrainerState = 'idle';
   private loaded: { policy: Policy; header: PolicyFileHeader; bytes: Uint8Array } | null = null;
-  private restoreSuite: (() => void) | null = null;
+  private readonly opened = new OpenedSite();
   private episode: { env: ReturnType<ReturnType<typeof envSpec>['createEnv']>; task: Task; observation: Observation; history: string[]; done: boolean } | null = null;
   private readonly replayStore = new Once(() => (this.options.openReplayStore ?? (() => IdbReplayStore.open()))());
 
@@ -130,14 +130,11 @@ export class TrainerService {
    */
   openSite(json: unknown, files: readonly string[], folder: string): void {
     if (this.state === 'starting' || this.state === 'running' || this.state === 'paused') throw new UsageError('a training run is going on; stop it before opening another site');
-    const environment = openedSiteEnvironment(json, files, folder);
-    this.closeSite();
-    this.restoreSuite = replaceEnvironment(environment);
+    this.opened.open(json, files, folder);
   }
 
   closeSite(): void {
-    this.restoreSuite?.();
-    this.restoreSuite = null;
+    this.opened.close();
   }
 
   /** Start tfjs on the first backend that works here (webgpu, then wasm, then cpu in a browser). */

@@ -54,8 +54,9 @@ describe('web pages in the app\'s frames (env in a worker, pages on the page)', 
     const files = await siteFiles();
     frames.addSite('page-globals', files);
     const json: unknown = JSON.parse(await (files.get('site.json') as Blob).text());
-    const summary = await session.openSite(json, [...files.keys()], 'page-globals');
-    expect(summary.splits).toContainEqual({ name: 'test', size: 100 });
+    const opened = await session.openSite(json, [...files.keys()], 'page-globals');
+    expect(opened.site).toBe('page-globals');
+    expect(opened.env.splits).toContainEqual({ name: 'test', size: 100 });
     try {
       const { tasks } = await session.listTasks('web', 'test', 0, 2);
       const typeWord = tasks.findIndex((t) => t.id.startsWith('type-word:'));

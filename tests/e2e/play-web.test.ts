@@ -18,6 +18,16 @@ async function startTask(page: Page, task: string): Promise<void> {
   await page.frameLocator('iframe.live-page').locator('body').waitFor();
 }
 
+/** Starts a real-mode run on `web` in the Train view (wasm: SwiftShader's WebGPU is slow here). */
+async function startWebTraining(page: Page, budget: number, algo?: 'ppo' | 'grpo'): Promise<void> {
+  await page.getByLabel('Environment', { exact: true }).selectOption('web');
+  if (algo) await page.getByLabel('Algorithm', { exact: true }).selectOption(algo);
+  await page.getByLabel('Real-transition budget').fill(String(budget));
+  await page.getByText('Advanced').click();
+  await page.getByLabel('Backend', { exact: true }).selectOption('wasm');
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+}
+
 describe('web pages in the built app', () => {
   let browser: Browser;
   beforeAll(async () => { browser = await launch(); });
@@ -87,11 +97,7 @@ describe('web pages in the built app', () => {
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/no oracle for task "click-color"/);
     // The Train view trains on the folder's pages too: its frames are the written, opaque-origin ones.
     await page.goto(`${inject('appUrl')}#train`);
-    await page.getByLabel('Environment', { exact: true }).selectOption('web');
-    await page.getByLabel('Real-transition budget').fill('60');
-    await page.getByText('Advanced').click();
-    await page.getByLabel('Backend', { exact: true }).selectOption('wasm');
-    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await startWebTraining(page, 60);
     await expect.poll(() => page.locator('[data-testid="live-pages"] iframe.live-page[srcdoc]').count(), { timeout: 120_000 }).toBeGreaterThan(0);
     expect(await page.locator('[data-testid="live-pages"] iframe.live-page:not([srcdoc])').count()).toBe(0);
     // Stopped once its pages are playing: the run ends after its current iteration, never in error.
@@ -109,12 +115,7 @@ describe('web pages in the built app', () => {
     const errors = collectErrors(page);
     await page.goto(`${inject('appUrl')}#train`);
     await expect.poll(() => page.getByRole('link', { name: 'Train' }).getAttribute('aria-current')).toBe('page');
-    await page.getByLabel('Environment', { exact: true }).selectOption('web');
-    await page.getByLabel('Algorithm', { exact: true }).selectOption('grpo');
-    await page.getByLabel('Real-transition budget').fill('400');
-    await page.getByText('Advanced').click();
-    await page.getByLabel('Backend', { exact: true }).selectOption('wasm');
-    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await startWebTraining(page, 400, 'grpo');
     // Training's episodes play on pages in the view, several at once.
     await expect.poll(() => page.locator('[data-testid="live-pages"] iframe.live-page').count(), { timeout: 60_000 }).toBeGreaterThan(1);
     const transitions = async () => Number((await page.getByTestId('real-transitions').textContent())?.replace(/,/g, ''));

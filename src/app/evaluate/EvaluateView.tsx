@@ -62,6 +62,19 @@ function curveText(points: unknown): string | null {
   return shown.map(([t, s]) => `${percent(s)} at ${t.toLocaleString('en-US')}`).join(' → ');
 }
 
+/** The card's curve (`training.curve`), where the file has one. */
+function CurveRows({ curve }: { curve: unknown }) {
+  const { heldOut, training } = (curve ?? {}) as { heldOut?: unknown; training?: unknown };
+  const heldOutText = curveText(heldOut);
+  const trainingText = curveText(training);
+  return (
+    <>
+      {heldOutText && <div><dt>Held-out success during training</dt><dd data-testid="policy-curve">{heldOutText} transitions</dd></div>}
+      {trainingText && <div><dt>Training success</dt><dd>{trainingText} transitions</dd></div>}
+    </>
+  );
+}
+
 function HeaderView({ h }: { h: PolicyFileHeader }) {
   const training = h.training;
   const evaluation = h.evaluation;
@@ -83,17 +96,7 @@ function HeaderView({ h }: { h: PolicyFileHeader }) {
         <div><dt>Evaluation</dt><dd>{evaluation
           ? <>split {show(evaluation.split)}: success {percent(evaluation.successRate)}, score {show(evaluation.meanScore)} over {show(evaluation.episodes)} episodes</>
           : <span class="muted">none recorded</span>}</dd></div>
-        {(() => {
-          const curve = (training.curve ?? {}) as { heldOut?: unknown; training?: unknown };
-          const heldOut = curveText(curve.heldOut);
-          const trainingCurve = curveText(curve.training);
-          return (
-            <>
-              {heldOut && <div><dt>Held-out success during training</dt><dd data-testid="policy-curve">{heldOut} transitions</dd></div>}
-              {trainingCurve && <div><dt>Training success</dt><dd>{trainingCurve} transitions</dd></div>}
-            </>
-          );
-        })()}
+        <CurveRows curve={training.curve} />
         <div><dt>Hidden size</dt><dd>{show(h.architecture.hidden)}</dd></div>
         <div><dt>Weights SHA-256</dt><dd><code title={sha}>{sha.slice(0, 12)}…</code></dd></div>
       </dl>

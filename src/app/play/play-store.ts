@@ -174,14 +174,14 @@ export async function openSiteFolder(folder: string, files: ReadonlyMap<string, 
     } catch (e) {
       throw new Error(`${folder}/site.json is not valid JSON: ${errorMessage(e)}`, { cause: e });
     }
-    const name = typeof json === 'object' && json !== null && typeof (json as { name?: unknown }).name === 'string' ? (json as { name: string }).name : '';
-    pageFrames.addSite(name, files);
-    const summary = await envClient().openSite(json, [...files.keys()], folder);
+    // The worker checks the folder and names its site; its pages open only at the first reset, by then the frames hold its files.
+    const opened = await envClient().openSite(json, [...files.keys()], folder);
+    pageFrames.addSite(opened.site, files);
     // Train and Evaluate (the trainer worker) play the same site.
     await trainerClient().openSite(json, [...files.keys()], folder);
-    envs.value = envs.value.map((e) => (e.name === summary.name ? summary : e));
-    openSite.value = name;
-    chooseEnv(summary.name);
+    envs.value = envs.value.map((e) => (e.name === opened.env.name ? opened.env : e));
+    openSite.value = opened.site;
+    chooseEnv(opened.env.name);
     episode.value = null;
     log.value = [];
   });

@@ -49,11 +49,11 @@ export function webSiteEnvironment(site: SiteDefinition, source: SiteSource, pro
  * folder's file paths, checked as the CLI's `--site` checks a folder (the files stay on the page,
  * which writes them into its frames, under the site's name).
  */
-export function openedSiteEnvironment(json: unknown, files: readonly string[], folder: string): EnvDefinition {
+export function openedSiteEnvironment(json: unknown, files: readonly string[], folder: string): { site: SiteDefinition; environment: EnvDefinition } {
   const site = parseSiteDefinition(json, `${folder}/site.json`);
   const present = new Set(files);
   checkSiteFolder(site, (page) => present.has(page), folder);
-  return webSiteEnvironment(site, { files: site.name });
+  return { site, environment: webSiteEnvironment(site, { files: site.name }) };
 }
 
 /** The bundled suite as the `web` environment. */

@@ -2,6 +2,7 @@
  * The curriculum's variation of web tasks: new seeds of the parent's split, and for the app-like
  * tasks the parent's entities recombined into another goal, which the page and the oracle play.
  */
+import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Rng } from '../../../src/core/rng.ts';
 import type { Task } from '../../../src/core/types.ts';
@@ -9,6 +10,7 @@ import { runEpisode } from '../../../src/envs/episode.ts';
 import { envSpec } from '../../../src/envs/registry.ts';
 import { closePageHosts } from '../../../src/envs/web/hosts.ts';
 import type { WebGoal } from '../../../src/envs/web/site.ts';
+import { APP_TASKS } from '../../../src/envs/web/suite/apps.ts';
 
 afterAll(() => closePageHosts());
 
@@ -16,6 +18,17 @@ const spec = envSpec('web');
 const trainTask = (id: string): Task => spec.tasks('train').find((t) => t.id === `${id}:3`) as Task;
 
 describe('varying a web task', () => {
+  it('keeps every instance of the app-like tasks as it was before recombination existed (results measured on them stay valid)', () => {
+    // The digest of these instances at c268bac, before the generators were split into world and goal.
+    const hash = createHash('sha256');
+    for (const id of Object.keys(APP_TASKS).sort()) {
+      for (const [split, seeds] of [['train', [0, 1, 2, 77, 4999]], ['test', [100000, 100013, 100029]]] as const) {
+        for (const seed of seeds) hash.update(JSON.stringify(APP_TASKS[id]?.generate(seed, split)));
+      }
+    }
+    expect(hash.digest('hex')).toBe('220fddd9cdafffc033677d75aec3ac368fd7a431b81bbe0da4c864c3c1485b3f');
+  });
+
   it('an app-like task becomes another seed of its split, or its own entities recombined into another goal', () => {
     const parent = trainTask('inbox-reply');
     const parentGoal = parent.goal as WebGoal;
