@@ -4,6 +4,7 @@
  * covers the mistakes and dead ends a learning policy will make, which the experience model must
  * also predict. The noisy expert and the shop's shopper add the near misses in between.
  */
+import { realTransition } from '../core/transition.ts';
 import { UsageError } from '../core/errors.ts';
 import { Rng } from '../core/rng.ts';
 import type { Task, Transition } from '../core/types.ts';
@@ -90,24 +91,8 @@ export async function* seedEpisodes(options: SeedOptions): AsyncGenerator<Seeded
     const transitions: Transition[] = [];
     let state = record.first;
     record.steps.forEach(({ action, result }, step) => {
-      // The environment's own account of the step (a teacher annotation) trains the model's reasoning.
-      const reasoning = result.info.explanation;
-      transitions.push({
-        runId,
-        taskId: task.id,
-        episodeId: `${runId}/${i}`,
-        env: spec.name,
-        instruction: task.instruction,
-        history: record.steps.slice(0, step).map((s) => s.action),
-        state,
-        action,
-        ...(typeof reasoning === 'string' && reasoning !== '' ? { reasoning } : {}),
-        next: result.observation,
-        reward: result.reward,
-        done: result.done,
-        source: 'real',
-        createdAt,
-      });
+      const history = record.steps.slice(0, step).map((s) => s.action);
+      transitions.push(realTransition({ runId, episodeId: `${runId}/${i}`, task, history, state, action, result, createdAt }));
       state = result.observation;
     });
     yield { index: i, agent: agentName, task, won: record.won, transitions };

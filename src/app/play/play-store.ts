@@ -4,7 +4,8 @@
  */
 import { computed, signal } from '@preact/signals';
 import { errorMessage } from '../../core/errors.ts';
-import type { Observation, Transition } from '../../core/types.ts';
+import { realTransition } from '../../core/transition.ts';
+import type { Observation } from '../../core/types.ts';
 import { personAction, type PersonInput } from '../../envs/web/person.ts';
 import type { EpisodeStart, PlayedStep } from '../../services/env-session.ts';
 import { defaultSplit, envClient, envs, loadEnvs, onEnvCrash } from '../env-client.ts';
@@ -109,23 +110,7 @@ async function record(played: PlayedStep, state: Observation, history: string[])
     runId = `demo-${task.env}-${Date.now().toString(36)}`;
     demoRuns.set(task.env, runId);
   }
-  const explanation = played.result.info.explanation;
-  const transition: Transition = {
-    runId,
-    taskId: task.id,
-    episodeId: `${runId}/${episodeKey}`,
-    env: task.env,
-    instruction: task.instruction,
-    history,
-    state,
-    action: played.action,
-    ...(typeof explanation === 'string' && explanation !== '' ? { reasoning: explanation } : {}),
-    next: played.result.observation,
-    reward: played.result.reward,
-    done: played.result.done,
-    source: 'real',
-    createdAt: Date.now(),
-  };
+  const transition = realTransition({ runId, episodeId: `${runId}/${episodeKey}`, task, history, state, action: played.action, result: played.result, createdAt: Date.now() });
   try {
     recorded.value = (await replayClient().recordDemonstration({ id: runId, env: task.env }, [transition])).runTransitions;
   } catch (e) {

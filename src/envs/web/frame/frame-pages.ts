@@ -46,12 +46,16 @@ class FrameTab {
   loaded(): void {
     this.loads++;
     // Calls sent to the page that went away will never be answered.
-    for (const [id, call] of this.pending) {
-      clearTimeout(call.timer);
-      call.reject(new PageError('page-crash', 'the page went away during the call'));
-      this.pending.delete(id);
-    }
+    this.failPending('the page went away during the call');
     for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  private failPending(why: string): void {
+    for (const call of this.pending.values()) {
+      clearTimeout(call.timer);
+      call.reject(new PageError('page-crash', why));
+    }
+    this.pending.clear();
   }
 
   /** Resolves at the next load, or rejects after the load watchdog. */
@@ -70,11 +74,7 @@ class FrameTab {
   }
 
   remove(): void {
-    for (const call of this.pending.values()) {
-      clearTimeout(call.timer);
-      call.reject(new PageError('page-crash', 'the page\'s frame was closed'));
-    }
-    this.pending.clear();
+    this.failPending('the page\'s frame was closed');
     this.iframe?.remove();
     this.iframe = null;
   }
