@@ -5,6 +5,9 @@
 
 export type Seed = number | string;
 
+/** A stream's whole state: four 32-bit words (sfc32), so a run can be checkpointed and go on exactly. */
+export type RngState = readonly [number, number, number, number];
+
 /** 32-bit hash of a string (FNV-1a), used to turn labels and string seeds into numbers. */
 export function hashString(text: string): number {
   let h = 0x811c9dc5;
@@ -39,6 +42,22 @@ export class Rng {
     this.c = mix();
     this.d = mix();
     for (let i = 0; i < 12; i++) this.nextUint32();
+  }
+
+  /** The stream's state now; `Rng.fromState` of it draws exactly what this stream draws next. */
+  state(): RngState {
+    // Some words are kept as signed int32 between steps; every use is modulo 2^32, so unsigned is the same state.
+    return [this.a >>> 0, this.b >>> 0, this.c >>> 0, this.d >>> 0];
+  }
+
+  /** A stream that goes on from a saved `state()`. */
+  static fromState(state: RngState): Rng {
+    if (state.length !== 4 || !state.every((w) => Number.isInteger(w) && w >= 0 && w <= 0xffffffff)) {
+      throw new RangeError(`an Rng state is four unsigned 32-bit integers, got ${JSON.stringify(state)}`);
+    }
+    const rng = new Rng(0);
+    [rng.a, rng.b, rng.c, rng.d] = state;
+    return rng;
   }
 
   /** A new independent stream derived from this one's seed material and a label. */

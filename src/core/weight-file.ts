@@ -46,6 +46,8 @@ export interface ContainerKind<F extends string = string> {
   readonly subject: string;
   /** The usual file name extension, with the dot. */
   readonly extension: string;
+  /** The largest header this kind writes and reads (default DGP_MAX_HEADER_BYTES). */
+  readonly maxHeaderBytes?: number;
 }
 
 export const POLICY_CONTAINER: ContainerKind<'dreamgym-policy'> = Object.freeze({
@@ -66,8 +68,23 @@ export const EXPERIENCE_CONTAINER: ContainerKind<'dreamgym-experience'> = Object
   extension: '.dgx',
 });
 
+/**
+ * A training run's checkpoint (train/checkpoint.ts): the policy's and the optimiser's tensors, and a
+ * header with everything else the run needs to go on exactly (its random streams, counters, curve
+ * and curriculum), which grows with a long run's history, hence the larger header limit.
+ */
+export const CHECKPOINT_CONTAINER: ContainerKind<'dreamgym-checkpoint'> = Object.freeze({
+  magic: 'DGCF',
+  format: 'dreamgym-checkpoint',
+  version: 1,
+  noun: 'training checkpoint',
+  subject: 'checkpoint',
+  extension: '.dgc',
+  maxHeaderBytes: 32 * 1024 * 1024,
+});
+
 /** Every kind this build knows, so a file of one kind given as another is refused by name. */
-const KNOWN_CONTAINERS: readonly ContainerKind[] = [POLICY_CONTAINER, EXPERIENCE_CONTAINER];
+const KNOWN_CONTAINERS: readonly ContainerKind[] = [POLICY_CONTAINER, EXPERIENCE_CONTAINER, CHECKPOINT_CONTAINER];
 
 // ---------------------------------------------------------------------------------------------
 // Types
@@ -380,10 +397,11 @@ export class ContainerCodec<F extends string> {
       fail(problem, `cannot encode: ${message}`, options),
     );
     const headerBytes = new TextEncoder().encode(json);
-    if (headerBytes.length > DGP_MAX_HEADER_BYTES) {
+    const maxHeader = kind.maxHeaderBytes ?? DGP_MAX_HEADER_BYTES;
+    if (headerBytes.length > maxHeader) {
       throw fail(
         'header',
-        `cannot encode: the header is ${headerBytes.length} bytes, more than the ${DGP_MAX_HEADER_BYTES}-byte limit ` +
+        `cannot encode: the header is ${headerBytes.length} bytes, more than the ${maxHeader}-byte limit ` +
           `(is the metadata unusually large?)`,
       );
     }
@@ -658,10 +676,11 @@ export class ContainerCodec<F extends string> {
       );
     }
     const headerLength = view.getUint32(4, true);
-    if (headerLength > DGP_MAX_HEADER_BYTES) {
+    const maxHeader = this.kind.maxHeaderBytes ?? DGP_MAX_HEADER_BYTES;
+    if (headerLength > maxHeader) {
       throw fail(
         'header',
-        `the header length field says ${headerLength} bytes, more than the ${DGP_MAX_HEADER_BYTES}-byte limit; ` +
+        `the header length field says ${headerLength} bytes, more than the ${maxHeader}-byte limit; ` +
           `the ${noun} is damaged`,
       );
     }

@@ -11,7 +11,7 @@ import { embedTask } from '../replay/embed.ts';
 import { TaskClusters } from './clusters.ts';
 import type { GeneratorStats, TaskGenerator } from './generator.ts';
 import { selectTasks, type Candidate, type Selection } from './selection.ts';
-import { outcomeVariance, successVariance, TaskStatistics, type EpisodeResult } from './stats.ts';
+import { outcomeVariance, successVariance, TaskStatistics, type EpisodeResult, type TaskStatisticsState } from './stats.ts';
 
 /**
  * What a group's outcome variance is computed over. `success`: the 0/1 outcome the tables judge,
@@ -87,6 +87,18 @@ export interface CurriculumSummary {
   pool: number;
   generatedInPool: number;
   generatorStats: GeneratorStats;
+}
+
+/**
+ * What a checkpoint keeps of a curriculum to go on exactly: the policy version it has seen, the
+ * generated tasks in the pool (oldest first, as the pool orders them), every task's outcomes and the
+ * generator's counters. The seed tasks and their clusters are rebuilt from the run's settings.
+ */
+export interface CurriculumState {
+  version: number;
+  generated: Task[];
+  statistics: TaskStatisticsState;
+  generator: GeneratorStats;
 }
 
 export interface CurriculumOptions {
@@ -217,6 +229,32 @@ export class Curriculum {
     const drop = new Set([...settled, ...this.generated].slice(0, excess));
     this.generated = this.generated.filter((id) => !drop.has(id));
     for (const id of drop) this.tasks.delete(id);
+  }
+
+  snapshot(): CurriculumState {
+    return {
+      version: this.version,
+      generated: this.generated.map((id) => this.tasks.get(id) as Task),
+      statistics: this.stats.snapshot(),
+      generator: this.options.generator.stats(),
+    };
+  }
+
+  /**
+   * Go on from a `snapshot()` of a curriculum over the same seed tasks: the generated tasks join the
+   * pool in their order, so the pool (and every choice made from it) is the one the snapshot left.
+   */
+  restore(state: CurriculumState): void {
+    if (this.generated.length > 0 || this.version > 0) throw new Error('a curriculum is restored before it is used');
+    for (const t of state.generated) {
+      if (this.tasks.has(t.id)) throw new RangeError(`the checkpoint's generated task ${t.id} is already in the pool`);
+      this.tasks.set(t.id, t);
+      this.groupOf.set(t.id, this.groupKey(t));
+      this.generated.push(t.id);
+    }
+    this.stats.restore(state.statistics);
+    this.version = state.version;
+    this.options.generator.restoreStats?.(state.generator);
   }
 
   /** Every task in the pool with its statistics, the most varied first. */

@@ -39,6 +39,8 @@ export interface TaskGenerator {
   readonly name: string;
   generate(requests: readonly VariationRequest[], rng: Rng): Promise<Task[]>;
   stats(): GeneratorStats;
+  /** Go on counting from a checkpoint's counters (a resumed run reports the whole run's). */
+  restoreStats?(stats: GeneratorStats): void;
 }
 
 /** Harder for a task the policy mostly solves, easier for one it mostly fails. */
@@ -86,6 +88,10 @@ export class BufferTaskGenerator implements TaskGenerator {
 
   stats(): GeneratorStats {
     return { ...this.counters };
+  }
+
+  restoreStats(stats: GeneratorStats): void {
+    Object.assign(this.counters, stats);
   }
 }
 
@@ -188,5 +194,9 @@ export class LlmTaskGenerator implements TaskGenerator {
 
   stats(): GeneratorStats {
     return { ...this.counters };
+  }
+
+  restoreStats(stats: GeneratorStats): void {
+    Object.assign(this.counters, stats);
   }
 }

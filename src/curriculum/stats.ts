@@ -70,4 +70,22 @@ export class TaskStatistics {
   attempted(taskId: string): boolean {
     return this.totals.has(taskId);
   }
+
+  /** Every task's newest group and totals, in the order they were first recorded (for a checkpoint). */
+  snapshot(): TaskStatisticsState {
+    return { groups: [...this.groups].map(([id, g]) => [id, { ...g, returns: [...g.returns] }]), totals: [...this.totals].map(([id, t]) => [id, { ...t }]) };
+  }
+
+  /** Replace what is recorded with a `snapshot()`. */
+  restore(state: TaskStatisticsState): void {
+    this.groups.clear();
+    this.totals.clear();
+    for (const [id, g] of state.groups) this.groups.set(id, { policyVersion: g.policyVersion, returns: [...g.returns], wins: g.wins });
+    for (const [id, t] of state.totals) this.totals.set(id, { ...t });
+  }
+}
+
+export interface TaskStatisticsState {
+  groups: [string, OutcomeGroup][];
+  totals: [string, TaskTotals][];
 }

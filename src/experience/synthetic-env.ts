@@ -72,6 +72,11 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
+export interface SyntheticWorldState {
+  episodes: number;
+  counters: SyntheticStats;
+}
+
 export class SyntheticWorld {
   readonly name: string;
   readonly maxSteps: number;
@@ -98,6 +103,17 @@ export class SyntheticWorld {
 
   stats(): SyntheticStats {
     return { ...this.counters };
+  }
+
+  /** Episodes started so far and the counters, for a checkpoint (taken between iterations, with no step pending). */
+  snapshot(): SyntheticWorldState {
+    return { episodes: this.episodes, counters: this.stats() };
+  }
+
+  /** Go on from a `snapshot()`: episode ids continue where it left them. */
+  restore(state: SyntheticWorldState): void {
+    this.episodes = state.episodes;
+    Object.assign(this.counters, state.counters);
   }
 
   /** @internal A fresh episode id. */

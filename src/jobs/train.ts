@@ -11,7 +11,9 @@ import { TrainControl } from '../train/control.ts';
 import type { IterationMetrics } from '../train/metrics.ts';
 import { isOfflineMode, type OfflineMode, type RlMode } from '../train/modes.ts';
 import { OfflineTrainer, type OfflineTrainOptions } from '../train/offline/trainer.ts';
-import { Trainer, type DreamOptions, type TrainResult } from '../train/trainer.ts';
+import { Trainer, type CheckpointHooks, type DreamOptions, type TrainResult } from '../train/trainer.ts';
+import type { TrainCheckpoint } from '../train/checkpoint.ts';
+import { UsageError } from '../core/errors.ts';
 
 /** The numbers a run's spec checked, defaults filled in: the CLI's `TRAIN_SPECS` or the app's `APP_TRAIN_SPECS`. */
 export interface CheckedTrainRun {
@@ -82,6 +84,10 @@ export interface TrainJobHooks<T extends Trainer | OfflineTrainer = Trainer | Of
   control?: TrainControl;
   /** Stop after the current iteration; the run still returns its result (and its policy can be exported). */
   signal?: AbortSignal;
+  /** RL modes: save a checkpoint at an interval (train/checkpoint.ts), for `resume` after a crash or a reload. */
+  checkpoint?: CheckpointHooks;
+  /** RL modes: go on from this checkpoint of the same run (refused, before `onStart`, if it is another run's). */
+  resume?: TrainCheckpoint;
 }
 
 /** The job's settings mapped onto the trainer's options, in one place for every caller. Throws on settings the trainer refuses. */
@@ -151,6 +157,11 @@ export async function train(
   hooks: TrainJobHooks<Trainer> | TrainJobHooks<OfflineTrainer> = {},
 ): Promise<{ trainer: Trainer | OfflineTrainer; result: TrainResult }> {
   const trainer = isOfflineJob(job) ? createOfflineTrainer(job) : createTrainer(job);
+  if (trainer instanceof Trainer) {
+    if (hooks.resume) trainer.resumeFrom(hooks.resume);
+  } else if (hooks.checkpoint || hooks.resume) {
+    throw new UsageError(`mode ${job.mode} runs its epochs without checkpoints (they are minutes long); checkpoints are for the RL modes`);
+  }
   const control = hooks.control ?? new TrainControl();
   const stop = () => control.stop();
   if (hooks.signal?.aborted) stop();
@@ -162,6 +173,7 @@ export async function train(
       control,
       ...(hooks.onIteration ? { onIteration: hooks.onIteration } : {}),
       ...(hooks.onEvalProgress ? { onEvalProgress: hooks.onEvalProgress } : {}),
+      ...(hooks.checkpoint && trainer instanceof Trainer ? { checkpoint: hooks.checkpoint } : {}),
     });
     return { trainer, result };
   } finally {

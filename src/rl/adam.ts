@@ -11,6 +11,12 @@ export interface AdamOptions {
   epsilon: number;
 }
 
+export interface AdamState {
+  t: number;
+  m: Float32Array[];
+  v: Float32Array[];
+}
+
 export class Adam {
   private readonly m: tf.Variable[];
   private readonly v: tf.Variable[];
@@ -53,6 +59,29 @@ export class Adam {
       });
       return tf.keep(norm);
     });
+  }
+
+  /** The optimiser's state (step count and both moments, in variable order), for a checkpoint. */
+  async snapshot(): Promise<AdamState> {
+    return { t: this.t, m: await Promise.all(this.m.map((x) => x.data() as Promise<Float32Array>)), v: await Promise.all(this.v.map((x) => x.data() as Promise<Float32Array>)) };
+  }
+
+  /** Go on from a `snapshot()` of an optimiser over variables of the same shapes. */
+  restore(state: AdamState): void {
+    if (state.m.length !== this.m.length || state.v.length !== this.v.length) {
+      throw new RangeError(`the optimiser state holds ${state.m.length} moments, this network has ${this.m.length} variables`);
+    }
+    const assign = (targets: readonly tf.Variable[], values: readonly Float32Array[]) =>
+      targets.forEach((x, i) => {
+        const data = values[i] as Float32Array;
+        if (data.length !== x.size) throw new RangeError(`optimiser moment ${i} has ${data.length} values, its variable ${x.size}`);
+        x.assign(tf.tensor(data, x.shape));
+      });
+    tf.tidy(() => {
+      assign(this.m, state.m);
+      assign(this.v, state.v);
+    });
+    this.t = state.t;
   }
 
   dispose(): void {

@@ -17,7 +17,7 @@
  * variations of the most varied ones join the pool; without one, tasks are drawn uniformly.
  */
 import { UsageError } from '../core/errors.ts';
-import { Rng } from '../core/rng.ts';
+import { Rng, type RngState } from '../core/rng.ts';
 import type { Env, Task } from '../core/types.ts';
 import { SyntheticWorld, type SyntheticStats } from '../experience/synthetic-env.ts';
 import type { ExperienceModel, ExperienceStats } from '../experience/types.ts';
@@ -41,6 +41,7 @@ import { grpoSamples, ppoSamples } from '../rl/samples.ts';
 import { optimize } from '../rl/update.ts';
 import { TrainControl } from './control.ts';
 import { evaluateHeldOut, type EvalResult } from './evaluate.ts';
+import { checkSameRun, type TrainCheckpoint, type TrainProgress } from './checkpoint.ts';
 import type { IterationMetrics } from './metrics.ts';
 
 
@@ -153,8 +154,21 @@ export interface TrainResult {
   history: IterationMetrics[];
 }
 
+/** Where and how often a run saves its checkpoint (checkpoint.ts). */
+export interface CheckpointHooks {
+  /** Wall seconds between saves, checked after each iteration (0: after every iteration). */
+  everySeconds: number;
+  save: (checkpoint: TrainCheckpoint) => Promise<void>;
+}
+
 export interface TrainHooks {
   control?: TrainControl;
+  /**
+   * Save a checkpoint at this interval, and once more when the last iteration is done (before the
+   * final evaluation). Never after a stop: a stopped iteration may have been cut short, and a resume
+   * must replay it whole.
+   */
+  checkpoint?: CheckpointHooks;
   onIteration?: (metrics: IterationMetrics) => void;
   /** Called while evaluating, with episodes done so far. */
   onEvalProgress?: (done: number, total: number) => void;
@@ -177,6 +191,14 @@ export function validateTrainOptions(options: TrainOptions): void {
   if (!Number.isInteger(options.seed)) throw new UsageError(`the seed must be an integer, got ${options.seed}`);
 }
 
+/** The run's random streams: which tasks, which actions, which minibatches, which variations. */
+interface TrainRngs {
+  tasks: Rng;
+  act: Rng;
+  update: Rng;
+  curriculum: Rng;
+}
+
 export class Trainer {
   readonly spec: EnvSpec;
   readonly policy: Policy;
@@ -195,6 +217,20 @@ export class Trainer {
   /** The curriculum, when the run has one (the Curriculum view reads its rows). */
   readonly curriculum: Curriculum | null;
   lastEval: EvalResult | null = null;
+  /** Where the run is: set by `run`, or by `resumeFrom` before it. */
+  private phaseIndex = 0;
+  private iteration = 0;
+  private realPhaseFrom: number | null = null;
+  private elapsedBefore = 0;
+  private rngs: TrainRngs;
+  /** Mode dream with `imagine: sample`: the model's draws (see `imagination`). */
+  private imagineRng: Rng | null = null;
+  /** A checkpoint's state for what `trainingEnvs` builds later (the world, the imagination stream). */
+  private restored: TrainProgress | null = null;
+  /** The experience model's counters before a resume (its fresh instance counts from zero). */
+  private modelStatsBefore: ExperienceStats | null = null;
+  /** performance.now() when `run` started (null before). */
+  private startedAt: number | null = null;
 
   constructor(readonly options: TrainOptions) {
     validateTrainOptions(options);
@@ -227,6 +263,126 @@ export class Trainer {
           rng: new Rng(`curriculum:${options.env}:${options.algo}:${options.seed}`),
         })
       : null;
+    const root = new Rng(`train:${options.env}:${options.algo}:${options.seed}`);
+    this.rngs = { tasks: root.fork('tasks'), act: root.fork('act'), update: root.fork('update'), curriculum: root.fork('curriculum') };
+  }
+
+  /**
+   * The run's settings as resolved, JSON only: what a checkpoint records and a resume must match.
+   * The backend is left out (a run may go on on another one, with what that does to its numbers).
+   */
+  runSettings(): Record<string, unknown> {
+    const o = this.options;
+    const dream = o.dream;
+    return {
+      env: o.env,
+      mode: o.mode,
+      algo: o.algo,
+      seed: o.seed,
+      realBudget: o.realBudget,
+      config: this.config,
+      policy: this.policyConfig,
+      trainSplit: o.trainSplit ?? null,
+      evalSplit: this.evalSplit,
+      evalEpisodes: o.evalEpisodes ?? null,
+      finalEvalEpisodes: o.finalEvalEpisodes ?? null,
+      trainMaxSteps: o.trainMaxSteps ?? null,
+      maxIterations: o.maxIterations ?? null,
+      evalEvery: o.evalEvery ?? 0,
+      maxDifficulty: o.maxDifficulty ?? null,
+      curriculum: this.curriculum ? { ...this.curriculum.config, generator: this.curriculum.summary().generator } : null,
+      dream: dream
+        ? {
+            experience: dream.model.name,
+            k: dream.k,
+            syntheticBudget: dream.syntheticBudget,
+            offlineTransitions: dream.offlineTransitions,
+            writeBack: dream.writeBack ?? true,
+            reasoning: dream.reasoning !== false,
+            imagine: dream.imagine ?? DEFAULT_IMAGINE,
+          }
+        : null,
+    };
+  }
+
+  /** The run as it stands between iterations, to go on from later (`resumeFrom`). */
+  async checkpoint(): Promise<TrainCheckpoint> {
+    const stream = (r: Rng): RngState => r.state();
+    const optimizer = await this.optimizer.snapshot();
+    const progress: TrainProgress = {
+      run: this.runSettings(),
+      env: this.options.env,
+      iteration: this.iteration,
+      phaseIndex: this.phaseIndex,
+      realPhaseFrom: this.realPhaseFrom,
+      realTransitions: this.realTransitions,
+      syntheticTransitions: this.syntheticTransitions,
+      realResets: this.realResets,
+      elapsedSeconds: this.elapsedBefore + (this.startedAt === null ? 0 : (performance.now() - this.startedAt) / 1000),
+      rngs: {
+        tasks: stream(this.rngs.tasks),
+        act: stream(this.rngs.act),
+        update: stream(this.rngs.update),
+        curriculum: stream(this.rngs.curriculum),
+        imagine: this.imagineRng ? stream(this.imagineRng) : (this.restored?.rngs.imagine ?? null),
+      },
+      optimizerSteps: optimizer.t,
+      history: this.history,
+      lastEval: this.lastEval,
+      curriculum: this.curriculum ? this.curriculum.snapshot() : null,
+      world: this.world ? this.world.snapshot() : (this.restored?.world ?? null),
+      modelStats: this.options.dream ? this.modelStats() : null,
+    };
+    return {
+      // A deep copy: the history and counters go on changing after the checkpoint is handed out.
+      progress: JSON.parse(JSON.stringify(progress)) as TrainProgress,
+      backend: this.options.backend,
+      savedAt: new Date().toISOString(),
+      policy: (await this.policy.network.getWeights()).map((w) => ({ name: w.name, shape: [...w.shape], data: w.data })),
+      moments: { m: optimizer.m, v: optimizer.v },
+    };
+  }
+
+  /**
+   * Go on from a checkpoint of this same run (refused, with the settings that differ, if it is
+   * another's): call before `run`, which then starts at the checkpoint's iteration.
+   */
+  resumeFrom(checkpoint: TrainCheckpoint): void {
+    if (this.startedAt !== null || this.iteration > 0) throw new Error('resumeFrom is called before the run starts');
+    const { progress } = checkpoint;
+    checkSameRun(progress.run, this.runSettings());
+    this.policy.network.setWeights(checkpoint.policy);
+    this.optimizer.restore({ t: progress.optimizerSteps, m: checkpoint.moments.m, v: checkpoint.moments.v });
+    this.rngs = {
+      tasks: Rng.fromState(progress.rngs.tasks),
+      act: Rng.fromState(progress.rngs.act),
+      update: Rng.fromState(progress.rngs.update),
+      curriculum: Rng.fromState(progress.rngs.curriculum),
+    };
+    if (progress.curriculum) this.curriculum?.restore(progress.curriculum);
+    this.iteration = progress.iteration;
+    this.phaseIndex = progress.phaseIndex;
+    this.realPhaseFrom = progress.realPhaseFrom;
+    this.realTransitions = progress.realTransitions;
+    this.syntheticTransitions = progress.syntheticTransitions;
+    this.realResets = progress.realResets;
+    this.elapsedBefore = progress.elapsedSeconds;
+    this.history.push(...progress.history);
+    this.lastEval = progress.lastEval;
+    this.modelStatsBefore = progress.modelStats;
+    this.restored = progress;
+  }
+
+  /** The experience model's counters over the whole run, a resumed one's included. */
+  private modelStats(): ExperienceStats {
+    const now = (this.options.dream as DreamOptions).model.stats();
+    const before = this.modelStatsBefore;
+    if (!before) return now;
+    const sum = { ...now } as Record<string, unknown>;
+    for (const [key, value] of Object.entries(before)) {
+      if (typeof value === 'number' && typeof sum[key] === 'number') sum[key] = (sum[key] as number) + value;
+    }
+    return sum as unknown as ExperienceStats;
   }
 
   private defaultGenerator(): TaskGenerator {
@@ -296,12 +452,15 @@ export class Trainer {
       },
     });
     const world = this.world;
+    if (this.restored?.world) world.restore(this.restored.world);
     return Array.from({ length: count }, () => world.createEnv());
   }
 
   /** The draws a sampling dream imagines with: its own stream of the run's seed, so a run repeats. */
   private imagination(): () => number {
-    const rng = new Rng(`imagine:${this.options.env}:${this.options.algo}:${this.options.seed}`);
+    const saved = this.restored?.rngs.imagine;
+    const rng = saved ? Rng.fromState(saved) : new Rng(`imagine:${this.options.env}:${this.options.algo}:${this.options.seed}`);
+    this.imagineRng = rng;
     return () => rng.next();
   }
 
@@ -314,19 +473,26 @@ export class Trainer {
   async run(hooks: TrainHooks = {}): Promise<TrainResult> {
     const { options } = this;
     const control = hooks.control ?? new TrainControl();
-    const started = performance.now();
-    const root = new Rng(`train:${options.env}:${options.algo}:${options.seed}`);
-    const rngs = { tasks: root.fork('tasks'), act: root.fork('act'), update: root.fork('update'), curriculum: root.fork('curriculum') };
+    this.startedAt = performance.now();
+    // A resumed run's clock goes on from the checkpoint's.
+    const started = this.startedAt - this.elapsedBefore * 1000;
     const phases: Phase[] = options.mode === 's2r' ? ['dream', 'real'] : [options.mode === 'dream' ? 'dream' : 'real'];
-    let iteration = 0;
-    let realPhaseFrom: number | null = null;
-    for (const phase of phases) {
-      if (phase === 'real' && options.mode === 's2r') realPhaseFrom = iteration + 1;
-      iteration = await this.runPhase(phase, iteration, rngs, hooks, control, started);
+    const resumedInPhase = this.restored !== null;
+    for (; this.phaseIndex < phases.length; this.phaseIndex++) {
+      const phase = phases[this.phaseIndex] as Phase;
+      // Entering s2r's real phase (a run resumed inside it entered it before the checkpoint).
+      if (phase === 'real' && options.mode === 's2r' && !(resumedInPhase && this.phaseIndex === this.restored?.phaseIndex)) this.realPhaseFrom = this.iteration + 1;
+      await this.runPhase(phase, hooks, control, started);
       if (control.isStopped) break;
     }
+    this.phaseIndex = Math.min(this.phaseIndex, phases.length - 1);
+    if (!control.isStopped && hooks.checkpoint) await hooks.checkpoint.save(await this.checkpoint());
+    const iteration = this.iteration;
+    let realPhaseFrom = this.realPhaseFrom;
     if (realPhaseFrom !== null && realPhaseFrom > iteration) realPhaseFrom = null;
     const stopped = control.isStopped;
+    // A run resumed in s2r's real phase built no world; its dream's counters are the checkpoint's.
+    const synthetic = this.world?.stats() ?? this.restored?.world?.counters ?? null;
     const finalEval = stopped ? this.lastEval : await this.evaluate({ ...hooks, control: new TrainControl() }, options.finalEvalEpisodes);
     return {
       env: options.env,
@@ -337,7 +503,7 @@ export class Trainer {
       config: this.config,
       realTransitions: this.realTransitions,
       syntheticTransitions: this.syntheticTransitions,
-      ...(options.dream && this.world
+      ...(options.dream && synthetic
         ? {
             dream: {
               experience: options.dream.model.name,
@@ -346,8 +512,8 @@ export class Trainer {
               imagine: options.dream.imagine ?? DEFAULT_IMAGINE,
               offlineTransitions: options.dream.offlineTransitions,
               realResets: this.realResets,
-              model: options.dream.model.stats(),
-              synthetic: this.world.stats(),
+              model: this.modelStats(),
+              synthetic,
             },
           }
         : {}),
@@ -361,16 +527,9 @@ export class Trainer {
     };
   }
 
-  /** Train in one phase until its budget is spent (or the run is stopped); returns the iteration count. */
-  private async runPhase(
-    phase: Phase,
-    startIteration: number,
-    rngs: { tasks: Rng; act: Rng; update: Rng; curriculum: Rng },
-    hooks: TrainHooks,
-    control: TrainControl,
-    started: number,
-  ): Promise<number> {
-    const { options, config } = this;
+  /** Train in one phase until its budget is spent (or the run is stopped), counting `this.iteration` on. */
+  private async runPhase(phase: Phase, hooks: TrainHooks, control: TrainControl, started: number): Promise<void> {
+    const { options, config, rngs } = this;
     const envs = this.trainingEnvs(config.parallelEnvs, phase);
     const evalEvery = options.evalEvery ?? 0;
     const dreaming = phase === 'dream';
@@ -378,7 +537,8 @@ export class Trainer {
     const used = (): number => (dreaming ? this.syntheticTransitions : this.realTransitions);
     const maxIterations = options.maxIterations ?? Infinity;
     const lastPhase = phase === 'real' || options.mode === 'dream';
-    let iteration = startIteration;
+    let iteration = this.iteration;
+    let lastSave = performance.now();
     while (used() < budget && iteration < maxIterations && !control.isStopped) {
       await control.checkpoint();
       if (control.isStopped) break;
@@ -440,9 +600,14 @@ export class Trainer {
       const last = lastPhase && (used() >= budget || iteration >= maxIterations || control.isStopped);
       if (!last && evalEvery > 0 && iteration % evalEvery === 0) metrics.eval = await this.evaluate(hooks, options.evalEpisodes);
       this.history.push(metrics);
+      this.iteration = iteration;
       hooks.onIteration?.(metrics);
+      const saving = hooks.checkpoint;
+      if (saving && !control.isStopped && !last && (performance.now() - lastSave) / 1000 >= saving.everySeconds) {
+        await saving.save(await this.checkpoint());
+        lastSave = performance.now();
+      }
     }
-    return iteration;
   }
 
   /**

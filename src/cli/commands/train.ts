@@ -1,4 +1,6 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { CheckpointError, decodeCheckpoint, DEFAULT_CHECKPOINT_SECONDS, encodeCheckpoint, type TrainCheckpoint } from '../../train/checkpoint.ts';
+import type { CheckpointHooks } from '../../train/trainer.ts';
 import { historyCsv, historyJsonl } from '../../train/metrics-export.ts';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
@@ -38,6 +40,7 @@ export const TRAIN_USAGE =
   '        [--iterations N (stop after N updates; 0 evaluates the untrained policy)] [--train-max-steps N (step limit of training episodes)]\n' +
   '        [--eval-every ITERATIONS (epochs in bc, dpo)] [--eval-episodes N (per evaluation during training; the final one uses\n' +
   '        the whole held-out split unless --final-eval-episodes N)] [--backend wasm|cpu] [--history FILE.json|FILE.csv|FILE.jsonl] [--json]\n' +
+  '        [--checkpoint FILE.dgc (real, dream, s2r: save the run every --checkpoint-every SECONDS, default ' + DEFAULT_CHECKPOINT_SECONDS + ')] [--resume (go on from it)]\n' +
   '        Ctrl-C stops after the current iteration and still writes --out and --history';
 
 const OPTIONS = {
@@ -70,6 +73,9 @@ const OPTIONS = {
   'loss-average': { type: 'string' },
   backend: { type: 'string', default: 'wasm' },
   history: { type: 'string' },
+  checkpoint: { type: 'string' },
+  'checkpoint-every': { type: 'string' },
+  resume: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
 } as const;
 
@@ -89,6 +95,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
   const { values } = parseArgs({ args: argv, options: OPTIONS, strict: true });
   const env = requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name));
   const mode = requireOption(values.mode, 'mode', TRAIN_MODES);
+  const checkpointing = await checkpointFlags(values, mode);
   const launch = isOfflineMode(mode) ? await offlineLaunch(io, env, mode, values) : await rlLaunch(io, env, mode, values);
   // Ctrl-C (or a SIGTERM, as `npm run` passes on) stops after the current iteration and still writes
   // the policy and history so far; a second one quits at once.
@@ -104,6 +111,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
   const { trainer, result } = await launch
     .start({
       signal: interrupt.signal,
+      ...(checkpointing ? checkpointing.hooks(io) : {}),
       onStart: (trainer) => io.progress(launch.describe(trainer)),
       onIteration: (m) => {
         const evalText = m.eval ? ` | held-out success ${(m.eval.successRate * 100).toFixed(1)}% score ${m.eval.meanScore.toFixed(1)}` : '';
@@ -154,6 +162,52 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
         (result.stopped ? `interrupted after ${result.iterations} iterations; ` : '') +
         (evaluation ? `held-out ${evaluation.split}: success ${(evaluation.successRate * 100).toFixed(1)}%, score ${evaluation.meanScore.toFixed(1)}` : 'stopped before evaluation'),
     );
+}
+
+/**
+ * `--checkpoint FILE [--checkpoint-every SECONDS] [--resume]`, checked before any work: the run saves
+ * itself to FILE (written beside and renamed, so a kill mid-write leaves the last good one), and with
+ * --resume goes on from it.
+ */
+async function checkpointFlags(values: Values, mode: TrainMode): Promise<{ hooks: (io: CommandIO) => { checkpoint: CheckpointHooks; resume?: TrainCheckpoint } } | null> {
+  const file = values.checkpoint;
+  if (file === undefined) {
+    if (values.resume) throw new UsageError('--resume goes on from a checkpoint: name it with --checkpoint FILE.dgc');
+    if (values['checkpoint-every'] !== undefined) throw new UsageError('--checkpoint-every sets how often --checkpoint FILE.dgc is saved; add --checkpoint');
+    return null;
+  }
+  if (isOfflineMode(mode)) throw new UsageError(`--checkpoint is for the RL modes (real, dream, s2r); --mode ${mode} runs its epochs without checkpoints`);
+  if (!file.endsWith('.dgc')) throw new UsageError(`--checkpoint must name a .dgc file, got "${file}"`);
+  const everyText = values['checkpoint-every'];
+  const everySeconds = everyText === undefined ? DEFAULT_CHECKPOINT_SECONDS : Number(everyText);
+  if (everyText !== undefined && (everyText.trim() === '' || !Number.isFinite(everySeconds) || everySeconds < 0)) {
+    throw new UsageError(`--checkpoint-every must be a number of seconds ≥ 0 (0: after every iteration), got "${everyText}"`);
+  }
+  await checkOutputPath(file, 'checkpoint');
+  let resume: TrainCheckpoint | undefined;
+  if (values.resume) {
+    const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') throw new UsageError(`--resume: there is no checkpoint at ${file} yet (start the run without --resume to make one)`);
+      throw error;
+    });
+    try {
+      resume = decodeCheckpoint(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    } catch (error) {
+      if (error instanceof CheckpointError) throw new CheckpointError(error.problem, `--checkpoint ${file}: ${error.message}`, { cause: error });
+      throw error;
+    }
+  }
+  return {
+    hooks: (io) => {
+      if (resume) io.progress(`resuming from ${file}: ${resume.progress.iteration} iterations done, ${resume.progress.realTransitions} real and ${resume.progress.syntheticTransitions} synthetic transitions (saved ${resume.savedAt})`);
+      const save = async (checkpoint: TrainCheckpoint): Promise<void> => {
+        const partial = `${file}.partial`;
+        await writeFile(partial, encodeCheckpoint(checkpoint));
+        await rename(partial, file);
+      };
+      return { checkpoint: { everySeconds, save }, ...(resume ? { resume } : {}) };
+    },
+  };
 }
 
 /** `--out` and `--history`, refused before any work when they cannot be written. */

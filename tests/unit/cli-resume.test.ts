@@ -1,0 +1,69 @@
+/**
+ * `train --checkpoint FILE --resume`: a run killed outright (SIGKILL, nothing written on the way
+ * out) goes on from its last checkpoint and ends with the same greedy-action digest as the same run
+ * left alone; resuming the wrong way is refused with what to do.
+ */
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCliProcess, spawnCli } from '../cli-process.ts';
+
+const RUN = ['train', '--env', 'shop', '--mode', 'real', '--algo', 'grpo', '--real-budget', '500', '--backend', 'cpu', '--set', 'tasksPerIteration=2,groupSize=4,parallelEnvs=8,epochs=1', '--final-eval-episodes', '20', '--json'];
+
+interface Summary {
+  realTransitions: number;
+  eval: { actionsDigest: string; successRate: number };
+}
+
+const summaryOf = (stdout: string) => JSON.parse(stdout.trim().split('\n').pop() as string) as Summary;
+
+describe('train --checkpoint and --resume', () => {
+  it('a run killed mid-way resumes from its checkpoint and ends with the uninterrupted run digest', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-resume-'));
+    const checkpoint = path.join(dir, 'run.dgc');
+    const whole = await runCliProcess([...RUN, '--seed', '2']);
+    expect(whole.code, whole.stderr).toBe(0);
+
+    const child = spawnCli([...RUN, '--seed', '2', '--checkpoint', checkpoint, '--checkpoint-every', '0']);
+    let stderr = '';
+    let killed = false;
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+      if (!killed && /iter 3:/.test(stderr)) {
+        killed = true;
+        child.kill('SIGKILL');
+      }
+    });
+    await new Promise((resolve) => child.on('close', resolve));
+    expect(killed).toBe(true);
+    expect(existsSync(checkpoint)).toBe(true);
+
+    const resumed = await runCliProcess([...RUN, '--seed', '2', '--checkpoint', checkpoint, '--resume']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/resuming from .*run\.dgc: [23] iterations done/);
+    expect(summaryOf(resumed.stdout).eval.actionsDigest).toBe(summaryOf(whole.stdout).eval.actionsDigest);
+    expect(summaryOf(resumed.stdout).realTransitions).toBe(summaryOf(whole.stdout).realTransitions);
+
+    // Another seed is another run: refused, saying which setting differs.
+    const other = await runCliProcess([...RUN, '--seed', '3', '--checkpoint', checkpoint, '--resume']);
+    expect(other.code).not.toBe(0);
+    expect(other.stderr).toMatch(/the checkpoint is of another run: seed is 2 there, 3 here/);
+  }, 240_000);
+
+  it('refuses --resume without a checkpoint, a missing one, and checkpoints in the offline modes', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-resume-'));
+    const cases: [string[], RegExp][] = [
+      [[...RUN, '--resume'], /--resume goes on from a checkpoint: name it with --checkpoint FILE\.dgc/],
+      [[...RUN, '--checkpoint', path.join(dir, 'none.dgc'), '--resume'], /there is no checkpoint at .*none\.dgc yet/],
+      [[...RUN, '--checkpoint', path.join(dir, 'run.json')], /--checkpoint must name a \.dgc file/],
+      [[...RUN, '--checkpoint', path.join(dir, 'run.dgc'), '--checkpoint-every', 'soon'], /--checkpoint-every must be a number of seconds/],
+      [['train', '--env', 'shop', '--mode', 'bc', '--buffer', 'b.jsonl', '--checkpoint', path.join(dir, 'run.dgc')], /--checkpoint is for the RL modes/],
+    ];
+    for (const [args, message] of cases) {
+      const run = await runCliProcess(args);
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toMatch(message);
+    }
+  }, 120_000);
+});
