@@ -55,12 +55,12 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TrainResult } from '../src/train/trainer.ts';
-import { DEFAULT_IMAGINE, IMAGINE_MODES, type Imagine } from '../src/train/modes.ts';
+import { DEFAULT_IMAGINE, IMAGINE_MODES, isOfflineMode, type Imagine } from '../src/train/modes.ts';
 import { PRESETS, ROWS, selectRows, setupNeeds, trainArgs, type PresetName, type RowSpec } from './paper-plan.ts';
 import { markdown, svg, type PaperReport, type PaperRow } from './paper-report.ts';
 import { realTable, type RealRun } from './real-table.ts';
@@ -175,7 +175,12 @@ async function paper(argv: string[]): Promise<void> {
   const worker = async (): Promise<void> => {
     while (next < queue.length) {
       const item = queue[next++] as (typeof queue)[number];
-      await cli(trainArgs(env, preset, item.row, item.seed, { buffer, model, history: item.history }), `${item.row.id} s${item.seed}`);
+      // An RL run saves itself every minute and goes on from there when the experiment is run again
+      // (a session that ended, a killed process): hours of a full-budget run are not lost.
+      const checkpoint = item.history.replace(/\.json$/, '.dgc');
+      const saving = isOfflineMode(item.row.mode) ? [] : ['--checkpoint', checkpoint, '--checkpoint-every', '60', ...(existsSync(checkpoint) ? ['--resume'] : [])];
+      await cli([...trainArgs(env, preset, item.row, item.seed, { buffer, model, history: item.history }), ...saving], `${item.row.id} s${item.seed}`);
+      if (saving.length > 0) await rm(checkpoint, { force: true });
       process.stderr.write(`paper: ${++finished}/${queue.length} runs done (${item.row.id} seed ${item.seed})\n`);
     }
   };

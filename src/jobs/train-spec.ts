@@ -12,6 +12,10 @@ import { DEFAULT_SEED, integerIn, MAX_EPISODE_STEPS, MAX_EPISODES, numberWithin,
 import { DEFAULT_K, MAX_K } from '../replay/retrieval.ts';
 import { EXPERIENCE_BACKENDS, EXPERIENCE_ENTRIES, type ExperienceBackend } from './experience-spec.ts';
 import { parseSpec, SEED } from './spec.ts';
+import { DEFAULT_CHECKPOINT_SECONDS } from '../train/checkpoint.ts';
+
+/** The longest interval between two checkpoints the app takes (a day: in effect, only the one when the budget is spent). */
+export const MAX_CHECKPOINT_SECONDS = 86_400;
 
 /** Transitions a budget may name at most: over a thousand times the paper's 80,000. */
 export const MAX_BUDGET = 100_000_000;
@@ -116,6 +120,8 @@ const appRun = {
   finalEvalEpisodes: v.optional(integerIn(1, MAX_EPISODES)),
   lambda: v.optional(numberWithin(0, 1), DEFAULT_CURRICULUM.lambda),
   explorationFloor: v.optional(numberWithin(0, 1), DEFAULT_CURRICULUM.explorationFloor),
+  /** How often the run saves itself to this browser, so a reload or a crash does not lose it (0: after every iteration). */
+  checkpointEverySeconds: v.optional(numberWithin(0, MAX_CHECKPOINT_SECONDS), DEFAULT_CHECKPOINT_SECONDS),
 };
 export const APP_TRAIN_SPECS = {
   real: v.strictObject({ ...appRun, realBudget: integerIn(1, MAX_BUDGET) }),
@@ -133,6 +139,7 @@ export const APP_TRAIN_LABELS: Readonly<Record<string, string>> = {
   realBudget: 'Real-transition budget',
   syntheticBudget: 'Synthetic-transition budget',
   k: 'Retrieved examples (k)',
+  checkpointEverySeconds: 'Save the run every N seconds',
 };
 
 /** The Train view's numbers, as its form holds them and as the trainer worker receives them. */
@@ -146,6 +153,7 @@ export interface AppTrainRun {
   realBudget?: number | undefined;
   syntheticBudget?: number | undefined;
   k?: number | undefined;
+  checkpointEverySeconds?: number | undefined;
 }
 
 /**
@@ -163,6 +171,7 @@ export function checkAppTrainRun(mode: 'real' | 'dream', run: AppTrainRun) {
     finalEvalEpisodes: run.finalEvalEpisodes,
     lambda: run.curriculum?.lambda,
     explorationFloor: run.curriculum?.explorationFloor,
+    checkpointEverySeconds: run.checkpointEverySeconds,
   });
   const label = (field: string) => APP_TRAIN_LABELS[field] ?? field;
   return mode === 'dream'

@@ -34,6 +34,8 @@ import { offlineRealTransitions } from '../jobs/offline-data.ts';
 import { publicTask, taskAt, type EpisodeStart, type PlayedStep } from './env-session.ts';
 import { IdbNeuralModelStore, type NeuralModelStore, type SavedNeuralModel } from './neural-model-store.ts';
 import { platformBackends, useBackend, type BackendName } from '../platform/tf.ts';
+import { IdbCheckpointStore, type CheckpointStore, type SavedTrainRun } from './checkpoint-store.ts';
+import { CheckpointError, decodeCheckpoint, encodeCheckpoint, type TrainCheckpoint } from '../train/checkpoint.ts';
 
 /** Where the app trains: the real environment, or the neural experience model (0 real transitions). */
 export type AppTrainMode = 'real' | 'dream';
@@ -67,6 +69,23 @@ export interface TrainRequest {
    * Buffer view's data lives. Off by default; a store that cannot be opened only skips the recording.
    */
   recordStats?: boolean;
+  /**
+   * Save the run to this browser every this many seconds (0: after every iteration), so that after
+   * a reload, a crashed worker or a closed tab the Train view offers to resume it; default
+   * DEFAULT_CHECKPOINT_SECONDS. A run that ends, done or stopped, removes its checkpoint.
+   */
+  checkpointEverySeconds?: number;
+}
+
+/** An interrupted run as the Train view offers it: what it was, how far it got, and its curve so far. */
+export interface SavedRunInfo {
+  request: TrainRequest;
+  backend: string;
+  iteration: number;
+  realTransitions: number;
+  syntheticTransitions: number;
+  savedAt: string;
+  history: IterationMetrics[];
 }
 
 /** A curriculum row as the page gets it: with the parent's instruction, since the parent may be far down the list. */
@@ -89,13 +108,18 @@ export interface TrainerServiceOptions {
   openReplayStore?: () => Promise<ReplayStore>;
   /** Where the Experience view keeps its neural models (default: their IndexedDB database). */
   openModelStore?: () => Promise<NeuralModelStore>;
+  /** Where the run in progress keeps its checkpoint (default: its IndexedDB database). */
+  openCheckpointStore?: () => Promise<CheckpointStore<TrainRequest>>;
 }
 
 export type TrainerEvent =
   | { kind: 'iteration'; metrics: IterationMetrics }
   | { kind: 'evaluating'; done: number; total: number }
   | { kind: 'done'; result: TrainResult }
-  | { kind: 'error'; message: string };
+  | { kind: 'error'; message: string }
+  /** The run saved itself (after iteration `iteration`), or could not (it trains on, unsaved). */
+  | { kind: 'checkpoint'; iteration: number; savedAt: string }
+  | { kind: 'checkpoint-failed'; message: string };
 
 /** `starting`: a run is being set up (a dream run indexes the buffer first); Stop already applies. */
 export type TrainerState = 'idle' | 'starting' | 'running' | 'paused' | 'done' | 'stopped' | 'error';
@@ -116,6 +140,7 @@ export class TrainerService {
   private readonly opened = new OpenedSite();
   private episode: { env: ReturnType<ReturnType<typeof envSpec>['createEnv']>; task: Task; observation: Observation; history: string[]; done: boolean } | null = null;
   private readonly replayStore = new Once(() => (this.options.openReplayStore ?? (() => IdbReplayStore.open()))());
+  private readonly checkpointStore = new Once(() => (this.options.openCheckpointStore ?? (() => IdbCheckpointStore.open<TrainRequest>()))());
 
   constructor(private readonly options: TrainerServiceOptions = {}) {}
 
@@ -151,7 +176,47 @@ export class TrainerService {
    * Train until the budget is spent or `stop()`; events stream to `onEvent` (a comlink proxy in
    * the app). Resolves with the final result; a second start while one runs is refused.
    */
-  async train(request: TrainRequest, onEvent: (event: TrainerEvent) => void): Promise<TrainResult> {
+  train(request: TrainRequest, onEvent: (event: TrainerEvent) => void): Promise<TrainResult> {
+    return this.runJob(request, onEvent, null);
+  }
+
+  /** The run a reload, a crashed worker or a closed tab interrupted, if this browser keeps one. */
+  async savedRun(): Promise<SavedRunInfo | null> {
+    const saved = await (await this.checkpointStore.get()).get();
+    if (!saved) return null;
+    let history: IterationMetrics[] = [];
+    try {
+      history = decodeCheckpoint(saved.bytes).progress.history;
+    } catch {
+      // Offered all the same: resuming says what is wrong with it, and it can be discarded.
+    }
+    const { bytes: _bytes, ...info } = saved;
+    return { ...info, history };
+  }
+
+  /** Forget the interrupted run. */
+  async discardSavedRun(): Promise<void> {
+    await (await this.checkpointStore.get()).delete();
+  }
+
+  /**
+   * Go on with the interrupted run from its checkpoint, with the request that started it: it ends
+   * where it would have ended uninterrupted (on the same backend). Events and result as `train`'s.
+   */
+  async resumeSavedRun(onEvent: (event: TrainerEvent) => void): Promise<TrainResult> {
+    const saved = await (await this.checkpointStore.get()).get();
+    if (!saved) throw new UsageError('there is no interrupted run to resume in this browser');
+    let checkpoint: TrainCheckpoint;
+    try {
+      checkpoint = decodeCheckpoint(saved.bytes);
+    } catch (error) {
+      if (error instanceof CheckpointError) throw new CheckpointError(error.problem, `the saved run cannot be resumed: ${error.message}. Discard it and start the run again.`, { cause: error });
+      throw error;
+    }
+    return this.runJob(saved.request, onEvent, checkpoint);
+  }
+
+  private async runJob(request: TrainRequest, onEvent: (event: TrainerEvent) => void, resume: TrainCheckpoint | null): Promise<TrainResult> {
     if (this.state === 'starting' || this.state === 'running' || this.state === 'paused') {
       throw new DreamGymError('busy', 'a training run is already in progress; stop it first');
     }
@@ -163,11 +228,13 @@ export class TrainerService {
     this.state = 'starting';
     let dream: (DreamOptions & { model: NeuralExperienceModel }) | null = null;
     let job: TrainJob;
+    let checkpointEverySeconds: number;
     try {
       const backend = this.backend ?? (await this.init());
       const mode = request.mode ?? 'real';
       if (mode !== 'real' && mode !== 'dream') throw new UsageError(`unknown mode "${String(mode)}"; the app trains in: real, dream`);
       const run = mode === 'dream' ? checkAppTrainRun('dream', request) : checkAppTrainRun('real', request);
+      checkpointEverySeconds = run.checkpointEverySeconds;
       dream = 'syntheticBudget' in run ? await this.dreamOptions(request, run) : null;
       // Statistics alone never stop a run; a dream run records them in the store it retrieves from.
       const statsStore = request.recordStats ? (dream?.buffer?.store ?? (await this.openReplayStore().catch(() => null))) : null;
@@ -182,6 +249,8 @@ export class TrainerService {
       // A Stop during set-up ends the run at its first check, with the usual (stopped) result.
       const { result } = await train(job, {
         control,
+        checkpoint: { everySeconds: checkpointEverySeconds, save: (checkpoint) => this.saveCheckpoint(request, checkpoint, onEvent) },
+        ...(resume ? { resume } : {}),
         // Only a trainer built from a good request replaces the old one, so a bad request (λ out of range…) leaves the last run readable.
         onStart: (trainer) => {
           running = true;
@@ -193,6 +262,11 @@ export class TrainerService {
         onEvalProgress: (done, total) => onEvent({ kind: 'evaluating', done, total }),
       });
       this.state = result.stopped ? 'stopped' : 'done';
+      // A run that ended is not to be resumed: done, or stopped on purpose (its policy can still be exported).
+      await this.checkpointStore
+        .get()
+        .then((store) => store.delete())
+        .catch(() => undefined);
       onEvent({ kind: 'done', result });
       return result;
     } catch (error) {
@@ -207,6 +281,26 @@ export class TrainerService {
     } finally {
       // The run's own copy of the model: the Experience view keeps (and may replace) the saved file.
       dream?.model.dispose();
+    }
+  }
+
+  /** Keep the run's checkpoint; a store that refuses (quota, a closed database) is reported and the run trains on. */
+  private async saveCheckpoint(request: TrainRequest, checkpoint: TrainCheckpoint, onEvent: (event: TrainerEvent) => void): Promise<void> {
+    const { progress } = checkpoint;
+    const saved: SavedTrainRun<TrainRequest> = {
+      request,
+      backend: checkpoint.backend,
+      iteration: progress.iteration,
+      realTransitions: progress.realTransitions,
+      syntheticTransitions: progress.syntheticTransitions,
+      savedAt: checkpoint.savedAt,
+      bytes: encodeCheckpoint(checkpoint),
+    };
+    try {
+      await (await this.checkpointStore.get()).put(saved);
+      onEvent({ kind: 'checkpoint', iteration: progress.iteration, savedAt: checkpoint.savedAt });
+    } catch (error) {
+      onEvent({ kind: 'checkpoint-failed', message: `the run could not be saved to this browser (${errorMessage(error)}); it trains on, but a reload would lose it` });
     }
   }
 

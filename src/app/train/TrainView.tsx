@@ -8,6 +8,7 @@ import {
   formAlgo, formBackend, formBudget, formCurriculum, formEnv, formEvalEpisodes, formEvalEvery, formLambda, formMode, formProblem, formSeed,
   formSyntheticBudget, history, isActive, latest, lossData, pauseTraining, result, resumeTraining, runRequest, runState, secondsLeft, setFormMode,
   stabilityData, startTraining, stopTraining, successData, type BackendChoice, type RunState,
+  discardSavedRun, formCheckpointSeconds, lastSave, loadSavedRun, resumeSavedRun, savedRun, saveProblem,
 } from './train-store.ts';
 import type { AppTrainMode } from '../../services/trainer-service.ts';
 
@@ -135,6 +136,16 @@ function RunForm() {
                 {BACKEND_CHOICES.map((name) => <option key={name} value={name}>{name === 'auto' ? 'auto (webgpu, then wasm, then cpu)' : name}</option>)}
               </select>
             </div>
+            <div class="row">
+              <label for="train-checkpoint-seconds">Save the run every N seconds</label>
+              <input id="train-checkpoint-seconds" type="number" min={0} step={1} aria-describedby="train-checkpoint-help"
+                value={Number.isNaN(formCheckpointSeconds.value) ? '' : formCheckpointSeconds.value}
+                onInput={(e) => { formCheckpointSeconds.value = (e.target as HTMLInputElement).valueAsNumber; }} />
+            </div>
+            <p id="train-checkpoint-help" class="muted small">
+              The run saves itself to this browser (0: after every iteration), so a reload, a crash or a closed tab does not lose it:
+              this view then offers to resume it, and the resumed run ends exactly where it would have.
+            </p>
           </details>
         </fieldset>
         {formProblem.value && !isActive.value && <p class="muted small">{formProblem.value}</p>}
@@ -148,6 +159,29 @@ function RunForm() {
           </button>
         </div>
       </form>
+    </section>
+  );
+}
+
+/** The run a reload, a crash or a closed tab interrupted: resume it or let it go. */
+function SavedRunOffer() {
+  const saved = savedRun.value;
+  if (!saved || isActive.value) return null;
+  const { request } = saved;
+  const dream = request.mode === 'dream';
+  const spent = dream ? `${int(saved.syntheticTransitions)} of ${int(request.syntheticBudget ?? 0)} synthetic` : `${int(saved.realTransitions)} of ${int(request.realBudget)} real`;
+  return (
+    <section class="panel" aria-labelledby="saved-run-title" data-testid="saved-run">
+      <h2 id="saved-run-title">An interrupted run</h2>
+      <p>
+        {request.env} · {request.algo.toUpperCase()} · {dream ? 'dream' : 'real'} · seed {request.seed}: {saved.iteration} iterations done,
+        {' '}{spent} transitions, saved {new Date(saved.savedAt).toLocaleString()} on {saved.backend}.
+        {' '}Resumed, it ends exactly where it would have ended uninterrupted. Starting another run replaces it.
+      </p>
+      <div class="row">
+        <button type="button" class="primary" onClick={() => void resumeSavedRun()}>Resume the run</button>
+        <button type="button" onClick={() => void discardSavedRun()}>Discard it</button>
+      </div>
     </section>
   );
 }
@@ -188,6 +222,10 @@ function Progress() {
           <progress id="eval-progress" max={evaluation.total} value={evaluation.done} />
         </>
       )}
+      {request && isActive.value && lastSave.value && (
+        <p class="muted small" data-testid="last-save">Saved to this browser after iteration {lastSave.value.iteration}.</p>
+      )}
+      {saveProblem.value && isActive.value && <p class="warning small">{saveProblem.value}</p>}
       {m && <LatestMetrics />}
     </section>
   );
@@ -248,16 +286,26 @@ function Result() {
           ? <>Held-out split <strong>{evaluation.split}</strong>: success <strong>{pct(evaluation.successRate)}</strong>, score <strong>{evaluation.meanScore.toFixed(1)}</strong> over {evaluation.episodes} episodes.</>
           : <>No held-out evaluation ran before the stop.</>}
       </p>
+      {evaluation && (
+        <p class="muted small">
+          Actions digest <code data-testid="actions-digest">{evaluation.actionsDigest.slice(0, 16)}</code>: two runs with the same digest
+          chose the same actions in every held-out episode.
+        </p>
+      )}
       <p class="muted small">The run is kept in this browser: compare it with others in <a href="#runs">Runs</a>.</p>
     </section>
   );
 }
 
 export function TrainView() {
-  useEffect(() => { void ensureEnvs(); }, []);
+  useEffect(() => {
+    void ensureEnvs();
+    void loadSavedRun();
+  }, []);
   return (
     <>
       {error.value && <p class="error" role="alert">{error.value}</p>}
+      <SavedRunOffer />
       <RunForm />
       <Progress />
       {envs.value.find((e) => e.name === formEnv.value)?.actionSyntax === 'page' && (

@@ -11,7 +11,8 @@ import { proxy } from 'comlink';
 import { errorMessage } from '../../core/errors.ts';
 import type { AlgoName } from '../../rl/config.ts';
 import type { BackendName } from '../../platform/tf.ts';
-import type { AppTrainMode, TrainRequest, TrainerEvent } from '../../services/trainer-service.ts';
+import type { AppTrainMode, SavedRunInfo, TrainRequest, TrainerEvent } from '../../services/trainer-service.ts';
+import { DEFAULT_CHECKPOINT_SECONDS } from '../../train/checkpoint.ts';
 import type { IterationMetrics } from '../../train/metrics.ts';
 import type { TrainResult } from '../../train/trainer.ts';
 import { loadEnvs } from '../env-client.ts';
@@ -40,6 +41,8 @@ export const formSeed = signal(1);
 export const formEvalEvery = signal(10);
 export const formEvalEpisodes = signal(100);
 export const formBackend = signal<BackendChoice>('auto');
+/** How often the run saves itself to this browser (seconds; 0: after every iteration). */
+export const formCheckpointSeconds = signal(DEFAULT_CHECKPOINT_SECONDS);
 /** Choose tasks with the curriculum (by outcome variance, with generated variations). */
 export const formCurriculum = signal(false);
 /** λ: the largest share of an iteration's tasks that may be generated. */
@@ -56,6 +59,11 @@ export const evaluating = signal<{ done: number; total: number } | null>(null);
 export const result = signal<TrainResult | null>(null);
 export const error = signal<string | null>(null);
 export const exporting = signal(false);
+/** A run a reload, a crashed worker or a closed tab interrupted, which this browser keeps to resume. */
+export const savedRun = signal<SavedRunInfo | null>(null);
+/** The run's last save (iteration and ISO time), or why it could not be saved. */
+export const lastSave = signal<{ iteration: number; savedAt: string } | null>(null);
+export const saveProblem = signal<string | null>(null);
 
 export const latest = computed(() => history.value.at(-1) ?? null);
 export const realTransitions = computed(() => result.value?.realTransitions ?? latest.value?.realTransitions ?? 0);
@@ -90,6 +98,7 @@ export const formProblem = computed(() => {
     evalEvery: formEvalEvery.value,
     evalEpisodes: formEvalEpisodes.value,
     curriculum: formCurriculum.value ? { lambda: formLambda.value } : null,
+    checkpointEverySeconds: formCheckpointSeconds.value,
   };
   try {
     if (formMode.value === 'dream') checkAppTrainRun('dream', { ...run, syntheticBudget: formSyntheticBudget.value });
@@ -109,7 +118,10 @@ export const secondsLeft = computed(() => {
   return Math.max(0, budgetTotal.value - budgetUsed.value) / rate;
 });
 
+/** The worker is gone (the page must be reloaded, and then offers the run's checkpoint). */
+let crashed = false;
 onTrainerCrash((message) => {
+  crashed = true;
   error.value = message;
   evaluating.value = null;
   exporting.value = false;
@@ -136,7 +148,29 @@ function onEvent(event: TrainerEvent): void {
     evaluating.value = null;
   } else if (event.kind === 'evaluating' && isActive.value) {
     evaluating.value = { done: event.done, total: event.total };
+  } else if (event.kind === 'checkpoint') {
+    lastSave.value = { iteration: event.iteration, savedAt: event.savedAt };
+    saveProblem.value = null;
+  } else if (event.kind === 'checkpoint-failed') {
+    saveProblem.value = event.message;
   }
+}
+
+/** Ask the trainer whether this browser keeps an interrupted run (the Train view offers to resume it). */
+export async function loadSavedRun(): Promise<void> {
+  if (isActive.value) return;
+  try {
+    savedRun.value = await trainerClient().savedRun();
+  } catch (e) {
+    error.value = `Could not read whether a run was interrupted: ${errorMessage(e)}`;
+  }
+}
+
+export async function discardSavedRun(): Promise<void> {
+  await command(async () => {
+    await trainerClient().discardSavedRun();
+    savedRun.value = null;
+  });
 }
 
 export async function startTraining(): Promise<void> {
@@ -154,20 +188,47 @@ export async function startTraining(): Promise<void> {
     curriculum: formCurriculum.value ? { lambda: formLambda.value } : null,
     // Outcomes by policy version (and generated tasks) go to the replay store with the buffer's data.
     recordStats: true,
+    checkpointEverySeconds: formCheckpointSeconds.value,
   };
+  const choice = formBackend.value;
+  await runTraining(request, [], (client) => client.init(choice === 'auto' ? undefined : [choice]), (client) => client.train(request, proxy(onEvent)));
+}
+
+/**
+ * Go on with the interrupted run: its request, its curve so far, on the backend it trained on (so
+ * it ends where it would have; the platform's first working one if that is gone).
+ */
+export async function resumeSavedRun(): Promise<void> {
+  const saved = savedRun.value;
+  if (isActive.value || !saved) return;
+  await runTraining(
+    saved.request,
+    saved.history,
+    (client) => client.init([saved.backend as BackendName]).catch(() => client.init()),
+    (client) => client.resumeSavedRun(proxy(onEvent)),
+  );
+}
+
+type Client = ReturnType<typeof trainerClient>;
+
+async function runTraining(request: TrainRequest, before: IterationMetrics[], init: (client: Client) => Promise<BackendName>, start: (client: Client) => Promise<TrainResult>): Promise<void> {
   runState.value = 'starting';
   runRequest.value = request;
-  history.value = [];
+  history.value = before;
   result.value = null;
   evaluating.value = null;
   error.value = null;
   backend.value = null;
+  lastSave.value = null;
+  saveProblem.value = null;
   try {
     const client = trainerClient();
-    backend.value = await client.init(formBackend.value === 'auto' ? undefined : [formBackend.value]);
+    backend.value = await init(client);
     if (runState.value !== 'starting') return; // crashed meanwhile
     runState.value = 'running';
-    const final = await client.train(request, proxy(onEvent));
+    // A new run's checkpoints take the interrupted one's place.
+    savedRun.value = null;
+    const final = await start(client);
     result.value = final;
     evaluating.value = null;
     runState.value = final.stopped ? 'stopped' : 'done';
@@ -176,6 +237,8 @@ export async function startTraining(): Promise<void> {
     error.value = errorMessage(e);
     evaluating.value = null;
     runState.value = 'error';
+    // A run that failed keeps its last checkpoint: offer it (a resume that failed offers it again, to discard).
+    if (!crashed) await loadSavedRun();
   }
 }
 

@@ -13,7 +13,7 @@ import type { OfflineTrainer } from '../../train/offline/trainer.ts';
 import type { IterationMetrics } from '../../train/metrics.ts';
 import { train, type TrainJobHooks } from '../../jobs/train.ts';
 import { offlineEpisodes, offlineRealTransitions, type OfflineDataSource } from '../../jobs/offline-data.ts';
-import { DEFAULT_IMAGINE, DEFAULT_S2R_REAL_BUDGET, isOfflineMode, TRAIN_MODES, type Imagine, type OfflineMode, type RlMode } from '../../train/modes.ts';
+import { DEFAULT_IMAGINE, DEFAULT_S2R_REAL_BUDGET, isOfflineMode, TRAIN_MODES, type Imagine, type OfflineMode, type RlMode, type TrainMode } from '../../train/modes.ts';
 import { OFFLINE_DEFAULTS } from '../../train/offline/config.ts';
 import { DEFAULT_CURRICULUM } from '../../curriculum/curriculum.ts';
 import type { ExperienceBackend } from '../../jobs/experience-spec.ts';

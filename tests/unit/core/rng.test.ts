@@ -26,4 +26,15 @@ describe('Rng', () => {
     expect(new Rng(3).fork('a').next()).toBe(new Rng(3).fork('a').next());
     expect(new Rng(3).fork('a').next()).not.toBe(new Rng(3).fork('b').next());
   });
+
+  it('goes on exactly from a saved state, and refuses a state that is not four 32-bit words', () => {
+    const a = new Rng('state');
+    for (let i = 0; i < 37; i++) a.next();
+    const state = a.state();
+    expect(state.every((w) => Number.isInteger(w) && w >= 0 && w <= 0xffffffff)).toBe(true);
+    const b = Rng.fromState(JSON.parse(JSON.stringify(state)) as typeof state);
+    expect(Array.from({ length: 50 }, () => b.nextUint32())).toEqual(Array.from({ length: 50 }, () => a.nextUint32()));
+    expect(() => Rng.fromState([1, 2, 3] as unknown as typeof state)).toThrow(/four unsigned 32-bit integers/);
+    expect(() => Rng.fromState([1, 2, 3, -1])).toThrow(/four unsigned 32-bit integers/);
+  });
 });

@@ -22,6 +22,7 @@ describe("the trainer service checks the Train view's numbers with the train spe
     ['a fractional evaluation period', { evalEvery: 1.5 }, /^Evaluate every N iterations must be an integer/],
     ['λ above 1', { curriculum: { lambda: 2 } }, /^λ \(largest share of generated tasks\) must be a number in \[0, 1\]/],
     ['a dream run without a synthetic budget', { mode: 'dream', realBudget: 0 }, /^Synthetic-transition budget is required/],
+    ['a negative checkpoint interval', { checkpointEverySeconds: -1 }, /^Save the run every N seconds must be a number in \[0, 86400\]/],
     ['a dream run with k past MAX_K', { mode: 'dream', realBudget: 0, syntheticBudget: 100, k: 99 }, /^Retrieved examples \(k\) must be an integer ≥ 0 and ≤ 16/],
   ];
   for (const [what, change, message] of cases) {

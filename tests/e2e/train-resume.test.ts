@@ -1,0 +1,68 @@
+/**
+ * Runs survive a reload: a run on the cpu backend, reloaded mid-training, is offered on the Train
+ * view, resumes from its checkpoint in IndexedDB and ends with the same actions digest as the same
+ * run left alone.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { collectErrors, launch, number } from './browser.ts';
+
+const BUDGET = 1500;
+
+/** The Train form with the test's run: shop, GRPO, cpu, a checkpoint after every iteration. */
+async function fillRun(page: Page): Promise<void> {
+  await page.goto(`${inject('appUrl')}#train`);
+  await expect.poll(() => page.getByRole('link', { name: 'Train' }).getAttribute('aria-current')).toBe('page');
+  await page.getByLabel('Environment', { exact: true }).selectOption('shop');
+  await page.getByLabel('Algorithm', { exact: true }).selectOption('grpo');
+  await page.getByLabel('Real-transition budget').fill(String(BUDGET));
+  await page.getByLabel('Seed').fill('3');
+  await page.getByLabel('Evaluate every N iterations').fill('0');
+  await page.getByText('Advanced').click();
+  await page.getByLabel('Backend', { exact: true }).selectOption('cpu');
+  await page.getByLabel('Save the run every N seconds').fill('0');
+}
+
+async function digestWhenDone(page: Page): Promise<string> {
+  await expect.poll(() => page.getByTestId('train-state').textContent(), { timeout: 400_000, interval: 1000 }).toBe('Done');
+  return (await page.getByTestId('actions-digest').textContent()) ?? '';
+}
+
+describe('a training run survives a reload', () => {
+  let browser: Browser;
+  beforeAll(async () => { browser = await launch(); });
+  afterAll(async () => { await browser?.close(); });
+
+  it('reloaded mid-run, it is offered, resumes, and ends with the digest of the uninterrupted run', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1100 } });
+    const errors = collectErrors(page);
+    await fillRun(page);
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await expect.poll(() => page.getByTestId('last-save').textContent(), { timeout: 240_000, interval: 250 }).toMatch(/after iteration [2-9]/);
+    const spentBefore = await number(page, 'real-transitions');
+    expect(spentBefore).toBeLessThan(BUDGET);
+
+    await page.reload();
+    await page.goto(`${inject('appUrl')}#train`);
+    const offer = page.getByTestId('saved-run');
+    await expect.poll(() => offer.textContent(), { timeout: 60_000 }).toMatch(/shop · GRPO · real · seed 3: \d+ iterations done, [\d,]+ of 1,500 real transitions, saved .* on cpu\./);
+    await page.getByRole('button', { name: 'Resume the run' }).click();
+    expect(await page.getByTestId('backend').textContent()).toMatch(/^Backend: (—|cpu)$/);
+    const resumed = await digestWhenDone(page);
+    expect(await page.getByTestId('backend').textContent()).toBe('Backend: cpu');
+    expect(resumed).toMatch(/^[0-9a-f]{16}$/);
+    // The curve goes on from the checkpoint's: the chart's first iterations are those before the reload.
+    expect(await page.getByTestId('train-result').textContent()).toMatch(/shop · GRPO · seed 3 · [\d,]+ real transitions in \d+ iterations/);
+    expect(await offer.count()).toBe(0);
+
+    // The same run, left alone.
+    await fillRun(page);
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    expect(await digestWhenDone(page)).toBe(resumed);
+    await page.reload();
+    await page.goto(`${inject('appUrl')}#train`);
+    await expect.poll(() => page.getByTestId('train-state').textContent(), { timeout: 30_000 }).toBe('Not started');
+    expect(await offer.count()).toBe(0); // a run that ended leaves nothing to resume
+    expect(errors).toEqual([]);
+  }, 900_000);
+});
