@@ -20,6 +20,13 @@ export interface ReadStep {
   action: string;
   /** Actions taken before this step, as far as the prompt tells. */
   history: string[];
+  /**
+   * The same steps with the state each was taken in: in a multi-round chat, the opening state and
+   * then each answered round's `next_state`, which is what an in-process synthetic env holds as its
+   * history (so a model served over HTTP sees what it sees in-process). Actions the opening lists
+   * as recent history come with the opening state, the only one the prompt tells.
+   */
+  steps: { state: Observation; action: string }[];
 }
 
 /** The text under a `## ` heading up to the next heading of the same level. */
@@ -59,26 +66,28 @@ export function readPrompt(messages: readonly ChatMessage[]): ReadStep {
   const opening = messages[stateAt];
   const instruction = messages.map((m) => (m.role === 'user' ? section(m.content, SECTION.task) : undefined)).findLast((t) => t !== undefined);
   let state: Observation | undefined;
-  let history: string[] = [];
+  const steps: { state: Observation; action: string }[] = [];
   if (opening) {
     const text = section(opening.content, SECTION.state) as string;
     const listed = section(opening.content, SECTION.admissible);
     state = listed !== undefined ? { text, actions: listed.split('; ').filter((a) => a !== '') } : observationFromText(text, syntax);
     const recent = section(opening.content, SECTION.history);
-    history = recent ? recent.split('\n').map((l) => l.replace(/^\d+\.\s*/, '')) : [];
+    const opened = state;
+    if (recent) for (const line of recent.split('\n')) steps.push({ state: opened, action: line.replace(/^\d+\.\s*/, '') });
   }
-  // Later rounds: every action asked before the last one was answered and joins the history, and
-  // the model's last usable answer is the current state.
+  // Later rounds: every action asked before the last one was answered and joins the history, taken
+  // in the state the round before left; the model's last usable answer is the current state.
   const rounds = messages.slice(Math.max(stateAt, 0), messages.lastIndexOf(last));
-  history = [...history, ...rounds.filter((m) => m.role === 'user').map((m) => section(m.content, SECTION.action)).filter((a): a is string => a !== undefined)];
-  for (const m of rounds.filter((r) => r.role === 'assistant').reverse()) {
-    const parsed = parseOutput(m.content, syntax);
-    if (parsed.ok) {
-      state = parsed.prediction.next;
-      break;
+  for (const m of rounds) {
+    if (m.role === 'user') {
+      const asked = section(m.content, SECTION.action);
+      if (asked !== undefined && state !== undefined) steps.push({ state, action: asked });
+    } else if (m.role === 'assistant') {
+      const parsed = parseOutput(m.content, syntax);
+      if (parsed.ok) state = parsed.prediction.next;
     }
   }
   if (instruction === undefined) throw new UsageError('no "## Task" section in the conversation');
   if (state === undefined) throw new UsageError('no current state in the conversation');
-  return { env, syntax, instruction, state, action, history };
+  return { env, syntax, instruction, state, action, history: steps.map((h) => h.action), steps };
 }

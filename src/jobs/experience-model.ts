@@ -27,6 +27,8 @@ export type ExperienceModelChoice =
       timeoutMs?: number | undefined;
       retries?: number | undefined;
       fetch?: typeof fetch | undefined;
+      /** Sent with every request (a room's participant id). */
+      headers?: Readonly<Record<string, string>> | undefined;
       countTokens?: ((text: string) => number) | undefined;
     };
 
@@ -46,6 +48,7 @@ export function createExperienceModel(choice: ExperienceModelChoice): Experience
         ...(choice.timeoutMs !== undefined ? { timeoutMs: choice.timeoutMs } : {}),
         ...(choice.retries !== undefined ? { retries: choice.retries } : {}),
         ...(choice.fetch ? { fetch: choice.fetch } : {}),
+        ...(choice.headers ? { headers: choice.headers } : {}),
       });
       return new LlmExperienceModel({ client, framing: choice.framing ?? DEFAULT_FRAMING, ...(choice.countTokens ? { countTokens: choice.countTokens } : {}) });
     }

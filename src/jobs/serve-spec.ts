@@ -1,6 +1,7 @@
 /**
- * The spec of serving an experience model over HTTP (`serve`): the kNN model (an LLM is served by
- * its own server) on a loopback port. tfjs-free.
+ * The spec of serving experience models over HTTP (`serve`): kNN, or a fitted neural model beside
+ * it (an LLM is served by its own server), on a loopback port unless the host opens it to a room.
+ * tfjs-free.
  */
 import * as v from 'valibot';
 import { integerIn } from './bounds-spec.ts';
@@ -10,8 +11,7 @@ import { EXPERIENCE_ENTRIES } from './experience-spec.ts';
 export const DEFAULT_PORT = 8088;
 export const DEFAULT_HOST = '127.0.0.1';
 
-export const SERVE_SPEC = v.strictObject({
-  ...EXPERIENCE_ENTRIES.knn,
+const serveEntries = {
   /** 0: any free port (the tests' and scripts' way to avoid a clash). */
   port: v.optional(integerIn(0, 65_535), DEFAULT_PORT),
   host: v.optional(v.pipe(v.string(), v.minLength(1, 'must name a host')), DEFAULT_HOST),
@@ -23,7 +23,35 @@ export const SERVE_SPEC = v.strictObject({
   allowOrigin: v.optional(v.pipe(v.string(), v.check((text) => text.split(',').every((o) => o.trim() === '*' || isOrigin(o.trim())), 'must list origins such as https://app.example (scheme, host, optional port), comma-separated'))),
   /** Requests per second per client address; 0: no limit. */
   rateLimit: v.optional(integerIn(0, 1_000_000), DEFAULT_RATE_LIMIT),
-});
+  /** The app's address the room's participants open; the join link is printed with it. */
+  appUrl: v.optional(v.pipe(v.string(), v.check((text) => isHttpUrl(text), 'must be the http(s) address the participants open the app at, e.g. https://dreamgym.example/'))),
+};
+
+/** `serve --experience knn` or `--experience neural --model FILE.dgx` (kNN is served beside it). */
+export const SERVE_SPECS = {
+  knn: v.strictObject({ ...EXPERIENCE_ENTRIES.knn, ...serveEntries }),
+  neural: v.strictObject({ ...EXPERIENCE_ENTRIES.neural, ...serveEntries }),
+};
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The link a room's host shares: the app's Experience view with the room's endpoint, model and key
+ * in the fragment (a fragment never reaches a server; the app reads it and drops it from the address bar).
+ */
+export function roomLink(appUrl: string, room: { endpoint: string; model: string; apiKey?: string | undefined }): string {
+  const url = new URL(appUrl);
+  const params = new URLSearchParams({ room: room.endpoint, model: room.model, ...(room.apiKey !== undefined ? { key: room.apiKey } : {}) });
+  url.hash = `experience?${params.toString()}`;
+  return url.toString();
+}
 
 /** `https://host[:port]` and nothing more: what a browser sends as Origin. */
 function isOrigin(text: string): boolean {
@@ -38,4 +66,4 @@ function isOrigin(text: string): boolean {
 /** Hosts only this machine can reach. */
 export const isLoopbackHost = (host: string): boolean => host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 
-export type ServeSpec = v.InferOutput<typeof SERVE_SPEC>;
+export type ServeSpec = v.InferOutput<typeof SERVE_SPECS.knn> | v.InferOutput<typeof SERVE_SPECS.neural>;

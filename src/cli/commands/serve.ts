@@ -1,22 +1,32 @@
 /**
- * `serve`: an experience model as an OpenAI-compatible `/v1/chat/completions` endpoint. It reads
- * the project's prompt protocol back into a step, retrieves from its buffer and answers with the
- * model's prediction as the protocol's JSON. So the HTTP transport is tested against a real server,
- * and a workshop host can serve one model to a room of browsers.
+ * `serve`: experience models as an OpenAI-compatible `/v1/chat/completions` endpoint, for a
+ * workshop room of browsers (and the HTTP transport's tests). It reads the project's prompt protocol
+ * back into a step, retrieves from its buffer and answers with the model's prediction as the
+ * protocol's JSON. It serves kNN over the buffer, and with `--experience neural --model FILE.dgx`
+ * that fitted model first, kNN beside it; a request's `model` picks one (`/v1/models` lists them).
  */
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
 import { DEFAULT_RATE_LIMIT, parseFaults, startChatServer } from '../../experience/llm/chat-server.ts';
+import { KnnExperienceModel } from '../../experience/knn.ts';
 import { protocolAnswerer } from '../../experience/serve-answer.ts';
-import { isLoopbackHost, SERVE_SPEC } from '../../jobs/serve-spec.ts';
+import type { ExperienceModel } from '../../experience/types.ts';
+import { NeuralExperienceModel } from '../../experience/neural/model.ts';
+import { isLoopbackHost, roomLink, SERVE_SPECS } from '../../jobs/serve-spec.ts';
+import { parseBackend, useBackend } from '../../platform/tf.ts';
 import { flagNamer, numberFlags, parseFlags, stringFlags } from '../args.ts';
-import { EXPERIENCE_OPTIONS, createExperienceModel, experienceBackend, experienceFields, openBufferFile } from '../experience-options.ts';
+import { EXPERIENCE_OPTIONS, createExperienceModel, experienceFields, openBufferFile } from '../experience-options.ts';
 import type { CommandIO } from '../io.ts';
 
+/** How often the host's terminal gets the room's line (clients, requests/s, failures). */
+const ROOM_REPORT_SECONDS = 10;
+
 export const SERVE_USAGE =
-  'serve --experience knn --buffer FILE.jsonl [--port P (0: any free port)] [--host 127.0.0.1 (another host needs --api-key)] [--k 3]\n' +
-  '        [--api-key KEY (clients send Authorization: Bearer KEY)] [--allow-origin https://app.example,… (pages beyond loopback)]\n' +
-  '        [--allow-private-network] [--rate-limit N (requests/s per client, 0: none; default ' + DEFAULT_RATE_LIMIT + ')]\n' +
+  'serve --experience knn|neural [--model FILE.dgx (neural; kNN is served beside it)] --buffer FILE.jsonl [--port P (0: any free port)]\n' +
+  '        [--host 127.0.0.1 (another host needs --api-key)] [--k 3] [--api-key KEY (clients send Authorization: Bearer KEY)]\n' +
+  '        [--allow-origin https://app.example,… (pages beyond loopback)] [--allow-private-network]\n' +
+  '        [--app-url URL (prints the link participants open to join)] [--rate-limit N (requests/s per client, 0: none; default ' + DEFAULT_RATE_LIMIT + ')]\n' +
+  '        [--log-requests (a line per request, not only failures)] [--backend wasm|cpu (neural)]\n' +
   '        [--faults 429,500,malformed,slow:MS,drop (test only: one per request, in order)] [--json]';
 
 /** Serves until `stop` settles (default: Ctrl-C or SIGTERM, listened for once the server is up). */
@@ -32,43 +42,67 @@ export async function serveCommand(io: CommandIO, argv: string[], stop?: Promise
       'allow-origin': { type: 'string' },
       'allow-private-network': { type: 'boolean', default: false },
       'rate-limit': { type: 'string' },
+      'app-url': { type: 'string' },
+      'log-requests': { type: 'boolean', default: false },
+      backend: { type: 'string', default: 'wasm' },
       json: { type: 'boolean', default: false },
     },
     strict: true,
   });
-  if (values.experience !== 'knn') throw new UsageError('serve answers with --experience knn (an LLM is already served by its own server)');
-  experienceBackend(values);
+  const kind = values.experience;
+  if (kind !== 'knn' && kind !== 'neural') {
+    throw new UsageError(`serve answers with --experience knn, or neural --model FILE.dgx with knn beside it (an LLM is already served by its own server); got ${kind === undefined ? 'none' : `"${kind}"`}`);
+  }
+  for (const flag of ['endpoint', 'framing', 'concurrency', 'timeout-ms'] as const) {
+    if (values[flag] !== undefined) throw new UsageError(`--${flag} does not apply to serve`);
+  }
+  if (kind === 'knn' && values.model !== undefined) throw new UsageError('--model FILE.dgx goes with --experience neural (kNN needs only the buffer)');
+  if (kind === 'neural' && values.model === undefined) throw new UsageError('--experience neural needs --model FILE.dgx (fit one with: experience fit --env E --buffer FILE.jsonl --out FILE.dgx)');
   const input = {
     ...experienceFields(values),
     ...numberFlags(values, { port: 'port', rateLimit: 'rate-limit' }),
-    ...stringFlags(values, { host: 'host', faults: 'faults', allowOrigin: 'allow-origin' }),
+    ...stringFlags(values, { host: 'host', faults: 'faults', allowOrigin: 'allow-origin', appUrl: 'app-url' }),
   };
-  const spec = parseFlags(SERVE_SPEC, input, flagNamer(), 'to serve (it answers with --experience knn)');
+  const spec = parseFlags(SERVE_SPECS[kind], input, flagNamer(), `to serve with --experience ${kind}`);
   if (!isLoopbackHost(spec.host) && spec.apiKey === undefined) {
     throw new UsageError(`--host ${spec.host} is reachable from other machines: set --api-key KEY (at least 8 characters) so only the room's clients can call it`);
   }
   const faults = spec.faults === undefined ? [] : parseFaults(spec.faults);
-  const model = await createExperienceModel('knn', spec);
   // As always, --k 0 serves with one example.
   const k = Math.max(1, spec.k);
   const buffer = await openBufferFile(values.buffer);
+  const models: { model: ExperienceModel; env?: string }[] = [];
+  if ('model' in spec) {
+    await useBackend([parseBackend(values.backend)]);
+    const neural = await createExperienceModel('neural', spec);
+    models.push({ model: neural, ...(neural instanceof NeuralExperienceModel ? { env: neural.meta.env } : {}) });
+  }
+  models.push({ model: new KnnExperienceModel() });
+  const answerers = new Map(models.map(({ model, env }) => [model.name, protocolAnswerer(model, buffer, k, env ? { env } : {})]));
+  const [first, ...others] = [...answerers.keys()] as [string, ...string[]];
   const server = await startChatServer({
     host: spec.host,
     port: spec.port,
-    model: model.name,
+    model: first,
+    otherModels: others,
     faults,
     log: (line) => io.progress(line),
+    logRequests: values['log-requests'] ? 'all' : 'failures',
+    roomReport: { everySeconds: ROOM_REPORT_SECONDS, print: (line) => io.progress(line) },
     ...(spec.apiKey !== undefined ? { apiKey: spec.apiKey } : {}),
     allowedOrigins: spec.allowOrigin?.split(',').map((o) => o.trim()) ?? [],
     allowPrivateNetwork: values['allow-private-network'],
     rateLimit: spec.rateLimit,
-    answer: protocolAnswerer(model, buffer, k),
+    answer: (request, _signal, model) => (answerers.get(model) as NonNullable<ReturnType<typeof answerers.get>>)(request),
   });
   const stopped = stop ?? untilSignal();
   const transitions = buffer.index.count;
+  const endpoint = `${server.url}/v1`;
   if (!isLoopbackHost(spec.host)) io.progress(`listening on ${spec.host}, reachable from other machines on this network; clients need the API key`);
-  io.progress(`serving ${model.name} over ${transitions} transitions at ${server.url}/v1/chat/completions (Ctrl-C stops)`);
-  if (values.json) io.result({ url: server.url, port: server.port, model: model.name, transitions });
+  io.progress(`serving ${[first, ...others].join(' and ')} over ${transitions} transitions at ${endpoint}/chat/completions (Ctrl-C stops)`);
+  const link = spec.appUrl !== undefined ? roomLink(spec.appUrl, { endpoint, model: first, apiKey: spec.apiKey }) : undefined;
+  if (link) io.progress(`participants join by opening: ${link}`);
+  if (values.json) io.result({ url: server.url, port: server.port, models: [first, ...others], transitions, ...(link ? { link } : {}) });
   else io.out(server.url);
   await stopped;
   await server.close();

@@ -60,12 +60,24 @@ export interface ChatServerOptions {
   host?: string;
   /** 0 = any free port. */
   port?: number;
-  /** The id reported by `/v1/models` and in every completion. */
+  /** The id of the model a request gets when it names none; `/v1/models` lists it first. */
   model: string;
-  /** Throw `UsageError` for a request that cannot be answered (→ 400 with its message); anything else → 500. */
-  answer(request: ChatRequest, signal: AbortSignal): Promise<ChatAnswer>;
+  /** Other models served beside it (a request's `model` picks one; an id not served is a 404). */
+  otherModels?: readonly string[];
+  /**
+   * Answer with the model the request picked (`model`, one of the ids served). Throw `UsageError`
+   * for a request that cannot be answered (→ 400 with its message); anything else → 500.
+   */
+  answer(request: ChatRequest, signal: AbortSignal, model: string): Promise<ChatAnswer>;
   faults?: Fault[];
   log?: (line: string) => void;
+  /** Which requests `log` gets a line for: every one (default), or only those not answered 2xx (a busy room). */
+  logRequests?: 'all' | 'failures';
+  /**
+   * Every `everySeconds` with traffic, a line on the room: clients seen (by the `X-DreamGym-Client`
+   * id a page sends, else by address), requests per second and failures in that window.
+   */
+  roomReport?: { everySeconds: number; print: (line: string) => void };
   /** Largest request body accepted (default 4 MB); larger ones get 413. */
   maxBodyBytes?: number;
   /** Required as `Authorization: Bearer <key>` on every request but the preflight (401 otherwise). */
@@ -85,7 +97,50 @@ export interface RunningChatServer {
   /** http://host:port */
   url: string;
   port: number;
+  /** Requests answered so far (2xx) and not (every other status or none), and the clients seen. */
+  counts(): { answered: number; failed: number; clients: number };
   close(): Promise<void>;
+}
+
+/** The header a page sends to say which participant it is (a random id per tab), so a room counts browsers behind one address apart. */
+export const CLIENT_HEADER = 'x-dreamgym-client';
+
+/** A client's id: the header when it is a short token, else its address. */
+function clientOf(req: IncomingMessage): string {
+  const sent = req.headers[CLIENT_HEADER];
+  const address = req.socket.remoteAddress ?? 'unknown';
+  return typeof sent === 'string' && /^[\w-]{1,64}$/.test(sent) ? `${address}/${sent}` : address;
+}
+
+/** What a room's host sees every few seconds: who is stepping and how fast. */
+class RoomStats {
+  private window = { requests: 0, failures: 0, clients: new Set<string>() };
+  private readonly everSeen = new Set<string>();
+  answered = 0;
+  failed = 0;
+
+  record(client: string, ok: boolean): void {
+    this.window.requests++;
+    this.window.clients.add(client);
+    if (this.everSeen.size < 100_000) this.everSeen.add(client);
+    if (ok) this.answered++;
+    else {
+      this.failed++;
+      this.window.failures++;
+    }
+  }
+
+  get clientsSeen(): number {
+    return this.everSeen.size;
+  }
+
+  /** The window's line, or null when it had no request; starts the next window. */
+  flush(seconds: number): string | null {
+    const w = this.window;
+    this.window = { requests: 0, failures: 0, clients: new Set() };
+    if (w.requests === 0) return null;
+    return `room: ${w.clients.size} client${w.clients.size === 1 ? '' : 's'} stepping, ${(w.requests / seconds).toFixed(1)} requests/s, ${w.failures} failed in the last ${seconds} s (${this.everSeen.size} clients since the start)`;
+  }
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -301,7 +356,9 @@ export function startChatServer(options: ChatServerOptions): Promise<RunningChat
   const allowedOrigins = options.allowedOrigins ?? [];
   const limiter = new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
   const log = options.log ?? (() => {});
-  let served = 0;
+  const served = [options.model, ...(options.otherModels ?? [])];
+  const room = new RoomStats();
+  let completions = 0;
 
   /** `notes` collects what the log line should say beside the status (a fault, a client that left). */
   async function chat(req: IncomingMessage, res: ServerResponse, signal: AbortSignal, notes: string[]): Promise<void> {
@@ -332,10 +389,12 @@ export function startChatServer(options: ChatServerOptions): Promise<RunningChat
       }
     }
     const body = parseBody(text);
+    const model = body.model === undefined || body.model === '' ? options.model : body.model;
+    if (!served.includes(model)) throw new HttpFailure(404, `this server does not serve the model "${model}"; it serves: ${served.join(', ')} (GET /v1/models lists them)`, 'model_not_found');
     const request = toChatRequest(body);
     let answer: ChatAnswer;
     try {
-      answer = await options.answer(request, signal);
+      answer = await options.answer(request, signal, model);
     } catch (error) {
       if (error instanceof UsageError) throw new HttpFailure(400, error.message);
       throw new HttpFailure(500, `the model could not answer: ${errorMessage(error)}`);
@@ -347,10 +406,10 @@ export function startChatServer(options: ChatServerOptions): Promise<RunningChat
       completion_tokens: estimateTokens(answer.content),
     };
     sendJson(res, 200, {
-      id: `chatcmpl-${Date.now().toString(36)}-${++served}`,
+      id: `chatcmpl-${Date.now().toString(36)}-${++completions}`,
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
-      model: options.model,
+      model,
       choices: [{ index: 0, message: { role: 'assistant', content: answer.content }, finish_reason: 'stop' }],
       usage: { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: usage.prompt_tokens + usage.completion_tokens },
     });
@@ -378,7 +437,8 @@ export function startChatServer(options: ChatServerOptions): Promise<RunningChat
       res.end();
       return;
     }
-    const retryAfter = limiter.take(req.socket.remoteAddress ?? 'unknown');
+    // Per client: a room's browsers behind one address (a classroom's NAT, the tests' loopback) each get their own bucket.
+    const retryAfter = limiter.take(clientOf(req));
     if (retryAfter > 0) throw new HttpFailure(429, `too many requests from this address; try again in ${retryAfter} s`, 'rate_limit_error', { 'Retry-After': String(retryAfter) });
     if (options.apiKey !== undefined) {
       const sent = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
@@ -391,7 +451,7 @@ export function startChatServer(options: ChatServerOptions): Promise<RunningChat
     if (method === undefined) throw new HttpFailure(404, `no route ${req.method ?? ''} ${path || '/'}; this server serves GET /v1/models and POST /v1/chat/completions`);
     if (req.method !== method) throw new HttpFailure(405, `${path} takes ${method}, not ${req.method ?? '?'}`, undefined, { Allow: `${method}, OPTIONS` });
     if (method === 'GET') {
-      sendJson(res, 200, { object: 'list', data: [{ id: options.model, object: 'model', created: 0, owned_by: 'dreamgym' }] });
+      sendJson(res, 200, { object: 'list', data: served.map((id) => ({ id, object: 'model', created: 0, owned_by: 'dreamgym' })) });
       return;
     }
     return chat(req, res, signal, notes);
@@ -412,10 +472,21 @@ export function startChatServer(options: ChatServerOptions): Promise<RunningChat
         sendError(res, failure);
       })
       .then(() => {
+        const ok = res.headersSent && res.statusCode < 300;
+        if (req.method !== 'OPTIONS') room.record(clientOf(req), ok);
+        if (ok && options.logRequests === 'failures') return;
         const status = res.headersSent ? String(res.statusCode) : 'no reply';
         log(`${req.method ?? '?'} ${req.url ?? '/'} ${status}${notes.length ? ` (${notes.join('; ')})` : ''} ${Math.round(performance.now() - started)} ms`);
       });
   });
+  const report = options.roomReport;
+  const reporter = report
+    ? setInterval(() => {
+        const line = room.flush(report.everySeconds);
+        if (line) report.print(line);
+      }, report.everySeconds * 1000)
+    : null;
+  reporter?.unref();
 
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
@@ -429,8 +500,10 @@ export function startChatServer(options: ChatServerOptions): Promise<RunningChat
       resolve({
         url: `http://${urlHost}:${port}`,
         port,
+        counts: () => ({ answered: room.answered, failed: room.failed, clients: room.clientsSeen }),
         close: () =>
           new Promise<void>((done) => {
+            if (reporter) clearInterval(reporter);
             server.close(() => done());
             // Idle keep-alive sockets would hold `close` open; in-flight answers are aborted with them.
             server.closeAllConnections();

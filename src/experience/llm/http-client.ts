@@ -32,6 +32,8 @@ export interface HttpClientOptions {
   maxBackoffMs?: number;
   /** Injected for tests and for environments with their own fetch. */
   fetch?: typeof fetch;
+  /** Sent with every request besides the client's own (a room's participant id: chat-server.ts CLIENT_HEADER). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 const DEFAULTS = { concurrency: 4, timeoutMs: 60_000, retries: 3, backoffMs: 500, maxBackoffMs: 30_000 };
@@ -241,6 +243,7 @@ export class OpenAiHttpClient implements ChatClient {
       retries: positiveInt(options.retries ?? DEFAULTS.retries, 'retries', 0),
       backoffMs: positiveInt(options.backoffMs ?? DEFAULTS.backoffMs, 'backoffMs', 0),
       maxBackoffMs: positiveInt(options.maxBackoffMs ?? DEFAULTS.maxBackoffMs, 'maxBackoffMs', 0),
+      headers: { ...options.headers },
       ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     };
     this.endpoint = `${root}/v1/chat/completions`;
@@ -314,7 +317,7 @@ export class OpenAiHttpClient implements ChatClient {
       try {
         response = await this.fetch(url, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}) },
+          headers: { ...this.options.headers, 'Content-Type': 'application/json', Accept: 'application/json', ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}) },
           body,
           signal: controller.signal,
         });
