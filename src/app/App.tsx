@@ -26,7 +26,8 @@ const VIEWS = [
 type ViewId = (typeof VIEWS)[number]['id'];
 
 function viewFromHash(): ViewId {
-  const id = window.location.hash.replace(/^#/, '');
+  // A view's hash may carry parameters after `?` (a room's link: `#experience?room=…`).
+  const id = window.location.hash.replace(/^#/, '').split('?')[0];
   return VIEWS.find((v) => v.id === id)?.id ?? 'play';
 }
 

@@ -21,7 +21,8 @@ export type BackendChoice =
   /** The neural model fitted for the episode's env; kNN answers where none is fitted yet. */
   | { kind: 'neural' }
   | { kind: 'knn' }
-  | { kind: 'http'; baseUrl: string; model: string; apiKey?: string; timeoutMs?: number }
+  /** `participant`: a room server's participant id (sent as ROOM_CLIENT_HEADER), for a room joined from its link. */
+  | { kind: 'http'; baseUrl: string; model: string; apiKey?: string; timeoutMs?: number; participant?: string }
   /** The page runs the model (WebLLM); this service retrieves, steps the real env and scores. */
   | { kind: 'webllm'; modelId: string };
 

@@ -23,6 +23,7 @@
  */
 import { matchAdmissible } from '../core/actions.ts';
 import { UsageError } from '../core/errors.ts';
+import { ROOM_CLIENT_HEADER } from '../experience/llm/chat.ts';
 import type { Env, Observation, Task, Transition } from '../core/types.ts';
 import { envSpec } from '../envs/registry.ts';
 import { eventFidelity, meanScores, scoreTransition, type TransitionScore } from '../experience/fidelity.ts';
@@ -178,6 +179,7 @@ export class ExperienceService {
           apiKey: choice.apiKey,
           timeoutMs: choice.timeoutMs,
           fetch: this.options.fetch,
+          ...(choice.participant !== undefined ? { headers: { [ROOM_CLIENT_HEADER]: choice.participant } } : {}),
           // A person is waiting on each step: one request at a time, no long retry ladder.
           concurrency: 1,
           retries: 1,

@@ -191,7 +191,10 @@ const CASES: Case[] = [
   ['serve --allow-origin with a path', () => [...SERVE(), '--allow-origin', 'https://room.example/app'], /--allow-origin must list origins such as https:\/\/app\.example/],
   ['serve --rate-limit=-1', () => [...SERVE(), '--rate-limit=-1'], /--rate-limit must be an integer ≥ 0/],
   ['serve --framing', () => [...SERVE(), '--framing', 'single'], /--framing does not apply to serve/],
-  ['serve --endpoint', () => [...SERVE(), '--endpoint', 'http://127.0.0.1:9/v1'], /--endpoint and --model go with --experience http, not knn/],
+  ['serve --endpoint', () => [...SERVE(), '--endpoint', 'http://127.0.0.1:9/v1'], /--endpoint does not apply to serve/],
+  ['serve knn --model', () => [...SERVE(), '--model', 'shop.dgx'], /--model FILE\.dgx goes with --experience neural/],
+  ['serve neural without --model', () => ['serve', '--experience', 'neural', '--buffer', BUFFER], /--experience neural needs --model FILE\.dgx/],
+  ['serve --app-url ftp', () => [...SERVE(), '--app-url', 'ftp://x/'], /--app-url must be the http\(s\) address the participants open the app at/],
   ['serve with a positional argument', () => [...SERVE(), 'extra'], /Unexpected argument 'extra'/],
 
   // envs

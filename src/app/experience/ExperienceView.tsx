@@ -5,6 +5,7 @@ import { EpisodeColumns } from '../play/EpisodeColumns.tsx';
 import { BackendPanel } from './BackendPanel.tsx';
 import { active, busy, error, meter, modelStats, note, selectedEnv, selectedSplit, taskIndex } from './experience-state.ts';
 import { act, bufferCounts, chooseEnv, currentEnv, episode, isDone, lastStep, observation, openView, resetMeter, splitSize, startEpisode, stepping, steps, stopStep } from './experience-store.ts';
+import { connectJoinedRoom, joinRoomFromLocation } from './join-room.ts';
 import { FidelityMeterPanel, StepComparison, StepHistory } from './StepComparison.tsx';
 
 /**
@@ -105,7 +106,16 @@ function Episode() {
 }
 
 export function ExperienceView() {
-  useEffect(() => { void openView(); }, []);
+  useEffect(() => {
+    // Opened from a room's link (or given one while open): its endpoint becomes this view's backend.
+    const join = () => {
+      if (joinRoomFromLocation()) void connectJoinedRoom();
+    };
+    const joined = joinRoomFromLocation();
+    void openView().then(() => (joined ? connectJoinedRoom() : undefined));
+    window.addEventListener('hashchange', join);
+    return () => window.removeEventListener('hashchange', join);
+  }, []);
   const last = lastStep.value;
   return (
     <>

@@ -20,6 +20,16 @@ export const error = signal<string | null>(null);
 /** What happened that is not a failure (a load or a step stopped by the person). */
 export const note = signal<string | null>(null);
 
+/** A workshop room, as its link names it (room-link.ts). */
+export interface RoomLink {
+  endpoint: string;
+  model: string;
+  apiKey?: string;
+}
+
+/** The room this tab joined from its link; its requests carry `participant`, so the host counts this tab apart. */
+export const joinedRoom = signal<(RoomLink & { participant: string }) | null>(null);
+
 /** The backend the picker shows, and the one the steps use. */
 export const backendKind = signal<BackendKind>('neural');
 export const active = signal<BackendInfo>(DEFAULT_BACKEND);

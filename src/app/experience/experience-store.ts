@@ -15,7 +15,7 @@ import type { BackendChoice, BufferCounts, ExperienceStart, ExperienceStep } fro
 import { defaultSplit, envs, loadEnvs } from '../env-client.ts';
 import { experienceClient, onExperienceCrash } from '../experience-client.ts';
 import {
-  active, backendKind, busy, command, error, meter, modelStats, note, selectedEnv, selectedSplit, taskIndex, useBackend, type BackendKind,
+  active, backendKind, busy, command, error, joinedRoom, meter, modelStats, note, selectedEnv, selectedSplit, taskIndex, useBackend, type BackendKind,
 } from './experience-state.ts';
 import { fitNeural, fitState, isFitting, neuralFileBusy, refreshNeural } from './neural-store.ts';
 import { currentPageModel, listWebLlmModels, loadWebLlm, modelListState, releasePageModel } from './webllm-store.ts';
@@ -91,8 +91,17 @@ export async function applyBackend(): Promise<void> {
   applying.value = true;
   error.value = null;
   note.value = null;
+  const room = joinedRoom.value;
+  const baseUrl = httpBaseUrl.value.trim();
   const choice: BackendChoice = backendKind.value === 'http'
-    ? { kind: 'http', baseUrl: httpBaseUrl.value.trim(), model: httpModel.value.trim(), ...(httpApiKey.value ? { apiKey: httpApiKey.value } : {}) }
+    ? {
+        kind: 'http',
+        baseUrl,
+        model: httpModel.value.trim(),
+        ...(httpApiKey.value ? { apiKey: httpApiKey.value } : {}),
+        // Only the room's own server gets the participant header (another server's CORS may refuse it).
+        ...(room && room.endpoint === baseUrl ? { participant: room.participant } : {}),
+      }
     : { kind: backendKind.value === 'knn' ? 'knn' : 'neural' };
   const ok = await command(() => useBackend(choice));
   if (ok) await releasePageModel();

@@ -19,7 +19,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import * as v from 'valibot';
 import { UsageError, errorMessage } from '../../core/errors.ts';
-import type { ChatRequest } from './chat.ts';
+import { ROOM_CLIENT_HEADER, type ChatRequest } from './chat.ts';
 
 export type Fault = { kind: 'status'; status: number } | { kind: 'slow'; ms: number } | { kind: 'malformed' } | { kind: 'drop' };
 
@@ -102,12 +102,9 @@ export interface RunningChatServer {
   close(): Promise<void>;
 }
 
-/** The header a page sends to say which participant it is (a random id per tab), so a room counts browsers behind one address apart. */
-export const CLIENT_HEADER = 'x-dreamgym-client';
-
 /** A client's id: the header when it is a short token, else its address. */
 function clientOf(req: IncomingMessage): string {
-  const sent = req.headers[CLIENT_HEADER];
+  const sent = req.headers[ROOM_CLIENT_HEADER];
   const address = req.socket.remoteAddress ?? 'unknown';
   return typeof sent === 'string' && /^[\w-]{1,64}$/.test(sent) ? `${address}/${sent}` : address;
 }

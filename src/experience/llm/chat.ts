@@ -5,6 +5,13 @@
  */
 import { DreamGymError } from '../../core/errors.ts';
 
+/**
+ * The header a page sends to a room server (`serve`) to say which participant it is (a random id
+ * per tab), so the host counts browsers behind one address (a classroom's NAT) apart and gives each
+ * its own rate limit. Sent only to a room joined from its link: other servers' CORS may not allow it.
+ */
+export const ROOM_CLIENT_HEADER = 'x-dreamgym-client';
+
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;

@@ -65,6 +65,24 @@ describe('the LLM experience model', () => {
     expect(stats.decodeTokensPerSecondSum / stats.rateReports).toBe(40);
   });
 
+  it('a multi-round chat tells a server the state each earlier step was taken in (readPrompt steps)', async () => {
+    const client = new RealShopClient();
+    const model = new LlmExperienceModel({ client, framing: 'multi-round', contextTokens: 100_000 });
+    const states = await playEpisode(model, pick, 4);
+    const last = readPrompt(client.requests.at(-1)?.messages as ChatRequest['messages']);
+    // What an in-process synthetic env holds as its history: each action with the state before it.
+    expect(last.steps.map((s) => s.state.text)).toEqual(states.slice(0, 3).map((s) => s.text));
+    expect(last.steps.map((s) => s.state.actions)).toEqual(states.slice(0, 3).map((s) => s.actions));
+    expect(last.steps.map((s) => s.action)).toEqual(last.history);
+    expect(last.state.text).toBe(states[3]?.text);
+    // A chat that started over knows only its opening state for the actions it lists as recent.
+    const restarted = new RealShopClient();
+    await playEpisode(new LlmExperienceModel({ client: restarted, framing: 'multi-round', contextTokens: 900 }), pick, 4);
+    const fresh = readPrompt(restarted.requests.filter((r) => r.messages.length === 2).at(-1)?.messages as ChatRequest['messages']);
+    expect(fresh.steps.length).toBeGreaterThan(0);
+    expect(new Set(fresh.steps.map((s) => s.state.text)).size).toBe(1);
+  });
+
   it('starts over from the current step when the chat would outgrow the context', async () => {
     const client = new RealShopClient();
     const model = new LlmExperienceModel({ client, framing: 'multi-round', contextTokens: 900 });
