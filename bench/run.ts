@@ -9,6 +9,7 @@ import { neuralBench } from './neural.ts';
 import { policyBench } from './policy.ts';
 import { replayBench } from './replay.ts';
 import { robustnessBench } from './robustness.ts';
+import { roomBench } from './room.ts';
 import { webBench } from './web.ts';
 
 const BENCHES: Record<string, (args: string[]) => Promise<unknown>> = {
@@ -18,6 +19,7 @@ const BENCHES: Record<string, (args: string[]) => Promise<unknown>> = {
   policy: policyBench,
   replay: replayBench,
   robustness: robustnessBench,
+  room: roomBench,
   web: webBench,
 };
 

@@ -55,11 +55,13 @@ export function readPrompt(messages: readonly ChatMessage[]): ReadStep {
   if (!Array.isArray(messages) || messages.length === 0) throw new UsageError('the request has no messages');
   const syntax = syntaxOfSystem(messages);
   const env = ENVIRONMENTS.find((e) => e.actionSyntax === syntax)?.name as string;
-  const users = messages.filter((m) => m.role === 'user');
-  const last = users[users.length - 1];
-  if (!last) throw new UsageError('the request has no user message');
-  const action = section(last.content, SECTION.action);
-  if (!action) throw new UsageError('the last user message has no "## Action" section');
+  if (!messages.some((m) => m.role === 'user')) throw new UsageError('the request has no user message');
+  // The step asked is the last user message with an action: one after it asks to repair an
+  // unusable answer ("Answer again with only the JSON object"), and is answered as the step again.
+  const last = messages.findLast((m) => m.role === 'user' && section(m.content, SECTION.action) !== undefined);
+  if (!last) throw new UsageError('no user message has an "## Action" section');
+  const action = section(last.content, SECTION.action) as string;
+  if (action === '') throw new UsageError('the "## Action" section is empty');
   // The conversation opens (or restarts) with a self-contained step: the last user message that
   // carries a "## Current state" section. Everything after it is multi-round.
   const stateAt = messages.findLastIndex((m) => m.role === 'user' && section(m.content, SECTION.state) !== undefined);

@@ -75,7 +75,10 @@ export function protocolAnswerer(model: ExperienceModel, buffer: ReplayBuffer, k
       // event loop are parsed in separate callbacks, and all of them join the batch.
       if (queue.length === 1) setTimeout(() => void flush(), 0);
     });
-    const content = renderAnswer(prediction);
+    // As a synthetic world ends it (synthetic-env.ts endDeadEnd): a state that goes on with no
+    // admissible action is a dead end, and a client's parser would refuse it as unusable.
+    const answered = prediction.valid && !prediction.done && prediction.next.actions.length === 0 ? { ...prediction, done: true } : prediction;
+    const content = renderAnswer(answered);
     return { content, usage: { prompt_tokens: countChatTokens(request.messages), completion_tokens: countTokens(content) } };
   };
 }

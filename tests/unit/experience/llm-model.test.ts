@@ -83,6 +83,27 @@ describe('the LLM experience model', () => {
     expect(new Set(fresh.steps.map((s) => s.state.text)).size).toBe(1);
   });
 
+  it("a server reads a repair request (after an unusable answer) as the same step again", async () => {
+    const asked: ChatRequest[] = [];
+    const client: ChatClient = {
+      name: 'garbled-once',
+      maxConcurrency: 1,
+      async complete(request) {
+        asked.push(request);
+        if (asked.length === 1) return { content: 'not json at all' };
+        return new RealShopClient().complete(request);
+      },
+    };
+    const model = new LlmExperienceModel({ client, framing: 'multi-round' });
+    const states = await playEpisode(model, pick, 1);
+    expect(asked).toHaveLength(2);
+    expect(asked[1]?.messages.at(-1)?.content).not.toContain('## Action');
+    const first = readPrompt(asked[0]?.messages as ChatRequest['messages']);
+    const repair = readPrompt(asked[1]?.messages as ChatRequest['messages']);
+    expect(repair).toEqual(first);
+    expect(states[1]?.text).toContain('page: results');
+  });
+
   it('starts over from the current step when the chat would outgrow the context', async () => {
     const client = new RealShopClient();
     const model = new LlmExperienceModel({ client, framing: 'multi-round', contextTokens: 900 });

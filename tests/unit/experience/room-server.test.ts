@@ -103,6 +103,24 @@ describe('the room server', () => {
     expect(overHttp).toEqual(inProcess);
   });
 
+  it('ends a dead end as a synthetic world does, so a client can use the answer', async () => {
+    const deadEnd: ExperienceModel = {
+      name: 'dead-end',
+      stats: () => new KnnExperienceModel().stats(),
+      predict: async (inputs) => inputs.map(() => ({ reasoning: 'nowhere to go', next: { text: 'page: nowhere', actions: [] }, reward: 0, done: false, valid: true })),
+    };
+    const starter = envSpec('shop').createEnv();
+    const task = envSpec('shop').tasks('test')[0] as Task;
+    const local = await startChatServer({ model: 'dead-end', answer: protocolAnswerer(deadEnd, buffer, K) });
+    try {
+      const llm = new LlmExperienceModel({ client: new OpenAiHttpClient({ baseUrl: local.url, model: 'dead-end', retries: 0 }) });
+      const [prediction] = await llm.predict([{ task, history: [], state: await starter.reset(task), action: 'search[shoes]', examples: [] }]);
+      expect(prediction).toMatchObject({ valid: true, done: true, reward: 0, next: { actions: [] } });
+    } finally {
+      await local.close();
+    }
+  });
+
   it('serves fifty clients stepping at once without an error, and counts them apart', async () => {
     const before = server.counts();
     const tasks = envSpec('shop').tasks('test').slice(0, 50);
