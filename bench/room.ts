@@ -4,7 +4,8 @@
  * clients, each a participant with its own id, step dream episodes at once through the HTTP
  * experience model (multi-round chats). Reports, per model and room size, the steps per second the
  * server answered (median of the repeats), the median and 95th-percentile step latency, and the
- * requests that failed (which must be 0).
+ * requests that failed (which must be 0). `neural-unbatched` is the same model answering each request
+ * on its own, for the ratio batching buys.
  */
 import { Rng } from '../src/core/rng.ts';
 import type { Observation, Task } from '../src/core/types.ts';
@@ -74,15 +75,22 @@ export async function roomBench(args: string[]): Promise<unknown> {
   const buffer = await ReplayBuffer.open(new MemoryReplayStore());
   for await (const e of seedEpisodes({ spec: envSpec('shop'), episodes, mix: { oracle: 0.6, random: 0.4 }, seed: 1, createdAt: 1 })) await buffer.add(e.transitions);
   const neural = (await fitNeuralModel({ buffer, env: 'shop', epochs: 2, validationShare: 0, seed: 1 })).model;
-  const answerers = { neural: protocolAnswerer(neural, buffer, K, { env: 'shop' }), knn: protocolAnswerer(new KnnExperienceModel(), buffer, K) };
-  const server = await startChatServer({ port: 0, model: 'neural', otherModels: ['knn'], logRequests: 'failures', answer: (request, _signal, model) => answerers[model as keyof typeof answerers](request) });
+  const answerers = {
+    neural: protocolAnswerer(neural, buffer, K, { env: 'shop' }),
+    knn: protocolAnswerer(new KnnExperienceModel(), buffer, K),
+    // The same model answering each request on its own: what batching the requests that arrive together buys.
+    'neural-unbatched': protocolAnswerer(neural, buffer, K, { env: 'shop', batch: false }),
+  };
+  const server = await startChatServer({ port: 0, model: 'neural', otherModels: ['knn', 'neural-unbatched'], logRequests: 'failures', answer: (request, _signal, model) => answerers[model as keyof typeof answerers](request) });
   const tasks = envSpec('shop').tasks('test').slice(0, 100);
   const starter = envSpec('shop').createEnv();
   const firsts: Observation[] = [];
   for (const task of tasks) firsts.push(await starter.reset(task));
   const results: Record<string, unknown>[] = [];
   try {
-    for (const model of ['neural', 'knn']) {
+    for (const model of ['neural', 'neural-unbatched', 'knn']) {
+      // A round not counted: the first requests of a model pay for compiling and warming its kernels.
+      await Promise.all(Array.from({ length: 10 }, (_, id) => participant(server.url, model, 900_000 + id, tasks, firsts, [])));
       for (const clients of sizes) {
         const rates: number[] = [];
         const latencies: number[] = [];

@@ -20,6 +20,8 @@ import type { ExperienceModel, ExperiencePrediction } from './types.ts';
 export interface AnswererOptions {
   /** The environment the model was made for (a neural model's); a step of another is refused. */
   env?: string;
+  /** Answer the requests that arrive together in one batch (default true; false: one predict per request, to measure what batching buys). */
+  batch?: boolean;
 }
 
 interface Pending {
@@ -27,6 +29,8 @@ interface Pending {
   resolve: (prediction: ExperiencePrediction) => void;
   reject: (error: unknown) => void;
 }
+
+const afterIo: (callback: () => void) => void = typeof setImmediate === 'function' ? (callback) => void setImmediate(callback) : (callback) => void setTimeout(callback, 0);
 
 export function protocolAnswerer(model: ExperienceModel, buffer: ReplayBuffer, k: number, options: AnswererOptions = {}): (request: ChatRequest) => Promise<ChatAnswer> {
   let queue: Pending[] = [];
@@ -71,9 +75,11 @@ export function protocolAnswerer(model: ExperienceModel, buffer: ReplayBuffer, k
     }
     const prediction = await new Promise<ExperiencePrediction>((resolve, reject) => {
       queue.push({ step, resolve, reject });
-      // A macrotask, not a microtask: requests whose bodies land in the same turn of the server's
-      // event loop are parsed in separate callbacks, and all of them join the batch.
-      if (queue.length === 1) setTimeout(() => void flush(), 0);
+      // After the event loop's I/O callbacks, not in a microtask: requests whose bodies land in the
+      // same turn are parsed in separate callbacks, and all of them join the batch (setImmediate
+      // runs right after them, without setTimeout's minimum delay).
+      if (options.batch === false) void flush();
+      else if (queue.length === 1) afterIo(() => void flush());
     });
     // As a synthetic world ends it (synthetic-env.ts endDeadEnd): a state that goes on with no
     // admissible action is a dead end, and a client's parser would refuse it as unusable.
