@@ -5,6 +5,7 @@
 import { cpus } from 'node:os';
 import { envsBench } from './envs.ts';
 import { experienceBench } from './experience.ts';
+import { guideBench } from './guide.ts';
 import { neuralBench } from './neural.ts';
 import { policyBench } from './policy.ts';
 import { replayBench } from './replay.ts';
@@ -15,6 +16,7 @@ import { webBench } from './web.ts';
 const BENCHES: Record<string, (args: string[]) => Promise<unknown>> = {
   envs: envsBench,
   experience: experienceBench,
+  guide: guideBench,
   neural: neuralBench,
   policy: policyBench,
   replay: replayBench,

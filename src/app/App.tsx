@@ -4,16 +4,19 @@ import { BufferView } from './buffer/BufferView.tsx';
 import { CurriculumView } from './curriculum/CurriculumView.tsx';
 import { EvaluateView } from './evaluate/EvaluateView.tsx';
 import { ExperienceView } from './experience/ExperienceView.tsx';
+import { GuideView } from './guide/GuideView.tsx';
 import { PlayView } from './play/PlayView.tsx';
 import { RunsView } from './runs/RunsView.tsx';
 import { TrainView } from './train/TrainView.tsx';
 
 /**
- * The shell: one tab per view, routed by the URL hash (#play, #train, #evaluate, #buffer, #experience,
- * #curriculum, #runs). Each view keeps its state in module signals, so switching tabs never loses a
- * run or an episode.
+ * The shell: one tab per view, routed by the URL hash (#start, #play, #train, #evaluate, #buffer,
+ * #experience, #curriculum, #runs). Each view keeps its state in module signals, so switching tabs
+ * never loses a run or an episode. A first visit without a hash lands on Start (the guided run);
+ * later visits on Play.
  */
 const VIEWS = [
+  { id: 'start', label: 'Start', render: () => <GuideView /> },
   { id: 'play', label: 'Play', render: () => <PlayView /> },
   { id: 'train', label: 'Train', render: () => <TrainView /> },
   { id: 'evaluate', label: 'Evaluate', render: () => <EvaluateView /> },
@@ -25,10 +28,25 @@ const VIEWS = [
 
 type ViewId = (typeof VIEWS)[number]['id'];
 
+const VISITED_KEY = 'dreamgym.visited';
+
+/** Whether this browser opened the app before; remembered from now on. Storage that refuses counts as a visit. */
+function firstVisit(): boolean {
+  try {
+    const first = localStorage.getItem(VISITED_KEY) === null;
+    localStorage.setItem(VISITED_KEY, new Date().toISOString());
+    return first;
+  } catch {
+    return false;
+  }
+}
+
+const landing: ViewId = firstVisit() ? 'start' : 'play';
+
 function viewFromHash(): ViewId {
   // A view's hash may carry parameters after `?` (a room's link: `#experience?room=…`).
   const id = window.location.hash.replace(/^#/, '').split('?')[0];
-  return VIEWS.find((v) => v.id === id)?.id ?? 'play';
+  return VIEWS.find((v) => v.id === id)?.id ?? landing;
 }
 
 const route = signal<ViewId>(viewFromHash());

@@ -29,7 +29,8 @@ import { probeUpdates, type ProbeResult } from '../train/consistency.ts';
 import { TrainControl } from '../train/control.ts';
 import type { IterationMetrics } from '../train/metrics.ts';
 import type { DreamOptions, Trainer, TrainResult } from '../train/trainer.ts';
-import { train, type TrainJob } from '../jobs/train.ts';
+import { createTrainer, train, type TrainJob } from '../jobs/train.ts';
+import type { EvalResult } from '../train/evaluate.ts';
 import { offlineRealTransitions } from '../jobs/offline-data.ts';
 import { publicTask, taskAt, type EpisodeStart, type PlayedStep } from './env-session.ts';
 import { IdbNeuralModelStore, type NeuralModelStore, type SavedNeuralModel } from './neural-model-store.ts';
@@ -401,6 +402,23 @@ export class TrainerService {
       return (await store.all()).find((m) => m.env === env);
     } finally {
       store.close?.();
+    }
+  }
+
+  /**
+   * The policy every run with `seed` starts from, judged greedily on `episodes` held-out tasks of
+   * `env` (the CLI's `train --iterations 0`): the baseline a trained policy's gain is measured from.
+   */
+  async evaluateUntrained(env: string, seed: number, episodes: number, onProgress?: (done: number, total: number) => void): Promise<EvalResult> {
+    if (this.state === 'starting' || this.state === 'running' || this.state === 'paused') throw new DreamGymError('busy', 'a training run is going on; stop it first');
+    const backend = this.backend ?? (await this.init());
+    const trainer = createTrainer({ env, mode: 'real', algo: 'grpo', backend, curriculum: false, run: { seed, realBudget: 1, evalEvery: 0, iterations: 0, finalEvalEpisodes: episodes, lambda: 0, explorationFloor: 0 } });
+    try {
+      const result = await trainer.run(onProgress ? { onEvalProgress: onProgress } : {});
+      if (!result.eval) throw new DreamGymError('no-eval', 'the untrained policy was not evaluated');
+      return result.eval;
+    } finally {
+      trainer.policy.dispose();
     }
   }
 

@@ -3,28 +3,12 @@
  * rules): no serious or critical violation, in the light and the dark theme, and on the states a
  * person meets first (the Play view with an episode and a live web page, the Evaluate view's drop zone).
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { seriousViolations } from './axe.ts';
 import { launch } from './browser.ts';
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const VIEWS = ['play', 'train', 'evaluate', 'buffer', 'experience', 'curriculum', 'runs'];
-
-interface Violation { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Violation[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return result.violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(', ')})`);
-}
+const VIEWS = ['start', 'play', 'train', 'evaluate', 'buffer', 'experience', 'curriculum', 'runs'];
 
 describe('accessibility of every view (axe-core)', () => {
   let browser: Browser;
@@ -42,7 +26,7 @@ describe('accessibility of every view (axe-core)', () => {
         found.push(...(await seriousViolations(page)).map((v) => `#${view}: ${v}`));
       }
       // A web episode in Play: the task, the live page beside the state, the actions.
-      await page.goto(inject('appUrl'));
+      await page.goto(`${inject('appUrl')}#play`);
       await page.getByRole('button', { name: /^web/ }).click();
       await page.getByRole('button', { name: 'Start episode' }).click();
       await page.getByTestId('instruction').waitFor();

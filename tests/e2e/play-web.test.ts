@@ -36,7 +36,7 @@ describe('web pages in the built app', () => {
   it('a person plays a task on the live page, and the steps are recorded into the buffer', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     const errors = collectErrors(page);
-    await page.goto(inject('appUrl'));
+    await page.goto(`${inject('appUrl')}#play`);
     await page.getByRole('button', { name: /^web/ }).click();
     await startTask(page, 'enter-text-enter');
     await page.getByLabel(/Record the steps played/).check();
@@ -73,7 +73,7 @@ describe('web pages in the built app', () => {
   it('the oracle plays on the live page, and a folder of the person\'s own pages runs as the web env (in Play and in Train)', { timeout: 300_000 }, async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     const errors = collectErrors(page);
-    await page.goto(inject('appUrl'));
+    await page.goto(`${inject('appUrl')}#play`);
     await page.getByRole('button', { name: /^web/ }).click();
     await startTask(page, 'login-user');
     await page.getByRole('button', { name: 'Watch the oracle play' }).click();

@@ -10,7 +10,7 @@ describe('the built app, played by a person in Chromium', () => {
   it('plays a shop episode by clicks through to Buy Now and shows the reward', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = collectErrors(page);
-    await page.goto(inject('appUrl'));
+    await page.goto(`${inject('appUrl')}#play`);
     await page.getByRole('button', { name: /^shop/ }).click();
     await page.getByRole('button', { name: 'Start episode' }).click();
     const instruction = await page.getByTestId('instruction').textContent();
@@ -39,7 +39,7 @@ describe('the built app, played by a person in Chromium', () => {
   it('lets a person watch the oracle win a home episode step by step', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = collectErrors(page);
-    await page.goto(inject('appUrl'));
+    await page.goto(`${inject('appUrl')}#play`);
     await page.getByRole('button', { name: /^home/ }).click();
     await page.getByRole('button', { name: 'Start episode' }).click();
     await page.getByTestId('instruction').waitFor();
@@ -55,7 +55,7 @@ describe('the built app, played by a person in Chromium', () => {
 
   it('shows environment text as text, never as markup', async () => {
     const page = await browser.newPage();
-    await page.goto(inject('appUrl'));
+    await page.goto(`${inject('appUrl')}#play`);
     await page.getByRole('button', { name: 'Start episode' }).click();
     await page.getByLabel('Type any action').fill('search[<img src=x onerror="window.__pwned=1"> shoes]');
     await page.getByRole('button', { name: 'Send' }).click();

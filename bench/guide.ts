@@ -1,0 +1,54 @@
+/**
+ * `npm run bench -- guide [--backend wasm|webgpu|cpu|auto]`: the guided first run as a new user
+ * meets it. Builds the app as `npm run build` does, serves it on loopback, opens it in the system's
+ * headless Chromium (a fresh profile: a first visit), runs Start's one button with the defaults
+ * (jobs/guide-plan.ts) and reports the wall time of each phase as the page measured it, the whole
+ * run's, and the three success rates it showed. Default backend wasm: this headless Chromium's
+ * WebGPU is SwiftShader, software, minutes slower.
+ */
+import { chromium } from 'playwright-core';
+import { build, preview } from 'vite';
+import { GUIDE, GUIDE_PHASES } from '../src/jobs/guide-plan.ts';
+import { CHROMIUM_ARGS, chromiumPath } from '../src/platform/chromium.ts';
+
+function option(args: string[], name: string, fallback: string): string {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] !== undefined ? (args[i + 1] as string) : fallback;
+}
+
+export async function guideBench(args: string[]): Promise<unknown> {
+  const backend = option(args, 'backend', 'wasm');
+  await build({ logLevel: 'warn' });
+  const server = await preview({ logLevel: 'warn', preview: { host: '127.0.0.1', port: 0 } });
+  const url = server.resolvedUrls?.local[0];
+  if (!url) throw new Error('vite preview did not report a local URL');
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    await page.goto(url);
+    await page.getByText('Advanced').click();
+    await page.getByLabel('Backend', { exact: true }).selectOption(backend);
+    const started = performance.now();
+    await page.getByRole('button', { name: 'Run it on the shop' }).click();
+    await page.getByTestId('guide-state').filter({ hasText: /^(Done|Stopped|Failed)\.$/ }).waitFor({ timeout: 30 * 60_000 });
+    const wallSeconds = (performance.now() - started) / 1000;
+    const state = await page.getByTestId('guide-state').textContent();
+    if (state !== 'Done.') throw new Error(`the guided run ended ${state}: ${(await page.getByRole('alert').allTextContents()).join(' ')}`);
+    const phases: Record<string, number> = {};
+    for (const phase of GUIDE_PHASES) {
+      phases[phase.id] = Number(await page.getByTestId(`guide-phase-${phase.id}-seconds`).getAttribute('data-seconds'));
+    }
+    const success = async (id: string) => (await page.getByTestId(`guide-${id}-success`).textContent()) ?? '';
+    return {
+      backend,
+      settings: GUIDE,
+      phaseSeconds: phases,
+      totalSeconds: Number(wallSeconds.toFixed(1)),
+      underFiveMinutes: wallSeconds <= 300,
+      success: { untrained: await success('untrained'), dream: await success('dream'), real: await success('real') },
+    };
+  } finally {
+    await browser.close();
+    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+  }
+}

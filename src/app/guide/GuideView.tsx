@@ -1,0 +1,168 @@
+/**
+ * The Start view: what DreamGym is, its loop in one picture, and one button that runs the loop on
+ * the shop with the embedded defaults (jobs/guide-plan.ts), phase by phase, ending with the dream
+ * policy and a real-mode policy judged side by side in the real shop, and one episode where the
+ * experience model's imagined states stand beside the real ones. Every figure links to its view.
+ */
+import { GUIDE, GUIDE_PHASES, type GuidePhase } from '../../jobs/guide-plan.ts';
+import type { EvalResult } from '../../train/evaluate.ts';
+import { LoopPicture } from './LoopPicture.tsx';
+import { BACKEND_CHOICES, type BackendChoice } from '../train/train-store.ts';
+import { clock, guideBackend, guideError, guideResult, guideState, isRunning, phases, runGuide, secondsLeft, stopGuide, type PhaseProgress } from './guide-store.ts';
+
+const int = (n: number) => n.toLocaleString('en-US');
+const pct = (n: number) => `${(100 * n).toFixed(1)}%`;
+const secs = (n: number) => (n < 60 ? `${Math.round(n)} s` : `${Math.floor(n / 60)} min ${Math.round(n % 60)} s`);
+
+const STATE_TEXT: Record<PhaseProgress['state'], string> = { waiting: 'waiting', running: 'running', done: 'done', stopped: 'stopped', failed: 'failed' };
+
+function PhaseRow({ phase, progress }: { phase: GuidePhase; progress: PhaseProgress }) {
+  const left = secondsLeft(progress, clock.value);
+  const barId = `guide-progress-${phase.id}`;
+  return (
+    <li class={`guide-phase phase-${progress.state}`} data-testid={`guide-phase-${phase.id}`}>
+      <h3>{phase.title} <span class="muted small" data-testid={`guide-phase-${phase.id}-state`}>{STATE_TEXT[progress.state]}</span></h3>
+      <p class="small">{phase.sentence} <a href={phase.view.hash}>{phase.view.label}</a></p>
+      {progress.state === 'running' && (
+        <>
+          <label class="progress-label small" for={barId}>
+            {int(progress.done)} / {int(progress.total)} {progress.unit}
+            {left !== null && <> · about {secs(left)} left</>}
+          </label>
+          <progress id={barId} max={progress.total} value={progress.done} />
+        </>
+      )}
+      {progress.seconds !== null && progress.state !== 'running' && (
+        <p class="muted small" data-testid={`guide-phase-${phase.id}-seconds`} data-seconds={progress.seconds.toFixed(2)}>took {secs(progress.seconds)}</p>
+      )}
+    </li>
+  );
+}
+
+/** Percentage points, signed. */
+const points = (n: number) => `${n >= 0 ? '+' : '−'}${Math.abs(100 * n).toFixed(1)} points`;
+
+function PolicyCard({ title, evaluation, spent, untrained, testId, view = '#runs' }: { title: string; evaluation: EvalResult | null; spent: string; untrained: EvalResult | null; testId: string; view?: string }) {
+  return (
+    <div class="guide-card" data-testid={testId}>
+      <h3>{title}</h3>
+      {evaluation ? (
+        <p>
+          <a href={view} class="guide-figure" data-testid={`${testId}-success`}>{pct(evaluation.successRate)}</a> success on {int(evaluation.episodes)} real
+          test tasks (score {evaluation.meanScore.toFixed(1)}), {spent}.
+          {untrained && evaluation !== untrained && <> <strong data-testid={`${testId}-gain`}>{points(evaluation.successRate - untrained.successRate)}</strong> over the untrained policy.</>}
+        </p>
+      ) : (
+        <p class="muted">Not judged yet.</p>
+      )}
+    </div>
+  );
+}
+
+function Results() {
+  const result = guideResult.value;
+  if (!result.untrained && !result.dream && !result.real && !result.seeded) return null;
+  return (
+    <section class="panel" aria-labelledby="guide-results-title">
+      <h2 id="guide-results-title">What came out</h2>
+      {result.seeded && (
+        <p class="small">
+          The buffer got <a href="#buffer">{int(result.seeded.transitions)} real steps</a> from {int(result.seeded.episodes)} episodes
+          {result.fitted && <>; the <a href="#experience">neural experience model</a> learned from {int(result.fitted.transitions ?? 0)} of them in {secs(result.fitted.seconds)}</>}.
+        </p>
+      )}
+      <div class="guide-cards">
+        <PolicyCard title="Untrained" evaluation={result.untrained} spent="before any training" untrained={result.untrained} testId="guide-untrained" view="#evaluate" />
+        <PolicyCard title="Trained in the dream" evaluation={result.dream} spent={`trained on ${int(GUIDE.steps)} synthetic steps and 0 real ones`} untrained={result.untrained} testId="guide-dream" />
+        <PolicyCard title="Trained in the real shop" evaluation={result.real} spent={`trained on ${int(GUIDE.steps)} real steps`} untrained={result.untrained} testId="guide-real" />
+      </div>
+      <p class="muted small">
+        Both are judged the same way: greedily, in the real shop, on test tasks neither trained on. Compare their curves in <a href="#runs">Runs</a>,
+        or play either policy in <a href="#evaluate">Evaluate</a> after exporting it from <a href="#train">Train</a>.
+      </p>
+      {result.comparison && <Comparison instruction={result.comparison.instruction} rows={result.comparison.rows} />}
+    </section>
+  );
+}
+
+function Comparison({ instruction, rows }: { instruction: string; rows: NonNullable<ReturnType<typeof guideResult.peek>['comparison']>['rows'] }) {
+  return (
+    <>
+      <h3>Imagined against real, step by step</h3>
+      <p class="small">
+        The dream policy plays “{instruction}” in the real shop. At each step the <a href="#experience">experience model</a> is asked what
+        the action will do, from the same real state.
+      </p>
+      <div class="table-scroll">
+        <table class="guide-comparison" data-testid="guide-comparison">
+          <thead>
+            <tr><th scope="col">Step</th><th scope="col">Action</th><th scope="col">The model imagined</th><th scope="col">The shop did</th><th scope="col">Next-state F1</th></tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.step}>
+                <td>{row.step}</td>
+                <td><code>{row.action}</code></td>
+                <td><pre class="state small" tabIndex={0} aria-label={`The state the model imagined after step ${row.step}`}>{row.imagined.text}</pre><span class="muted small">reward {row.imagined.reward.toFixed(2)}{row.imagined.done ? ' · ends' : ''}</span></td>
+                <td><pre class="state small" tabIndex={0} aria-label={`The state the shop showed after step ${row.step}`}>{row.real.text}</pre><span class="muted small">reward {row.real.reward.toFixed(2)}{row.real.done ? ' · ends' : ''}</span></td>
+                <td>{row.nextStateF1 === null ? '—' : row.nextStateF1.toFixed(2)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+export function GuideView() {
+  const state = guideState.value;
+  return (
+    <>
+      <section class="panel" aria-labelledby="guide-title">
+        <h2 id="guide-title">Train an agent without its real environment</h2>
+        <p>
+          DreamGym trains language agents with reinforcement learning on <em>synthetic</em> experience: an experience model, learned
+          from a little real experience, plays the environment; the policy trains inside it; and the result is judged in the real
+          environment. Here it all runs in this browser, on this machine.
+        </p>
+        <LoopPicture />
+        <p>
+          One button runs the loop on the shop with the defaults: about five minutes on a laptop. It adds {int(GUIDE.seedEpisodes)} episodes
+          to the <a href="#buffer">buffer</a>, replaces the shop's neural model in <a href="#experience">Experience</a>, and keeps both
+          runs in <a href="#runs">Runs</a>.
+        </p>
+        <div class="row">
+          <button type="button" class="primary" disabled={isRunning.value} onClick={() => void runGuide()}>
+            {state === 'idle' ? 'Run it on the shop' : 'Run it again'}
+          </button>
+          <button type="button" disabled={state !== 'running'} onClick={() => void stopGuide()}>Stop</button>
+          <span class="muted small" role="status" data-testid="guide-state">
+            {state === 'running' ? 'Running…' : state === 'stopping' ? 'Stopping…' : state === 'done' ? 'Done.' : state === 'stopped' ? 'Stopped.' : state === 'failed' ? 'Failed.' : ''}
+          </span>
+        </div>
+        <details class="advanced">
+          <summary>Advanced</summary>
+          <div class="row">
+            <label for="guide-backend">Backend</label>
+            <select id="guide-backend" value={guideBackend.value} disabled={isRunning.value}
+              onChange={(e) => { guideBackend.value = (e.target as HTMLSelectElement).value as BackendChoice; }}>
+              {BACKEND_CHOICES.map((name) => <option key={name} value={name}>{name === 'auto' ? 'auto (webgpu, then wasm, then cpu)' : name}</option>)}
+            </select>
+          </div>
+          <p class="muted small">WebGPU is the fast choice on a real GPU; a machine whose WebGPU is emulated in software (no GPU) is faster on wasm.</p>
+        </details>
+        {guideError.value && <p class="error" role="alert">{guideError.value}</p>}
+      </section>
+      {state !== 'idle' && (
+        <section class="panel" aria-labelledby="guide-phases-title">
+          <h2 id="guide-phases-title">The run</h2>
+          <ol class="guide-phases">
+            {GUIDE_PHASES.map((phase) => <PhaseRow key={phase.id} phase={phase} progress={phases.value[phase.id]} />)}
+          </ol>
+        </section>
+      )}
+      <Results />
+    </>
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * The guided first run: DreamGym's loop on the shop, end to end, with the app's own entry points
+ * (the Buffer view's seeding, the Experience view's fit, the Train view's runs, the Evaluate and
+ * Experience views' stepping). Its settings live here, once, for the page and for `bench guide`.
+ * tfjs-free: the page imports it.
+ *
+ * The budgets are sized so the whole run takes under five minutes in a browser on a 2-core laptop
+ * (`npm run bench -- guide` measures each phase), and so that the comparison is fair: the real-mode
+ * policy gets as many real steps as the dream policy got synthetic ones.
+ */
+import { CURRICULUM_BY_DEFAULT } from '../train/modes.ts';
+
+export const GUIDE = {
+  env: 'shop',
+  seed: 1,
+  /** Real episodes seeded into the buffer: the offline data the model learns from and retrieves. */
+  seedEpisodes: 300,
+  /** Successes and failures both, so the model learns what a purchase and a wrong turn look like. */
+  seedMix: 'oracle=0.4,noisy=0.3,random=0.3',
+  fitEpochs: 3,
+  algo: 'grpo',
+  /** Synthetic steps of the dream run, and real steps of the real-mode run beside it. */
+  steps: 8000,
+  /** Held-out test episodes each policy is judged on, greedily, in the real shop. */
+  evalEpisodes: 200,
+  /** Steps of the episode where the model's imagined next states stand beside the real ones. */
+  comparisonSteps: 12,
+  /** Which test task that episode plays. */
+  comparisonTask: 0,
+  curriculum: { dream: CURRICULUM_BY_DEFAULT.dream, real: CURRICULUM_BY_DEFAULT.real },
+} as const;
+
+export type GuidePhaseId = 'seed' | 'fit' | 'baseline' | 'dream' | 'real' | 'compare';
+
+export interface GuidePhase {
+  id: GuidePhaseId;
+  title: string;
+  /** What the phase does, in one sentence a newcomer can follow. */
+  sentence: string;
+  /** The view where what it makes lives. */
+  view: { hash: string; label: string };
+}
+
+export const GUIDE_PHASES: readonly GuidePhase[] = [
+  {
+    id: 'seed',
+    title: 'Collect real experience',
+    sentence: `Scripted shoppers play ${GUIDE.seedEpisodes} episodes in the real shop, some well and some badly; every step goes into the replay buffer.`,
+    view: { hash: '#buffer', label: 'Buffer' },
+  },
+  {
+    id: 'fit',
+    title: 'Learn an experience model',
+    sentence: `A small neural network learns, from those real steps, to predict what the shop does next and what it pays (${GUIDE.fitEpochs} passes over the data).`,
+    view: { hash: '#experience', label: 'Experience' },
+  },
+  {
+    id: 'baseline',
+    title: 'Judge the untrained policy',
+    sentence: `The policy both runs start from plays the ${GUIDE.evalEpisodes} real test tasks they will be judged on: what each run gains is measured from here.`,
+    view: { hash: '#evaluate', label: 'Evaluate' },
+  },
+  {
+    id: 'dream',
+    title: 'Train in the dream',
+    sentence: `A policy trains with GRPO for ${GUIDE.steps.toLocaleString('en-US')} steps inside the model, which retrieves similar real steps for each prediction; the curriculum picks the tasks whose outcome varies most. No real step is taken.`,
+    view: { hash: '#runs', label: 'Runs' },
+  },
+  {
+    id: 'real',
+    title: 'Train in the real shop, for comparison',
+    sentence: `Another policy trains the usual way: ${GUIDE.steps.toLocaleString('en-US')} real steps in the real shop.`,
+    view: { hash: '#runs', label: 'Runs' },
+  },
+  {
+    id: 'compare',
+    title: 'Imagined against real',
+    sentence: 'The dream policy plays a test task in the real shop; at each step the model says what it imagines will happen, beside what the shop did.',
+    view: { hash: '#experience', label: 'Experience' },
+  },
+];
