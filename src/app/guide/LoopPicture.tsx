@@ -26,7 +26,7 @@ const BOXES: Box[] = [
 
 const centre = (id: string) => {
   const b = BOXES.find((x) => x.id === id) as Box;
-  return { x: b.x + W / 2, y: b.y + H / 2, box: b };
+  return { x: b.x + W / 2, y: b.y + H / 2 };
 };
 
 /** An arrow from the edge of one box towards another, with its label at the middle. */
@@ -35,10 +35,10 @@ function Arrow({ from, to, label, dy = 0 }: { from: string; to: string; label: s
   const b = centre(to);
   const dx = b.x - a.x;
   const dyy = b.y - a.y;
-  // Leave each box at its edge: clip the segment to the boxes' half-sizes.
-  const t = (box: Box) => Math.min(Math.abs(dx) > 0 ? W / 2 / Math.abs(dx) : Infinity, Math.abs(dyy) > 0 ? H / 2 / Math.abs(dyy) : Infinity);
-  const ta = t(a.box);
-  const tb = t(b.box);
+  // Leave each box at its edge: clip the segment to the boxes' half-sizes (every box has the same).
+  const edge = Math.min(Math.abs(dx) > 0 ? W / 2 / Math.abs(dx) : Infinity, Math.abs(dyy) > 0 ? H / 2 / Math.abs(dyy) : Infinity);
+  const ta = edge;
+  const tb = edge;
   const x1 = a.x + dx * ta;
   const y1 = a.y + dyy * ta + dy;
   const x2 = b.x - dx * tb;
