@@ -71,6 +71,6 @@ describe('the prompt protocol', () => {
   it('refuses prompts that are not of this protocol, saying why', () => {
     expect(() => readPrompt([])).toThrow(/no messages/);
     expect(() => readPrompt([{ role: 'system', content: 'You are a pirate.' }, { role: 'user', content: 'hi' }])).toThrow(/not one of this project's experience-model prompts/);
-    expect(() => readPrompt([{ role: 'system', content: systemPrompt('web') }, { role: 'user', content: '## Task\nbuy' }])).toThrow(/no "## Action" section/);
+    expect(() => readPrompt([{ role: 'system', content: systemPrompt('web') }, { role: 'user', content: '## Task\nbuy' }])).toThrow(/no user message has an "## Action" section/);
   });
 });
