@@ -132,6 +132,31 @@ export interface PolicyStep extends PlayedStep {
   value: number;
 }
 
+/**
+ * The Web Lock a run holds while it trains (in any tab of this origin): the checkpoint it saves is
+ * the run in progress, not an interrupted one, until the lock is let go (the run ended, or its tab
+ * or worker is gone).
+ */
+export const TRAINING_LOCK = 'dreamgym-training-run';
+
+function webLocks(): LockManager | undefined {
+  return (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+}
+
+/** Run `work` holding the training lock (where the platform has Web Locks). */
+function whileTraining<T>(work: () => Promise<T>): Promise<T> {
+  const locks = webLocks();
+  // Shared: two tabs may each train (one does not wait for the other); the lock only says one is.
+  return locks ? locks.request(TRAINING_LOCK, { mode: 'shared' }, work) : work();
+}
+
+async function anotherTabTrains(): Promise<boolean> {
+  const locks = webLocks();
+  if (!locks) return false;
+  const { held = [] } = await locks.query();
+  return held.some((lock) => lock.name === TRAINING_LOCK);
+}
+
 export class TrainerService {
   private backend: BackendName | null = null;
   private trainer: Trainer | null = null;
@@ -181,8 +206,12 @@ export class TrainerService {
     return this.runJob(request, onEvent, null);
   }
 
-  /** The run a reload, a crashed worker or a closed tab interrupted, if this browser keeps one. */
+  /**
+   * The run a reload, a crashed worker or a closed tab interrupted, if this browser keeps one. A run
+   * that another tab is still training is not interrupted: while its lock is held, none is offered.
+   */
   async savedRun(): Promise<SavedRunInfo | null> {
+    if (await anotherTabTrains()) return null;
     const saved = await (await this.checkpointStore.get()).get();
     if (!saved) return null;
     let history: IterationMetrics[] = [];
@@ -248,7 +277,7 @@ export class TrainerService {
     let running = false;
     try {
       // A Stop during set-up ends the run at its first check, with the usual (stopped) result.
-      const { result } = await train(job, {
+      const { result } = await whileTraining(() => train(job, {
         control,
         checkpoint: { everySeconds: checkpointEverySeconds, save: (checkpoint) => this.saveCheckpoint(request, checkpoint, onEvent) },
         ...(resume ? { resume } : {}),
@@ -261,7 +290,7 @@ export class TrainerService {
         },
         onIteration: (metrics) => onEvent({ kind: 'iteration', metrics }),
         onEvalProgress: (done, total) => onEvent({ kind: 'evaluating', done, total }),
-      });
+      }));
       this.state = result.stopped ? 'stopped' : 'done';
       // A run that ended is not to be resumed: done, or stopped on purpose (its policy can still be exported).
       await this.checkpointStore

@@ -24,7 +24,7 @@ async function fillRun(page: Page): Promise<void> {
 }
 
 async function digestWhenDone(page: Page): Promise<string> {
-  await expect.poll(() => page.getByTestId('train-state').textContent(), { timeout: 400_000, interval: 1000 }).toBe('Done');
+  await expect.poll(() => page.getByTestId('train-state').textContent(), { timeout: 600_000, interval: 1000 }).toBe('Done');
   return (await page.getByTestId('actions-digest').textContent()) ?? '';
 }
 
@@ -64,5 +64,5 @@ describe('a training run survives a reload', () => {
     await expect.poll(() => page.getByTestId('train-state').textContent(), { timeout: 30_000 }).toBe('Not started');
     expect(await offer.count()).toBe(0); // a run that ended leaves nothing to resume
     expect(errors).toEqual([]);
-  }, 900_000);
+  }, 1_500_000);
 });
