@@ -7,7 +7,7 @@
 import { GUIDE, GUIDE_PHASES, type GuidePhase } from '../../jobs/guide-plan.ts';
 import type { EvalResult } from '../../train/evaluate.ts';
 import { LoopPicture } from './LoopPicture.tsx';
-import { BACKEND_CHOICES, type BackendChoice } from '../train/train-store.ts';
+import { BackendSelect } from '../BackendSelect.tsx';
 import { clock, guideBackend, guideError, guideResult, guideState, isRunning, phases, runGuide, secondsLeft, stopGuide, type PhaseProgress } from './guide-store.ts';
 
 const int = (n: number) => n.toLocaleString('en-US');
@@ -128,7 +128,7 @@ export function GuideView() {
         </p>
         <LoopPicture />
         <p>
-          One button runs the loop on the shop with the defaults: about five minutes on a laptop. It adds {int(GUIDE.seedEpisodes)} episodes
+          One button runs the loop on the shop with the defaults: about three minutes on a 2-core machine with wasm (<code>npm run bench -- guide</code>). It adds {int(GUIDE.seedEpisodes)} episodes
           to the <a href="#buffer">buffer</a>, replaces the shop's neural model in <a href="#experience">Experience</a>, and keeps both
           runs in <a href="#runs">Runs</a>.
         </p>
@@ -143,13 +143,7 @@ export function GuideView() {
         </div>
         <details class="advanced">
           <summary>Advanced</summary>
-          <div class="row">
-            <label for="guide-backend">Backend</label>
-            <select id="guide-backend" value={guideBackend.value} disabled={isRunning.value}
-              onChange={(e) => { guideBackend.value = (e.target as HTMLSelectElement).value as BackendChoice; }}>
-              {BACKEND_CHOICES.map((name) => <option key={name} value={name}>{name === 'auto' ? 'auto (webgpu, then wasm, then cpu)' : name}</option>)}
-            </select>
-          </div>
+          <BackendSelect id="guide-backend" value={guideBackend.value} disabled={isRunning.value} onChange={(choice) => { guideBackend.value = choice; }} />
           <p class="muted small">WebGPU is the fast choice on a real GPU; a machine whose WebGPU is emulated in software (no GPU) is faster on wasm.</p>
         </details>
         {guideError.value && <p class="error" role="alert">{guideError.value}</p>}

@@ -18,8 +18,7 @@ import { useBackend as useExperienceBackend } from '../experience/experience-sta
 import { replayClient } from '../replay-client.ts';
 import { keepFinishedRun } from '../runs/runs-store.ts';
 import { trainerClient } from '../trainer-client.ts';
-import type { BackendChoice } from '../train/train-store.ts';
-import type { BackendName } from '../../platform/tf.ts';
+import { backendPreference as preferenceOf, type BackendChoice } from '../BackendSelect.tsx';
 
 export type PhaseState = 'waiting' | 'running' | 'done' | 'stopped' | 'failed';
 export type GuideState = 'idle' | 'running' | 'stopping' | 'done' | 'stopped' | 'failed';
@@ -66,7 +65,7 @@ export const guideResult = signal<GuideResult>(NO_RESULT);
 export const guideError = signal<string | null>(null);
 /** The tfjs backend the fit and both runs use ('auto': the platform's first that works, webgpu first). */
 export const guideBackend = signal<BackendChoice>('auto');
-const backendPreference = (): BackendName[] | undefined => (guideBackend.value === 'auto' ? undefined : [guideBackend.value]);
+const backendPreference = () => preferenceOf(guideBackend.value);
 /** Redrawn every second while a phase runs, so its time left counts down between progress reports. */
 export const clock = signal(Date.now());
 

@@ -2,12 +2,13 @@ import { useEffect } from 'preact/hooks';
 import { ALGORITHMS, type AlgoName } from '../../rl/config.ts';
 import { envs } from '../env-client.ts';
 import { LivePage } from '../LivePage.tsx';
+import { BackendSelect } from '../BackendSelect.tsx';
 import { formatNumber, LiveChart, type ChartSeries } from './LiveChart.tsx';
 import {
-  BACKEND_CHOICES, backend, budgetKind, budgetTotal, budgetUsed, canExport, canStop, ensureEnvs, error, evaluating, exportCurrentPolicy, exporting,
+  backend, budgetKind, budgetTotal, budgetUsed, canExport, canStop, ensureEnvs, error, evaluating, exportCurrentPolicy, exporting,
   formAlgo, formBackend, formBudget, formCurriculum, formEnv, formEvalEpisodes, formEvalEvery, formLambda, formMode, formProblem, formSeed,
   formSyntheticBudget, history, isActive, latest, lossData, pauseTraining, result, resumeTraining, runRequest, runState, secondsLeft, setFormMode,
-  stabilityData, startTraining, stopTraining, successData, type BackendChoice, type RunState,
+  stabilityData, startTraining, stopTraining, successData, type RunState,
   discardSavedRun, formCheckpointSeconds, lastSave, loadSavedRun, resumeSavedRun, savedRun, saveProblem,
 } from './train-store.ts';
 import type { AppTrainMode } from '../../services/trainer-service.ts';
@@ -130,12 +131,7 @@ function RunForm() {
           </p>
           <details class="advanced">
             <summary>Advanced</summary>
-            <div class="row">
-              <label for="train-backend">Backend</label>
-              <select id="train-backend" value={formBackend.value} onChange={(e) => { formBackend.value = (e.target as HTMLSelectElement).value as BackendChoice; }}>
-                {BACKEND_CHOICES.map((name) => <option key={name} value={name}>{name === 'auto' ? 'auto (webgpu, then wasm, then cpu)' : name}</option>)}
-              </select>
-            </div>
+            <BackendSelect id="train-backend" value={formBackend.value} onChange={(choice) => { formBackend.value = choice; }} />
             <div class="row">
               <label for="train-checkpoint-seconds">Save the run every N seconds</label>
               <input id="train-checkpoint-seconds" type="number" min={0} step={1} aria-describedby="train-checkpoint-help"

@@ -21,12 +21,10 @@ import { downloadBlob } from '../download.ts';
 import { commandRunner } from '../command.ts';
 import { keepFinishedRun } from '../runs/runs-store.ts';
 import { savedStoreLimits } from '../buffer/store-limits.ts';
+import { backendPreference, type BackendChoice } from '../BackendSelect.tsx';
 
 export type RunState = 'idle' | 'starting' | 'running' | 'pausing' | 'paused' | 'stopping' | 'done' | 'stopped' | 'error';
-export type BackendChoice = 'auto' | BackendName;
 
-// Not `platform/tf.ts`'s list: importing it would pull tfjs into the page.
-export const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', 'webgpu', 'wasm', 'cpu'];
 
 // The form.
 export const formEnv = signal<string>('shop');
@@ -191,7 +189,7 @@ export async function startTraining(): Promise<void> {
     checkpointEverySeconds: formCheckpointSeconds.value,
   };
   const choice = formBackend.value;
-  await runTraining(request, [], (client) => client.init(choice === 'auto' ? undefined : [choice]), (client) => client.train(request, proxy(onEvent)));
+  await runTraining(request, [], (client) => client.init(backendPreference(choice)), (client) => client.train(request, proxy(onEvent)));
 }
 
 /**
