@@ -2,7 +2,7 @@
  * The policy's speed on one backend (default wasm, as the CLI uses):
  *  - matmul GFLOP/s of the backend itself (square 1024³, and the update's own largest shape), and
  *    of the weight gradient of that shape computed as tfjs's built-in gradient does (xᵀ·dy with
- *    transposeA) against the plain matmul on a pre-transposed x that src/policy/dense.ts uses;
+ *    transposeA) against the plain matmul on a pre-transposed x that src/platform/dense.ts uses;
  *  - one PPO update step on a real minibatch (256 shop steps): samples/s and the GFLOP/s it
  *    achieves, counted from the network's matmuls (network.ts updateFlops);
  *  - rollout throughput: env steps/s of 32 lockstep shop episodes with sampled actions.

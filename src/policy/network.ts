@@ -14,7 +14,7 @@
  */
 import { Rng } from '../core/rng.ts';
 import { tf } from '../platform/tf.ts';
-import { hiddenDense, inputDense } from './dense.ts';
+import { hiddenDense, inputDense } from '../platform/dense.ts';
 
 export interface NetworkConfig {
   stateWidth: number;

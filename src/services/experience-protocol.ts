@@ -4,6 +4,7 @@
  * the service (after WebLLM's openai_api_protocols), so the page reads the protocol without
  * importing the service's code.
  */
+import type { BackendProbe } from '../platform/backend-probe.ts';
 import type { Observation, StepResult } from '../core/types.ts';
 import type { EventFidelity, ScoreMeans, TransitionScore } from '../experience/fidelity.ts';
 import type { FitProgress } from '../experience/neural/fit.ts';
@@ -46,6 +47,8 @@ export interface NeuralStatus {
   /** A fit is running (for any env). */
   fitting: boolean;
   model: NeuralModelInfo | null;
+  /** How `auto` chose the backend: each candidate's probe figures (null when named, or not started yet). */
+  backendProbe?: BackendProbe | null;
 }
 
 export interface NeuralFitRequest {

@@ -14,13 +14,15 @@
  * `prepare` for the model's input and hands the prediction back to `resolve`.
  *
  * The neural model is the default: it needs no download. It is fitted here, per environment, from
- * the same store's real transitions (tfjs on webgpu, then wasm, then cpu), kept as `.dgx` bytes in
+ * the same store's real transitions (tfjs on the fastest backend a probe measures), kept as `.dgx` bytes in
  * a small IndexedDB database of its own so it survives a reload, and exported or imported as a
  * file. Until one is fitted for an environment, kNN answers there (and `BackendInfo.fallback`
  * says so): the page never waits for a model to exist.
  *
  * Plain class, no DOM: it runs in workers/experience.worker.ts, or in-process with any store.
  */
+import type { BackendProbe } from '../platform/backend-probe.ts';
+import { chooseBackend } from '../jobs/probe-workload.ts';
 import { matchAdmissible } from '../core/actions.ts';
 import { UsageError } from '../core/errors.ts';
 import { ROOM_CLIENT_HEADER } from '../experience/llm/chat.ts';
@@ -137,11 +139,16 @@ export class ExperienceService {
   private readonly tf: Once<BackendName>;
   private preference: readonly BackendName[] | null = null;
   private tfBackendName: BackendName | null = null;
+  /** How `auto` chose it (null when the backend was named, or before anything needed one). */
+  private probe: BackendProbe | null = null;
 
   constructor(private readonly options: ExperienceServiceOptions = {}) {
     this.retrieval = new RetrievalCache(options.openStore ?? (() => IdbReplayStore.open()));
     this.tf = new Once(async () => {
-      const name = await useBackend(this.preference ?? options.backends ?? platformBackends());
+      const named = this.preference ?? options.backends;
+      // Named: the first that works. Not named: the fastest measured (jobs/probe-workload.ts).
+      this.probe = named ? null : await chooseBackend(platformBackends());
+      const name = this.probe ? await useBackend([this.probe.chosen]) : await useBackend(named ?? platformBackends());
       this.tfBackendName = name;
       return name;
     });
@@ -370,9 +377,9 @@ export class ExperienceService {
   // --- the neural model: NeuralModelRegistry does the work --------------------------------------
 
   /**
-   * Start tfjs for the neural model on the first backend that works here (webgpu, then wasm, then
-   * cpu in a browser), or on `preference`. Call it before anything loads a model: tensors stay on
-   * the backend that made them.
+   * Start tfjs for the neural model on the fastest backend a short probe measures here, or on the
+   * first of `preference` that works. Call it before anything loads a model: tensors stay on the
+   * backend that made them.
    */
   async init(preference?: readonly BackendName[]): Promise<BackendName> {
     if (preference) {
@@ -382,9 +389,9 @@ export class ExperienceService {
     return this.tf.get();
   }
 
-  /** The neural model of `env` (if any), whether a fit runs, and this worker's tfjs backend. */
-  neuralStatus(env: string): Promise<NeuralStatus> {
-    return this.neural.status(env, this.tfBackendName);
+  /** The neural model of `env` (if any), whether a fit runs, and this worker's tfjs backend (with the probe that chose it). */
+  async neuralStatus(env: string): Promise<NeuralStatus> {
+    return { ...(await this.neural.status(env, this.tfBackendName)), backendProbe: this.probe };
   }
 
   /** Fit `request.env`'s neural model with this service's k (see NeuralModelRegistry.fit). */

@@ -35,6 +35,8 @@ import { offlineRealTransitions } from '../jobs/offline-data.ts';
 import { publicTask, taskAt, type EpisodeStart, type PlayedStep } from './env-session.ts';
 import { IdbNeuralModelStore, type NeuralModelStore, type SavedNeuralModel } from './neural-model-store.ts';
 import { platformBackends, useBackend, type BackendName } from '../platform/tf.ts';
+import type { BackendProbe } from '../platform/backend-probe.ts';
+import { chooseBackend } from '../jobs/probe-workload.ts';
 import { IdbCheckpointStore, type CheckpointStore, type SavedTrainRun } from './checkpoint-store.ts';
 import { CheckpointError, decodeCheckpoint, encodeCheckpoint, type TrainCheckpoint } from '../train/checkpoint.ts';
 
@@ -111,6 +113,8 @@ export interface TrainerServiceOptions {
   openModelStore?: () => Promise<NeuralModelStore>;
   /** Where the run in progress keeps its checkpoint (default: its IndexedDB database). */
   openCheckpointStore?: () => Promise<CheckpointStore<TrainRequest>>;
+  /** The backends `auto` measures (default: the platform's). */
+  probeCandidates?: readonly BackendName[];
 }
 
 export type TrainerEvent =
@@ -159,6 +163,9 @@ async function anotherTabTrains(): Promise<boolean> {
 
 export class TrainerService {
   private backend: BackendName | null = null;
+  /** The probe behind an `auto` choice: measured once per worker, reused by later inits. */
+  private measured: Promise<BackendProbe> | undefined;
+  private probe: BackendProbe | null = null;
   private trainer: Trainer | null = null;
   private control: TrainControl | null = null;
   private state: TrainerState = 'idle';
@@ -188,10 +195,31 @@ export class TrainerService {
     this.opened.close();
   }
 
-  /** Start tfjs on the first backend that works here (webgpu, then wasm, then cpu in a browser). */
+  /**
+   * Start tfjs on the named backend (the first of `preference` that works), or, with none named,
+   * on the fastest the platform offers, measured by a short probe on the real shapes
+   * (jobs/probe-workload.ts); the probe runs once per worker and its figures are kept.
+   */
   async init(preference?: BackendName[]): Promise<BackendName> {
-    this.backend = await useBackend(preference ?? platformBackends());
+    if (preference) {
+      this.backend = await useBackend(preference);
+      this.probe = null;
+      return this.backend;
+    }
+    this.measured ??= chooseBackend(this.options.probeCandidates ?? platformBackends());
+    try {
+      this.probe = await this.measured;
+    } catch (error) {
+      this.measured = undefined;
+      throw error;
+    }
+    this.backend = await useBackend([this.probe.chosen]);
     return this.backend;
+  }
+
+  /** How `auto` chose this worker's backend (null when the backend was named). */
+  backendProbe(): BackendProbe | null {
+    return this.probe;
   }
 
   status(): { state: TrainerState; backend: BackendName | null; realTransitions: number } {
@@ -277,7 +305,7 @@ export class TrainerService {
     let running = false;
     try {
       // A Stop during set-up ends the run at its first check, with the usual (stopped) result.
-      const { result } = await whileTraining(() => train(job, {
+      const { result: trained } = await whileTraining(() => train(job, {
         control,
         checkpoint: { everySeconds: checkpointEverySeconds, save: (checkpoint) => this.saveCheckpoint(request, checkpoint, onEvent) },
         ...(resume ? { resume } : {}),
@@ -291,6 +319,8 @@ export class TrainerService {
         onIteration: (metrics) => onEvent({ kind: 'iteration', metrics }),
         onEvalProgress: (done, total) => onEvent({ kind: 'evaluating', done, total }),
       }));
+      // Every result says how its backend was chosen: the probe's figures, or none when it was named.
+      const result: TrainResult = this.probe ? { ...trained, backendProbe: this.probe } : trained;
       this.state = result.stopped ? 'stopped' : 'done';
       // A run that ended is not to be resumed: done, or stopped on purpose (its policy can still be exported).
       await this.checkpointStore

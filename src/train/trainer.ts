@@ -16,6 +16,7 @@
  * With a curriculum (`src/curriculum`), each iteration's tasks are chosen by outcome variance and
  * variations of the most varied ones join the pool; without one, tasks are drawn uniformly.
  */
+import type { BackendProbe } from '../platform/backend-probe.ts';
 import { UsageError } from '../core/errors.ts';
 import { Rng, type RngState } from '../core/rng.ts';
 import type { Env, Task } from '../core/types.ts';
@@ -135,6 +136,8 @@ export interface TrainResult {
   mode: TrainMode;
   algo: TrainAlgo;
   backend: string;
+  /** How the app's `auto` chose the backend: each candidate's probe figures (absent when it was named). */
+  backendProbe?: BackendProbe;
   seed: number;
   /** The settings as the run used them: the algorithm's defaults, then the environment's, then the caller's (an offline mode's own settings there). */
   config: AlgoConfig | OfflineConfig;

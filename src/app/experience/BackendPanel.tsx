@@ -1,3 +1,4 @@
+import { BackendProbeNote } from '../BackendProbeNote.tsx';
 import type { NeuralFitEvent, NeuralModelInfo } from '../../services/experience-protocol.ts';
 import { formatNumber, LiveChart, type ChartSeries } from '../train/LiveChart.tsx';
 import { MAX_K } from '../../replay/retrieval.ts';
@@ -135,7 +136,8 @@ function NeuralFields() {
           onInput={(e) => { fitEpochs.value = (e.target as HTMLInputElement).valueAsNumber; }} />
         <button type="submit" class="primary" disabled={fitting || fileBusy}>Fit</button>
         <button type="button" disabled={fitState.value !== 'fitting'} onClick={() => void stopFit()}>Stop</button>
-        <span class="muted small" data-testid="neural-backend">tfjs backend: {tfBackend.value ?? 'starts with the first fit or load (webgpu, then wasm, then cpu)'}</span>
+        <span class="muted small" data-testid="neural-backend">tfjs backend: {tfBackend.value ?? 'starts with the first fit or load (the fastest a short probe measures)'}</span>
+        <BackendProbeNote probe={neural.value?.backendProbe} />
       </form>
       <p class="muted small">
         Learns the {env} transitions in the replay buffer (real ones only), holding out a tenth of the episodes to measure fidelity after every epoch.

@@ -63,7 +63,7 @@ export const phases = signal<Record<GuidePhaseId, PhaseProgress>>(initialPhases(
 export const current = signal<GuidePhaseId | null>(null);
 export const guideResult = signal<GuideResult>(NO_RESULT);
 export const guideError = signal<string | null>(null);
-/** The tfjs backend the fit and both runs use ('auto': the platform's first that works, webgpu first). */
+/** The tfjs backend the fit and both runs use ('auto': the fastest a short probe measures). */
 export const guideBackend = signal<BackendChoice>('auto');
 const backendPreference = () => preferenceOf(guideBackend.value);
 /** Redrawn every second while a phase runs, so its time left counts down between progress reports. */

@@ -1,3 +1,4 @@
+import { BackendProbeNote } from '../BackendProbeNote.tsx';
 import { useEffect } from 'preact/hooks';
 import { ALGORITHMS, type AlgoName } from '../../rl/config.ts';
 import { envs } from '../env-client.ts';
@@ -5,7 +6,7 @@ import { LivePage } from '../LivePage.tsx';
 import { BackendSelect } from '../BackendSelect.tsx';
 import { formatNumber, LiveChart, type ChartSeries } from './LiveChart.tsx';
 import {
-  backend, budgetKind, budgetTotal, budgetUsed, canExport, canStop, ensureEnvs, error, evaluating, exportCurrentPolicy, exporting,
+  backend, backendProbe, budgetKind, budgetTotal, budgetUsed, canExport, canStop, ensureEnvs, error, evaluating, exportCurrentPolicy, exporting,
   formAlgo, formBackend, formBudget, formCurriculum, formEnv, formEvalEpisodes, formEvalEvery, formLambda, formMode, formProblem, formSeed,
   formSyntheticBudget, history, isActive, latest, lossData, pauseTraining, result, resumeTraining, runRequest, runState, secondsLeft, setFormMode,
   stabilityData, startTraining, stopTraining, successData, type RunState,
@@ -196,6 +197,7 @@ function Progress() {
       <h2 id="progress-title">Progress</h2>
       <p class="row" role="status" aria-live="polite">
         <span data-testid="backend">Backend: {backend.value ?? '—'}</span>
+        <BackendProbeNote probe={backendProbe.value} />
         <span class="muted">·</span>
         <span data-testid="train-state" class={`run-state state-${runState.value}`}>{STATE_TEXT[runState.value]}</span>
       </p>
@@ -276,7 +278,7 @@ function Result() {
           ? <>dream: {int(final.syntheticTransitions)} synthetic transitions from {final.dream?.experience ?? 'the experience model'}, 0 real,</>
           : <>{int(final.realTransitions)} real transitions</>}
         {' '}in {final.iterations} iterations
-        ({formatDuration(final.wallSeconds)}) on {final.backend}.{' '}
+        ({formatDuration(final.wallSeconds)}) on {final.backend}{final.backendProbe ? ', the fastest the probe measured' : ''}.{' '}
         {final.curriculum && <>Curriculum λ {final.curriculum.lambda}: {int(final.curriculum.pool)} tasks in the pool, {int(final.curriculum.generatedInPool)} generated.{' '}</>}
         {evaluation
           ? <>Held-out split <strong>{evaluation.split}</strong>: success <strong>{pct(evaluation.successRate)}</strong>, score <strong>{evaluation.meanScore.toFixed(1)}</strong> over {evaluation.episodes} episodes.</>

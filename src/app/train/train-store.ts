@@ -11,6 +11,7 @@ import { proxy } from 'comlink';
 import { errorMessage } from '../../core/errors.ts';
 import type { AlgoName } from '../../rl/config.ts';
 import type { BackendName } from '../../platform/tf.ts';
+import type { BackendProbe } from '../../platform/backend-probe.ts';
 import type { AppTrainMode, SavedRunInfo, TrainRequest, TrainerEvent } from '../../services/trainer-service.ts';
 import { DEFAULT_CHECKPOINT_SECONDS } from '../../train/checkpoint.ts';
 import type { IterationMetrics } from '../../train/metrics.ts';
@@ -49,6 +50,8 @@ export const formLambda = signal(DEFAULT_CURRICULUM.lambda);
 // The run.
 export const runState = signal<RunState>('idle');
 export const backend = signal<BackendName | null>(null);
+/** How `auto` chose it: the probe's figures per backend (null when the backend was named). */
+export const backendProbe = signal<BackendProbe | null>(null);
 /** The request of the run shown (the form may change while it runs). */
 export const runRequest = signal<TrainRequest | null>(null);
 /** Every iteration's metrics, in order; a new array on each iteration so views re-render. */
@@ -217,11 +220,13 @@ async function runTraining(request: TrainRequest, before: IterationMetrics[], in
   evaluating.value = null;
   error.value = null;
   backend.value = null;
+  backendProbe.value = null;
   lastSave.value = null;
   saveProblem.value = null;
   try {
     const client = trainerClient();
     backend.value = await init(client);
+    backendProbe.value = await client.backendProbe();
     if (runState.value !== 'starting') return; // crashed meanwhile
     runState.value = 'running';
     // A new run's checkpoints take the interrupted one's place.

@@ -22,7 +22,7 @@ import type { Transition } from '../../core/types.ts';
 import type { ExperienceInput, HistoryStep } from '../types.ts';
 import { reasoningCandidates, reasoningMapper, reasoningSources, REASONING_SUMMARY_DENSE, REASONING_SUMMARY_SLOTS, type ReasoningCandidate, type ReasoningSource } from './reasoning.ts';
 import { namesTask, preparationRepeated, relativeForm, relativeHistory, taskAsks, taskForm, taskNames, timesTaken } from './task-relative.ts';
-import { analogy, containsPhrase, lineFields, lineFrom, lineValue, mapper, stateLines, targetLine, type StateLine } from './lines.ts';
+import { analogy, containsPhrase, lineFields, lineFrom, lineValue, mapper, memo, stateLines, targetLine, wordsOf, type StateLine } from './lines.ts';
 
 /** Examples beyond this many still vote in the counts but have no per-rank features. */
 export const RANK_SLOTS = 4;
@@ -81,7 +81,7 @@ export const HISTORY_STATES = 3;
 interface HistorySource {
   /** Steps back, from 1. */
   back: number;
-  lines: StateLine[];
+  lines: readonly StateLine[];
   texts: Set<string>;
   actions: readonly string[];
   /** matchKey of each action. */
@@ -162,12 +162,12 @@ function exampleEdits(before: readonly StateLine[], after: readonly StateLine[],
   const added = after.filter((l) => !beforeSet.has(l.text));
   const edits: Edit[] = [];
   for (const b of added) {
-    const bt = tokens(b.text);
+    const bt = wordsOf(b.text);
     let best: StateLine | undefined;
     let bestScore = 0.5;
     for (const a of gone) {
       if (a.key !== b.key || a.header !== b.header) continue;
-      const score = jaccard(tokens(a.text), bt);
+      const score = jaccard(wordsOf(a.text), bt);
       if (score > bestScore) {
         best = a;
         bestScore = score;
@@ -217,7 +217,7 @@ function taskWords(instruction: string, bound: number, examples: readonly Transi
 
 /** The plain numbers of a text (`19.99`, not `32gb`). */
 function numbers(text: string): number[] {
-  return tokens(text).filter((t) => /^[0-9]/.test(t)).map(Number).filter(Number.isFinite);
+  return wordsOf(text).filter((t) => /^[0-9]/.test(t)).map(Number).filter(Number.isFinite);
 }
 
 /** A task's bound: its largest plain number (a price limit), 0 without one. */
@@ -290,8 +290,8 @@ export const SIGNATURE_BUCKETS = 16;
 interface ExampleView {
   example: Transition;
   /** The example's state and next state as lines (parsed once). */
-  stateLines: StateLine[];
-  nextLines: StateLine[];
+  stateLines: readonly StateLine[];
+  nextLines: readonly StateLine[];
   map: (text: string) => string;
   /** How its annotation is carried over (reasoning.ts). */
   reasoningMap: (text: string) => string;
@@ -450,7 +450,7 @@ export function transitionCandidates(input: ExperienceInput, things: ReadonlySet
 
   const lines: LineCandidate[] = [];
   for (const d of drafts.values()) {
-    const words = tokens(d.line.text);
+    const words = wordsOf(d.line.text);
     const fields = lineFields(d.line);
     const persistKey = views.length === 0 ? 0 : views.reduce((a, v) => a + (v.persistByKey.get(d.line.key) ?? 0), 0) / views.length;
     const persistAll = views.length === 0 ? 0 : views.reduce((a, v) => a + v.persistAll, 0) / views.length;
@@ -573,9 +573,9 @@ function bucketContents(lines: readonly StateLine[]): BucketContents {
   for (const line of lines) {
     if (line.header && (line.key === 'instruction' || line.key === 'task')) continue;
     const value = lineValue(line);
-    const words = tokens(value);
+    const words = wordsOf(value);
     for (const w of words) all.add(w);
-    for (const field of lineFields(line)) fields.add(tokens(field).join(' '));
+    for (const field of lineFields(line)) fields.add(wordsOf(field).join(' '));
     for (const bucket of signatureBuckets(line)) {
       const entry = byBucket.get(bucket) ?? { words: new Set<string>(), numbers: [] };
       for (const w of words) entry.words.add(w);
@@ -585,6 +585,9 @@ function bucketContents(lines: readonly StateLine[]): BucketContents {
   }
   return { byBucket, words: all, fields };
 }
+
+/** An example state's bucket contents, by its text: the same examples are retrieved for many inputs. Read-only. */
+const exampleContents = memo((text: string): BucketContents => bucketContents(stateLines(text)), 1 << 12);
 
 /** A number that could be a price under the bound / over it (within a factor of 20, so counts and ratings rarely pass). */
 const withinBound = (ns: readonly number[], bound: number): number => (ns.some((x) => x <= bound && x >= bound / 20) ? 1 : 0);
@@ -621,7 +624,7 @@ export const CLAUSE_FEATURES = 2 + 3 * EVIDENCE_WIDTH + 5;
 function requirementRows(task: TaskRequirements, contents: BucketContents, actedText: string): number[] {
   const out = new Array<number>(CLAUSE_SLOTS * CLAUSE_FEATURES).fill(0);
   const { byBucket, words: stateWords, fields } = contents;
-  const acted = new Set(tokens(actedText));
+  const acted = new Set(wordsOf(actedText));
   const { bound } = task;
   let slot = 0;
   const base = (): number => slot * CLAUSE_FEATURES;
@@ -658,8 +661,8 @@ function transitionFeatures(input: ExperienceInput, current: readonly StateLine[
   const same = views.filter((v) => v.sameVerb);
   const exact = views.filter((v) => matchKey(v.example.action) === matchKey(input.action));
   const task = taskRequirements(input.task.instruction, input.examples);
-  const cover = (text: string): number => share(task.words, new Set(tokens(text)));
-  const met = (text: string): number => clausesMet(task.clauses, new Set(tokens(text)));
+  const cover = (text: string): number => share(task.words, new Set(wordsOf(text)));
+  const met = (text: string): number => clausesMet(task.clauses, new Set(wordsOf(text)));
   const historyText = input.history.map((h) => h.action).join(' ');
   const contents = bucketContents(current);
   const ours = requirementEvidence(task, contents);
@@ -667,7 +670,7 @@ function transitionFeatures(input: ExperienceInput, current: readonly StateLine[
   // task: the difference says how this state stands where the example's reward came from (an
   // example bought with the options its task wanted selected; this state has none selected).
   const peers = exact.length > 0 ? exact : views;
-  const peerEvidence = peers.map((v) => requirementEvidence(taskRequirements(v.example.instruction, input.examples), bucketContents(v.stateLines)));
+  const peerEvidence = peers.map((v) => requirementEvidence(taskRequirements(v.example.instruction, input.examples), exampleContents(v.example.state.text)));
   const delta = (field: keyof Evidence): number[] =>
     ours[field].map((x, b) => (peerEvidence.length === 0 ? 0 : x - peerEvidence.reduce((a, e) => a + (e[field][b] as number), 0) / peerEvidence.length));
   const stateText = current.filter((l) => !(l.header && (l.key === 'instruction' || l.key === 'task'))).map((l) => l.text).join(' ');

@@ -18,8 +18,9 @@ import { actionCandidates, transitionCandidates } from './candidates.ts';
 import { reasoningLabels, reasoningSummary, REASONING_SUMMARY_SLOTS, type ReasoningCandidate, type ReasoningSource } from './reasoning.ts';
 import { stateLines, thingNames } from './lines.ts';
 import { architectureOf, DEFAULT_NEURAL_CONFIG, HASH_SLOTS, NeuralExperienceModel, type NeuralConfig } from './model.ts';
-import { headLoss, HEADS, NeuralNetwork, Rows, type HeadName } from './network.ts';
+import { disposeBatch, headBatch, headLoss, HEADS, NeuralNetwork, Rows, type HeadName } from './network.ts';
 import { DEFAULT_FIT } from './fit-settings.ts';
+import { HostAdam } from './host-adam.ts';
 
 export interface FitOptions {
   buffer: ReplayBuffer;
@@ -173,19 +174,19 @@ async function fillReasoning(network: NeuralNetwork, rows: Record<HeadName, Rows
 }
 
 /** One gradient step of a head on the rows `batch`; returns its loss. */
-async function trainStep(network: NeuralNetwork, head: HeadName, rows: Rows, optimizer: tf.Optimizer, batch: readonly number[], eventWeight: number): Promise<number> {
-  const x = tf.tensor2d(rows.matrix(batch), [batch.length, rows.shape.dense + rows.shape.buckets]);
+async function trainStep(network: NeuralNetwork, head: HeadName, rows: Rows, optimizer: HostAdam, batch: readonly number[], eventWeight: number): Promise<number> {
+  const x = headBatch(rows.batch(batch, true), rows.shape);
   const y = tf.tensor2d(rows.targetMatrix(batch), [batch.length, rows.shape.outputs]);
-  const loss = optimizer.minimize(() => headLoss(head, network.forward(head, x), y, eventWeight), true, network.headVariables(head)) as tf.Scalar;
   try {
-    return (await loss.data())[0] as number;
+    return await optimizer.minimize(() => headLoss(head, network.forward(head, x), y, eventWeight));
   } finally {
-    tf.dispose([x, y, loss]);
+    disposeBatch(x);
+    y.dispose();
   }
 }
 
 /** One pass of a head over its rows, in `batchSize` minibatches; returns the mean loss. */
-async function trainPass(network: NeuralNetwork, head: HeadName, rows: Rows, optimizer: tf.Optimizer, order: readonly number[], batchSize: number, eventWeight: number, signal?: AbortSignal): Promise<number> {
+async function trainPass(network: NeuralNetwork, head: HeadName, rows: Rows, optimizer: HostAdam, order: readonly number[], batchSize: number, eventWeight: number, signal?: AbortSignal): Promise<number> {
   let sum = 0;
   let count = 0;
   for (let start = 0; start < order.length; start += batchSize) {
@@ -236,7 +237,8 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
 
   const network = new NeuralNetwork(arch, { seed });
   const model = new NeuralExperienceModel(network, { env: options.env, config, training: { ...(options.reasoning === false ? { reasoning: false } : {}), things } });
-  const optimizers = Object.fromEntries(HEADS.map((h) => [h, tf.train.adam(options.learningRate ?? DEFAULT_FIT.learningRate)])) as unknown as Record<HeadName, tf.Optimizer>;
+  const learningRate = options.learningRate ?? DEFAULT_FIT.learningRate;
+  const optimizers = Object.fromEntries(await Promise.all(HEADS.map(async (h) => [h, await HostAdam.create(network.headVariables(h), learningRate)]))) as Record<HeadName, HostAdam>;
   const history: FitResult['epochs'] = [];
   try {
     for (let epoch = 1; epoch <= epochs; epoch++) {
@@ -290,8 +292,6 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
     // A stopped or failed fit leaves nothing behind: the half-trained weights are freed (GPU memory on webgpu).
     model.dispose();
     throw error;
-  } finally {
-    for (const o of Object.values(optimizers)) o.dispose();
   }
   return {
     model,

@@ -11,6 +11,7 @@
  * into a matrix per minibatch, so a dataset of a million candidates stays in tens of megabytes.
  */
 import { Rng } from '../../core/rng.ts';
+import { hiddenDense, inputDense } from '../../platform/dense.ts';
 import { tf } from '../../platform/tf.ts';
 import { hashBucket, type Features } from './candidates.ts';
 
@@ -76,19 +77,43 @@ export class Rows {
     hashed.forEach((s, j) => (this.buckets[row * this.slots + j] = s === '' ? -1 : hashBucket(s, this.shape.buckets)));
   }
 
-  /** The rows at `indices` as one [n, dense + buckets] matrix (plain array, for tf.tensor2d). */
-  matrix(indices: readonly number[]): Float32Array {
-    const { dense: D, buckets: B } = this.shape;
-    const width = D + B;
-    const out = new Float32Array(indices.length * width);
-    indices.forEach((row, r) => {
+  /**
+   * The rows at `indices` as the head's inputs (HeadBatch): the matrix the first layer reads and,
+   * for the transition head, its requirement rows apart, with each one's transpose when the batch is
+   * for a gradient step (the weight gradients are plain matmuls against them; see platform/dense.ts).
+   * Built here in one pass, where a transpose costs nothing, rather than sliced and transposed by
+   * tfjs ops, which were most of the transition head's step.
+   */
+  batch(indices: readonly number[], transposed: boolean): HeadBatchData {
+    const { dense: D, buckets: B, requirements: req } = this.shape;
+    const n = indices.length;
+    const own = req ? D - req.slots * req.features : D;
+    const width = own + B;
+    const main = new Float32Array(n * width);
+    const requirements = req ? new Float32Array(n * req.slots * req.features) : undefined;
+    const valid = req ? new Float32Array(n * req.slots) : undefined;
+    const dense = this.dense;
+    const size = req ? req.slots * req.features : 0;
+    for (let r = 0; r < n; r++) {
+      const row = indices[r] as number;
       const base = r * width;
-      for (let j = 0; j < D; j++) out[base + j] = this.dense[row * D + j] as number;
+      const from = row * D;
+      for (let j = 0; j < own; j++) main[base + j] = dense[from + j] as number;
+      if (req && requirements && valid) {
+        for (let j = 0; j < size; j++) requirements[r * size + j] = dense[from + own + j] as number;
+        for (let s = 0; s < req.slots; s++) valid[r * req.slots + s] = dense[from + own + s * req.features] as number;
+      }
       for (let j = 0; j < this.slots; j++) {
         const b = this.buckets[row * this.slots + j] as number;
-        if (b >= 0) out[base + D + b] = (out[base + D + b] as number) + 1;
+        if (b >= 0) main[base + own + b] = (main[base + own + b] as number) + 1;
       }
-    });
+    }
+    const out: HeadBatchData = { n, main, width };
+    if (req && requirements && valid) Object.assign(out, { requirements, valid });
+    if (transposed) {
+      out.mainT = transpose(main, n, width);
+      if (req && requirements) out.requirementsT = transpose(requirements, n * req.slots, req.features);
+    }
     return out;
   }
 
@@ -100,6 +125,56 @@ export class Rows {
     });
     return out;
   }
+}
+
+/** A head's inputs as plain arrays (Rows.batch); `headBatch` makes them tensors. */
+export interface HeadBatchData {
+  n: number;
+  /** [n, width]: the head's own dense values, then its bucket counts. */
+  main: Float32Array;
+  width: number;
+  mainT?: Float32Array;
+  /** The transition head's requirement rows, [n · slots, features], and their valid flags [n, slots]. */
+  requirements?: Float32Array;
+  requirementsT?: Float32Array;
+  valid?: Float32Array;
+}
+
+/** A head's inputs as tensors, for `NeuralNetwork.forward`. */
+export interface HeadBatch {
+  main: tf.Tensor2D;
+  mainT?: tf.Tensor2D;
+  requirements?: tf.Tensor2D;
+  requirementsT?: tf.Tensor2D;
+  valid?: tf.Tensor2D;
+}
+
+/** aᵀ of a row-major [rows, cols] matrix (column by column: the writes run in order). */
+function transpose(a: Float32Array, rows: number, cols: number): Float32Array {
+  const out = new Float32Array(a.length);
+  for (let c = 0; c < cols; c++) {
+    const at = c * rows;
+    for (let r = 0; r < rows; r++) out[at + r] = a[r * cols + c] as number;
+  }
+  return out;
+}
+
+/** The tensors of a batch (the caller disposes them, e.g. with `disposeBatch`). */
+export function headBatch(data: HeadBatchData, shape: HeadShape): HeadBatch {
+  const { n, width } = data;
+  const req = shape.requirements;
+  const batch: HeadBatch = { main: tf.tensor2d(data.main, [n, width]) };
+  if (data.mainT) batch.mainT = tf.tensor2d(data.mainT, [width, n]);
+  if (req && data.requirements && data.valid) {
+    batch.requirements = tf.tensor2d(data.requirements, [n * req.slots, req.features]);
+    batch.valid = tf.tensor2d(data.valid, [n, req.slots]);
+    if (data.requirementsT) batch.requirementsT = tf.tensor2d(data.requirementsT, [req.features, n * req.slots]);
+  }
+  return batch;
+}
+
+export function disposeBatch(batch: HeadBatch): void {
+  tf.dispose(Object.values(batch) as tf.Tensor[]);
 }
 
 export interface NamedWeight {
@@ -172,17 +247,50 @@ export class NeuralNetwork {
     return this.variables.get(name) as tf.Variable;
   }
 
-  /** Logits [n, outputs] of one head. */
-  forward(head: HeadName, x: tf.Tensor2D): tf.Tensor2D {
-    const req = this.architecture.heads[head].requirements;
-    if (req) return this.forwardWithRequirements(head, x, req);
-    return tf.tidy(() => this.mlp(head, x));
+  /**
+   * Logits [n, outputs] of one head, from its batch (Rows.batch) or from one matrix laid out as a
+   * row of the head is (dense values, requirement rows included, then bucket columns), which is
+   * split here.
+   */
+  forward(head: HeadName, input: tf.Tensor2D | HeadBatch): tf.Tensor2D {
+    return tf.tidy(() => {
+      const batch = input instanceof tf.Tensor ? this.split(head, input) : input;
+      const req = this.architecture.heads[head].requirements;
+      if (req) return this.forwardWithRequirements(head, batch, req);
+      return this.mlp(head, inputDense(batch.main, batch.mainT, this.w(head, 'w1'), this.b(head, 'b1'), 'relu'));
+    });
   }
 
-  private mlp(head: HeadName, x: tf.Tensor2D): tf.Tensor2D {
-    const h1 = tf.relu(tf.add(tf.matMul(x, this.v(`${head}/w1`)), this.v(`${head}/b1`)));
-    const h2 = tf.relu(tf.add(tf.matMul(h1, this.v(`${head}/w2`)), this.v(`${head}/b2`)));
-    return tf.add(tf.matMul(h2, this.v(`${head}/w3`)), this.v(`${head}/b3`)) as tf.Tensor2D;
+  private w(head: HeadName, name: string): tf.Tensor2D {
+    return this.v(`${head}/${name}`) as tf.Tensor2D;
+  }
+
+  private b(head: HeadName, name: string): tf.Tensor1D {
+    return this.v(`${head}/${name}`) as tf.Tensor1D;
+  }
+
+  /** A whole-row matrix as the head's batch (tests and callers that hold one matrix). */
+  private split(head: HeadName, x: tf.Tensor2D): HeadBatch {
+    const { dense, buckets, requirements: req } = this.architecture.heads[head];
+    if (!req) return { main: x };
+    const n = x.shape[0];
+    const own = dense - req.slots * req.features;
+    const requirements = tf.reshape(tf.slice(x, [0, own], [n, req.slots * req.features]), [n * req.slots, req.features]) as tf.Tensor2D;
+    return {
+      main: tf.concat([tf.slice(x, [0, 0], [n, own]), tf.slice(x, [0, dense], [n, buckets])], 1) as tf.Tensor2D,
+      requirements,
+      valid: tf.reshape(tf.slice(requirements, [0, 0], [n * req.slots, 1]), [n, req.slots]) as tf.Tensor2D,
+    };
+  }
+
+  /**
+   * The second and third layers. Every layer has hand-written gradients (platform/dense.ts):
+   * tfjs's own matmul gradient runs transposed matmuls that the wasm backend computes many times
+   * slower, and they were most of a fit's time.
+   */
+  private mlp(head: HeadName, h1: tf.Tensor2D): tf.Tensor2D {
+    const h2 = hiddenDense(h1, this.w(head, 'w2'), this.b(head, 'b2'), 'relu');
+    return hiddenDense(h2, this.w(head, 'w3'), this.b(head, 'b3'), 'linear');
   }
 
   /**
@@ -191,35 +299,34 @@ export class NeuralNetwork {
    * for every requirement of every task; the reward (output 0) is the head's reward times the
    * mean score of the valid rows, returned as a logit like the head's other outputs.
    */
-  private forwardWithRequirements(head: HeadName, x: tf.Tensor2D, req: RequirementShape): tf.Tensor2D {
-    return tf.tidy(() => {
-      const { dense, buckets } = this.architecture.heads[head];
-      const n = x.shape[0];
-      const own = dense - req.slots * req.features;
-      const rows = tf.reshape(tf.slice(x, [0, own], [n, req.slots * req.features]), [n * req.slots, req.features]);
-      const valid = tf.reshape(tf.slice(rows, [0, 0], [n * req.slots, 1]), [n, req.slots]);
-      const hidden = tf.relu(tf.add(tf.matMul(rows, this.v(`${head}/r1`)), this.v(`${head}/rb1`)));
-      const score = tf.reshape(tf.sigmoid(tf.add(tf.matMul(hidden, this.v(`${head}/r2`)), this.v(`${head}/rb2`))), [n, req.slots]);
-      const count = tf.sum(valid, 1, true);
-      const met = tf.where(tf.greater(count, 0), tf.div(tf.sum(tf.mul(score, valid), 1, true), tf.maximum(count, 1)), tf.onesLike(count));
-      const features = tf.concat([tf.slice(x, [0, 0], [n, own]), tf.slice(x, [0, dense], [n, buckets]), met], 1) as tf.Tensor2D;
-      const out = this.mlp(head, features);
-      const reward = tf.clipByValue(tf.mul(tf.sigmoid(tf.slice(out, [0, 0], [n, 1])), met), 1e-6, 1 - 1e-6);
-      const rewardLogit = tf.sub(tf.log(reward), tf.log1p(tf.neg(reward)));
-      return tf.concat([rewardLogit, tf.slice(out, [0, 1], [n, out.shape[1] - 1])], 1) as tf.Tensor2D;
-    });
+  private forwardWithRequirements(head: HeadName, batch: HeadBatch, req: RequirementShape): tf.Tensor2D {
+    const { requirements, valid } = batch;
+    if (!requirements || !valid) throw new RangeError(`the ${head} head reads requirement rows, and its batch has none`);
+    const n = batch.main.shape[0];
+    const hidden = inputDense(requirements, batch.requirementsT, this.w(head, 'r1'), this.b(head, 'rb1'), 'relu');
+    const score = tf.reshape(tf.sigmoid(hiddenDense(hidden, this.w(head, 'r2'), this.b(head, 'rb2'), 'linear')), [n, req.slots]);
+    const count = tf.sum(valid, 1, true);
+    const met = tf.where(tf.greater(count, 0), tf.div(tf.sum(tf.mul(score, valid), 1, true), tf.maximum(count, 1)), tf.onesLike(count)) as tf.Tensor2D;
+    // The first layer reads [own dense, buckets, met]: the constant part through inputDense, the
+    // met column (which carries the requirement network's gradient) as an outer product.
+    const w1 = this.w(head, 'w1');
+    const width = batch.main.shape[1];
+    const z = tf.add(inputDense(batch.main, batch.mainT, tf.slice(w1, [0, 0], [width, w1.shape[1]]), this.b(head, 'b1'), 'linear'), tf.matMul(met, tf.slice(w1, [width, 0], [1, w1.shape[1]])));
+    const out = this.mlp(head, tf.relu(z) as tf.Tensor2D);
+    const reward = tf.clipByValue(tf.mul(tf.sigmoid(tf.slice(out, [0, 0], [n, 1])), met), 1e-6, 1 - 1e-6);
+    const rewardLogit = tf.sub(tf.log(reward), tf.log1p(tf.neg(reward)));
+    return tf.concat([rewardLogit, tf.slice(out, [0, 1], [n, out.shape[1] - 1])], 1) as tf.Tensor2D;
   }
 
   /** Logits of the rows, read back (one async read per call). */
   async logits(head: HeadName, rows: Rows, indices: readonly number[]): Promise<Float32Array> {
     if (indices.length === 0) return new Float32Array(0);
-    const width = rows.shape.dense + rows.shape.buckets;
-    const x = tf.tensor2d(rows.matrix(indices), [indices.length, width]);
-    const y = this.forward(head, x);
+    const batch = headBatch(rows.batch(indices, false), rows.shape);
+    const y = this.forward(head, batch);
     try {
       return (await y.data()) as Float32Array;
     } finally {
-      x.dispose();
+      disposeBatch(batch);
       y.dispose();
     }
   }

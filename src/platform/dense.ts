@@ -5,7 +5,7 @@
  * These layers compute every gradient as a plain matmul against an explicitly transposed operand;
  * for the raw inputs the transpose is built while packing the batch, where it costs nothing.
  */
-import { tf } from '../platform/tf.ts';
+import { tf } from './tf.ts';
 
 type Activation = 'relu' | 'linear';
 

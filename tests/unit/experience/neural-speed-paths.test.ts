@@ -1,0 +1,149 @@
+/**
+ * The neural model's fast paths compute what the plain ones did: phrase search without a regular
+ * expression, the heads' hand-written gradients on pre-split batches, and Adam on the host.
+ */
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Rng } from '../../../src/core/rng.ts';
+import { containsPhrase } from '../../../src/experience/neural/lines.ts';
+import { HostAdam } from '../../../src/experience/neural/host-adam.ts';
+import { disposeBatch, headBatch, headLoss, NeuralNetwork, Rows, type HeadName, type NamedWeight, type NeuralArchitecture } from '../../../src/experience/neural/network.ts';
+import { tf, useBackend } from '../../../src/platform/tf.ts';
+
+/** The expression containsPhrase replaced. */
+function phraseByRegExp(text: string, phrase: string): boolean {
+  if (phrase === '') return false;
+  return new RegExp(`(?<![\\w.])${phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w])`).test(text);
+}
+
+describe('containsPhrase', () => {
+  it('agrees with the word-boundary expression on texts made of words, dots, signs and spaces', () => {
+    const piece = fc.constantFrom('a', 'ab', 'b', '1', '.', ' ', '$', '_', '-', 'é', ':', '|', 'x.y');
+    const text = fc.array(piece, { maxLength: 12 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(text, text, (t, p) => {
+        expect(containsPhrase(t, p)).toBe(phraseByRegExp(t, p));
+      }),
+      { numRuns: 3000, seed: 7 },
+    );
+  });
+
+  it('finds a later whole-word occurrence after an embedded one', () => {
+    expect(containsPhrase('redblue red', 'red')).toBe(true);
+    expect(containsPhrase('2.5 kg', '5 kg')).toBe(false);
+    expect(containsPhrase('size: 5 kg', '5 kg')).toBe(true);
+  });
+});
+
+const arch: NeuralArchitecture = {
+  kind: 'candidate-mlp',
+  heads: {
+    line: { dense: 3, buckets: 5, hidden: 4, outputs: 1 },
+    action: { dense: 2, buckets: 3, hidden: 4, outputs: 1 },
+    transition: { dense: 2 + 3 * 3, buckets: 4, hidden: 5, outputs: 2, requirements: { slots: 3, features: 3, hidden: 2 } },
+    reasoning: { dense: 2, buckets: 2, hidden: 3, outputs: 1 },
+  },
+};
+
+function rowsOf(head: HeadName, n: number, rng: Rng): Rows {
+  const shape = arch.heads[head];
+  const rows = new Rows(shape, 2);
+  for (let i = 0; i < n; i++) {
+    const dense = Array.from({ length: shape.dense }, () => rng.next() * 2 - 1);
+    if (shape.requirements) for (let s = 0; s < shape.requirements.slots; s++) dense[shape.dense - shape.requirements.slots * shape.requirements.features + s * shape.requirements.features] = rng.next() < 0.6 ? 1 : 0;
+    rows.push({ dense, hashed: [`a${i % 3}`, `b${i % 5}`] }, Array.from({ length: shape.outputs }, () => (rng.next() < 0.5 ? 1 : 0)));
+  }
+  return rows;
+}
+
+/** The head as plain tfjs ops with tfjs's own gradients, on one whole-row matrix (the reference). */
+function referenceLogits(weights: Map<string, tf.Tensor>, head: HeadName, x: tf.Tensor2D): tf.Tensor2D {
+  const w = (name: string) => weights.get(`${head}/${name}`) as tf.Tensor;
+  const mlp = (input: tf.Tensor2D) => {
+    const h1 = tf.relu(tf.add(tf.matMul(input, w('w1') as tf.Tensor2D), w('b1')));
+    const h2 = tf.relu(tf.add(tf.matMul(h1 as tf.Tensor2D, w('w2') as tf.Tensor2D), w('b2')));
+    return tf.add(tf.matMul(h2 as tf.Tensor2D, w('w3') as tf.Tensor2D), w('b3')) as tf.Tensor2D;
+  };
+  const { dense, buckets, requirements: req } = arch.heads[head];
+  if (!req) return mlp(x);
+  const n = x.shape[0];
+  const own = dense - req.slots * req.features;
+  const rows = tf.reshape(tf.slice(x, [0, own], [n, req.slots * req.features]), [n * req.slots, req.features]) as tf.Tensor2D;
+  const valid = tf.reshape(tf.slice(rows, [0, 0], [n * req.slots, 1]), [n, req.slots]);
+  const hidden = tf.relu(tf.add(tf.matMul(rows, w('r1') as tf.Tensor2D), w('rb1'))) as tf.Tensor2D;
+  const score = tf.reshape(tf.sigmoid(tf.add(tf.matMul(hidden, w('r2') as tf.Tensor2D), w('rb2'))), [n, req.slots]);
+  const count = tf.sum(valid, 1, true);
+  const met = tf.where(tf.greater(count, 0), tf.div(tf.sum(tf.mul(score, valid), 1, true), tf.maximum(count, 1)), tf.onesLike(count));
+  const out = mlp(tf.concat([tf.slice(x, [0, 0], [n, own]), tf.slice(x, [0, dense], [n, buckets]), met], 1) as tf.Tensor2D);
+  const reward = tf.clipByValue(tf.mul(tf.sigmoid(tf.slice(out, [0, 0], [n, 1])), met), 1e-6, 1 - 1e-6);
+  return tf.concat([tf.sub(tf.log(reward), tf.log1p(tf.neg(reward))), tf.slice(out, [0, 1], [n, 1])], 1) as tf.Tensor2D;
+}
+
+/** Whole-row matrix of some rows, as the head lays a row out (dense, then bucket counts). */
+function wholeRows(rows: Rows, indices: number[]): tf.Tensor2D {
+  const { dense, buckets } = rows.shape;
+  const out = new Float32Array(indices.length * (dense + buckets));
+  indices.forEach((row, r) => {
+    for (let j = 0; j < dense; j++) out[r * (dense + buckets) + j] = rows.dense[row * dense + j] as number;
+    for (let j = 0; j < rows.slots; j++) {
+      const b = rows.buckets[row * rows.slots + j] as number;
+      if (b >= 0) out[r * (dense + buckets) + dense + b] = (out[r * (dense + buckets) + dense + b] as number) + 1;
+    }
+  });
+  return tf.tensor2d(out, [indices.length, dense + buckets]);
+}
+
+describe('the neural heads on pre-split batches', () => {
+  beforeAll(async () => {
+    await useBackend(['cpu']);
+  });
+
+  for (const head of ['line', 'transition'] as const) {
+    it(`${head}: logits and every weight's gradient equal the plain-ops reference`, async () => {
+      const rng = new Rng(`speed-${head}`);
+      const network = new NeuralNetwork(arch, { seed: 5 });
+      const rows = rowsOf(head, 9, rng);
+      const indices = [4, 0, 7, 2, 8, 1];
+      const weights = new Map((await network.getWeights()).map((w: NamedWeight) => [w.name, tf.variable(tf.tensor(w.data, w.shape))]));
+      const names = [...weights.keys()].filter((n) => n.startsWith(`${head}/`));
+      const targets = tf.tensor2d(rows.targetMatrix(indices), [indices.length, rows.shape.outputs]);
+
+      const batch = headBatch(rows.batch(indices, true), rows.shape);
+      const fast = tf.variableGrads(() => headLoss(head, network.forward(head, batch), targets), network.headVariables(head));
+      const x = wholeRows(rows, indices);
+      const reference = tf.variableGrads(() => headLoss(head, referenceLogits(weights, head, x), targets), names.map((n) => weights.get(n) as tf.Variable));
+
+      expect((await fast.value.data())[0]).toBeCloseTo((await reference.value.data())[0] as number, 5);
+      for (const [k, variable] of network.headVariables(head).entries()) {
+        const got = await (fast.grads[variable.name] as tf.Tensor).data();
+        const want = await (reference.grads[(weights.get(names[k] as string) as tf.Variable).name] as tf.Tensor).data();
+        expect(got.length).toBe(want.length);
+        got.forEach((g, j) => expect(g).toBeCloseTo(want[j] as number, 5));
+      }
+      disposeBatch(batch);
+      tf.dispose([x, targets, fast.value, reference.value, ...Object.values(fast.grads), ...Object.values(reference.grads), ...weights.values()]);
+      network.dispose();
+    });
+  }
+
+  it('HostAdam takes the steps tf.train.adam takes', async () => {
+    const rng = new Rng('adam');
+    const start = Float32Array.from({ length: 12 }, () => rng.next() - 0.5);
+    const target = tf.tensor2d(Float32Array.from({ length: 12 }, () => rng.next()), [3, 4]);
+    const loss = (v: tf.Variable) => () => tf.sum(tf.square(tf.sub(tf.mul(v, v), target))) as tf.Scalar;
+    const ours = tf.variable(tf.tensor2d(start, [3, 4]));
+    const theirs = tf.variable(tf.tensor2d(start, [3, 4]));
+    const host = await HostAdam.create([ours], 0.05);
+    const reference = tf.train.adam(0.05);
+    for (let i = 0; i < 25; i++) {
+      await host.minimize(loss(ours));
+      tf.dispose(reference.minimize(loss(theirs), true, [theirs]) ?? []);
+    }
+    const got = await ours.data();
+    const want = await theirs.data();
+    got.forEach((g, j) => expect(g).toBeCloseTo(want[j] as number, 5));
+    expect(Math.abs((got[0] as number) - (start[0] as number))).toBeGreaterThan(0.01);
+    reference.dispose();
+    tf.dispose([ours, theirs, target]);
+  });
+});
