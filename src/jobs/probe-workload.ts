@@ -74,3 +74,20 @@ export function chooseBackend(candidates: readonly BackendName[], options: Omit<
   const order = [...candidates].sort((a, b) => Number(b === 'wasm') - Number(a === 'wasm'));
   return probeBackends(order, { ...options, workload: realShapes });
 }
+
+const measured = new Map<string, Promise<BackendProbe>>();
+
+/**
+ * `chooseBackend` once per worker (per list of candidates): the figures do not change while the
+ * page lives, and every later start reuses them. A probe that failed is tried again next time.
+ */
+export function measuredBackend(candidates: readonly BackendName[]): Promise<BackendProbe> {
+  const key = candidates.join(',');
+  let probe = measured.get(key);
+  if (!probe) {
+    probe = chooseBackend(candidates);
+    measured.set(key, probe);
+    probe.catch(() => measured.delete(key));
+  }
+  return probe;
+}

@@ -22,7 +22,7 @@
  * Plain class, no DOM: it runs in workers/experience.worker.ts, or in-process with any store.
  */
 import type { BackendProbe } from '../platform/backend-probe.ts';
-import { chooseBackend } from '../jobs/probe-workload.ts';
+import { measuredBackend } from '../jobs/probe-workload.ts';
 import { matchAdmissible } from '../core/actions.ts';
 import { UsageError } from '../core/errors.ts';
 import { ROOM_CLIENT_HEADER } from '../experience/llm/chat.ts';
@@ -147,7 +147,7 @@ export class ExperienceService {
     this.tf = new Once(async () => {
       const named = this.preference ?? options.backends;
       // Named: the first that works. Not named: the fastest measured (jobs/probe-workload.ts).
-      this.probe = named ? null : await chooseBackend(platformBackends());
+      this.probe = named ? null : await measuredBackend(platformBackends());
       const name = this.probe ? await useBackend([this.probe.chosen]) : await useBackend(named ?? platformBackends());
       this.tfBackendName = name;
       return name;

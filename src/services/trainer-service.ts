@@ -36,7 +36,7 @@ import { publicTask, taskAt, type EpisodeStart, type PlayedStep } from './env-se
 import { IdbNeuralModelStore, type NeuralModelStore, type SavedNeuralModel } from './neural-model-store.ts';
 import { platformBackends, useBackend, type BackendName } from '../platform/tf.ts';
 import type { BackendProbe } from '../platform/backend-probe.ts';
-import { chooseBackend } from '../jobs/probe-workload.ts';
+import { measuredBackend } from '../jobs/probe-workload.ts';
 import { IdbCheckpointStore, type CheckpointStore, type SavedTrainRun } from './checkpoint-store.ts';
 import { CheckpointError, decodeCheckpoint, encodeCheckpoint, type TrainCheckpoint } from '../train/checkpoint.ts';
 
@@ -163,8 +163,7 @@ async function anotherTabTrains(): Promise<boolean> {
 
 export class TrainerService {
   private backend: BackendName | null = null;
-  /** The probe behind an `auto` choice: measured once per worker, reused by later inits. */
-  private measured: Promise<BackendProbe> | undefined;
+  /** The probe behind an `auto` choice (measured once per worker, jobs/probe-workload.ts). */
   private probe: BackendProbe | null = null;
   private trainer: Trainer | null = null;
   private control: TrainControl | null = null;
@@ -198,7 +197,7 @@ export class TrainerService {
   /**
    * Start tfjs on the named backend (the first of `preference` that works), or, with none named,
    * on the fastest the platform offers, measured by a short probe on the real shapes
-   * (jobs/probe-workload.ts); the probe runs once per worker and its figures are kept.
+   * (jobs/probe-workload.ts); the probe runs once per worker and later inits reuse its figures.
    */
   async init(preference?: BackendName[]): Promise<BackendName> {
     if (preference) {
@@ -206,13 +205,7 @@ export class TrainerService {
       this.probe = null;
       return this.backend;
     }
-    this.measured ??= chooseBackend(this.options.probeCandidates ?? platformBackends());
-    try {
-      this.probe = await this.measured;
-    } catch (error) {
-      this.measured = undefined;
-      throw error;
-    }
+    this.probe = await measuredBackend(this.options.probeCandidates ?? platformBackends());
     this.backend = await useBackend([this.probe.chosen]);
     return this.backend;
   }
