@@ -1,15 +1,24 @@
 /**
- * Exact top-k cosine search over every stored vector. Vectors live in fixed-size blocks of one
- * Float32Array each, so an add only writes into the last block (nothing is rebuilt or copied), and a
- * query is a blocked matrix product: each block is streamed once for a whole batch of queries while
- * it is hot in cache. Filters are columns of small codes checked before the dot product is paid for.
+ * Exact top-k cosine search over every stored vector. The vectors live row after row in one linear
+ * memory that grows in place (an add writes one row; nothing is rebuilt or copied), and a search is
+ * two passes per block of rows:
+ *
+ * 1. a WebAssembly SIMD kernel (dot-kernel.ts) scores the whole batch of queries against the block
+ *    in float32, each block read once for the batch while it is in cache;
+ * 2. the rows the filters keep whose float32 score comes within a rounding margin of the k-th best
+ *    are scored again in float64, exactly as the plain scan did, and ranked (ties: the earlier row).
+ *
+ * So the neighbours and their scores are bit for bit those of a float64 scan: the kernel only
+ * decides which rows are worth scoring exactly. Filters are columns of small codes.
  *
  * Exact rather than approximate (HNSW, IVF) on purpose: at the sizes a browser holds (≤ 1M) a scan
  * meets the latency target, costs no build time, and never misses the neighbour that grounds a
  * prediction.
  */
 import type { TransitionSource } from './store.ts';
+import { createDotKernel, type DotKernel } from './dot-kernel.ts';
 
+/** Rows scored per kernel call: a block of 128-wide vectors (4 MiB) and its scores stay in cache. */
 export const BLOCK_ROWS = 8192;
 
 export interface VectorMeta {
@@ -49,8 +58,15 @@ class Codes {
 
 const SOURCE_CODE: Record<TransitionSource, number> = { real: 1, synthetic: 2 };
 
+/**
+ * Two float32 roundings of a dot product of unit vectors differ from its float64 value by at most
+ * dim · 2⁻²⁴ each (about 8e-6 at 128): rows within this of the k-th best float32 score may belong
+ * to the exact top-k and are scored again. Scaled by the vectors' norms when they are not unit.
+ */
+const ROUNDING_MARGIN_PER_DIM = 2 ** -20;
+
 export class VectorIndex {
-  private readonly blocks: Float32Array[] = [];
+  private readonly kernel: DotKernel;
   private ids = new Float64Array(BLOCK_ROWS);
   private envs = new Uint16Array(BLOCK_ROWS);
   private sources = new Uint8Array(BLOCK_ROWS);
@@ -58,18 +74,33 @@ export class VectorIndex {
   private readonly envCodes = new Codes();
   private readonly episodeCodes = new Codes();
   private size = 0;
+  /** The largest stored norm (for the rounding margin). */
+  private maxNorm = 0;
 
-  constructor(readonly dim: number) {}
+  constructor(
+    readonly dim: number,
+    options: { kernel?: 'auto' | 'js' } = {},
+  ) {
+    // The SIMD kernel reads eight floats a turn.
+    this.kernel = createDotKernel(dim % 8 === 0 ? (options.kernel ?? 'auto') : 'js');
+  }
 
   get count(): number {
     return this.size;
   }
 
+  /** Which kernel scores here: WebAssembly SIMD, or JavaScript where that is missing. */
+  get kernelKind(): DotKernel['kind'] {
+    return this.kernel.kind;
+  }
+
   add(id: number, vector: Float32Array, meta: VectorMeta): void {
     if (vector.length !== this.dim) throw new RangeError(`vector of length ${vector.length}, the index holds ${this.dim}`);
-    const row = this.size % BLOCK_ROWS;
-    if (row === 0) this.blocks.push(new Float32Array(BLOCK_ROWS * this.dim));
-    (this.blocks[this.blocks.length - 1] as Float32Array).set(vector, row * this.dim);
+    this.kernel.reserve((this.size + 1) * this.dim * 4);
+    this.kernel.floats().set(vector, this.size * this.dim);
+    let norm = 0;
+    for (let d = 0; d < vector.length; d++) norm += (vector[d] as number) * (vector[d] as number);
+    if (norm > this.maxNorm * this.maxNorm) this.maxNorm = Math.sqrt(norm);
     if (this.size === this.ids.length) this.growColumns();
     this.ids[this.size] = id;
     this.envs[this.size] = this.envCodes.code(meta.env);
@@ -94,7 +125,7 @@ export class VectorIndex {
     return this.searchMany([query], k, filter)[0] as Neighbour[];
   }
 
-  /** Top-k for each query; one pass over the stored vectors for the whole batch. */
+  /** Top-k for each query; each block of stored vectors is read once for the whole batch. */
   searchMany(queries: readonly Float32Array[], k: number, filter: SearchFilter = {}): Neighbour[][] {
     const D = this.dim;
     for (const q of queries) if (q.length !== D) throw new RangeError(`query of length ${q.length}, the index holds ${D}`);
@@ -102,58 +133,104 @@ export class VectorIndex {
     const env = filter.env === undefined ? 0 : this.envCodes.find(filter.env);
     const source = filter.source === undefined ? 0 : SOURCE_CODE[filter.source];
     const skip = filter.excludeEpisode === undefined ? 0 : this.episodeCodes.find(filter.excludeEpisode);
-    if (k <= 0 || env === -1) return queries.map(() => []);
-    // Per query: the k best so far, scores descending (insertion into a short sorted list beats a heap at k ≤ 32).
-    const bestScores = queries.map(() => new Float64Array(k).fill(-Infinity));
-    const bestRows = queries.map(() => new Int32Array(k).fill(-1));
+    if (k <= 0 || env === -1 || Q === 0) return queries.map(() => []);
 
-    for (let b = 0; b < this.blocks.length; b++) {
-      const block = this.blocks[b] as Float32Array;
-      const first = b * BLOCK_ROWS;
+    // Scratch after the stored rows: the queries (float32), then one block's scores per query.
+    const queriesAt = this.size * D * 4;
+    const scoresAt = queriesAt + Q * D * 4;
+    this.kernel.reserve(scoresAt + Q * BLOCK_ROWS * 4);
+    const memory = this.kernel.floats();
+    queries.forEach((q, i) => memory.set(q, queriesAt / 4 + i * D));
+    const margins = queries.map((q) => {
+      let norm = 0;
+      for (const x of q) norm += x * x;
+      return 2 * D * ROUNDING_MARGIN_PER_DIM * Math.sqrt(norm) * Math.max(this.maxNorm, 1e-12);
+    });
+
+    // Per query: the k best float32 scores so far (a floor for who may be in the exact top-k), and
+    // the rows within the margin of it, in row order with their float32 score, to score exactly at the end.
+    const floor = queries.map(() => new Float64Array(k).fill(-Infinity));
+    const candidates: number[][] = queries.map(() => []);
+    const kept = new Uint8Array(BLOCK_ROWS);
+    for (let first = 0; first < this.size; first += BLOCK_ROWS) {
       const rows = Math.min(BLOCK_ROWS, this.size - first);
+      let any = false;
       for (let r = 0; r < rows; r++) {
         const row = first + r;
-        if ((env !== 0 && this.envs[row] !== env) || (source !== 0 && this.sources[row] !== source) || (skip > 0 && this.episodes[row] === skip)) continue;
-        const base = r * D;
-        for (let qi = 0; qi < Q; qi++) {
-          const q = queries[qi] as Float32Array;
-          // Four independent accumulators let the CPU overlap the multiply-adds.
-          let s0 = 0;
-          let s1 = 0;
-          let s2 = 0;
-          let s3 = 0;
-          let d = 0;
-          for (; d + 3 < D; d += 4) {
-            s0 += (block[base + d] as number) * (q[d] as number);
-            s1 += (block[base + d + 1] as number) * (q[d + 1] as number);
-            s2 += (block[base + d + 2] as number) * (q[d + 2] as number);
-            s3 += (block[base + d + 3] as number) * (q[d + 3] as number);
-          }
-          for (; d < D; d++) s0 += (block[base + d] as number) * (q[d] as number);
-          const score = s0 + s1 + s2 + s3;
-          const scores = bestScores[qi] as Float64Array;
-          if (score <= (scores[k - 1] as number)) continue;
-          const rowsOf = bestRows[qi] as Int32Array;
+        const ok = !((env !== 0 && this.envs[row] !== env) || (source !== 0 && this.sources[row] !== source) || (skip > 0 && this.episodes[row] === skip));
+        kept[r] = ok ? 1 : 0;
+        any ||= ok;
+      }
+      if (!any) continue;
+      this.kernel.scores(queriesAt, Q, D, first * D * 4, rows, scoresAt);
+      const scores = this.kernel.floats();
+      for (let qi = 0; qi < Q; qi++) {
+        const best = floor[qi] as Float64Array;
+        const list = candidates[qi] as number[];
+        const margin = margins[qi] as number;
+        const at = scoresAt / 4 + qi * rows;
+        for (let r = 0; r < rows; r++) {
+          if (kept[r] === 0) continue;
+          const score = scores[at + r] as number;
+          if (score < (best[k - 1] as number) - margin) continue;
+          list.push(first + r, score);
+          if (score <= (best[k - 1] as number)) continue;
           let j = k - 1;
-          while (j > 0 && (scores[j - 1] as number) < score) {
-            scores[j] = scores[j - 1] as number;
-            rowsOf[j] = rowsOf[j - 1] as number;
+          while (j > 0 && (best[j - 1] as number) < score) {
+            best[j] = best[j - 1] as number;
             j--;
           }
-          scores[j] = score;
-          rowsOf[j] = row;
+          best[j] = score;
         }
       }
     }
-    return bestRows.map((rowsOf, qi) => {
-      const out: Neighbour[] = [];
-      for (let j = 0; j < k; j++) {
-        const row = rowsOf[j] as number;
-        if (row < 0) break;
-        out.push({ id: this.ids[row] as number, score: (bestScores[qi] as Float64Array)[j] as number });
+    return queries.map((q, qi) => this.exactTopK(q, candidates[qi] as number[], (floor[qi] as Float64Array)[k - 1] as number, margins[qi] as number, k));
+  }
+
+  /**
+   * The exact top-k among `candidates` ([row, float32 score] pairs in row order): each scored in float64 as the plain scan did
+   * (four accumulators), ranked best first, a tie kept by the earlier row. Rows whose float32 score
+   * the final floor has left behind by more than the margin cannot be in it and are not rescored.
+   */
+  private exactTopK(query: Float32Array, candidates: readonly number[], floor: number, margin: number, k: number): Neighbour[] {
+    const D = this.dim;
+    const memory = this.kernel.floats();
+    const scores = new Float64Array(k).fill(-Infinity);
+    const best = new Int32Array(k).fill(-1);
+    for (let c = 0; c < candidates.length; c += 2) {
+      if ((candidates[c + 1] as number) < floor - margin) continue;
+      const row = candidates[c] as number;
+      const base = row * D;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      let d = 0;
+      for (; d + 3 < D; d += 4) {
+        s0 += (memory[base + d] as number) * (query[d] as number);
+        s1 += (memory[base + d + 1] as number) * (query[d + 1] as number);
+        s2 += (memory[base + d + 2] as number) * (query[d + 2] as number);
+        s3 += (memory[base + d + 3] as number) * (query[d + 3] as number);
       }
-      return out;
-    });
+      for (; d < D; d++) s0 += (memory[base + d] as number) * (query[d] as number);
+      const score = s0 + s1 + s2 + s3;
+      if (score <= (scores[k - 1] as number)) continue;
+      let j = k - 1;
+      while (j > 0 && (scores[j - 1] as number) < score) {
+        scores[j] = scores[j - 1] as number;
+        best[j] = best[j - 1] as number;
+        j--;
+      }
+      scores[j] = score;
+      best[j] = row;
+    }
+    const out: Neighbour[] = [];
+    for (let j = 0; j < k; j++) {
+      const row = best[j] as number;
+      if (row < 0) break;
+      out.push({ id: this.ids[row] as number, score: scores[j] as number });
+    }
+    return out;
   }
 
   /** Bytes of vector data one query scans (for the bench's effective GB/s). */

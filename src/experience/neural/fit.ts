@@ -44,6 +44,8 @@ export interface FitOptions {
   maxTransitions?: number;
   /** How much more an episode's last transition weighs in the reward and done losses (default 1: no more). */
   eventWeight?: number;
+  /** The transition head takes a step every this many joint steps (DEFAULT_FIT.transitionEvery). */
+  transitionEvery?: number;
   /**
    * False fits the model without reasoning: its examples are posed without their annotations, so
    * the reasoning head has nothing to choose and the transition head learns without what it would
@@ -234,6 +236,7 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
   const thingSet = new Set(things);
   const reasoningOf = train.map((i) => addRows(rows, inputs[i] as ExperienceInput, transitions[i] as Transition, thingSet));
   const eventWeight = options.eventWeight ?? DEFAULT_FIT.eventWeight;
+  const transitionEvery = Math.max(1, Math.round(options.transitionEvery ?? DEFAULT_FIT.transitionEvery));
 
   const network = new NeuralNetwork(arch, { seed });
   const model = new NeuralExperienceModel(network, { env: options.env, config, training: { ...(options.reasoning === false ? { reasoning: false } : {}), things } });
@@ -265,7 +268,7 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
           const perHead = Math.ceil(order.length / steps);
           const start = (step * perHead) % Math.max(1, order.length);
           const batch = order.slice(start, start + Math.max(perHead, Math.min(batchSize, order.length)));
-          if (batch.length === 0) continue;
+          if (batch.length === 0 || (head === 'transition' && step % transitionEvery !== 0)) continue;
           sums[head] += await trainStep(network, head, rows[head], optimizers[head], batch, eventWeight);
           counts[head]++;
         }

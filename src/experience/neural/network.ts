@@ -91,7 +91,8 @@ export class Rows {
     const width = own + B;
     const main = new Float32Array(n * width);
     const requirements = req ? new Float32Array(n * req.slots * req.features) : undefined;
-    const valid = req ? new Float32Array(n * req.slots) : undefined;
+    const weights = req ? new Float32Array(n * req.slots) : undefined;
+    const unconstrained = req ? new Float32Array(n) : undefined;
     const dense = this.dense;
     const size = req ? req.slots * req.features : 0;
     for (let r = 0; r < n; r++) {
@@ -99,9 +100,13 @@ export class Rows {
       const base = r * width;
       const from = row * D;
       for (let j = 0; j < own; j++) main[base + j] = dense[from + j] as number;
-      if (req && requirements && valid) {
+      if (req && requirements && weights && unconstrained) {
         for (let j = 0; j < size; j++) requirements[r * size + j] = dense[from + own + j] as number;
-        for (let s = 0; s < req.slots; s++) valid[r * req.slots + s] = dense[from + own + s * req.features] as number;
+        // Each valid requirement's share of the mean (valid flag / count), or none at all.
+        let count = 0;
+        for (let s = 0; s < req.slots; s++) count += dense[from + own + s * req.features] as number;
+        for (let s = 0; s < req.slots; s++) weights[r * req.slots + s] = (dense[from + own + s * req.features] as number) / Math.max(count, 1);
+        unconstrained[r] = count > 0 ? 0 : 1;
       }
       for (let j = 0; j < this.slots; j++) {
         const b = this.buckets[row * this.slots + j] as number;
@@ -109,7 +114,7 @@ export class Rows {
       }
     }
     const out: HeadBatchData = { n, main, width };
-    if (req && requirements && valid) Object.assign(out, { requirements, valid });
+    if (req && requirements && weights && unconstrained) Object.assign(out, { requirements, weights, unconstrained });
     if (transposed) {
       out.mainT = transpose(main, n, width);
       if (req && requirements) out.requirementsT = transpose(requirements, n * req.slots, req.features);
@@ -134,10 +139,13 @@ export interface HeadBatchData {
   main: Float32Array;
   width: number;
   mainT?: Float32Array;
-  /** The transition head's requirement rows, [n · slots, features], and their valid flags [n, slots]. */
+  /** The transition head's requirement rows, [n · slots, features]. */
   requirements?: Float32Array;
   requirementsT?: Float32Array;
-  valid?: Float32Array;
+  /** [n, slots]: each valid requirement's weight in its row's mean score (1 / the row's count). */
+  weights?: Float32Array;
+  /** [n]: 1 for a row without requirements (its reward is the head's own), else 0. */
+  unconstrained?: Float32Array;
 }
 
 /** A head's inputs as tensors, for `NeuralNetwork.forward`. */
@@ -146,7 +154,8 @@ export interface HeadBatch {
   mainT?: tf.Tensor2D;
   requirements?: tf.Tensor2D;
   requirementsT?: tf.Tensor2D;
-  valid?: tf.Tensor2D;
+  weights?: tf.Tensor2D;
+  unconstrained?: tf.Tensor2D;
 }
 
 /** aᵀ of a row-major [rows, cols] matrix (column by column: the writes run in order). */
@@ -165,9 +174,10 @@ export function headBatch(data: HeadBatchData, shape: HeadShape): HeadBatch {
   const req = shape.requirements;
   const batch: HeadBatch = { main: tf.tensor2d(data.main, [n, width]) };
   if (data.mainT) batch.mainT = tf.tensor2d(data.mainT, [width, n]);
-  if (req && data.requirements && data.valid) {
+  if (req && data.requirements && data.weights && data.unconstrained) {
     batch.requirements = tf.tensor2d(data.requirements, [n * req.slots, req.features]);
-    batch.valid = tf.tensor2d(data.valid, [n, req.slots]);
+    batch.weights = tf.tensor2d(data.weights, [n, req.slots]);
+    batch.unconstrained = tf.tensor2d(data.unconstrained, [n, 1]);
     if (data.requirementsT) batch.requirementsT = tf.tensor2d(data.requirementsT, [req.features, n * req.slots]);
   }
   return batch;
@@ -276,10 +286,13 @@ export class NeuralNetwork {
     const n = x.shape[0];
     const own = dense - req.slots * req.features;
     const requirements = tf.reshape(tf.slice(x, [0, own], [n, req.slots * req.features]), [n * req.slots, req.features]) as tf.Tensor2D;
+    const valid = tf.reshape(tf.slice(requirements, [0, 0], [n * req.slots, 1]), [n, req.slots]);
+    const count = tf.sum(valid, 1, true);
     return {
       main: tf.concat([tf.slice(x, [0, 0], [n, own]), tf.slice(x, [0, dense], [n, buckets])], 1) as tf.Tensor2D,
       requirements,
-      valid: tf.reshape(tf.slice(requirements, [0, 0], [n * req.slots, 1]), [n, req.slots]) as tf.Tensor2D,
+      weights: tf.div(valid, tf.maximum(count, 1)) as tf.Tensor2D,
+      unconstrained: tf.cast(tf.equal(count, 0), 'float32') as tf.Tensor2D,
     };
   }
 
@@ -300,13 +313,13 @@ export class NeuralNetwork {
    * mean score of the valid rows, returned as a logit like the head's other outputs.
    */
   private forwardWithRequirements(head: HeadName, batch: HeadBatch, req: RequirementShape): tf.Tensor2D {
-    const { requirements, valid } = batch;
-    if (!requirements || !valid) throw new RangeError(`the ${head} head reads requirement rows, and its batch has none`);
+    const { requirements, weights, unconstrained } = batch;
+    if (!requirements || !weights || !unconstrained) throw new RangeError(`the ${head} head reads requirement rows, and its batch has none`);
     const n = batch.main.shape[0];
     const hidden = inputDense(requirements, batch.requirementsT, this.w(head, 'r1'), this.b(head, 'rb1'), 'relu');
     const score = tf.reshape(tf.sigmoid(hiddenDense(hidden, this.w(head, 'r2'), this.b(head, 'rb2'), 'linear')), [n, req.slots]);
-    const count = tf.sum(valid, 1, true);
-    const met = tf.where(tf.greater(count, 0), tf.div(tf.sum(tf.mul(score, valid), 1, true), tf.maximum(count, 1)), tf.onesLike(count)) as tf.Tensor2D;
+    // The valid requirements' mean score, or 1 for a row without any (weights and unconstrained: Rows.batch).
+    const met = tf.add(tf.sum(tf.mul(score, weights), 1, true), unconstrained) as tf.Tensor2D;
     // The first layer reads [own dense, buckets, met]: the constant part through inputDense, the
     // met column (which carries the requirement network's gradient) as an outer product.
     const w1 = this.w(head, 'w1');
