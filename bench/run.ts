@@ -3,6 +3,8 @@
  * Benchmarks measure; tests never assert timings.
  */
 import { cpus } from 'node:os';
+import { browserBench } from './browser.ts';
+import { e2eBench } from './e2e.ts';
 import { envsBench } from './envs.ts';
 import { experienceBench } from './experience.ts';
 import { guideBench } from './guide.ts';
@@ -14,6 +16,8 @@ import { roomBench } from './room.ts';
 import { webBench } from './web.ts';
 
 const BENCHES: Record<string, (args: string[]) => Promise<unknown>> = {
+  browser: browserBench,
+  e2e: e2eBench,
   envs: envsBench,
   experience: experienceBench,
   guide: guideBench,

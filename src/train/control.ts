@@ -1,19 +1,4 @@
-/**
- * Give the event loop one turn. A worker training on wasm or cpu never awaits real I/O, so
- * without this its message port is never read and pause, stop and export wait for the whole run.
- * MessageChannel avoids setTimeout's 4 ms clamp in browsers; Node has setImmediate.
- */
-export function yieldToEventLoop(): Promise<void> {
-  if (typeof setImmediate === 'function') return new Promise((resolve) => setImmediate(resolve));
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
-}
+import { yieldToEventLoop } from '../core/event-loop.ts';
 
 /** Pause / resume / stop for a long run, checked by the trainer between rounds and iterations. */
 export class TrainControl {

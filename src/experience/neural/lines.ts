@@ -212,9 +212,22 @@ export function mapper(map: PhraseMap): (text: string) => string {
     if (from !== '' && from !== to && !lookup.has(from.toLowerCase())) lookup.set(from.toLowerCase(), to);
   }
   if (lookup.size === 0) return (text) => text;
-  const pattern = new RegExp(`(?<![\\w.])(${[...lookup.keys()].map(escape).join('|')})(?![\\w])`, 'gi');
-  return (text) => text.replace(pattern, (m) => lookup.get(m.toLowerCase()) ?? m);
+  const keys = [...lookup.keys()];
+  const pattern = new RegExp(`(?<![\\w.])(${keys.map(escape).join('|')})(?![\\w])`, 'gi');
+  // Most lines hold none of the phrases: a substring check rules them out before the expression
+  // runs. Only where case folding is plain ASCII, so that a line the check passes over is one the
+  // case-insensitive expression could not match either.
+  const asciiKeys = keys.every((k) => ASCII.test(k));
+  return (text) => {
+    if (asciiKeys && ASCII.test(text)) {
+      const lower = text.toLowerCase();
+      if (!keys.some((k) => lower.includes(k))) return text;
+    }
+    return text.replace(pattern, (m) => lookup.get(m.toLowerCase()) ?? m);
+  };
 }
+
+const ASCII = /^[\x00-\x7f]*$/;
 
 /**
  * The names numbered things go by in a state (`mug` of `object: mug 1 | …`, `countertop` of

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../../../src/core/rng.ts';
-import { containsPhrase } from '../../../src/experience/neural/lines.ts';
+import { containsPhrase, mapper, type PhraseMap } from '../../../src/experience/neural/lines.ts';
 import { HostAdam } from '../../../src/experience/neural/host-adam.ts';
 import { disposeBatch, headBatch, headLoss, NeuralNetwork, Rows, type HeadName, type NamedWeight, type NeuralArchitecture } from '../../../src/experience/neural/network.ts';
 import { tf, useBackend } from '../../../src/platform/tf.ts';
@@ -32,6 +32,29 @@ describe('containsPhrase', () => {
     expect(containsPhrase('redblue red', 'red')).toBe(true);
     expect(containsPhrase('2.5 kg', '5 kg')).toBe(false);
     expect(containsPhrase('size: 5 kg', '5 kg')).toBe(true);
+  });
+});
+
+/** The phrase map as one case-insensitive expression over every line (what mapper ran before its substring check). */
+function mapByRegExp(map: PhraseMap, text: string): string {
+  const lookup = new Map<string, string>();
+  for (const [from, to] of [...map].sort((p, q) => q[0].length - p[0].length)) if (from !== '' && from !== to && !lookup.has(from.toLowerCase())) lookup.set(from.toLowerCase(), to);
+  if (lookup.size === 0) return text;
+  const pattern = new RegExp(`(?<![\\w.])(${[...lookup.keys()].map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\w])`, 'gi');
+  return text.replace(pattern, (m) => lookup.get(m.toLowerCase()) ?? m);
+}
+
+describe('mapper', () => {
+  it('maps every text as the plain expression does, the substring check included (ASCII or not)', () => {
+    const word = fc.constantFrom('Mug', 'mug', 'MUG', 'apple', 'a', '2', 'ſ', 'K', 'ﬀ', 'counter top', 'b0vs');
+    const text = fc.array(fc.oneof(word, fc.constantFrom(' ', '.', ': ', ' | ', '-')), { maxLength: 10 }).map((p) => p.join(''));
+    const map = fc.array(fc.tuple(word, fc.constantFrom('cup', 'Egg', 'kettle 3', '')), { maxLength: 3 });
+    fc.assert(
+      fc.property(map, text, (m, t) => {
+        expect(mapper(m)(t)).toBe(mapByRegExp(m, t));
+      }),
+      { numRuns: 3000, seed: 11 },
+    );
   });
 });
 
@@ -146,4 +169,25 @@ describe('the neural heads on pre-split batches', () => {
     reference.dispose();
     tf.dispose([ours, theirs, target]);
   });
+});
+
+describe('a fit on wasm', () => {
+  it('lets a stop arrive while it runs: it turns the event loop over now and then', async () => {
+    await useBackend(['wasm']);
+    const { MemoryReplayStore } = await import('../../../src/replay/memory-store.ts');
+    const { ReplayBuffer } = await import('../../../src/replay/retrieval.ts');
+    const { seedEpisodes } = await import('../../../src/replay/seed.ts');
+    const { envSpec } = await import('../../../src/envs/registry.ts');
+    const { fitNeuralModel } = await import('../../../src/experience/neural/fit.ts');
+    const buffer = await ReplayBuffer.open(new MemoryReplayStore());
+    for await (const e of seedEpisodes({ spec: envSpec('shop'), episodes: 40, mix: { oracle: 0.5, random: 0.5 }, seed: 1, createdAt: 0 })) await buffer.add(e.transitions);
+    const controller = new AbortController();
+    // A timer, as a Stop message is: it can only run if the fit gives the event loop a turn.
+    const timer = setTimeout(() => controller.abort(), 300);
+    const started = performance.now();
+    await expect(fitNeuralModel({ buffer, env: 'shop', epochs: 200, signal: controller.signal })).rejects.toThrow();
+    clearTimeout(timer);
+    expect(performance.now() - started).toBeLessThan(5000);
+    await useBackend(['cpu']);
+  }, 60_000);
 });
