@@ -217,9 +217,9 @@ export function mapper(map: PhraseMap): (text: string) => string {
   // Most lines hold none of the phrases: a substring check rules them out before the expression
   // runs. Only where case folding is plain ASCII, so that a line the check passes over is one the
   // case-insensitive expression could not match either.
-  const asciiKeys = keys.every((k) => ASCII.test(k));
+  const asciiKeys = keys.every(isAscii);
   return (text) => {
-    if (asciiKeys && ASCII.test(text)) {
+    if (asciiKeys && isAscii(text)) {
       const lower = text.toLowerCase();
       if (!keys.some((k) => lower.includes(k))) return text;
     }
@@ -227,7 +227,11 @@ export function mapper(map: PhraseMap): (text: string) => string {
   };
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+/** Plain ASCII (no character whose case folding differs between toLowerCase and a case-insensitive expression). */
+const isAscii = (text: string): boolean => {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+};
 
 /**
  * The names numbered things go by in a state (`mug` of `object: mug 1 | …`, `countertop` of
