@@ -125,7 +125,8 @@ export class PolicyNetwork {
   ) {
     const rng = new Rng(`network:${seed}`);
     this.variables = weightPlan(config).map((plan) => {
-      const v = tf.variable(tf.tensor(initialValues(plan, config, rng), plan.shape), true, `${plan.name}_${nextId++}`);
+      // In a tidy: the uploaded tensor is a temporary, the variable keeps the data (else both hold it until the end).
+      const v = tf.tidy(() => tf.variable(tf.tensor(initialValues(plan, config, rng), plan.shape), true, `${plan.name}_${nextId++}`));
       this.byName.set(plan.name, v);
       return v;
     });
@@ -175,7 +176,7 @@ export class PolicyNetwork {
       if (w.name !== plan.name || w.shape.join('x') !== plan.shape.join('x')) {
         throw new RangeError(`weight ${i} is ${w.name} [${w.shape}], expected ${plan.name} [${plan.shape}]`);
       }
-      (this.variables[i] as tf.Variable).assign(tf.tensor(w.data, plan.shape));
+      tf.tidy(() => (this.variables[i] as tf.Variable).assign(tf.tensor(w.data, plan.shape)));
     });
   }
 

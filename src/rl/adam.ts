@@ -26,8 +26,9 @@ export class Adam {
     private readonly variables: readonly tf.Variable[],
     private readonly options: AdamOptions = { beta1: 0.9, beta2: 0.999, epsilon: 1e-5 },
   ) {
-    this.m = variables.map((x) => tf.variable(tf.zerosLike(x), false));
-    this.v = variables.map((x) => tf.variable(tf.zerosLike(x), false));
+    // In a tidy: the zeros are temporaries, the variables keep the data.
+    this.m = variables.map((x) => tf.tidy(() => tf.variable(tf.zerosLike(x), false)));
+    this.v = variables.map((x) => tf.tidy(() => tf.variable(tf.zerosLike(x), false)));
   }
 
   /**

@@ -305,7 +305,7 @@ export class TrainerService {
         // Only a trainer built from a good request replaces the old one, so a bad request (λ out of range…) leaves the last run readable.
         onStart: (trainer) => {
           running = true;
-          this.trainer?.policy.dispose();
+          this.trainer?.dispose();
           this.trainer = trainer;
           this.state = 'running';
         },
@@ -470,7 +470,7 @@ export class TrainerService {
       if (!result.eval) throw new DreamGymError('no-eval', 'the untrained policy was not evaluated');
       return result.eval;
     } finally {
-      trainer.policy.dispose();
+      trainer.dispose();
     }
   }
 

@@ -473,6 +473,16 @@ export class Trainer {
     return this.lastEval;
   }
 
+  /**
+   * Free the policy, the optimiser's moments and the frozen reference (tensors: GPU memory on
+   * webgpu). The app keeps a finished run's trainer for export and disposes it when the next starts.
+   */
+  dispose(): void {
+    this.policy.dispose();
+    this.optimizer.dispose();
+    this.reference?.dispose();
+  }
+
   async run(hooks: TrainHooks = {}): Promise<TrainResult> {
     const { options } = this;
     const control = hooks.control ?? new TrainControl();

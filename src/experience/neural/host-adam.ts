@@ -56,7 +56,8 @@ export class HostAdam {
           v[j] = vj;
           x[j] = (x[j] as number) - (this.learningRate * (mj / correction1)) / (Math.sqrt(vj / correction2) + EPSILON);
         }
-        variable.assign(tf.tensor(x, variable.shape));
+        // In a tidy: the uploaded tensor is a temporary; the variable keeps its data.
+        tf.tidy(() => variable.assign(tf.tensor(x, variable.shape)));
       });
       return (await value.data())[0] as number;
     } finally {

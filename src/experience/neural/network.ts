@@ -236,7 +236,7 @@ export class NeuralNetwork {
       for (const { name, shape } of plan) {
         const w = byName.get(name);
         if (!w || w.shape.join(',') !== shape.join(',')) throw new RangeError(`weight ${name} missing or not shaped [${shape.join(', ')}]`);
-        this.variables.set(name, tf.variable(tf.tensor(w.data, shape), true));
+        this.variables.set(name, tf.tidy(() => tf.variable(tf.tensor(w.data, shape), true)));
       }
       return;
     }
@@ -249,7 +249,8 @@ export class NeuralNetwork {
         const std = Math.sqrt(2 / (shape[0] as number));
         for (let i = 0; i < size; i++) data[i] = normal(rng) * std;
       }
-      this.variables.set(name, tf.variable(tf.tensor(data, shape), true));
+      // In a tidy: the uploaded tensor is a temporary, the variable keeps the data.
+      this.variables.set(name, tf.tidy(() => tf.variable(tf.tensor(data, shape), true)));
     }
   }
 
