@@ -128,7 +128,7 @@ export function GuideView() {
         </p>
         <LoopPicture />
         <p>
-          One button runs the loop on the shop with the defaults: about three minutes on a 2-core machine with wasm (<code>npm run bench -- guide</code>). It adds {int(GUIDE.seedEpisodes)} episodes
+          One button runs the loop on the shop with the defaults: under two minutes on a 2-core machine with wasm (<code>npm run bench -- guide</code>). It adds {int(GUIDE.seedEpisodes)} episodes
           to the <a href="#buffer">buffer</a>, replaces the shop's neural model in <a href="#experience">Experience</a>, and keeps both
           runs in <a href="#runs">Runs</a>.
         </p>
