@@ -6,22 +6,17 @@
  * included) and its batched prediction at batch 32 (transitions/s, retrieval excluded). Medians.
  * The caller has started the backend.
  */
-import type { Transition } from '../src/core/types.ts';
 import { Rng } from '../src/core/rng.ts';
 import { envSpec } from '../src/envs/registry.ts';
-import { heldoutInput, heldoutTransitions } from '../src/experience/fidelity.ts';
 import { fitNeuralModel } from '../src/experience/neural/fit.ts';
-import { DEFAULT_FIT } from '../src/experience/neural/fit-settings.ts';
 import { tf } from '../src/platform/tf.ts';
 import { DEFAULT_POLICY, Policy } from '../src/policy/policy.ts';
-import { MemoryReplayStore } from '../src/replay/memory-store.ts';
-import { ReplayBuffer } from '../src/replay/retrieval.ts';
-import { seedEpisodes } from '../src/replay/seed.ts';
 import { Adam } from '../src/rl/adam.ts';
 import { DEFAULT_PPO } from '../src/rl/config.ts';
 import { collectTrajectories } from '../src/rl/rollout.ts';
 import { ppoSamples } from '../src/rl/samples.ts';
 import { optimize } from '../src/rl/update.ts';
+import { predictRates, seededShopBuffer } from './shop-data.ts';
 
 export interface FigureOptions {
   /** Timed update repeats after a warm-up (default 5). */
@@ -51,7 +46,6 @@ function median(xs: readonly number[]): number {
 }
 
 const MINIBATCH = 256;
-const PREDICT_BATCH = 32;
 
 export async function measureBackendFigures(options: FigureOptions = {}): Promise<BackendFigures> {
   const started = performance.now();
@@ -87,29 +81,12 @@ export async function measureBackendFigures(options: FigureOptions = {}): Promis
 
   // The neural model: one epoch of fitting on real shop transitions, then batched prediction.
   const wanted = options.fitTransitions ?? 600;
-  const transitions: Transition[] = [];
-  for await (const e of seedEpisodes({ spec, episodes: 1000, mix: { oracle: 0.4, noisy: 0.3, random: 0.3 }, seed: 1, createdAt: 0 })) {
-    transitions.push(...e.transitions);
-    if (transitions.length >= wanted) break;
-  }
-  const buffer = await ReplayBuffer.open(new MemoryReplayStore());
-  await buffer.add(transitions.slice(0, wanted));
+  const { buffer, transitions } = await seededShopBuffer(wanted);
   const fitStarted = performance.now();
   const fit = await fitNeuralModel({ buffer, env: 'shop', epochs: 1, maxTransitions: wanted, validationShare: 0 });
-  const fitRate = Math.min(wanted, transitions.length) / ((performance.now() - fitStarted) / 1000);
-  const batches = options.predictBatches ?? 10;
-  const { heldout } = await heldoutTransitions(spec, PREDICT_BATCH * (batches + 1), { oracle: 0.5, random: 0.5 }, 1);
-  const predictRates: number[] = [];
-  for (let b = 0; b <= batches; b++) {
-    const slice = heldout.slice(b * PREDICT_BATCH, (b + 1) * PREDICT_BATCH);
-    if (slice.length < PREDICT_BATCH) break;
-    const examples = await buffer.nearest(slice.map(({ transition: t }) => ({ instruction: t.instruction, state: t.state, action: t.action })), DEFAULT_FIT.k, { env: 'shop', source: 'real' });
-    const inputs = slice.map((h, i) => heldoutInput(h, examples[i] ?? []));
-    const t0 = performance.now();
-    await fit.model.predict(inputs);
-    // The first batch warms up.
-    if (b > 0) predictRates.push(PREDICT_BATCH / ((performance.now() - t0) / 1000));
-  }
+  const fitRate = transitions / ((performance.now() - fitStarted) / 1000);
+  // The first batch warms up.
+  const predictRatesMeasured = await predictRates(fit.model, buffer, options.predictBatches ?? 10, 1);
   fit.model.dispose();
 
   return {
@@ -117,7 +94,7 @@ export async function measureBackendFigures(options: FigureOptions = {}): Promis
     updateSamplesPerSec: Math.round(median(updateRates)),
     rolloutStepsPerSec: Math.round(median(rolloutRates)),
     fitTransitionsPerSec: Math.round(fitRate),
-    predictTransitionsPerSec: Math.round(median(predictRates)),
+    predictTransitionsPerSec: Math.round(median(predictRatesMeasured)),
     tensors: { before: tensorsBefore, after: tf.memory().numTensors },
     seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
   };

@@ -48,7 +48,7 @@ describe('live tensors over a long run', () => {
       mode: 'dream',
       algo: 'grpo',
       backend: 'wasm',
-      run: { ...run, realBudget: 0, syntheticBudget: 1_000_000, iterations: 100 },
+      run: { ...run, realBudget: 0, iterations: 100 },
       curriculum: true,
       algoConfig: tiny,
       dream: { model: fit.model, buffer, k: 3, syntheticBudget: 1_000_000, offlineTransitions: buffer.index.count, writeBack: false },
