@@ -17,6 +17,7 @@ import { collectTrajectories } from '../src/rl/rollout.ts';
 import { ppoSamples } from '../src/rl/samples.ts';
 import { optimize } from '../src/rl/update.ts';
 import { predictRates, seededShopBuffer } from './shop-data.ts';
+import { median } from './stats.ts';
 
 export interface FigureOptions {
   /** Timed update repeats after a warm-up (default 5). */
@@ -39,11 +40,6 @@ export interface BackendFigures {
   seconds: number;
 }
 
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-}
 
 const MINIBATCH = 256;
 

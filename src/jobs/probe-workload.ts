@@ -9,7 +9,7 @@ import { envSpec } from '../envs/registry.ts';
 import { architectureOf, DEFAULT_NEURAL_CONFIG, HASH_SLOTS } from '../experience/neural/model.ts';
 import { NeuralNetwork, Rows } from '../experience/neural/network.ts';
 import { probeBackends, type BackendProbe, type ProbeOptions, type ProbeWorkload } from '../platform/backend-probe.ts';
-import type { BackendName } from '../platform/tf.ts';
+import { platformBackends, useBackend, type BackendName } from '../platform/tf.ts';
 import { DEFAULT_POLICY, Policy } from '../policy/policy.ts';
 import { Adam } from '../rl/adam.ts';
 import { DEFAULT_PPO } from '../rl/config.ts';
@@ -90,4 +90,16 @@ export function measuredBackend(candidates: readonly BackendName[]): Promise<Bac
     probe.catch(() => measured.delete(key));
   }
   return probe;
+}
+
+/**
+ * What a worker's `init` does, the trainer's and the experience model's alike: a named backend is
+ * started as named (the first of `preference` that works, no probe); none named means `auto`, the
+ * fastest of `candidates` measured (once per worker), started again here since another backend may
+ * have been current since.
+ */
+export async function startBackend(preference: readonly BackendName[] | undefined, candidates: readonly BackendName[] = platformBackends()): Promise<{ backend: BackendName; probe: BackendProbe | null }> {
+  if (preference) return { backend: await useBackend(preference), probe: null };
+  const probe = await measuredBackend(candidates);
+  return { backend: await useBackend([probe.chosen]), probe };
 }

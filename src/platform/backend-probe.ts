@@ -6,7 +6,7 @@
  * backend that starts and keeps the fastest; jobs/probe-workload.ts gives it the real shapes.
  */
 import { errorMessage } from '../core/errors.ts';
-import { useBackend, type BackendName } from './tf.ts';
+import { BackendUnavailableError, useBackend, type BackendName } from './tf.ts';
 
 /** One backend's figures: medians over the probe's repeats, or why it could not be measured. */
 export interface BackendFigure {
@@ -68,8 +68,8 @@ async function timed(run: () => Promise<void>, repeats: number, limitMs: number)
 export const probeCost = (f: BackendFigure): number => (f.error !== undefined ? Number.POSITIVE_INFINITY : (f.updateMs ?? 0) + (f.predictMs ?? 0));
 
 /**
- * Measure every candidate that starts, switch to the fastest and return the figures. Throws (as
- * `useBackend` does) only when no candidate starts at all.
+ * Measure every candidate that starts, switch to the fastest and return the figures. Throws
+ * BackendUnavailableError (as `useBackend` does) when no candidate could be measured.
  */
 export async function probeBackends(candidates: readonly BackendName[], options: ProbeOptions): Promise<BackendProbe> {
   const started = performance.now();
@@ -78,28 +78,29 @@ export async function probeBackends(candidates: readonly BackendName[], options:
   const slowMs = options.slowMs ?? 5000;
   const slowFactor = options.slowFactor ?? 4;
   const figures: BackendFigure[] = [];
-  // The fastest fully measured figures so far: a backend whose warm-up is already far slower stops there.
-  let best: { predictMs: number; updateMs: number } | null = null;
+  // The fastest fully measured backend so far: one whose warm-up is already far slower stops there.
+  let best: BackendFigure | null = null;
   for (const backend of candidates) {
     try {
       await useBackend([backend]);
     } catch (error) {
-      figures.push({ backend, error: errorMessage(error) });
+      // useBackend's reason for this one backend (`webgpu: …`), not its whole message.
+      figures.push({ backend, error: error instanceof BackendUnavailableError ? error.reasons.join('; ') : errorMessage(error) });
       continue;
     }
     let prepared: Awaited<ReturnType<ProbeWorkload['prepare']>> | undefined;
     try {
       prepared = await workload.prepare();
       // The cheap part first, so that a slow backend is cut before its expensive part.
-      const predict = await timed(prepared.predict, repeats, Math.min(slowMs, best ? slowFactor * best.predictMs : Number.POSITIVE_INFINITY));
+      const predict = await timed(prepared.predict, repeats, Math.min(slowMs, best ? slowFactor * (best.predictMs as number) : Number.POSITIVE_INFINITY));
       if (predict.cut) {
         figures.push({ backend, predictMs: round(predict.ms), cut: true });
         continue;
       }
-      const update = await timed(prepared.update, repeats, Math.min(slowMs, best ? slowFactor * best.updateMs : Number.POSITIVE_INFINITY));
+      const update = await timed(prepared.update, repeats, Math.min(slowMs, best ? slowFactor * (best.updateMs as number) : Number.POSITIVE_INFINITY));
       const figure: BackendFigure = { backend, updateMs: round(update.ms), predictMs: round(predict.ms), ...(update.cut ? { cut: true } : {}) };
       figures.push(figure);
-      if (!update.cut && (best === null || probeCost(figure) < best.predictMs + best.updateMs)) best = { predictMs: predict.ms, updateMs: update.ms };
+      if (!update.cut && (best === null || probeCost(figure) < probeCost(best))) best = figure;
     } catch (error) {
       figures.push({ backend, error: errorMessage(error) });
     } finally {
@@ -109,11 +110,8 @@ export async function probeBackends(candidates: readonly BackendName[], options:
   // A cut backend is slower than any fully measured one: its single run already passed the limit.
   const ranked = figures.filter((f) => f.error === undefined).sort((a, b) => Number(a.cut ?? false) - Number(b.cut ?? false) || probeCost(a) - probeCost(b));
   const fastest = ranked[0];
-  if (!fastest) {
-    // Nothing started: let useBackend say why, in its words.
-    await useBackend(candidates);
-    throw new Error('unreachable: useBackend started a backend the probe could not');
-  }
+  // Nothing started, or every workload failed: each candidate's reason, as useBackend words them.
+  if (!fastest) throw new BackendUnavailableError(candidates, figures.map((f) => (f.error?.startsWith(`${f.backend}:`) ? f.error : `${f.backend}: ${f.error}`)));
   await useBackend([fastest.backend]);
   return { chosen: fastest.backend, figures, probeMs: round(performance.now() - started) };
 }

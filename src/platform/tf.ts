@@ -20,7 +20,11 @@ export function platformBackends(): readonly BackendName[] {
 }
 
 export class BackendUnavailableError extends DreamGymError {
-  constructor(tried: readonly string[], reasons: string[]) {
+  constructor(
+    tried: readonly string[],
+    /** One per backend tried, `name: why`. */
+    readonly reasons: readonly string[],
+  ) {
     super('backend-unavailable', `no TensorFlow.js backend could start (tried ${tried.join(', ')}): ${reasons.join('; ')}`);
   }
 }

@@ -140,7 +140,28 @@ class WasmKernel implements DotKernel {
   }
 }
 
-/** The same loop in JavaScript (four accumulators), over a buffer that is copied as it grows. */
+/**
+ * x[xAt …] · y[yAt …] over `dim` floats, summed in float64 with four accumulators: the scan the
+ * index has always ranked by (VectorIndex re-scores its candidates with it), and the JavaScript
+ * kernel's loop.
+ */
+export function dot64(x: Float32Array, xAt: number, y: Float32Array, yAt: number, dim: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let d = 0;
+  for (; d + 3 < dim; d += 4) {
+    s0 += (x[xAt + d] as number) * (y[yAt + d] as number);
+    s1 += (x[xAt + d + 1] as number) * (y[yAt + d + 1] as number);
+    s2 += (x[xAt + d + 2] as number) * (y[yAt + d + 2] as number);
+    s3 += (x[xAt + d + 3] as number) * (y[yAt + d + 3] as number);
+  }
+  for (; d < dim; d++) s0 += (x[xAt + d] as number) * (y[yAt + d] as number);
+  return s0 + s1 + s2 + s3;
+}
+
+/** The same loop in JavaScript (dot64), over a buffer that is copied as it grows. */
 class JsKernel implements DotKernel {
   readonly kind = 'js';
   private view = new Float32Array(PAGE / 4);
@@ -162,19 +183,7 @@ class JsKernel implements DotKernel {
       const base = r0 + r * dim;
       for (let qi = 0; qi < nq; qi++) {
         const qb = q0 + qi * dim;
-        let s0 = 0;
-        let s1 = 0;
-        let s2 = 0;
-        let s3 = 0;
-        let d = 0;
-        for (; d + 3 < dim; d += 4) {
-          s0 += (m[base + d] as number) * (m[qb + d] as number);
-          s1 += (m[base + d + 1] as number) * (m[qb + d + 1] as number);
-          s2 += (m[base + d + 2] as number) * (m[qb + d + 2] as number);
-          s3 += (m[base + d + 3] as number) * (m[qb + d + 3] as number);
-        }
-        for (; d < dim; d++) s0 += (m[base + d] as number) * (m[qb + d] as number);
-        m[o0 + qi * rowCount + r] = s0 + s1 + s2 + s3;
+        m[o0 + qi * rowCount + r] = dot64(m, base, m, qb, dim);
       }
     }
   }

@@ -16,7 +16,7 @@
  * prediction.
  */
 import type { TransitionSource } from './store.ts';
-import { createDotKernel, type DotKernel } from './dot-kernel.ts';
+import { createDotKernel, dot64, type DotKernel } from './dot-kernel.ts';
 
 /** Rows scored per kernel call: a block of 128-wide vectors (4 MiB) and its scores stay in cache. */
 export const BLOCK_ROWS = 8192;
@@ -65,6 +65,24 @@ const SOURCE_CODE: Record<TransitionSource, number> = { real: 1, synthetic: 2 };
  */
 const ROUNDING_MARGIN_PER_DIM = 2 ** -20;
 
+/**
+ * Put `score` (and its `row`) into a best-first list of fixed length if it beats the last; a tie
+ * with a listed score goes after it (the earlier row wins). Insertion into a short sorted list
+ * beats a heap at k ≤ 32.
+ */
+function insertBest(scores: Float64Array, score: number, rows?: Int32Array, row?: number): void {
+  const k = scores.length;
+  if (score <= (scores[k - 1] as number)) return;
+  let j = k - 1;
+  while (j > 0 && (scores[j - 1] as number) < score) {
+    scores[j] = scores[j - 1] as number;
+    if (rows) rows[j] = rows[j - 1] as number;
+    j--;
+  }
+  scores[j] = score;
+  if (rows) rows[j] = row as number;
+}
+
 export class VectorIndex {
   private readonly kernel: DotKernel;
   private ids = new Float64Array(BLOCK_ROWS);
@@ -98,8 +116,7 @@ export class VectorIndex {
     if (vector.length !== this.dim) throw new RangeError(`vector of length ${vector.length}, the index holds ${this.dim}`);
     this.kernel.reserve((this.size + 1) * this.dim * 4);
     this.kernel.floats().set(vector, this.size * this.dim);
-    let norm = 0;
-    for (let d = 0; d < vector.length; d++) norm += (vector[d] as number) * (vector[d] as number);
+    const norm = dot64(vector, 0, vector, 0, this.dim);
     if (norm > this.maxNorm * this.maxNorm) this.maxNorm = Math.sqrt(norm);
     if (this.size === this.ids.length) this.growColumns();
     this.ids[this.size] = id;
@@ -141,11 +158,7 @@ export class VectorIndex {
     this.kernel.reserve(scoresAt + Q * BLOCK_ROWS * 4);
     const memory = this.kernel.floats();
     queries.forEach((q, i) => memory.set(q, queriesAt / 4 + i * D));
-    const margins = queries.map((q) => {
-      let norm = 0;
-      for (const x of q) norm += x * x;
-      return 2 * D * ROUNDING_MARGIN_PER_DIM * Math.sqrt(norm) * Math.max(this.maxNorm, 1e-12);
-    });
+    const margins = queries.map((q) => 2 * D * ROUNDING_MARGIN_PER_DIM * Math.sqrt(dot64(q, 0, q, 0, D)) * Math.max(this.maxNorm, 1e-12));
 
     // Per query: the k best float32 scores so far (a floor for who may be in the exact top-k), and
     // the rows within the margin of it, in row order with their float32 score, to score exactly at the end.
@@ -174,13 +187,7 @@ export class VectorIndex {
           const score = scores[at + r] as number;
           if (score < (best[k - 1] as number) - margin) continue;
           list.push(first + r, score);
-          if (score <= (best[k - 1] as number)) continue;
-          let j = k - 1;
-          while (j > 0 && (best[j - 1] as number) < score) {
-            best[j] = best[j - 1] as number;
-            j--;
-          }
-          best[j] = score;
+          insertBest(best, score);
         }
       }
     }
@@ -200,29 +207,8 @@ export class VectorIndex {
     for (let c = 0; c < candidates.length; c += 2) {
       if ((candidates[c + 1] as number) < floor - margin) continue;
       const row = candidates[c] as number;
-      const base = row * D;
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
-      let d = 0;
-      for (; d + 3 < D; d += 4) {
-        s0 += (memory[base + d] as number) * (query[d] as number);
-        s1 += (memory[base + d + 1] as number) * (query[d + 1] as number);
-        s2 += (memory[base + d + 2] as number) * (query[d + 2] as number);
-        s3 += (memory[base + d + 3] as number) * (query[d + 3] as number);
-      }
-      for (; d < D; d++) s0 += (memory[base + d] as number) * (query[d] as number);
-      const score = s0 + s1 + s2 + s3;
-      if (score <= (scores[k - 1] as number)) continue;
-      let j = k - 1;
-      while (j > 0 && (scores[j - 1] as number) < score) {
-        scores[j] = scores[j - 1] as number;
-        best[j] = best[j - 1] as number;
-        j--;
-      }
-      scores[j] = score;
-      best[j] = row;
+      const score = dot64(memory, row * D, query, 0, D);
+      insertBest(scores, score, best, row);
     }
     const out: Neighbour[] = [];
     for (let j = 0; j < k; j++) {

@@ -22,7 +22,7 @@
  * Plain class, no DOM: it runs in workers/experience.worker.ts, or in-process with any store.
  */
 import type { BackendProbe } from '../platform/backend-probe.ts';
-import { measuredBackend } from '../jobs/probe-workload.ts';
+import { startBackend } from '../jobs/probe-workload.ts';
 import { matchAdmissible } from '../core/actions.ts';
 import { UsageError } from '../core/errors.ts';
 import { ROOM_CLIENT_HEADER } from '../experience/llm/chat.ts';
@@ -37,7 +37,7 @@ import {
 } from '../experience/types.ts';
 import { createExperienceModel } from '../jobs/experience-model.ts';
 import { EXPERIENCE_KINDS } from '../jobs/experience-spec.ts';
-import { platformBackends, useBackend, type BackendName } from '../platform/tf.ts';
+import type { BackendName } from '../platform/tf.ts';
 import { IdbReplayStore } from '../replay/idb-store.ts';
 import { DEFAULT_K, MAX_K } from '../replay/retrieval.ts';
 import type { ReplayStore, StoredTransition } from '../replay/store.ts';
@@ -145,12 +145,10 @@ export class ExperienceService {
   constructor(private readonly options: ExperienceServiceOptions = {}) {
     this.retrieval = new RetrievalCache(options.openStore ?? (() => IdbReplayStore.open()));
     this.tf = new Once(async () => {
-      const named = this.preference ?? options.backends;
-      // Named: the first that works. Not named: the fastest measured (jobs/probe-workload.ts).
-      this.probe = named ? null : await measuredBackend(platformBackends());
-      const name = this.probe ? await useBackend([this.probe.chosen]) : await useBackend(named ?? platformBackends());
-      this.tfBackendName = name;
-      return name;
+      const { backend, probe } = await startBackend(this.preference ?? options.backends);
+      this.probe = probe;
+      this.tfBackendName = backend;
+      return backend;
     });
     this.neural = new NeuralModelRegistry({
       openModelStore: options.openModelStore ?? (() => IdbNeuralModelStore.open()),

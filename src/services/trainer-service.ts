@@ -34,9 +34,9 @@ import type { EvalResult } from '../train/evaluate.ts';
 import { offlineRealTransitions } from '../jobs/offline-data.ts';
 import { publicTask, taskAt, type EpisodeStart, type PlayedStep } from './env-session.ts';
 import { IdbNeuralModelStore, type NeuralModelStore, type SavedNeuralModel } from './neural-model-store.ts';
-import { platformBackends, useBackend, type BackendName } from '../platform/tf.ts';
+import type { BackendName } from '../platform/tf.ts';
 import type { BackendProbe } from '../platform/backend-probe.ts';
-import { measuredBackend } from '../jobs/probe-workload.ts';
+import { startBackend } from '../jobs/probe-workload.ts';
 import { IdbCheckpointStore, type CheckpointStore, type SavedTrainRun } from './checkpoint-store.ts';
 import { CheckpointError, decodeCheckpoint, encodeCheckpoint, type TrainCheckpoint } from '../train/checkpoint.ts';
 
@@ -200,13 +200,7 @@ export class TrainerService {
    * (jobs/probe-workload.ts); the probe runs once per worker and later inits reuse its figures.
    */
   async init(preference?: BackendName[]): Promise<BackendName> {
-    if (preference) {
-      this.backend = await useBackend(preference);
-      this.probe = null;
-      return this.backend;
-    }
-    this.probe = await measuredBackend(this.options.probeCandidates ?? platformBackends());
-    this.backend = await useBackend([this.probe.chosen]);
+    ({ backend: this.backend, probe: this.probe } = await startBackend(preference, this.options.probeCandidates));
     return this.backend;
   }
 

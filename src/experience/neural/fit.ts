@@ -106,7 +106,7 @@ function taskOf(t: Transition): Task {
 }
 
 /** Each transition posed as a prediction input, with examples from other episodes. */
-async function inputsFor(buffer: ReplayBuffer, transitions: readonly Transition[], env: string, k: number, ownEpisode: boolean, reasoning: boolean, onDone: (n: number) => void, breathe: () => Promise<void>): Promise<ExperienceInput[]> {
+async function inputsFor(buffer: ReplayBuffer, transitions: readonly Transition[], env: string, k: number, ownEpisode: boolean, reasoning: boolean, onDone: (n: number) => void, pause: () => Promise<void>): Promise<ExperienceInput[]> {
   const byEpisode = new Map<string, number[]>();
   transitions.forEach((t, i) => {
     const key = t.episodeId ?? `${t.runId}/${t.taskId}`;
@@ -131,7 +131,7 @@ async function inputsFor(buffer: ReplayBuffer, transitions: readonly Transition[
     });
     done += indices.length;
     onDone(done);
-    await breathe();
+    await pause();
   }
   return inputs;
 }
@@ -190,12 +190,11 @@ async function trainStep(network: NeuralNetwork, head: HeadName, rows: Rows, opt
 }
 
 /** One pass of a head over its rows, in `batchSize` minibatches; returns the mean loss. */
-async function trainPass(network: NeuralNetwork, head: HeadName, rows: Rows, optimizer: HostAdam, order: readonly number[], batchSize: number, eventWeight: number, breathe: () => Promise<void>, signal?: AbortSignal): Promise<number> {
+async function trainPass(network: NeuralNetwork, head: HeadName, rows: Rows, optimizer: HostAdam, order: readonly number[], batchSize: number, eventWeight: number, pause: () => Promise<void>): Promise<number> {
   let sum = 0;
   let count = 0;
   for (let start = 0; start < order.length; start += batchSize) {
-    await breathe();
-    signal?.throwIfAborted();
+    await pause();
     sum += await trainStep(network, head, rows, optimizer, order.slice(start, start + batchSize), eventWeight);
     count++;
   }
@@ -218,14 +217,15 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
 
   const transitions = await realTransitions(options.buffer, options.env, options.maxTransitions ?? Number.POSITIVE_INFINITY);
   if (transitions.length === 0) throw new RangeError(`the buffer holds no real ${options.env} transitions to learn from; seed it from the real environment first`);
-  // On wasm or cpu nothing here awaits real I/O: a turn of the event loop now and then lets the
-  // worker read its messages, so that Stop arrives while the fit runs, not after it.
+  // Between steps: on wasm or cpu nothing here awaits real I/O, so a turn of the event loop now and
+  // then lets the worker read its messages (Stop arrives while the fit runs, not after it); then
+  // the stop is honoured.
   const breathe = breather();
-  const inputs = await inputsFor(options.buffer, transitions, options.env, k, options.ownEpisodeExamples ?? false, options.reasoning ?? true, (n) => options.onProgress?.({ phase: 'prepare', epoch: 0, epochs, done: n, total: transitions.length }), async () => {
+  const pause = async (): Promise<void> => {
     await breathe();
     options.signal?.throwIfAborted();
-  });
-  options.signal?.throwIfAborted();
+  };
+  const inputs = await inputsFor(options.buffer, transitions, options.env, k, options.ownEpisodeExamples ?? false, options.reasoning ?? true, (n) => options.onProgress?.({ phase: 'prepare', epoch: 0, epochs, done: n, total: transitions.length }), pause);
 
   // Hold out whole episodes for the per-epoch fidelity.
   const share = options.validationShare ?? DEFAULT_FIT.validationShare;
@@ -246,8 +246,7 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
   const reasoningOf: ReasoningOfRow[] = [];
   for (const i of train) {
     reasoningOf.push(addRows(rows, inputs[i] as ExperienceInput, transitions[i] as Transition, thingSet));
-    await breathe();
-    options.signal?.throwIfAborted();
+    await pause();
   }
   const eventWeight = options.eventWeight ?? DEFAULT_FIT.eventWeight;
   const transitionEvery = Math.max(1, Math.round(options.transitionEvery ?? DEFAULT_FIT.transitionEvery));
@@ -270,13 +269,12 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
       const passes = Math.min(MAX_REASONING_PASSES, Math.max(1, Math.round(steps / Math.max(1, Math.ceil(rows.reasoning.count / batchSize)))));
       for (let pass = 0; pass < passes; pass++) {
         const order = pass === 0 ? orders.reasoning : reasoningRng.shuffle(orders.reasoning);
-        sums.reasoning += await trainPass(network, 'reasoning', rows.reasoning, optimizers.reasoning, order, batchSize, eventWeight, breathe, options.signal);
+        sums.reasoning += await trainPass(network, 'reasoning', rows.reasoning, optimizers.reasoning, order, batchSize, eventWeight, pause);
         counts.reasoning++;
       }
       await fillReasoning(network, rows, reasoningOf);
       for (let step = 0; step < steps; step++) {
-        await breathe();
-        options.signal?.throwIfAborted();
+        await pause();
         for (const head of JOINT_HEADS) {
           const order = orders[head];
           // Smaller heads cycle through their rows again so every head takes a step each time.
@@ -295,8 +293,7 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
       if (held.length > 0) {
         const scores: TransitionScore[] = [];
         for (let s = 0; s < held.length; s += 64) {
-          await breathe();
-          options.signal?.throwIfAborted();
+          await pause();
           const slice = held.slice(s, s + 64);
           const predictions = await model.predict(slice.map((i) => inputs[i] as ExperienceInput));
           predictions.forEach((p, j) => scores.push(scoreTransition(p, transitions[slice[j] as number] as Transition)));
