@@ -4,12 +4,14 @@
  * headless Chromium (a fresh profile: a first visit), runs Start's one button with the defaults
  * (jobs/guide-plan.ts) and reports the wall time of each phase as the page measured it, the whole
  * run's, and the three success rates it showed. Default backend wasm: this headless Chromium's
- * WebGPU is SwiftShader, software, minutes slower.
+ * WebGPU is SwiftShader, software, minutes slower. It also reports the peak JS heap of the page and
+ * of each of its workers over the run (bench/heap-sampler.ts), the dream run's fit and GRPO included.
  */
 import { chromium } from 'playwright-core';
 import { build, preview } from 'vite';
 import { GUIDE, GUIDE_PHASES } from '../src/jobs/guide-plan.ts';
 import { CHROMIUM_ARGS, chromiumPath } from '../src/platform/chromium.ts';
+import { sampleHeap } from './heap-sampler.ts';
 
 function option(args: string[], name: string, fallback: string): string {
   const i = args.indexOf(`--${name}`);
@@ -28,10 +30,15 @@ export async function guideBench(args: string[]): Promise<unknown> {
     await page.goto(url);
     await page.getByText('Advanced').click();
     await page.getByLabel('Backend', { exact: true }).selectOption(backend);
+    // Which phase runs at each sample: its row is marked running (guide/GuideView.tsx).
+    const running = page.locator('.guide-phase.phase-running');
+    const phaseOf = async (): Promise<string | null> => ((await running.count()) === 0 ? null : ((await running.first().getAttribute('data-testid'))?.replace(/^guide-phase-/, '') ?? null));
+    const heap = await sampleHeap(browser, page, { phaseOf });
     const started = performance.now();
     await page.getByRole('button', { name: 'Run it on the shop' }).click();
     await page.getByTestId('guide-state').filter({ hasText: /^(Done|Stopped|Failed)\.$/ }).waitFor({ timeout: 30 * 60_000 });
     const wallSeconds = (performance.now() - started) / 1000;
+    const heapFigures = await heap.stop();
     const state = await page.getByTestId('guide-state').textContent();
     if (state !== 'Done.') throw new Error(`the guided run ended ${state}: ${(await page.getByRole('alert').allTextContents()).join(' ')}`);
     const phases: Record<string, number> = {};
@@ -46,6 +53,7 @@ export async function guideBench(args: string[]): Promise<unknown> {
       totalSeconds: Number(wallSeconds.toFixed(1)),
       underFiveMinutes: wallSeconds <= 300,
       success: { untrained: await success('untrained'), dream: await success('dream'), real: await success('real') },
+      heap: heapFigures,
     };
   } finally {
     await browser.close();

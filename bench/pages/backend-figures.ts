@@ -3,6 +3,7 @@
 import type { FigureOptions } from '../backend-figures.ts';
 
 interface Variant {
+  probe?: boolean;
   backend: 'webgpu' | 'wasm' | 'cpu';
   simd?: boolean;
   threads?: boolean;

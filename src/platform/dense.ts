@@ -50,3 +50,57 @@ export function hiddenDense(x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, acti
   }) as unknown as Parameters<typeof tf.customGrad>[0]);
   return op(x, w, b) as tf.Tensor2D;
 }
+
+/**
+ * Hashed one-hot inputs as a table lookup: y = act(x·W[own rows] + Σ W[own + bucket] + b), which
+ * is x·W for a row laid out as [x, bucket counts] without multiplying the counts' mostly-zero
+ * columns (a row of the neural model sets 4–8 buckets of 256: the dense form was most of a fit).
+ * `buckets.ids` [m] names each (row, slot)'s bucket, with `B` (W's rows after the dense ones) for an
+ * empty slot, each row's slots in turn and the same number for every row; `buckets.owners` [m] is
+ * the row of each; `buckets.host` is `ids` as the host holds it.
+ *
+ * The gradient adds each row's dz into the rows of W its buckets read (duplicates sum, as counts
+ * do), on the host: the wasm backend's gather and tile, which would do it in tfjs, cost more than
+ * the dense matmul this replaces, and the optimiser reads every gradient back anyway (HostAdam).
+ */
+export interface BucketInputs {
+  ids: tf.Tensor1D;
+  owners: tf.Tensor1D;
+  host: Int32Array;
+}
+
+export function bucketedInputDense(x: tf.Tensor2D, xT: tf.Tensor2D | undefined, buckets: BucketInputs, w: tf.Tensor2D, b: tf.Tensor1D, activation: Activation): tf.Tensor2D {
+  const own = x.shape[1];
+  const [inputs, units] = w.shape;
+  const B = inputs - own;
+  const m = buckets.host.length;
+  const slots = m / Math.max(1, x.shape[0]);
+  const op = tf.customGrad(((kernel: tf.Tensor, bias: tf.Tensor, save: tf.GradSaveFunc) => {
+    const k = kernel as tf.Tensor2D;
+    // The table's last row is an empty slot's: zeros, and its gradient is dropped.
+    const table = tf.concat([tf.slice(k, [own, 0], [B, units]), tf.zeros([1, units])], 0);
+    const z = tf.add(tf.fused.matMul({ a: x, b: tf.slice(k, [0, 0], [own, units]), bias }), tf.sparse.sparseSegmentSum(table, buckets.ids, buckets.owners));
+    const value = activation === 'relu' ? tf.relu(z) : z;
+    save([value, xT ?? x]);
+    return {
+      value,
+      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+        const [val, input] = saved as [tf.Tensor, tf.Tensor2D];
+        const dz = activate(dy, val, activation) as tf.Tensor2D;
+        const dOwn = tf.matMul(xT ? input : tf.transpose(input), dz);
+        const d = dz.dataSync() as Float32Array;
+        const table = new Float32Array((B + 1) * units);
+        const ids = buckets.host;
+        for (let r = 0, i = 0; i < m; r++) {
+          const from = r * units;
+          for (let s = 0; s < slots; s++, i++) {
+            const to = (ids[i] as number) * units;
+            for (let u = 0; u < units; u++) table[to + u] = (table[to + u] as number) + (d[from + u] as number);
+          }
+        }
+        return [tf.concat([dOwn, tf.tensor2d(table.subarray(0, B * units), [B, units])], 0), tf.sum(dz, 0)];
+      },
+    };
+  }) as unknown as Parameters<typeof tf.customGrad>[0]);
+  return op(w, b) as tf.Tensor2D;
+}

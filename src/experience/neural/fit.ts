@@ -18,7 +18,7 @@ import type { ExperienceInput } from '../types.ts';
 import { actionCandidates, transitionCandidates } from './candidates.ts';
 import { reasoningLabels, reasoningSummary, REASONING_SUMMARY_SLOTS, type ReasoningCandidate, type ReasoningSource } from './reasoning.ts';
 import { stateLines, thingNames } from './lines.ts';
-import { architectureOf, DEFAULT_NEURAL_CONFIG, HASH_SLOTS, NeuralExperienceModel, type NeuralConfig } from './model.ts';
+import { architectureOf, DEFAULT_NEURAL_CONFIG, HASH_SLOTS, NeuralExperienceModel, type CandidateCache, type NeuralConfig } from './model.ts';
 import { disposeBatch, headBatch, headLoss, HEADS, NeuralNetwork, Rows, type HeadName } from './network.ts';
 import { DEFAULT_FIT } from './fit-settings.ts';
 import { HostAdam } from './host-adam.ts';
@@ -256,6 +256,8 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
   const learningRate = options.learningRate ?? DEFAULT_FIT.learningRate;
   const optimizers = Object.fromEntries(await Promise.all(HEADS.map(async (h) => [h, await HostAdam.create(network.headVariables(h), learningRate)]))) as Record<HeadName, HostAdam>;
   const history: FitResult['epochs'] = [];
+  // The held-out inputs are posed every epoch; their candidates are worked out once.
+  const heldCandidates: CandidateCache = new WeakMap();
   try {
     for (let epoch = 1; epoch <= epochs; epoch++) {
       const orders = Object.fromEntries(JOINT_HEADS.map((h) => [h, rng.shuffle(Array.from({ length: rows[h].count }, (_, i) => i))])) as Record<HeadName, number[]>;
@@ -295,7 +297,7 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
         for (let s = 0; s < held.length; s += 64) {
           await pause();
           const slice = held.slice(s, s + 64);
-          const predictions = await model.predict(slice.map((i) => inputs[i] as ExperienceInput));
+          const predictions = await model.predict(slice.map((i) => inputs[i] as ExperienceInput), { candidates: heldCandidates });
           predictions.forEach((p, j) => scores.push(scoreTransition(p, transitions[slice[j] as number] as Transition)));
           options.onProgress?.({ phase: 'validate', epoch, epochs, done: Math.min(held.length, s + 64), total: held.length });
         }

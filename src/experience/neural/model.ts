@@ -172,6 +172,18 @@ export interface NeuralMeta {
   training: Record<string, unknown>;
 }
 
+/**
+ * A cache of the candidates of inputs posed again unchanged (the fit's held-out transitions, every
+ * epoch): candidates depend on the input and the model's thing names, never on its weights, and
+ * they are most of a prediction's cost. Keyed by the input object, so an input must not change
+ * while its entry lives.
+ */
+export type CandidateCache = WeakMap<ExperienceInput, TransitionCandidates>;
+
+export interface NeuralPredictOptions extends PredictOptions {
+  candidates?: CandidateCache;
+}
+
 export class NeuralExperienceModel implements ExperienceModel {
   readonly name = 'neural';
   private readonly counters: ExperienceStats = emptyStats();
@@ -191,12 +203,16 @@ export class NeuralExperienceModel implements ExperienceModel {
     return { ...(this.things.size > 0 ? { things: [...this.things] } : {}), ...(this.meta.training['reasoning'] === false ? { reasoning: false } : {}) };
   }
 
-  async predict(batch: readonly ExperienceInput[], options: PredictOptions = {}): Promise<ExperiencePrediction[]> {
+  async predict(batch: readonly ExperienceInput[], options: NeuralPredictOptions = {}): Promise<ExperiencePrediction[]> {
     const arch = this.network.architecture;
     // A model fitted without reasoning never learned to read any: its examples' annotations are set aside.
     const reasons = this.meta.training['reasoning'] !== false;
     const prepared: TransitionCandidates[] = batch.map((input) => {
-      const p = transitionCandidates(input, this.things);
+      let p = options.candidates?.get(input);
+      if (!p) {
+        p = transitionCandidates(input, this.things);
+        options.candidates?.set(input, p);
+      }
       return reasons ? p : { ...p, reasoning: [], reasoningSources: [] };
     });
     options.signal?.throwIfAborted();

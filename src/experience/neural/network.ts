@@ -7,11 +7,12 @@
  *   reasoning head   candidate sentence → logit "the real annotation says it" (read by the transition head)
  *
  * A row is the candidate's dense features followed by its hashed strings, one-hot in `buckets`
- * columns (candidates.ts). Rows are kept compact (dense numbers + bucket indices) and expanded
- * into a matrix per minibatch, so a dataset of a million candidates stays in tens of megabytes.
+ * columns (candidates.ts). Rows are kept compact (dense numbers + bucket indices), so a dataset of
+ * a million candidates stays in tens of megabytes; a minibatch's dense values become a matrix and
+ * its buckets stay indices, which the first layer looks up as rows of its weights.
  */
 import { Rng } from '../../core/rng.ts';
-import { hiddenDense, inputDense } from '../../platform/dense.ts';
+import { bucketedInputDense, hiddenDense, inputDense, type BucketInputs } from '../../platform/dense.ts';
 import { tf } from '../../platform/tf.ts';
 import { hashBucket, type Features } from './candidates.ts';
 
@@ -44,7 +45,8 @@ export interface NeuralArchitecture {
 
 /** Compact rows of one head: dense features, bucket indices (−1 = none), targets. */
 export class Rows {
-  readonly dense: number[] = [];
+  /** The dense values, row after row, in float32 as the heads read them: a batch copies whole rows. */
+  private values = new Float32Array(1 << 12);
   readonly buckets: number[] = [];
   readonly targets: number[] = [];
   count = 0;
@@ -54,10 +56,21 @@ export class Rows {
     readonly slots: number,
   ) {}
 
+  /** Rows × dense values (a view: valid until the next push). */
+  get dense(): Float32Array {
+    return this.values.subarray(0, this.count * this.shape.dense);
+  }
+
   push(features: Features, target: readonly number[]): void {
     const { dense, buckets } = this.shape;
     if (features.dense.length !== dense) throw new RangeError(`feature row has ${features.dense.length} dense values, the head takes ${dense}`);
-    for (const v of features.dense) this.dense.push(Number.isFinite(v) ? v : 0);
+    const at = this.count * dense;
+    if (at + dense > this.values.length) {
+      const grown = new Float32Array(Math.max(2 * this.values.length, at + dense));
+      grown.set(this.values);
+      this.values = grown;
+    }
+    features.dense.forEach((v, j) => (this.values[at + j] = Number.isFinite(v) ? v : 0));
     for (let i = 0; i < this.slots; i++) {
       const s = features.hashed[i];
       // '' marks a reserved slot left empty (the transition row's reasoning slots): no bucket.
@@ -73,33 +86,34 @@ export class Rows {
    */
   patchPrefix(row: number, dense: readonly number[], hashed: readonly string[]): void {
     const D = this.shape.dense;
-    dense.forEach((v, j) => (this.dense[row * D + j] = Number.isFinite(v) ? v : 0));
+    dense.forEach((v, j) => (this.values[row * D + j] = Number.isFinite(v) ? v : 0));
     hashed.forEach((s, j) => (this.buckets[row * this.slots + j] = s === '' ? -1 : hashBucket(s, this.shape.buckets)));
   }
 
   /**
-   * The rows at `indices` as the head's inputs (HeadBatch): the matrix the first layer reads and,
-   * for the transition head, its requirement rows apart, with each one's transpose when the batch is
-   * for a gradient step (the weight gradients are plain matmuls against them; see platform/dense.ts).
-   * Built here in one pass, where a transpose costs nothing, rather than sliced and transposed by
-   * tfjs ops, which were most of the transition head's step.
+   * The rows at `indices` as the head's inputs (HeadBatch): the dense values the first layer reads
+   * and, for the transition head, its requirement rows apart, with each one's transpose when the
+   * batch is for a gradient step (the weight gradients are plain matmuls against them; see
+   * platform/dense.ts), and each row's buckets as indices (the first layer looks them up). Built
+   * here in one pass, where a transpose costs nothing, rather than sliced and transposed by tfjs
+   * ops, which were most of the transition head's step.
    */
   batch(indices: readonly number[], transposed: boolean): HeadBatchData {
     const { dense: D, buckets: B, requirements: req } = this.shape;
     const n = indices.length;
     const own = req ? D - req.slots * req.features : D;
-    const width = own + B;
-    const main = new Float32Array(n * width);
+    const main = new Float32Array(n * own);
+    const buckets = new Int32Array(n * this.slots);
+    const owners = new Int32Array(n * this.slots);
     const requirements = req ? new Float32Array(n * req.slots * req.features) : undefined;
     const weights = req ? new Float32Array(n * req.slots) : undefined;
     const unconstrained = req ? new Float32Array(n) : undefined;
-    const dense = this.dense;
+    const dense = this.values;
     const size = req ? req.slots * req.features : 0;
     for (let r = 0; r < n; r++) {
       const row = indices[r] as number;
-      const base = r * width;
       const from = row * D;
-      for (let j = 0; j < own; j++) main[base + j] = dense[from + j] as number;
+      for (let j = 0; j < own; j++) main[r * own + j] = dense[from + j] as number;
       if (req && requirements && weights && unconstrained) {
         for (let j = 0; j < size; j++) requirements[r * size + j] = dense[from + own + j] as number;
         // Each valid requirement's share of the mean (valid flag / count), or none at all.
@@ -110,13 +124,14 @@ export class Rows {
       }
       for (let j = 0; j < this.slots; j++) {
         const b = this.buckets[row * this.slots + j] as number;
-        if (b >= 0) main[base + own + b] = (main[base + own + b] as number) + 1;
+        buckets[r * this.slots + j] = b >= 0 ? b : B;
+        owners[r * this.slots + j] = r;
       }
     }
-    const out: HeadBatchData = { n, main, width };
+    const out: HeadBatchData = { n, main, width: own, buckets, owners };
     if (req && requirements && weights && unconstrained) Object.assign(out, { requirements, weights, unconstrained });
     if (transposed) {
-      out.mainT = transpose(main, n, width);
+      out.mainT = transpose(main, n, own);
       if (req && requirements) out.requirementsT = transpose(requirements, n * req.slots, req.features);
     }
     return out;
@@ -135,10 +150,14 @@ export class Rows {
 /** A head's inputs as plain arrays (Rows.batch); `headBatch` makes them tensors. */
 export interface HeadBatchData {
   n: number;
-  /** [n, width]: the head's own dense values, then its bucket counts. */
+  /** [n, width]: the head's own dense values (the transition head's requirement rows apart). */
   main: Float32Array;
   width: number;
   mainT?: Float32Array;
+  /** [n · slots]: each row's buckets in slot order, `buckets` (the head's count) for an empty slot. */
+  buckets: Int32Array;
+  /** [n · slots]: the row each bucket belongs to (0, 0, …, 1, 1, …). */
+  owners: Int32Array;
   /** The transition head's requirement rows, [n · slots, features]. */
   requirements?: Float32Array;
   requirementsT?: Float32Array;
@@ -152,6 +171,7 @@ export interface HeadBatchData {
 export interface HeadBatch {
   main: tf.Tensor2D;
   mainT?: tf.Tensor2D;
+  buckets: BucketInputs;
   requirements?: tf.Tensor2D;
   requirementsT?: tf.Tensor2D;
   weights?: tf.Tensor2D;
@@ -172,7 +192,7 @@ function transpose(a: Float32Array, rows: number, cols: number): Float32Array {
 export function headBatch(data: HeadBatchData, shape: HeadShape): HeadBatch {
   const { n, width } = data;
   const req = shape.requirements;
-  const batch: HeadBatch = { main: tf.tensor2d(data.main, [n, width]) };
+  const batch: HeadBatch = { main: tf.tensor2d(data.main, [n, width]), buckets: { ids: tf.tensor1d(data.buckets, 'int32'), owners: tf.tensor1d(data.owners, 'int32'), host: data.buckets } };
   if (data.mainT) batch.mainT = tf.tensor2d(data.mainT, [width, n]);
   if (req && data.requirements && data.weights && data.unconstrained) {
     batch.requirements = tf.tensor2d(data.requirements, [n * req.slots, req.features]);
@@ -184,7 +204,8 @@ export function headBatch(data: HeadBatchData, shape: HeadShape): HeadBatch {
 }
 
 export function disposeBatch(batch: HeadBatch): void {
-  tf.dispose(Object.values(batch) as tf.Tensor[]);
+  const { buckets, ...tensors } = batch;
+  tf.dispose([buckets.ids, buckets.owners, ...(Object.values(tensors) as tf.Tensor[])]);
 }
 
 export interface NamedWeight {
@@ -258,18 +279,18 @@ export class NeuralNetwork {
     return this.variables.get(name) as tf.Variable;
   }
 
-  /**
-   * Logits [n, outputs] of one head, from its batch (Rows.batch) or from one matrix laid out as a
-   * row of the head is (dense values, requirement rows included, then bucket columns), which is
-   * split here.
-   */
-  forward(head: HeadName, input: tf.Tensor2D | HeadBatch): tf.Tensor2D {
+  /** Logits [n, outputs] of one head, from its batch (Rows.batch, headBatch). */
+  forward(head: HeadName, batch: HeadBatch): tf.Tensor2D {
     return tf.tidy(() => {
-      const batch = input instanceof tf.Tensor ? this.split(head, input) : input;
       const req = this.architecture.heads[head].requirements;
       if (req) return this.forwardWithRequirements(head, batch, req);
-      return this.mlp(head, inputDense(batch.main, batch.mainT, this.w(head, 'w1'), this.b(head, 'b1'), 'relu'));
+      return this.mlp(head, this.firstLayer(batch, this.w(head, 'w1'), this.b(head, 'b1'), 'relu'));
     });
+  }
+
+  /** The first layer on the batch's dense values and buckets; `w1`'s rows are [dense, buckets]. */
+  private firstLayer(batch: HeadBatch, w1: tf.Tensor2D, b1: tf.Tensor1D, activation: 'relu' | 'linear'): tf.Tensor2D {
+    return bucketedInputDense(batch.main, batch.mainT, batch.buckets, w1, b1, activation);
   }
 
   private w(head: HeadName, name: string): tf.Tensor2D {
@@ -278,23 +299,6 @@ export class NeuralNetwork {
 
   private b(head: HeadName, name: string): tf.Tensor1D {
     return this.v(`${head}/${name}`) as tf.Tensor1D;
-  }
-
-  /** A whole-row matrix as the head's batch (tests and callers that hold one matrix). */
-  private split(head: HeadName, x: tf.Tensor2D): HeadBatch {
-    const { dense, buckets, requirements: req } = this.architecture.heads[head];
-    if (!req) return { main: x };
-    const n = x.shape[0];
-    const own = dense - req.slots * req.features;
-    const requirements = tf.reshape(tf.slice(x, [0, own], [n, req.slots * req.features]), [n * req.slots, req.features]) as tf.Tensor2D;
-    const valid = tf.reshape(tf.slice(requirements, [0, 0], [n * req.slots, 1]), [n, req.slots]);
-    const count = tf.sum(valid, 1, true);
-    return {
-      main: tf.concat([tf.slice(x, [0, 0], [n, own]), tf.slice(x, [0, dense], [n, buckets])], 1) as tf.Tensor2D,
-      requirements,
-      weights: tf.div(valid, tf.maximum(count, 1)) as tf.Tensor2D,
-      unconstrained: tf.cast(tf.equal(count, 0), 'float32') as tf.Tensor2D,
-    };
   }
 
   /**
@@ -321,11 +325,11 @@ export class NeuralNetwork {
     const score = tf.reshape(tf.sigmoid(hiddenDense(hidden, this.w(head, 'r2'), this.b(head, 'rb2'), 'linear')), [n, req.slots]);
     // The valid requirements' mean score, or 1 for a row without any (weights and unconstrained: Rows.batch).
     const met = tf.add(tf.sum(tf.mul(score, weights), 1, true), unconstrained) as tf.Tensor2D;
-    // The first layer reads [own dense, buckets, met]: the constant part through inputDense, the
-    // met column (which carries the requirement network's gradient) as an outer product.
+    // The first layer reads [own dense, buckets, met]: the constant part through the bucketed layer,
+    // the met column (which carries the requirement network's gradient) as an outer product.
     const w1 = this.w(head, 'w1');
-    const width = batch.main.shape[1];
-    const z = tf.add(inputDense(batch.main, batch.mainT, tf.slice(w1, [0, 0], [width, w1.shape[1]]), this.b(head, 'b1'), 'linear'), tf.matMul(met, tf.slice(w1, [width, 0], [1, w1.shape[1]])));
+    const constant = w1.shape[0] - 1;
+    const z = tf.add(this.firstLayer(batch, tf.slice(w1, [0, 0], [constant, w1.shape[1]]), this.b(head, 'b1'), 'linear'), tf.matMul(met, tf.slice(w1, [constant, 0], [1, w1.shape[1]])));
     const out = this.mlp(head, tf.relu(z) as tf.Tensor2D);
     const reward = tf.clipByValue(tf.mul(tf.sigmoid(tf.slice(out, [0, 0], [n, 1])), met), 1e-6, 1 - 1e-6);
     const rewardLogit = tf.sub(tf.log(reward), tf.log1p(tf.neg(reward)));

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLAUSE_FEATURES, CLAUSE_SLOTS, EVIDENCE_WIDTH, transitionCandidates } from '../../../src/experience/neural/candidates.ts';
-import { NeuralNetwork, type NeuralArchitecture } from '../../../src/experience/neural/network.ts';
+import { disposeBatch, headBatch, NeuralNetwork, Rows, type NeuralArchitecture } from '../../../src/experience/neural/network.ts';
 import type { ExperienceInput } from '../../../src/experience/types.ts';
-import { tf, useBackend } from '../../../src/platform/tf.ts';
+import { useBackend } from '../../../src/platform/tf.ts';
 
 beforeAll(async () => {
   await useBackend(['cpu']);
@@ -87,17 +87,17 @@ describe('the transition head with requirements', () => {
       reasoning: { dense: 2, buckets: 2, hidden: 4, outputs: 1 },
     },
   };
-  // Two own dense values, two requirement slots of 3 (valid flag first), four bucket columns.
-  const rows = [
-    [0.5, 1, 1, 0.2, 0.3, 1, 0.9, 0.1, 1, 0, 0, 0],
-    [0.5, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0],
-  ];
+  // Two own dense values, two requirement slots of 3 (valid flag first), one hashed string.
+  const rows = new Rows(arch.heads.transition, 1);
+  rows.push({ dense: [0.5, 1, 1, 0.2, 0.3, 1, 0.9, 0.1], hashed: ['a'] }, [0, 0]);
+  rows.push({ dense: [0.5, 1, 0, 0, 0, 0, 0, 0], hashed: ['a'] }, [0, 0]);
 
   async function rewards(network: NeuralNetwork): Promise<number[]> {
-    const x = tf.tensor2d(rows);
-    const logits = network.forward('transition', x);
+    const batch = headBatch(rows.batch([0, 1], false), rows.shape);
+    const logits = network.forward('transition', batch);
     const out = Array.from(await logits.data());
-    tf.dispose([x, logits]);
+    disposeBatch(batch);
+    logits.dispose();
     return [0, 1].map((i) => 1 / (1 + Math.exp(-(out[2 * i] as number))));
   }
 

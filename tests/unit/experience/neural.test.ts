@@ -6,6 +6,7 @@ import { fitNeuralModel } from '../../../src/experience/neural/fit.ts';
 import { ModelFileError } from '../../../src/experience/neural/model-file.ts';
 import { exportNeuralModel, importNeuralModel, inspectNeuralModel } from '../../../src/experience/neural/model-io.ts';
 import { encodeExperienceFile, decodeExperienceFile } from '../../../src/experience/neural/model-file.ts';
+import type { CandidateCache } from '../../../src/experience/neural/model.ts';
 import { useBackend } from '../../../src/platform/tf.ts';
 import { seededBuffer } from './fixtures.ts';
 
@@ -78,6 +79,11 @@ describe('NeuralExperienceModel', () => {
     expect(header.algorithm).toBe('supervised');
     const { model } = importNeuralModel(bytes);
     expect(await model.predict(batch)).toEqual(before);
+    // A candidate cache (the fit's held-out inputs, posed each epoch) changes nothing, filled or read.
+    const candidates: CandidateCache = new WeakMap();
+    expect(await model.predict(batch, { candidates })).toEqual(before);
+    expect(batch.every((input) => candidates.has(input))).toBe(true);
+    expect(await model.predict(batch, { candidates })).toEqual(before);
     model.dispose();
     fit.model.dispose();
   }, 120_000);
