@@ -346,6 +346,12 @@ export interface PackedBatch {
   states: Float32Array;
   actions: Float32Array;
   mask: Float32Array;
+  /**
+   * The action rows' relation columns (their last ACTION_RELATIONS.length) apart, [N·K, R]: the
+   * network's skip path reads them, and slicing them off the action matrix in tfjs reads the whole
+   * matrix back on the wasm backend (tens of megabytes per update).
+   */
+  relations: Float32Array;
   /** With `transposed`: statesᵀ [S, N] and actionsᵀ [A, N·K], for the weight gradients. */
   statesT?: Float32Array;
   actionsT?: Float32Array;
@@ -360,6 +366,9 @@ export function packBatch(batch: readonly Features[], config: FeaturizerConfig, 
   const states = new Float32Array(N * S);
   const actions = new Float32Array(N * K * A);
   const mask = new Float32Array(N * K);
+  const R = ACTION_RELATIONS.length;
+  const firstRelation = A - R;
+  const relations = new Float32Array(N * K * R);
   // Rows are sparse, so filling the transposes as well touches only the nonzeros again.
   const statesT = options.transposed ? new Float32Array(N * S) : undefined;
   const actionsT = options.transposed ? new Float32Array(N * K * A) : undefined;
@@ -377,8 +386,9 @@ export function packBatch(batch: readonly Features[], config: FeaturizerConfig, 
         const v = row.values[j] as number;
         actions[r * A + i] = v;
         if (actionsT) actionsT[i * N * K + r] = v;
+        if (i >= firstRelation) relations[r * R + i - firstRelation] = v;
       });
     });
   });
-  return { size: N, maxActions: K, states, actions, mask, ...(statesT && actionsT ? { statesT, actionsT } : {}) };
+  return { size: N, maxActions: K, states, actions, mask, relations, ...(statesT && actionsT ? { statesT, actionsT } : {}) };
 }

@@ -43,6 +43,8 @@ export interface NetworkInputs {
   states: tf.Tensor2D;
   actions: tf.Tensor2D;
   mask: tf.Tensor2D;
+  /** The action rows' relation columns, packed apart (featurizer.ts PackedBatch); sliced off `actions` when absent. */
+  relations?: tf.Tensor2D;
   /** Transposes of the inputs, packed alongside them for updates (see dense.ts). */
   statesT?: tf.Tensor2D;
   actionsT?: tf.Tensor2D;
@@ -150,7 +152,7 @@ export class PolicyNetwork {
     const z2 = hiddenDense(z1, k('score/hidden_kernel'), b('score/hidden_bias'), 'relu');
     const R = this.config.relationPrior.length;
     // The relation features also reach the logit through one linear map (a learned skip path).
-    const relations = tf.slice(actions, [0, this.config.actionWidth - R], [N * K, R]);
+    const relations = inputs.relations ?? tf.slice(actions, [0, this.config.actionWidth - R], [N * K, R]);
     const scores = tf.add(hiddenDense(z2, k('score/kernel'), b('score/bias'), 'linear'), tf.matMul(relations, k('score/relation_kernel')));
     const raw = tf.reshape(scores, [N, K]) as tf.Tensor2D;
     // Masked entries get −1e9: exp underflows to exactly 0, so they carry no probability and no gradient.

@@ -54,6 +54,7 @@ export function batchTensors(features: readonly Features[], config: FeaturizerCo
     states: tf.tensor2d(packed.states, [packed.size, S]),
     actions: tf.tensor2d(packed.actions, [rows, A]),
     mask: tf.tensor2d(packed.mask, [packed.size, packed.maxActions]),
+    relations: tf.tensor2d(packed.relations, [rows, packed.relations.length / Math.max(1, rows)]),
     ...(packed.statesT && packed.actionsT
       ? { statesT: tf.tensor2d(packed.statesT, [S, packed.size]), actionsT: tf.tensor2d(packed.actionsT, [A, rows]) }
       : {}),
