@@ -60,8 +60,10 @@ export function hiddenDense(x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, acti
  * the row of each; `buckets.host` is `ids` as the host holds it.
  *
  * The gradient adds each row's dz into the rows of W its buckets read (duplicates sum, as counts
- * do), on the host: the wasm backend's gather and tile, which would do it in tfjs, cost more than
- * the dense matmul this replaces, and the optimiser reads every gradient back anyway (HostAdam).
+ * do). On the CPU-side backends (wasm, cpu) it is summed on the host: their gather and tile, which
+ * would do it in tfjs, cost more than the dense matmul this replaces, and reading dz back is a copy.
+ * On a GPU backend it stays on the device (gather, then a segment sum): a synchronous read there
+ * stalls the queue, and on WebGPU in a worker it may not be offered at all.
  */
 export interface BucketInputs {
   ids: tf.Tensor1D;
@@ -69,12 +71,13 @@ export interface BucketInputs {
   host: Int32Array;
 }
 
-export function bucketedInputDense(x: tf.Tensor2D, xT: tf.Tensor2D | undefined, buckets: BucketInputs, w: tf.Tensor2D, b: tf.Tensor1D, activation: Activation): tf.Tensor2D {
+export function bucketedInputDense(x: tf.Tensor2D, xT: tf.Tensor2D | undefined, buckets: BucketInputs, w: tf.Tensor2D, b: tf.Tensor1D, activation: Activation, gradientOn: 'host' | 'device' = gradientPlace()): tf.Tensor2D {
   const own = x.shape[1];
   const [inputs, units] = w.shape;
   const B = inputs - own;
   const m = buckets.host.length;
   const slots = m / Math.max(1, x.shape[0]);
+  if (!Number.isInteger(slots) || slots < 1) throw new RangeError(`${m} bucket entries for ${x.shape[0]} rows: every row needs the same number of slots, at least one`);
   const op = tf.customGrad(((kernel: tf.Tensor, bias: tf.Tensor, save: tf.GradSaveFunc) => {
     const k = kernel as tf.Tensor2D;
     // The table's last row is an empty slot's: zeros, and its gradient is dropped.
@@ -88,19 +91,30 @@ export function bucketedInputDense(x: tf.Tensor2D, xT: tf.Tensor2D | undefined, 
         const [val, input] = saved as [tf.Tensor, tf.Tensor2D];
         const dz = activate(dy, val, activation) as tf.Tensor2D;
         const dOwn = tf.matMul(xT ? input : tf.transpose(input), dz);
-        const d = dz.dataSync() as Float32Array;
-        const table = new Float32Array((B + 1) * units);
-        const ids = buckets.host;
-        for (let r = 0, i = 0; i < m; r++) {
-          const from = r * units;
-          for (let s = 0; s < slots; s++, i++) {
-            const to = (ids[i] as number) * units;
-            for (let u = 0; u < units; u++) table[to + u] = (table[to + u] as number) + (d[from + u] as number);
-          }
-        }
-        return [tf.concat([dOwn, tf.tensor2d(table.subarray(0, B * units), [B, units])], 0), tf.sum(dz, 0)];
+        const dTable = gradientOn === 'host' ? hostBucketGradient(dz, buckets.host, slots, B, units) : tf.slice(tf.unsortedSegmentSum(tf.gather(dz, buckets.owners), buckets.ids, B + 1), [0, 0], [B, units]);
+        return [tf.concat([dOwn, dTable], 0), tf.sum(dz, 0)];
       },
     };
   }) as unknown as Parameters<typeof tf.customGrad>[0]);
   return op(w, b) as tf.Tensor2D;
+}
+
+/** Where the bucket gradient is summed on the backend in use (see bucketedInputDense). */
+function gradientPlace(): 'host' | 'device' {
+  const backend = tf.getBackend();
+  return backend === 'wasm' || backend === 'cpu' ? 'host' : 'device';
+}
+
+/** Each row's dz added into the [B, units] rows its buckets name (an empty slot's, B, dropped). */
+function hostBucketGradient(dz: tf.Tensor2D, ids: Int32Array, slots: number, B: number, units: number): tf.Tensor2D {
+  const d = dz.dataSync() as Float32Array;
+  const table = new Float32Array((B + 1) * units);
+  for (let r = 0, i = 0; i < ids.length; r++) {
+    const from = r * units;
+    for (let s = 0; s < slots; s++, i++) {
+      const to = (ids[i] as number) * units;
+      for (let u = 0; u < units; u++) table[to + u] = (table[to + u] as number) + (d[from + u] as number);
+    }
+  }
+  return tf.tensor2d(table.subarray(0, B * units), [B, units]);
 }

@@ -8,6 +8,7 @@ import { Rng } from '../../../src/core/rng.ts';
 import { containsPhrase, mapper, type PhraseMap } from '../../../src/experience/neural/lines.ts';
 import { HostAdam } from '../../../src/experience/neural/host-adam.ts';
 import { disposeBatch, headBatch, headLoss, NeuralNetwork, Rows, type HeadName, type NamedWeight, type NeuralArchitecture } from '../../../src/experience/neural/network.ts';
+import { bucketedInputDense } from '../../../src/platform/dense.ts';
 import { tf, useBackend } from '../../../src/platform/tf.ts';
 
 /** The expression containsPhrase replaced. */
@@ -147,6 +148,27 @@ describe('the neural heads on pre-split batches', () => {
       network.dispose();
     });
   }
+
+  it('sums the bucket gradient on the device (GPU backends) as on the host (wasm, cpu), and refuses ragged slots', async () => {
+    await useBackend(['cpu']);
+    const rng = new Rng('bucket-gradient');
+    const x = tf.tensor2d(Float32Array.from({ length: 6 * 3 }, () => rng.next() - 0.5), [6, 3]);
+    // Rows share buckets 1 and 2; 4 (= B) is an empty slot.
+    const host = Int32Array.from([1, 2, 2, 4, 0, 1, 3, 1, 1, 2, 4, 4]);
+    const buckets = { ids: tf.tensor1d(host, 'int32'), owners: tf.tensor1d(Int32Array.from(host, (_, i) => Math.floor(i / 2)), 'int32'), host };
+    const w = tf.variable(tf.tensor2d(Float32Array.from({ length: 7 * 5 }, () => rng.next() - 0.5), [7, 5]));
+    const b = tf.variable(tf.zeros([5])) as tf.Variable<tf.Rank.R1>;
+    const grads = (on: 'host' | 'device') => tf.variableGrads(() => tf.sum(tf.square(bucketedInputDense(x, undefined, buckets, w, b, 'relu', on))) as tf.Scalar, [w, b]);
+    const onHost = grads('host');
+    const onDevice = grads('device');
+    const got = await (onDevice.grads[w.name] as tf.Tensor).data();
+    const want = await (onHost.grads[w.name] as tf.Tensor).data();
+    got.forEach((g, j) => expect(g).toBeCloseTo(want[j] as number, 6));
+    expect(Array.from(want).some((g) => g !== 0)).toBe(true);
+    const ragged = { ...buckets, host: host.subarray(0, 11) };
+    expect(() => bucketedInputDense(x, undefined, ragged, w, b, 'relu')).toThrow(/11 bucket entries for 6 rows/);
+    tf.dispose([x, w, b, buckets.ids, buckets.owners, onHost.value, onDevice.value, ...Object.values(onHost.grads), ...Object.values(onDevice.grads)]);
+  });
 
   it('HostAdam takes the steps tf.train.adam takes', async () => {
     await useBackend(['cpu']);
