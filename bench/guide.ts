@@ -1,11 +1,12 @@
 /**
- * `npm run bench -- guide [--backend wasm|webgpu|cpu|auto]`: the guided first run as a new user
+ * `npm run bench -- guide [--backend wasm|webgpu|cpu|auto] [--screenshot PATH]`: the guided first run as a new user
  * meets it. Builds the app as `npm run build` does, serves it on loopback, opens it in the system's
  * headless Chromium (a fresh profile: a first visit), runs Start's one button with the defaults
  * (jobs/guide-plan.ts) and reports the wall time of each phase as the page measured it, the whole
  * run's, and the three success rates it showed. Default backend wasm: this headless Chromium's
  * WebGPU is SwiftShader, software, minutes slower. It also reports the peak JS heap of the page and
  * of each of its workers over the run (bench/heap-sampler.ts), the dream run's fit and GRPO included.
+ * `--screenshot` saves the finished page, whole, as a PNG (the README's picture, docs/guide-run.png).
  */
 import { chromium } from 'playwright-core';
 import { build, preview } from 'vite';
@@ -41,6 +42,8 @@ export async function guideBench(args: string[]): Promise<unknown> {
     const heapFigures = await heap.stop();
     const state = await page.getByTestId('guide-state').textContent();
     if (state !== 'Done.') throw new Error(`the guided run ended ${state}: ${(await page.getByRole('alert').allTextContents()).join(' ')}`);
+    const screenshot = option(args, 'screenshot', '');
+    if (screenshot !== '') await page.screenshot({ path: screenshot, fullPage: true });
     const phases: Record<string, number> = {};
     for (const phase of GUIDE_PHASES) {
       phases[phase.id] = Number(await page.getByTestId(`guide-phase-${phase.id}-seconds`).getAttribute('data-seconds'));
