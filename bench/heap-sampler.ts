@@ -11,7 +11,7 @@
  * headers). Typed arrays' and wasm memories' backing stores live outside it; tfjs's tensors are
  * reported by the benches that measure them (`memory().numBytes`).
  */
-import type { Browser, CDPSession, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
 interface HeapUsage {
   usedSize: number;
@@ -92,7 +92,7 @@ export async function sampleHeap(browser: Browser, page: Page, options: { interv
   const sample = async (): Promise<void> => {
     await attachNewWorkers();
     const phase = options.phaseOf ? await options.phaseOf() : null;
-    const pageUsage = (await (pageSession as CDPSession).send('Runtime.getHeapUsage')) as HeapUsage;
+    const pageUsage = (await pageSession.send('Runtime.getHeapUsage')) as HeapUsage;
     let total = pageUsage.usedSize;
     peakPage = Math.max(peakPage, pageUsage.usedSize);
     for (const w of workers.values()) {

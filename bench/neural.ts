@@ -4,13 +4,16 @@
  * - fitting with the default config on N real shop transitions (seeded train-split episodes,
  *   expert + noisy expert + random), wall seconds for the whole fit (retrieval, candidates, epochs),
  *   the median of `fits` identical fits (one fit's time moves by a tenth between runs here);
- * - batched prediction at batch 32 on held-out transitions: transitions/s, the median over batches.
+ * - batched prediction at batch 32 on held-out transitions: transitions/s, the median over batches;
+ *   and the same batches again with their candidates already worked out (a CandidateCache filled by
+ *   a first pass): what share of a prediction the candidates and their features are.
  */
 import { fitNeuralModel } from '../src/experience/neural/fit.ts';
 import { DEFAULT_FIT } from '../src/experience/neural/fit-settings.ts';
+import type { CandidateCache } from '../src/experience/neural/model.ts';
 import { useBackend } from '../src/platform/tf.ts';
 import { median } from './stats.ts';
-import { PREDICT_BATCH, predictRates, seededShopBuffer } from './shop-data.ts';
+import { PREDICT_BATCH, predictBatches, seededShopBuffer, timePredictions } from './shop-data.ts';
 
 function option(args: string[], name: string, fallback: number): number {
   const i = args.indexOf(`--${name}`);
@@ -36,11 +39,24 @@ export async function neuralBench(args: string[]): Promise<unknown> {
   }
   if (!fit) throw new Error('no fit ran');
 
-  const rates = await predictRates(fit.model, buffer, batches);
+  const posed = await predictBatches(buffer, batches);
+  const rates = await timePredictions(fit.model, posed);
+  const candidates: CandidateCache = new WeakMap();
+  await timePredictions(fit.model, posed, 0, { candidates });
+  const cachedRates = await timePredictions(fit.model, posed, 0, { candidates });
   fit.model.dispose();
+  const perTransition = median(rates.map((r) => 1 / r));
+  const withoutCandidates = median(cachedRates.map((r) => 1 / r));
   return {
     backend,
     fit: { env: 'shop', realTransitions: transitions, epochs, config: 'default', seconds: median(seconds), eachFitSeconds: seconds, rows: fit.rows },
-    predict: { batch: PREDICT_BATCH, batches: rates.length, medianTransitionsPerSecond: Math.round(median(rates)), note: 'retrieval excluded; candidates, three heads and assembly included' },
+    predict: {
+      batch: PREDICT_BATCH,
+      batches: rates.length,
+      medianTransitionsPerSecond: Math.round(median(rates)),
+      candidatesCachedTransitionsPerSecond: Math.round(median(cachedRates)),
+      candidatesShare: Number((1 - withoutCandidates / perTransition).toFixed(2)),
+      note: 'retrieval excluded; candidates, three heads and assembly included; candidatesShare: the part of a prediction a filled CandidateCache removes',
+    },
   };
 }

@@ -7,7 +7,8 @@ import type { Transition } from '../src/core/types.ts';
 import { envSpec } from '../src/envs/registry.ts';
 import { heldoutInput, heldoutTransitions } from '../src/experience/fidelity.ts';
 import { DEFAULT_FIT } from '../src/experience/neural/fit-settings.ts';
-import type { ExperienceModel } from '../src/experience/types.ts';
+import type { NeuralPredictOptions } from '../src/experience/neural/model.ts';
+import type { ExperienceInput, ExperienceModel } from '../src/experience/types.ts';
 import { MemoryReplayStore } from '../src/replay/memory-store.ts';
 import { ReplayBuffer } from '../src/replay/retrieval.ts';
 import { seedEpisodes } from '../src/replay/seed.ts';
@@ -26,18 +27,31 @@ export async function seededShopBuffer(wanted: number): Promise<{ buffer: Replay
   return { buffer, transitions: Math.min(wanted, transitions.length) };
 }
 
-/** Transitions/s of `batches` predictions at batch 32 (retrieval excluded), after `warmup` untimed ones. */
-export async function predictRates(model: ExperienceModel, buffer: ReplayBuffer, batches: number, warmup = 0): Promise<number[]> {
-  const { heldout } = await heldoutTransitions(envSpec('shop'), PREDICT_BATCH * (batches + warmup), { oracle: 0.5, random: 0.5 }, 1);
-  const rates: number[] = [];
-  for (let b = 0; b < batches + warmup; b++) {
+/** `count` batches of 32 held-out test transitions posed as `experience eval` poses them, examples retrieved (untimed). */
+export async function predictBatches(buffer: ReplayBuffer, count: number): Promise<ExperienceInput[][]> {
+  const { heldout } = await heldoutTransitions(envSpec('shop'), PREDICT_BATCH * count, { oracle: 0.5, random: 0.5 }, 1);
+  const out: ExperienceInput[][] = [];
+  for (let b = 0; b < count; b++) {
     const slice = heldout.slice(b * PREDICT_BATCH, (b + 1) * PREDICT_BATCH);
     if (slice.length < PREDICT_BATCH) break;
     const examples = await buffer.nearest(slice.map(({ transition: t }) => ({ instruction: t.instruction, state: t.state, action: t.action })), DEFAULT_FIT.k, { env: 'shop', source: 'real' });
-    const inputs = slice.map((h, i) => heldoutInput(h, examples[i] ?? []));
+    out.push(slice.map((h, i) => heldoutInput(h, examples[i] ?? [])));
+  }
+  return out;
+}
+
+/** Transitions/s of each batch's prediction (retrieval excluded), after `warmup` untimed ones; a neural model reads `options.candidates`. */
+export async function timePredictions(model: ExperienceModel, batches: readonly ExperienceInput[][], warmup = 0, options: NeuralPredictOptions = {}): Promise<number[]> {
+  const rates: number[] = [];
+  for (const [b, inputs] of batches.entries()) {
     const started = performance.now();
-    await model.predict(inputs);
-    if (b >= warmup) rates.push(PREDICT_BATCH / ((performance.now() - started) / 1000));
+    await model.predict(inputs, options);
+    if (b >= warmup) rates.push(inputs.length / ((performance.now() - started) / 1000));
   }
   return rates;
+}
+
+/** Transitions/s of `batches` predictions at batch 32 (retrieval excluded), after `warmup` untimed ones. */
+export async function predictRates(model: ExperienceModel, buffer: ReplayBuffer, batches: number, warmup = 0): Promise<number[]> {
+  return timePredictions(model, await predictBatches(buffer, batches + warmup), warmup);
 }

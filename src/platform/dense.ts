@@ -14,6 +14,16 @@ function activate(dy: tf.Tensor, value: tf.Tensor, activation: Activation): tf.T
 }
 
 /**
+ * An input layer's backward pass from what it saved ([its value, x or xᵀ]): dz, and x's weight
+ * gradient as a plain matmul (against xᵀ when the caller packed it).
+ */
+function inputGradients(dy: tf.Tensor, saved: tf.Tensor[], transposed: boolean, activation: Activation): { dz: tf.Tensor2D; dW: tf.Tensor2D } {
+  const [value, input] = saved as [tf.Tensor, tf.Tensor2D];
+  const dz = activate(dy, value, activation) as tf.Tensor2D;
+  return { dz, dW: tf.matMul(transposed ? input : tf.transpose(input), dz) };
+}
+
+/**
  * y = act(x·W + b) for a constant input x (no gradient flows into x). `xT`, when given, is xᵀ
  * prepared by the caller; otherwise it is transposed here, and only if a gradient is asked for.
  */
@@ -25,9 +35,8 @@ export function inputDense(x: tf.Tensor2D, xT: tf.Tensor2D | undefined, w: tf.Te
     return {
       value,
       gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
-        const [val, input] = saved as [tf.Tensor, tf.Tensor2D];
-        const dz = activate(dy, val, activation) as tf.Tensor2D;
-        return [tf.matMul(xT ? input : tf.transpose(input), dz), tf.sum(dz, 0)];
+        const { dz, dW } = inputGradients(dy, saved, xT !== undefined, activation);
+        return [dW, tf.sum(dz, 0)];
       },
     };
   }) as unknown as Parameters<typeof tf.customGrad>[0]);
@@ -51,6 +60,13 @@ export function hiddenDense(x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, acti
   return op(x, w, b) as tf.Tensor2D;
 }
 
+/** A batch's hashed buckets, for bucketedInputDense: each (row, slot)'s bucket and its row, as tensors, and the buckets as the host holds them. */
+export interface BucketInputs {
+  ids: tf.Tensor1D;
+  owners: tf.Tensor1D;
+  host: Int32Array;
+}
+
 /**
  * Hashed one-hot inputs as a table lookup: y = act(x·W[own rows] + Σ W[own + bucket] + b), which
  * is x·W for a row laid out as [x, bucket counts] without multiplying the counts' mostly-zero
@@ -65,12 +81,6 @@ export function hiddenDense(x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, acti
  * On a GPU backend it stays on the device (gather, then a segment sum): a synchronous read there
  * stalls the queue, and on WebGPU in a worker it may not be offered at all.
  */
-export interface BucketInputs {
-  ids: tf.Tensor1D;
-  owners: tf.Tensor1D;
-  host: Int32Array;
-}
-
 export function bucketedInputDense(x: tf.Tensor2D, xT: tf.Tensor2D | undefined, buckets: BucketInputs, w: tf.Tensor2D, b: tf.Tensor1D, activation: Activation, gradientOn: 'host' | 'device' = gradientPlace()): tf.Tensor2D {
   const own = x.shape[1];
   const [inputs, units] = w.shape;
@@ -88,9 +98,7 @@ export function bucketedInputDense(x: tf.Tensor2D, xT: tf.Tensor2D | undefined, 
     return {
       value,
       gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
-        const [val, input] = saved as [tf.Tensor, tf.Tensor2D];
-        const dz = activate(dy, val, activation) as tf.Tensor2D;
-        const dOwn = tf.matMul(xT ? input : tf.transpose(input), dz);
+        const { dz, dW: dOwn } = inputGradients(dy, saved, xT !== undefined, activation);
         const dTable = gradientOn === 'host' ? hostBucketGradient(dz, buckets.host, slots, B, units) : tf.slice(tf.unsortedSegmentSum(tf.gather(dz, buckets.owners), buckets.ids, B + 1), [0, 0], [B, units]);
         return [tf.concat([dOwn, dTable], 0), tf.sum(dz, 0)];
       },

@@ -5,7 +5,7 @@
 import { DreamGymError } from '../core/errors.ts';
 import type { Rng } from '../core/rng.ts';
 import { tf } from '../platform/tf.ts';
-import { actionWidth, DEFAULT_FEATURIZER, Featurizer, packBatch, relationPrior, stateWidth, type FeaturizerConfig, type Features, type PolicyInput } from './featurizer.ts';
+import { ACTION_RELATIONS, actionWidth, DEFAULT_FEATURIZER, Featurizer, packBatch, relationPrior, stateWidth, type FeaturizerConfig, type Features, type PolicyInput } from './featurizer.ts';
 import { DEFAULT_HIDDEN, PolicyNetwork, type NetworkConfig } from './network.ts';
 import { expandActions } from '../core/queries.ts';
 import { envSpec } from '../envs/registry.ts';
@@ -54,7 +54,7 @@ export function batchTensors(features: readonly Features[], config: FeaturizerCo
     states: tf.tensor2d(packed.states, [packed.size, S]),
     actions: tf.tensor2d(packed.actions, [rows, A]),
     mask: tf.tensor2d(packed.mask, [packed.size, packed.maxActions]),
-    relations: tf.tensor2d(packed.relations, [rows, packed.relations.length / Math.max(1, rows)]),
+    relations: tf.tensor2d(packed.relations, [rows, ACTION_RELATIONS.length]),
     ...(packed.statesT && packed.actionsT
       ? { statesT: tf.tensor2d(packed.statesT, [S, packed.size]), actionsT: tf.tensor2d(packed.actionsT, [A, rows]) }
       : {}),

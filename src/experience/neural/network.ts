@@ -104,7 +104,6 @@ export class Rows {
     const own = req ? D - req.slots * req.features : D;
     const main = new Float32Array(n * own);
     const buckets = new Int32Array(n * this.slots);
-    const owners = new Int32Array(n * this.slots);
     const requirements = req ? new Float32Array(n * req.slots * req.features) : undefined;
     const weights = req ? new Float32Array(n * req.slots) : undefined;
     const unconstrained = req ? new Float32Array(n) : undefined;
@@ -125,10 +124,9 @@ export class Rows {
       for (let j = 0; j < this.slots; j++) {
         const b = this.buckets[row * this.slots + j] as number;
         buckets[r * this.slots + j] = b >= 0 ? b : B;
-        owners[r * this.slots + j] = r;
       }
     }
-    const out: HeadBatchData = { n, main, width: own, buckets, owners };
+    const out: HeadBatchData = { n, main, width: own, buckets };
     if (req && requirements && weights && unconstrained) Object.assign(out, { requirements, weights, unconstrained });
     if (transposed) {
       out.mainT = transpose(main, n, own);
@@ -156,8 +154,6 @@ export interface HeadBatchData {
   mainT?: Float32Array;
   /** [n · slots]: each row's buckets in slot order, `buckets` (the head's count) for an empty slot. */
   buckets: Int32Array;
-  /** [n · slots]: the row each bucket belongs to (0, 0, …, 1, 1, …). */
-  owners: Int32Array;
   /** The transition head's requirement rows, [n · slots, features]. */
   requirements?: Float32Array;
   requirementsT?: Float32Array;
@@ -192,7 +188,11 @@ function transpose(a: Float32Array, rows: number, cols: number): Float32Array {
 export function headBatch(data: HeadBatchData, shape: HeadShape): HeadBatch {
   const { n, width } = data;
   const req = shape.requirements;
-  const batch: HeadBatch = { main: tf.tensor2d(data.main, [n, width]), buckets: { ids: tf.tensor1d(data.buckets, 'int32'), owners: tf.tensor1d(data.owners, 'int32'), host: data.buckets } };
+  // Each bucket's row: every row has the same number of slots, in turn (0, 0, …, 1, 1, …).
+  const slots = data.buckets.length / Math.max(1, n);
+  const owners = new Int32Array(data.buckets.length);
+  for (let i = 0; i < owners.length; i++) owners[i] = Math.floor(i / slots);
+  const batch: HeadBatch = { main: tf.tensor2d(data.main, [n, width]), buckets: { ids: tf.tensor1d(data.buckets, 'int32'), owners: tf.tensor1d(owners, 'int32'), host: data.buckets } };
   if (data.mainT) batch.mainT = tf.tensor2d(data.mainT, [width, n]);
   if (req && data.requirements && data.weights && data.unconstrained) {
     batch.requirements = tf.tensor2d(data.requirements, [n * req.slots, req.features]);
