@@ -33,6 +33,8 @@ const everyMode = {
   evalEvery: v.optional(integerIn(0, MAX_ITERATIONS), 0),
   /** Held-out episodes per evaluation during training (needs evalEvery > 0); default the whole split. */
   evalEpisodes: v.optional(integerIn(1, MAX_EPISODES)),
+  /** The split the evaluations play (the environment checks the name); default its test split. Settings are chosen on another. */
+  evalSplit: v.optional(v.pipe(v.string(), v.nonEmpty('must name a split'))),
   /** Held-out episodes of the final evaluation; default the whole split. */
   finalEvalEpisodes: v.optional(integerIn(1, MAX_EPISODES)),
   /** Default: the algorithm's (and the environment's) setting, or the offline modes' own. */
@@ -87,6 +89,8 @@ const offline = (mode: OfflineMode) => ({
   buffer: v.optional(v.string()),
   /** Passes over the data. */
   epochs: v.optional(integerIn(1, MAX_EPOCHS), OFFLINE_DEFAULTS[mode].epochs),
+  /** Evaluate only on the split's tasks the buffer holds no episode of (shop's train tasks held out: validation data). */
+  evalUnseen: v.optional(v.boolean(), false),
 });
 
 export const TRAIN_SPECS = {

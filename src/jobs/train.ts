@@ -21,6 +21,8 @@ export interface CheckedTrainRun {
   /** Absent or 0 in mode dream. */
   realBudget?: number;
   evalEvery: number;
+  /** The split evaluations play; default the environment's test split. */
+  evalSplit?: string | undefined;
   evalEpisodes?: number | undefined;
   finalEvalEpisodes?: number | undefined;
   iterations?: number | undefined;
@@ -57,6 +59,9 @@ export interface CheckedOfflineRun {
   /** Passes over the data: the run's iterations. */
   epochs: number;
   evalEvery: number;
+  evalSplit?: string | undefined;
+  /** Evaluate only on the split's tasks the data holds no episode of. */
+  evalUnseen?: boolean | undefined;
   evalEpisodes?: number | undefined;
   finalEvalEpisodes?: number | undefined;
   /** Default: the offline modes' (offline/config.ts). */
@@ -118,6 +123,7 @@ export function createTrainer(job: TrainJob): Trainer {
     ...(job.statsStore ? { statsStore: job.statsStore } : {}),
     ...(run.iterations !== undefined ? { maxIterations: run.iterations } : {}),
     ...(run.trainMaxSteps !== undefined ? { trainMaxSteps: run.trainMaxSteps } : {}),
+    ...(run.evalSplit !== undefined ? { evalSplit: run.evalSplit } : {}),
     ...(run.evalEpisodes !== undefined ? { evalEpisodes: run.evalEpisodes } : {}),
     ...(run.finalEvalEpisodes !== undefined ? { finalEvalEpisodes: run.finalEvalEpisodes } : {}),
     ...(job.maxDifficulty !== undefined ? { maxDifficulty: job.maxDifficulty } : {}),
@@ -139,6 +145,8 @@ export function createOfflineTrainer(job: OfflineTrainJob): OfflineTrainer {
       ...(run.beta !== undefined ? { beta: run.beta } : {}),
     },
     evalEvery: run.evalEvery,
+    ...(run.evalSplit !== undefined ? { evalSplit: run.evalSplit } : {}),
+    ...(run.evalUnseen ? { evalUnseen: true } : {}),
     ...(run.evalEpisodes !== undefined ? { evalEpisodes: run.evalEpisodes } : {}),
     ...(run.finalEvalEpisodes !== undefined ? { finalEvalEpisodes: run.finalEvalEpisodes } : {}),
   });

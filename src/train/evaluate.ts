@@ -1,6 +1,7 @@
 /** Greedy evaluation of a policy in the real environment on held-out tasks: the ground truth of every claim. */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { UsageError } from '../core/errors.ts';
 import type { Task } from '../core/types.ts';
 import { episodeTasks } from '../envs/episode.ts';
 import type { EnvOptions, EnvSpec } from '../envs/spec.ts';
@@ -24,6 +25,8 @@ export interface EvaluateOptions {
   split: string;
   /** Default: every task of the split once, in order; a number draws a seeded sample. */
   episodes?: number;
+  /** Task ids left out of the split before any is drawn (the tasks a run's offline data holds: `--eval-unseen`). */
+  exclude?: ReadonlySet<string>;
   envOptions?: EnvOptions;
   seed?: number;
   parallelEnvs?: number;
@@ -53,7 +56,8 @@ export function actionsDigest(trajectories: readonly Trajectory[]): string {
 
 export async function evaluatePolicy(options: EvaluateOptions): Promise<EvalResult> {
   const { spec, policy, split } = options;
-  const all = spec.tasks(split);
+  const all = options.exclude ? spec.tasks(split).filter((t) => !options.exclude?.has(t.id)) : spec.tasks(split);
+  if (all.length === 0) throw new UsageError(`no ${split} task is left to evaluate on: the ${options.exclude?.size ?? 0} left out are all of them`);
   const tasks: readonly Task[] = options.episodes === undefined ? all : episodeTasks(all, options.episodes, options.seed ?? 0);
   const lanes = Math.min(options.parallelEnvs ?? 50, tasks.length);
   const envs = Array.from({ length: lanes }, () => spec.createEnv(options.envOptions));
@@ -66,7 +70,7 @@ export async function evaluatePolicy(options: EvaluateOptions): Promise<EvalResu
     ...(options.beforeRound ? { beforeRound: options.beforeRound } : {}),
     ...(options.onEpisode ? { onEpisode: options.onEpisode } : {}),
   });
-  return summarize(split, trajectories);
+  return summarize(options.exclude ? `${split} (unseen)` : split, trajectories);
 }
 
 /**
@@ -74,17 +78,18 @@ export async function evaluatePolicy(options: EvaluateOptions): Promise<EvalResu
  * drawn with the run's seed, honouring its pause and stop, counting episodes for its progress.
  */
 export async function evaluateHeldOut(
-  run: { spec: EnvSpec; policy: Policy; split: string; seed: number },
+  run: { spec: EnvSpec; policy: Policy; split: string; seed: number; exclude?: ReadonlySet<string> | undefined },
   episodes: number | undefined,
   hooks: { control?: { isStopped: boolean; checkpoint(): Promise<void> }; onEvalProgress?: (done: number, total: number) => void },
 ): Promise<EvalResult> {
   let done = 0;
   const control = hooks.control;
-  const total = episodes ?? run.spec.tasks(run.split).length;
+  const total = episodes ?? run.spec.tasks(run.split).filter((t) => !run.exclude?.has(t.id)).length;
   return evaluatePolicy({
     spec: run.spec,
     policy: run.policy,
     split: run.split,
+    ...(run.exclude ? { exclude: run.exclude } : {}),
     ...(episodes !== undefined ? { episodes } : {}),
     seed: run.seed,
     ...(control ? { shouldStop: () => control.isStopped, beforeRound: () => control.checkpoint() } : {}),

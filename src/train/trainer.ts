@@ -257,6 +257,8 @@ export class Trainer {
     this.trainTasks = options.maxDifficulty === undefined ? tasks : tasks.filter((t) => t.difficulty <= (options.maxDifficulty as number));
     if (this.trainTasks.length === 0) throw new UsageError(`no ${trainSplit} tasks with difficulty ≤ ${options.maxDifficulty}`);
     this.evalSplit = options.evalSplit ?? this.spec.testSplit;
+    // An unknown split is refused now, not after the budget is spent.
+    this.spec.tasks(this.evalSplit);
     this.curriculum = options.curriculum
       ? new Curriculum(this.trainTasks, {
           // A task's own outcomes measure its variance only where it is played more than once an iteration.

@@ -39,7 +39,8 @@ export const TRAIN_USAGE =
   '        [--lr RATE] [--lr-schedule constant|linear] [--loss-average step|trajectory (grpo)] [--set epochs=8,minibatchSize=128,… (numeric PPO/GRPO settings)]\n' +
   '        [--iterations N (stop after N updates; 0 evaluates the untrained policy)] [--train-max-steps N (step limit of training episodes)]\n' +
   '        [--eval-every ITERATIONS (epochs in bc, dpo)] [--eval-episodes N (per evaluation during training; the final one uses\n' +
-  '        the whole held-out split unless --final-eval-episodes N)] [--backend wasm|cpu] [--history FILE.json|FILE.csv|FILE.jsonl] [--json]\n' +
+  '        the whole held-out split unless --final-eval-episodes N)] [--eval-split SPLIT (default the env\'s test split; choose settings on another)]\n' +
+  '        [--eval-unseen (bc, dpo: only the split\'s tasks the buffer holds no episode of, e.g. shop\'s train tasks held out)] [--backend wasm|cpu] [--history FILE.json|FILE.csv|FILE.jsonl] [--json]\n' +
   '        [--checkpoint FILE.dgc (real, dream, s2r: save the run every --checkpoint-every SECONDS, default ' + DEFAULT_CHECKPOINT_SECONDS + ')] [--resume (go on from it)]\n' +
   '        Ctrl-C stops after the current iteration and still writes --out and --history';
 
@@ -66,6 +67,8 @@ const OPTIONS = {
   beta: { type: 'string' },
   'train-max-steps': { type: 'string' },
   'eval-episodes': { type: 'string' },
+  'eval-split': { type: 'string' },
+  'eval-unseen': { type: 'boolean' },
   'final-eval-episodes': { type: 'string' },
   lr: { type: 'string' },
   set: { type: 'string' },
@@ -217,9 +220,12 @@ async function checkOutputs(values: Values): Promise<void> {
   if (values.history !== undefined) await checkOutputPath(values.history, 'history');
 }
 
-/** The evaluation flags every mode reads, and the learning rate, as spec fields. */
-const heldOutFields = (values: Values) =>
-  numberFlags(values, { seed: 'seed', evalEvery: 'eval-every', evalEpisodes: 'eval-episodes', finalEvalEpisodes: 'final-eval-episodes', learningRate: 'lr' });
+/** The evaluation flags (every mode's, and bc and dpo's --eval-unseen, which the other modes' specs refuse by name), and the learning rate, as spec fields. */
+const heldOutFields = (values: Values) => ({
+  ...numberFlags(values, { seed: 'seed', evalEvery: 'eval-every', evalEpisodes: 'eval-episodes', finalEvalEpisodes: 'final-eval-episodes', learningRate: 'lr' }),
+  ...stringFlags(values, { evalSplit: 'eval-split' }),
+  ...(values['eval-unseen'] !== undefined ? { evalUnseen: values['eval-unseen'] } : {}),
+});
 
 function checkEvalEpisodes(settings: { evalEpisodes?: number | undefined; evalEvery: number }): void {
   if (settings.evalEpisodes !== undefined && settings.evalEvery === 0) {

@@ -33,7 +33,13 @@ export interface OfflineTrainOptions {
   data: { episodes: readonly OfflineEpisode[]; count: EpisodeCount; offlineTransitions: number; source: { name: string; howToSeed: string } };
   config?: OfflineSettings;
   policy?: Partial<PolicyConfig>;
+  /** The split evaluations play; default the environment's test split. */
   evalSplit?: string;
+  /**
+   * Evaluate only on the split's tasks the data holds no episode of: held-out tasks of the split
+   * the data came from (shop's train tasks), so settings can be chosen without the test split.
+   */
+  evalUnseen?: boolean;
   /** Evaluate every this many epochs (0: only at the end). */
   evalEvery?: number;
   /** Held-out episodes per evaluation during training; default every task of the split once. */
@@ -56,6 +62,8 @@ export class OfflineTrainer {
   lastEval: EvalResult | null = null;
   private readonly optimizer: Adam;
   private readonly evalSplit: string;
+  /** Task ids evaluations leave out (evalUnseen), or none. */
+  private readonly evalExclude: ReadonlySet<string> | undefined;
   /** What the run trains on: mode bc's cloned steps, or mode dpo's pairs (the other is null). */
   readonly cloning: CloningData | null = null;
   readonly preferences: PreferenceData | null = null;
@@ -77,6 +85,10 @@ export class OfflineTrainer {
     this.optimizer = new Adam(this.policy.network.variables);
     this.evalSplit = options.evalSplit ?? this.spec.testSplit;
     const { episodes, count, source } = options.data;
+    this.evalExclude = options.evalUnseen ? new Set(episodes.map((e) => e.taskId)) : undefined;
+    // An unknown split, or one the data covers whole, is refused before any epoch.
+    const evalTasks = this.spec.tasks(this.evalSplit).filter((t) => !this.evalExclude?.has(t.id));
+    if (evalTasks.length === 0) throw new UsageError(`${source.name} holds an episode of every ${this.evalSplit} task, so no unseen one is left to evaluate on; evaluate on another split`);
     const env = options.env;
     const held = `${count.episodes} whole ${env} episodes, ${count.successes} successful`;
     if (options.mode === 'bc') {
@@ -95,7 +107,7 @@ export class OfflineTrainer {
 
   /** Greedy held-out evaluation; `episodes` undefined means every task of the split once. */
   async evaluate(hooks: TrainHooks, episodes: number | undefined): Promise<EvalResult> {
-    this.lastEval = await evaluateHeldOut({ spec: this.spec, policy: this.policy, split: this.evalSplit, seed: this.options.seed }, episodes, hooks);
+    this.lastEval = await evaluateHeldOut({ spec: this.spec, policy: this.policy, split: this.evalSplit, seed: this.options.seed, exclude: this.evalExclude }, episodes, hooks);
     return this.lastEval;
   }
 

@@ -90,6 +90,29 @@ describe('behaviour cloning (mode bc)', () => {
     expect(result.history.map((m) => m.eval?.episodes ?? null)).toEqual([4, 4, null]);
     expect(result.eval?.episodes).toBe(5);
   }, 60_000);
+
+  it('evaluates on validation data: --eval-split plays another split, --eval-unseen only its tasks the buffer holds no episode of', async () => {
+    const held = new Set(groupEpisodes(buffer).episodes.map((e) => e.taskId));
+    const trainer = new OfflineTrainer({ ...base('bc'), config: { epochs: 1 }, evalSplit: 'train', evalUnseen: true, finalEvalEpisodes: 6 });
+    const result = await trainer.run();
+    expect(result.eval).toMatchObject({ split: 'train (unseen)', episodes: 6 });
+
+    // What is left out is never played, and what is left is all played: here every train task but three.
+    const spec = envSpec('shop');
+    const train = spec.tasks('train');
+    const kept = train.filter((t) => !held.has(t.id)).slice(0, 3);
+    const exclude = new Set(train.filter((t) => !kept.includes(t)).map((t) => t.id));
+    expect([...held].every((id) => exclude.has(id))).toBe(true);
+    const played: string[] = [];
+    const evaluation = await evaluatePolicy({ spec, policy: trainer.policy, split: 'train', exclude, onEpisode: (t) => played.push(t.task.id) });
+    expect(played.sort()).toEqual(kept.map((t) => t.id).sort());
+    expect(evaluation.split).toBe('train (unseen)');
+    await expect(evaluatePolicy({ spec, policy: trainer.policy, split: 'train', exclude: new Set(train.map((t) => t.id)) })).rejects.toThrow(/no train task is left to evaluate on/);
+    trainer.policy.dispose();
+
+    // An unknown split is refused before any epoch, in the environment's words.
+    expect(() => new OfflineTrainer({ ...base('bc'), evalSplit: 'valid' })).toThrow(/^shop has no split "valid"; use one of: train, test$/);
+  }, 60_000);
 });
 
 describe('DPO (mode dpo)', () => {
@@ -154,6 +177,14 @@ describe('the untrained baseline (train --iterations 0)', () => {
     const expected = await evaluatePolicy({ spec: envSpec('shop'), policy: initial, split: 'test', episodes: 6, seed: 4 });
     initial.dispose();
     expect(summary.eval.actionsDigest).toBe(expected.actionsDigest);
+
+    // Every mode evaluates on the split --eval-split names; --eval-unseen (the buffer's tasks left out) is the offline modes' alone.
+    stdout.length = 0;
+    expect(await main([...args.slice(0, -3), '--final-eval-episodes', '4', '--eval-split', 'train', '--json'], io)).toBe(0);
+    expect(JSON.parse(stdout.at(-1) as string).eval).toMatchObject({ split: 'train', episodes: 4 });
+    const stderr: string[] = [];
+    expect(await main([...args, '--eval-unseen'], { ...io, progress: (t: string) => stderr.push(t) })).toBe(2);
+    expect(stderr.join('\n')).toMatch(/--eval-unseen does not apply with --mode real; drop it/);
   }, 60_000);
 });
 
