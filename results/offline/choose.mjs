@@ -1,6 +1,8 @@
 // The offline baselines' settings chosen on validation data: for each environment and mode, the
 // learning rate and epoch count whose validation success is highest over the sweep's runs
-// (results/offline/sweep.sh), ties to fewer epochs. Prints the choice and every curve as JSON.
+// (results/offline/sweep.sh), each evaluation averaged with its neighbours (the one before and the
+// one after, in the same run) so that one lucky evaluation of 200–250 episodes does not decide;
+// ties go to fewer epochs. Prints the choice and every curve as JSON.
 // Usage: node results/offline/choose.mjs > results/offline/choice.json
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,10 +19,13 @@ for (const run of runs) {
   const key = `${run.env}/${run.mode}`;
   const entry = (out[key] ??= { split: run.eval.split, episodes: run.eval.episodes, runs: [], choice: null });
   entry.runs.push({ learningRate: run.config.learningRate, success: curve.map((x) => (x === null ? null : Number(x.toFixed(3)))) });
-  curve.forEach((success, i) => {
+  const evaluated = curve.map((success, i) => ({ epochs: i + 1, success })).filter((x) => x.success !== null);
+  evaluated.forEach(({ epochs }, j) => {
+    const window = evaluated.slice(Math.max(0, j - 1), j + 2).map((x) => x.success);
+    const smoothed = Number((window.reduce((a, b) => a + b, 0) / window.length).toFixed(3));
     const best = entry.choice;
-    if (success !== null && (!best || success > best.success || (success === best.success && i + 1 < best.epochs))) {
-      entry.choice = { learningRate: run.config.learningRate, epochs: i + 1, success: Number(success.toFixed(3)) };
+    if (!best || smoothed > best.smoothed || (smoothed === best.smoothed && epochs < best.epochs)) {
+      entry.choice = { learningRate: run.config.learningRate, epochs, smoothed, success: Number(evaluated[j].success.toFixed(3)) };
     }
   });
 }

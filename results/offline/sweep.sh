@@ -18,7 +18,7 @@ for env in "${envs[@]}"; do
   else episodes=500; mix=oracle=0.2,hasty=0.2,noisy=0.3,random=0.3; validation=(--eval-split valid-seen); fi
   [ -f "$work/$env.jsonl" ] || cli buffer seed --env "$env" --episodes "$episodes" --mix "$mix" --seed 1 --out "$work/$env.jsonl" --json > /dev/null
   for mode in bc dpo; do
-    rates=$([ "$mode" = bc ] && echo "1e-4 3e-4 1e-3" || echo "3e-5 1e-4 3e-4")
+    rates=$([ "$mode" = bc ] && echo "1e-4 3e-4 1e-3 3e-3 1e-2" || echo "1e-5 3e-5 1e-4 3e-4")
     for lr in $rates; do
       out="results/offline/runs/$env-$mode-lr$lr"
       [ -f "$out.json" ] && continue

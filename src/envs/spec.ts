@@ -23,6 +23,8 @@ export interface TrainingSettings {
   readonly all?: Readonly<Partial<Record<'ppo' | 'grpo', AlgoSettings>>>;
   /** Applied in mode dream on top of `all` (s2r keeps `all`: its real phase shares the run's one config). */
   readonly dream?: Readonly<Partial<Record<'ppo' | 'grpo', AlgoSettings>>>;
+  /** The offline baselines' settings (src/train/offline/config.ts), chosen on this environment's validation data. */
+  readonly offline?: Readonly<Partial<Record<'bc' | 'dpo', AlgoSettings>>>;
 }
 
 /**

@@ -6,8 +6,8 @@
 import * as v from 'valibot';
 import { UsageError } from '../core/errors.ts';
 import { CURRICULUM_OUTCOMES, DEFAULT_CURRICULUM, VARIATION_SCOPES } from '../curriculum/curriculum.ts';
-import { CURRICULUM_BY_DEFAULT, DEFAULT_IMAGINE, DEFAULT_S2R_REAL_BUDGET, IMAGINE_MODES, type OfflineMode, type RlMode } from '../train/modes.ts';
-import { MAX_BETA, MAX_EPOCHS, OFFLINE_DEFAULTS } from '../train/offline/config.ts';
+import { CURRICULUM_BY_DEFAULT, DEFAULT_IMAGINE, DEFAULT_S2R_REAL_BUDGET, IMAGINE_MODES, type RlMode } from '../train/modes.ts';
+import { MAX_BETA, MAX_EPOCHS } from '../train/offline/config.ts';
 import { DEFAULT_SEED, integerIn, MAX_EPISODE_STEPS, MAX_EPISODES, numberWithin, ON_OFF, oneOf, positiveUpTo } from './bounds-spec.ts';
 import { DEFAULT_K, MAX_K } from '../replay/retrieval.ts';
 import { EXPERIENCE_BACKENDS, EXPERIENCE_ENTRIES, type ExperienceBackend } from './experience-spec.ts';
@@ -83,15 +83,15 @@ const byBackend = (mode: 'dream' | 's2r') => {
 };
 
 /** The offline modes: no budget of transitions (they take none), epochs over the buffer's episodes instead. */
-const offline = (mode: OfflineMode) => ({
+const offline = {
   ...everyMode,
   /** The replay buffer file whose real episodes the run trains on (required; its own message says how to make one). */
   buffer: v.optional(v.string()),
-  /** Passes over the data. */
-  epochs: v.optional(integerIn(1, MAX_EPOCHS), OFFLINE_DEFAULTS[mode].epochs),
+  /** Passes over the data; default the environment's (its spec's `training.offline`), else the mode's (OFFLINE_DEFAULTS). */
+  epochs: v.optional(integerIn(1, MAX_EPOCHS)),
   /** Evaluate only on the split's tasks the buffer holds no episode of (shop's train tasks held out: validation data). */
   evalUnseen: v.optional(v.boolean(), false),
-});
+};
 
 export const TRAIN_SPECS = {
   /** Real transitions only: no experience model, no buffer. */
@@ -100,9 +100,9 @@ export const TRAIN_SPECS = {
   /** As dream, then real training on `realBudget`. */
   s2r: byBackend('s2r'),
   /** Behaviour cloning of the buffer's successful episodes. */
-  bc: v.strictObject(offline('bc')),
+  bc: v.strictObject(offline),
   /** DPO on the buffer's success/failure pairs, with β. */
-  dpo: v.strictObject({ ...offline('dpo'), beta: v.optional(positiveUpTo(MAX_BETA), OFFLINE_DEFAULTS.dpo.beta) }),
+  dpo: v.strictObject({ ...offline, beta: v.optional(positiveUpTo(MAX_BETA)) }),
 };
 
 /** The spec of an RL run in `mode`, dreaming with `backend` (modes dream and s2r); the offline modes' are `TRAIN_SPECS.bc` and `.dpo`. */

@@ -56,8 +56,8 @@ export interface TrainJob {
 /** An offline run's numbers as the CLI's `TRAIN_SPECS.bc` / `.dpo` checked them, defaults filled in. */
 export interface CheckedOfflineRun {
   seed: number;
-  /** Passes over the data: the run's iterations. */
-  epochs: number;
+  /** Passes over the data: the run's iterations. Default: the environment's, else the offline modes' (offline/config.ts). */
+  epochs?: number | undefined;
   evalEvery: number;
   evalSplit?: string | undefined;
   /** Evaluate only on the split's tasks the data holds no episode of. */
@@ -140,7 +140,7 @@ export function createOfflineTrainer(job: OfflineTrainJob): OfflineTrainer {
     backend: job.backend,
     data: job.data,
     config: {
-      epochs: run.epochs,
+      ...(run.epochs !== undefined ? { epochs: run.epochs } : {}),
       ...(run.learningRate !== undefined ? { learningRate: run.learningRate } : {}),
       ...(run.beta !== undefined ? { beta: run.beta } : {}),
     },

@@ -6,7 +6,8 @@
 import { UsageError } from '../core/errors.ts';
 import type { EnvSpec } from '../envs/spec.ts';
 import { defaultConfig, type AlgoConfig, type AlgoName } from '../rl/config.ts';
-import type { TrainMode } from './modes.ts';
+import type { OfflineMode, TrainMode } from './modes.ts';
+import { OFFLINE_DEFAULTS, type OfflineSettings } from './offline/config.ts';
 
 /** The settings `spec` overrides for `algo` in `mode` (empty when it has none). */
 export function envSettings(spec: Pick<EnvSpec, 'name' | 'training'>, algo: AlgoName, mode: TrainMode = 'real'): Partial<AlgoConfig> {
@@ -19,4 +20,16 @@ export function envSettings(spec: Pick<EnvSpec, 'name' | 'training'>, algo: Algo
     }
   }
   return settings as Partial<AlgoConfig>;
+}
+
+/** The offline baseline settings `spec` gives `mode` (empty when it gives none), checked against the mode's own. */
+export function envOfflineSettings(spec: Pick<EnvSpec, 'name' | 'training'>, mode: OfflineMode): OfflineSettings {
+  const settings = spec.training?.offline?.[mode] ?? {};
+  const defaults: Record<string, unknown> = { ...OFFLINE_DEFAULTS[mode] };
+  for (const [key, value] of Object.entries(settings)) {
+    if (typeof defaults[key] !== 'number' || typeof value !== 'number') {
+      throw new UsageError(`${spec.name}'s training settings give ${mode} "${key}: ${JSON.stringify(value)}", which is not one of its number settings`);
+    }
+  }
+  return settings as OfflineSettings;
 }

@@ -30,8 +30,8 @@ export const TRAIN_USAGE =
   '        | --mode dream --algo <ppo|grpo> --synthetic-budget N --buffer SEEDED.jsonl ' + EXPERIENCE_USAGE + '\n' +
   '        | --mode s2r (as dream, then real training) [--real-budget N (default ' + DEFAULT_S2R_REAL_BUDGET + ')]\n' +
   '        | --mode bc|dpo --buffer SEEDED.jsonl (offline, no --algo: behaviour cloning of its successful episodes,\n' +
-  '          or DPO on success/failure pairs) [--epochs N (default ' + OFFLINE_DEFAULTS.bc.epochs + ' bc, ' + OFFLINE_DEFAULTS.dpo.epochs + ' dpo)]\n' +
-  '          [--lr RATE (default ' + OFFLINE_DEFAULTS.bc.learningRate + ' bc, ' + OFFLINE_DEFAULTS.dpo.learningRate + ' dpo)] [--beta B (dpo, default ' + OFFLINE_DEFAULTS.dpo.beta + ')]\n' +
+  '          or DPO on success/failure pairs) [--epochs N] [--lr RATE] [--beta B (dpo)] (defaults: the environment\'s, chosen on its validation\n' +
+  '          data, else ' + OFFLINE_DEFAULTS.bc.epochs + ' epochs at ' + OFFLINE_DEFAULTS.bc.learningRate + ' bc, ' + OFFLINE_DEFAULTS.dpo.epochs + ' at ' + OFFLINE_DEFAULTS.dpo.learningRate + ' dpo, β ' + OFFLINE_DEFAULTS.dpo.beta + ')\n' +
   '        [--curriculum on|off (default on in dream and s2r, off in real)] [--lambda SHARE (generated tasks, default ' + DEFAULT_CURRICULUM.lambda + ')]\n' +
   '        [--exploration SHARE (unattempted tasks, default ' + DEFAULT_CURRICULUM.explorationFloor + ')] [--curriculum-outcome success|return (what its variance is over, default ' + DEFAULT_CURRICULUM.outcome + ')]\n' +
   '        [--variations any|same-kind (generated tasks keep the task type, default ' + DEFAULT_CURRICULUM.variations + ')] [--reasoning on|off (dream, s2r: the "without reasoning" ablation)]\n' +
@@ -336,11 +336,14 @@ async function offlineLaunch(io: CommandIO, env: string, mode: OfflineMode, valu
   const purpose = mode === 'bc' ? 'seed it with the oracle' : 'seed it with the oracle and agents that fail';
   const source: OfflineDataSource = { name: values.buffer, howToSeed: `${purpose}: ${seedCommand}` };
   const data = await offlineEpisodes(buffer.store, env, source);
-  const { epochs, seed } = settings;
+  const { seed } = settings;
+  // The trainer settles the epochs (the flag, else the environment's, else the mode's); the progress lines read them from it.
+  let epochs = 0;
   return {
     backend,
     describe: (trainer) => {
       const { config } = trainer as OfflineTrainer;
+      epochs = config.epochs;
       const offline = (trainer as OfflineTrainer).summary();
       const what = offline.pairs
         ? `${offline.pairs.total} preference pairs (${offline.pairs.state} state-level, ${offline.pairs.trajectory} trajectory-level; ${offline.pairs.sameTask} same-task, ${offline.pairs.neighbour} by the nearest instruction)`

@@ -11,6 +11,7 @@ import type { EnvSpec } from '../../envs/spec.ts';
 import { DEFAULT_POLICY, Policy, type PolicyConfig } from '../../policy/policy.ts';
 import { Adam } from '../../rl/adam.ts';
 import { TrainControl } from '../control.ts';
+import { envOfflineSettings } from '../env-settings.ts';
 import { evaluateHeldOut, type EvalResult } from '../evaluate.ts';
 import type { IterationMetrics, OfflineMetrics } from '../metrics.ts';
 import { OFFLINE_MODES, type OfflineMode } from '../modes.ts';
@@ -73,7 +74,9 @@ export class OfflineTrainer {
     if (!OFFLINE_MODES.includes(options.mode)) throw new UsageError(`unknown offline mode "${options.mode}"; use one of: ${OFFLINE_MODES.join(', ')}`);
     if (!Number.isInteger(options.seed)) throw new UsageError(`the seed must be an integer, got ${options.seed}`);
     this.spec = envSpec(options.env);
-    this.config = offlineConfig(options.mode, options.config);
+    // The mode's defaults, then the environment's (chosen on its validation data), then the caller's.
+    const given = Object.fromEntries(Object.entries(options.config ?? {}).filter(([, value]) => value !== undefined));
+    this.config = offlineConfig(options.mode, { ...envOfflineSettings(this.spec, options.mode), ...given });
     const { epochs, minibatchSize, learningRate } = this.config;
     if (!Number.isInteger(epochs) || epochs < 0) throw new UsageError(`epochs must be an integer ≥ 0, got ${epochs}`);
     if (!Number.isInteger(minibatchSize) || minibatchSize < 1) throw new UsageError(`minibatchSize must be a positive integer, got ${minibatchSize}`);

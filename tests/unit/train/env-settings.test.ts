@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackend } from '../../../src/platform/tf.ts';
 import { DEFAULT_GRPO, DEFAULT_PPO } from '../../../src/rl/config.ts';
 import { envSpec } from '../../../src/envs/registry.ts';
-import { envSettings as settingsOf } from '../../../src/train/env-settings.ts';
+import { envOfflineSettings, envSettings as settingsOf } from '../../../src/train/env-settings.ts';
+import { OFFLINE_DEFAULTS } from '../../../src/train/offline/config.ts';
 import { Trainer, type TrainOptions } from '../../../src/train/trainer.ts';
 
 const envSettings = (env: string, algo: 'ppo' | 'grpo', mode?: 'real' | 'dream' | 's2r') => settingsOf(envSpec(env), algo, mode);
@@ -50,5 +51,19 @@ describe('per-environment settings', () => {
     expect(() => settingsOf({ name: 'tiny', training: { all: { ppo: { groupSize: 4 } } } }, 'ppo')).toThrow(/tiny's training settings give ppo "groupSize: 4"/);
     expect(() => settingsOf({ name: 'tiny', training: { all: { grpo: { entropyCoef: 'high' } } } }, 'grpo')).toThrow(/not one of its number settings/);
     expect(settingsOf({ name: 'tiny', training: { dream: { grpo: { groupSize: 4 } } } }, 'grpo', 'dream')).toEqual({ groupSize: 4 });
+  });
+
+  it('give the offline baselines their environment’s settings over the modes’ defaults, checked, and the caller’s over both', () => {
+    const tiny = { name: 'tiny', training: { offline: { bc: { epochs: 3, learningRate: 1e-3 } } } };
+    expect(envOfflineSettings(tiny, 'bc')).toEqual({ epochs: 3, learningRate: 1e-3 });
+    expect(envOfflineSettings(tiny, 'dpo')).toEqual({});
+    expect(() => envOfflineSettings({ name: 'tiny', training: { offline: { bc: { beta: 0.2 } } } }, 'bc')).toThrow(/tiny's training settings give bc "beta: 0.2", which is not one of its number settings/);
+    expect(() => envOfflineSettings({ name: 'tiny', training: { offline: { dpo: { epochs: 'many' } } } }, 'dpo')).toThrow(/dpo "epochs: "many""/);
+    for (const env of ['shop', 'home']) {
+      for (const mode of ['bc', 'dpo'] as const) {
+        // Whatever the environment gives is a setting the mode has.
+        for (const key of Object.keys(envOfflineSettings(envSpec(env), mode))) expect(OFFLINE_DEFAULTS[mode]).toHaveProperty(key);
+      }
+    }
   });
 });

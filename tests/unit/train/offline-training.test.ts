@@ -24,6 +24,8 @@ import { cloningData, cloningLogLikelihood } from '../../../src/train/offline/bc
 import { measureReferenceMargins, preferenceData, preferenceMargins } from '../../../src/train/offline/dpo.ts';
 import { groupEpisodes } from '../../../src/train/offline/episodes.ts';
 import { OfflineTrainer, type OfflineTrainOptions } from '../../../src/train/offline/trainer.ts';
+import { OFFLINE_DEFAULTS } from '../../../src/train/offline/config.ts';
+import { envOfflineSettings } from '../../../src/train/env-settings.ts';
 
 // A small network on small features, as the real-mode test trains: seconds on the cpu backend.
 const POLICY: Partial<PolicyConfig> = { hidden: 32, featurizer: { stateBuckets: 512, actionBuckets: 256, historyWindow: 3, maxElements: 40 } };
@@ -90,6 +92,15 @@ describe('behaviour cloning (mode bc)', () => {
     expect(result.history.map((m) => m.eval?.episodes ?? null)).toEqual([4, 4, null]);
     expect(result.eval?.episodes).toBe(5);
   }, 60_000);
+
+  it('starts from the environment’s settings (chosen on its validation data) over the mode’s own, and the caller’s over both', () => {
+    for (const mode of ['bc', 'dpo'] as const) {
+      const own = envOfflineSettings(envSpec('shop'), mode);
+      expect(Object.keys(own).length).toBeGreaterThan(0);
+      expect(new OfflineTrainer(base(mode)).config).toEqual({ ...OFFLINE_DEFAULTS[mode], ...own, algo: mode });
+      expect(new OfflineTrainer({ ...base(mode), config: { epochs: 2, learningRate: undefined } }).config).toEqual({ ...OFFLINE_DEFAULTS[mode], ...own, epochs: 2, algo: mode });
+    }
+  });
 
   it('evaluates on validation data: --eval-split plays another split, --eval-unseen only its tasks the buffer holds no episode of', async () => {
     const held = new Set(groupEpisodes(buffer).episodes.map((e) => e.taskId));
