@@ -13,9 +13,10 @@ cd "$(dirname "$0")/../.."
 mkdir -p "$work" results/offline/runs
 cli() { npm run -s cli -- "$@"; }
 for env in "${envs[@]}"; do
-  # The paper experiment's full-preset buffers (experiments/paper-plan.ts), seed 1.
-  if [ "$env" = shop ]; then episodes=700; mix=oracle=0.4,noisy=0.3,random=0.3; validation=(--eval-split train --eval-unseen --eval-episodes 200 --final-eval-episodes 200)
-  else episodes=500; mix=oracle=0.2,hasty=0.2,noisy=0.3,random=0.3; validation=(--eval-split valid-seen); fi
+  if [ "$env" = shop ]; then validation=(--eval-split train --eval-unseen --eval-episodes 200 --final-eval-episodes 200)
+  else validation=(--eval-split valid-seen); fi
+  # The paper experiment's full-preset buffer, as its plan gives it (experiments/paper-plan.ts), seed 1.
+  read -r episodes mix < <(node --import tsx -e "import('./experiments/paper-plan.ts').then(({ PRESETS }) => console.log(PRESETS['$env'].full.bufferEpisodes, PRESETS['$env'].full.bufferMix))")
   [ -f "$work/$env.jsonl" ] || cli buffer seed --env "$env" --episodes "$episodes" --mix "$mix" --seed 1 --out "$work/$env.jsonl" --json > /dev/null
   for mode in bc dpo; do
     rates=$([ "$mode" = bc ] && echo "1e-4 3e-4 1e-3 3e-3 1e-2" || echo "1e-5 3e-5 1e-4 3e-4")

@@ -54,9 +54,15 @@ export function actionsDigest(trajectories: readonly Trajectory[]): string {
   return bytesToHex(hash.digest());
 }
 
+/** The tasks of `split` an evaluation draws from: all of them, or those `exclude` does not name. */
+export function heldOutTasks(spec: Pick<EnvSpec, 'tasks'>, split: string, exclude?: ReadonlySet<string>): readonly Task[] {
+  const all = spec.tasks(split);
+  return exclude ? all.filter((t) => !exclude.has(t.id)) : all;
+}
+
 export async function evaluatePolicy(options: EvaluateOptions): Promise<EvalResult> {
   const { spec, policy, split } = options;
-  const all = options.exclude ? spec.tasks(split).filter((t) => !options.exclude?.has(t.id)) : spec.tasks(split);
+  const all = heldOutTasks(spec, split, options.exclude);
   if (all.length === 0) throw new UsageError(`no ${split} task is left to evaluate on: the ${options.exclude?.size ?? 0} left out are all of them`);
   const tasks: readonly Task[] = options.episodes === undefined ? all : episodeTasks(all, options.episodes, options.seed ?? 0);
   const lanes = Math.min(options.parallelEnvs ?? 50, tasks.length);
@@ -84,7 +90,7 @@ export async function evaluateHeldOut(
 ): Promise<EvalResult> {
   let done = 0;
   const control = hooks.control;
-  const total = episodes ?? run.spec.tasks(run.split).filter((t) => !run.exclude?.has(t.id)).length;
+  const total = episodes ?? heldOutTasks(run.spec, run.split, run.exclude).length;
   return evaluatePolicy({
     spec: run.spec,
     policy: run.policy,

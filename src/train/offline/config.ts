@@ -49,9 +49,9 @@ export const MAX_EPOCHS = 100_000;
 /** DPO's β at most: past it the loss is a step function of the margin's sign. */
 export const MAX_BETA = 100;
 
-/** `mode`'s defaults with `settings` over them; β belongs to DPO alone. */
-export function offlineConfig(mode: OfflineMode, settings: OfflineSettings = {}): OfflineConfig {
-  const given = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) as OfflineSettings;
+/** `mode`'s defaults with each of `layers` over them in turn (an undefined value leaves the one below); β belongs to DPO alone. */
+export function offlineConfig(mode: OfflineMode, ...layers: (OfflineSettings | undefined)[]): OfflineConfig {
+  const given = Object.assign({}, ...layers.map((layer) => Object.fromEntries(Object.entries(layer ?? {}).filter(([, value]) => value !== undefined)))) as OfflineSettings;
   if (mode === 'bc') {
     const { beta, ...rest } = given;
     if (beta !== undefined) throw new UsageError('β is a DPO setting; behaviour cloning has no reference to stay near');

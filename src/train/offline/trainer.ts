@@ -12,7 +12,7 @@ import { DEFAULT_POLICY, Policy, type PolicyConfig } from '../../policy/policy.t
 import { Adam } from '../../rl/adam.ts';
 import { TrainControl } from '../control.ts';
 import { envOfflineSettings } from '../env-settings.ts';
-import { evaluateHeldOut, type EvalResult } from '../evaluate.ts';
+import { evaluateHeldOut, heldOutTasks, type EvalResult } from '../evaluate.ts';
 import type { IterationMetrics, OfflineMetrics } from '../metrics.ts';
 import { OFFLINE_MODES, type OfflineMode } from '../modes.ts';
 import type { OfflineSummary, TrainHooks, TrainResult } from '../trainer.ts';
@@ -75,8 +75,7 @@ export class OfflineTrainer {
     if (!Number.isInteger(options.seed)) throw new UsageError(`the seed must be an integer, got ${options.seed}`);
     this.spec = envSpec(options.env);
     // The mode's defaults, then the environment's (chosen on its validation data), then the caller's.
-    const given = Object.fromEntries(Object.entries(options.config ?? {}).filter(([, value]) => value !== undefined));
-    this.config = offlineConfig(options.mode, { ...envOfflineSettings(this.spec, options.mode), ...given });
+    this.config = offlineConfig(options.mode, envOfflineSettings(this.spec, options.mode), options.config);
     const { epochs, minibatchSize, learningRate } = this.config;
     if (!Number.isInteger(epochs) || epochs < 0) throw new UsageError(`epochs must be an integer ≥ 0, got ${epochs}`);
     if (!Number.isInteger(minibatchSize) || minibatchSize < 1) throw new UsageError(`minibatchSize must be a positive integer, got ${minibatchSize}`);
@@ -90,8 +89,7 @@ export class OfflineTrainer {
     const { episodes, count, source } = options.data;
     this.evalExclude = options.evalUnseen ? new Set(episodes.map((e) => e.taskId)) : undefined;
     // An unknown split, or one the data covers whole, is refused before any epoch.
-    const evalTasks = this.spec.tasks(this.evalSplit).filter((t) => !this.evalExclude?.has(t.id));
-    if (evalTasks.length === 0) throw new UsageError(`${source.name} holds an episode of every ${this.evalSplit} task, so no unseen one is left to evaluate on; evaluate on another split`);
+    if (heldOutTasks(this.spec, this.evalSplit, this.evalExclude).length === 0) throw new UsageError(`${source.name} holds an episode of every ${this.evalSplit} task, so no unseen one is left to evaluate on; evaluate on another split`);
     const env = options.env;
     const held = `${count.episodes} whole ${env} episodes, ${count.successes} successful`;
     if (options.mode === 'bc') {
