@@ -25,7 +25,21 @@ export interface Preset {
   evalEpisodes: number;
   /** Step limit of training episodes, the same for every row (home's lost episodes would eat a small budget). */
   trainMaxSteps?: number;
+  /** `--tasks` every command of the experiment takes (web: the site's tasks the regime is about). */
+  tasks?: string;
+  /** The buffer's episodes are demonstrations: `buffer seed --per-task`, at most this many of each task. */
+  perTask?: number;
+  /** Scripted exploration seeded beside the demonstrations (another seed) and imported into the same buffer. */
+  exploration?: { episodes: number; mix: string };
 }
+
+/**
+ * The experiment's regimes: `standard`, the paper's table on an offline buffer of scripted agents;
+ * `demos`, where real RL is impractical (issue 27): the web suite's app-like tasks, a buffer of at
+ * most 20 oracle demonstrations per task (a team's recordings) and random exploration, and real
+ * mode only for reference.
+ */
+export type RegimeName = 'standard' | 'demos';
 
 /**
  * Home's buffer gives the hasty oracle half the oracle's share: a model fitted without its episodes
@@ -50,6 +64,24 @@ export const PRESETS: Readonly<Record<string, Readonly<Record<PresetName, Preset
     full: { bufferEpisodes: 600, bufferMix: 'oracle=0.4,noisy=0.3,random=0.3', fitEpochs: 6, realBudget: 30_000, syntheticBudget: 30_000, s2rRealBudget: 3000, finalEvalEpisodes: 900, evalEvery: 10, evalEpisodes: 100 },
   },
 };
+
+/**
+ * The demonstrations-only regime (issue 27): 12 app-like tasks × 20 demonstrations; s2r's real phase
+ * is 1,000 transitions, and real mode trains on the same 1,000 from scratch beside it. The final
+ * evaluation plays all 360 app-like test instances (12 tasks × 30 seeds).
+ */
+const DEMOS_BUFFER = { bufferEpisodes: 240, bufferMix: 'oracle=1', perTask: 20, exploration: { episodes: 240, mix: 'random=1' }, tasks: '@app' } as const;
+export const DEMO_PRESETS: Readonly<Record<string, Readonly<Record<PresetName, Preset>>>> = {
+  web: {
+    quick: { ...DEMOS_BUFFER, fitEpochs: 3, realBudget: 8_000, syntheticBudget: 8_000, s2rRealBudget: 1000, finalEvalEpisodes: 360, evalEvery: 4, evalEpisodes: 60 },
+    full: { ...DEMOS_BUFFER, fitEpochs: 6, realBudget: 80_000, syntheticBudget: 30_000, s2rRealBudget: 1000, finalEvalEpisodes: 360, evalEvery: 10, evalEpisodes: 120 },
+  },
+};
+
+/** The presets of a regime, by environment. */
+export function regimePresets(regime: RegimeName): Readonly<Record<string, Readonly<Record<PresetName, Preset>>>> {
+  return regime === 'demos' ? DEMO_PRESETS : PRESETS;
+}
 
 export interface RowSpec {
   /** Names the row's run files (`<id>-s<seed>.json`): an id never changes, so recorded runs stay valid. */
@@ -90,15 +122,48 @@ export const ROWS: readonly RowSpec[] = [
   { id: 'dream-grpo-knn', label: 'dream GRPO, kNN model', mode: 'dream', algo: 'grpo', flags: [], experience: 'knn' },
 ];
 
+/** The demonstrations regime's rows: no ablation (they are the standard regime's question). */
+const DEMO_ROW_IDS = ['untrained', 'real-ppo', 'real-grpo', 'real-ppo-5k', 'real-grpo-5k', 'bc', 'dpo', 'dream-ppo', 'dream-grpo', 's2r-ppo', 's2r-grpo'];
+
+/** The rows of a regime's table, in the table's order. */
+export function regimeRows(regime: RegimeName): RowSpec[] {
+  return regime === 'demos' ? ROWS.filter((row) => DEMO_ROW_IDS.includes(row.id)) : [...ROWS];
+}
+
+/** `--env ENV`, and the preset's `--tasks`: how every command of the experiment names its environment. */
+export function envArgs(env: string, preset: Preset): string[] {
+  return ['--env', env, ...(preset.tasks !== undefined ? ['--tasks', preset.tasks] : [])];
+}
+
+/**
+ * The commands that make the offline buffer `buffer`, in order, writing the store at `into` (the
+ * runner builds it under another name and renames it when whole): one seeding, or the
+ * demonstrations and the exploration seeded into files of their own beside it
+ * (`…-demos.jsonl`, `…-exploration.jsonl`) and imported into one store.
+ */
+export function bufferCommands(env: string, preset: Preset, buffer: string, into = buffer): string[][] {
+  const seed = (episodes: number, mix: string, seedValue: number, out: string, perTask?: number): string[] =>
+    ['buffer', 'seed', ...envArgs(env, preset), '--episodes', String(episodes), '--mix', mix, ...(perTask !== undefined ? ['--per-task', String(perTask)] : []), '--seed', String(seedValue), '--out', out];
+  if (!preset.exploration) return [seed(preset.bufferEpisodes, preset.bufferMix, 1, into, preset.perTask)];
+  const demos = buffer.replace(/\.jsonl$/, '-demos.jsonl');
+  const exploration = buffer.replace(/\.jsonl$/, '-exploration.jsonl');
+  return [
+    seed(preset.bufferEpisodes, preset.bufferMix, 1, demos, preset.perTask),
+    seed(preset.exploration.episodes, preset.exploration.mix, 2, exploration),
+    ['buffer', 'import', demos, '--out', into],
+    ['buffer', 'import', exploration, '--out', into],
+  ];
+}
+
 /** The `train` arguments of one row and seed. */
 export function trainArgs(env: string, preset: Preset, row: RowSpec, seed: number, files: { buffer: string; model: string; history: string }): string[] {
   if (isOfflineMode(row.mode)) {
     // An offline row plays no episode but its evaluations, and its epochs cost no transition: its
     // curve would stand at 0 transitions, so only the final evaluation is run.
-    return ['train', '--env', env, '--mode', row.mode, '--seed', String(seed), '--buffer', files.buffer,
+    return ['train', ...envArgs(env, preset), '--mode', row.mode, '--seed', String(seed), '--buffer', files.buffer,
       '--final-eval-episodes', String(preset.finalEvalEpisodes), ...row.flags, '--history', files.history, '--json'];
   }
-  const args = ['train', '--env', env, '--mode', row.mode, '--algo', row.algo, '--seed', String(seed)];
+  const args = ['train', ...envArgs(env, preset), '--mode', row.mode, '--algo', row.algo, '--seed', String(seed)];
   if (row.mode === 'real') args.push('--real-budget', String(row.realBudget === 's2r-real' ? preset.s2rRealBudget : preset.realBudget));
   else {
     args.push('--synthetic-budget', String(preset.syntheticBudget), '--buffer', files.buffer);
@@ -117,15 +182,15 @@ export function trainArgs(env: string, preset: Preset, row: RowSpec, seed: numbe
   return args;
 }
 
-/** The rows `--rows a,b` names, in the table's order; every row when none is named. */
-export function selectRows(list: string | undefined): RowSpec[] {
-  if (list === undefined) return [...ROWS];
+/** The rows `--rows a,b` names, in the table's order; every row (of `rows`, the regime's) when none is named. */
+export function selectRows(list: string | undefined, rows: readonly RowSpec[] = ROWS): RowSpec[] {
+  if (list === undefined) return [...rows];
   const ids = list.split(',').map((id) => id.trim()).filter(Boolean);
-  const unknown = ids.filter((id) => !ROWS.some((row) => row.id === id));
+  const unknown = ids.filter((id) => !rows.some((row) => row.id === id));
   if (ids.length === 0 || unknown.length > 0) {
-    throw new UsageError(`${ids.length === 0 ? '--rows names no row' : `unknown row${unknown.length > 1 ? 's' : ''} ${unknown.map((id) => `"${id}"`).join(', ')}`}; the rows are: ${ROWS.map((row) => row.id).join(', ')}`);
+    throw new UsageError(`${ids.length === 0 ? '--rows names no row' : `unknown row${unknown.length > 1 ? 's' : ''} ${unknown.map((id) => `"${id}"`).join(', ')}`}; the rows are: ${rows.map((row) => row.id).join(', ')}`);
   }
-  return ROWS.filter((row) => ids.includes(row.id));
+  return rows.filter((row) => ids.includes(row.id));
 }
 
 /** What runs still to do read: the offline buffer (every row but real mode's) and the fitted neural model (dream and s2r rows that use it). */

@@ -4,7 +4,7 @@
  * of the learning curves. Pure functions of the runs, so a report can be rebuilt without rerunning.
  */
 import type { TrainResult } from '../src/train/trainer.ts';
-import { PRESETS, type Preset, type PresetName, type RowSpec } from './paper-plan.ts';
+import { regimePresets, type Preset, type PresetName, type RegimeName, type RowSpec } from './paper-plan.ts';
 
 export interface PaperRow {
   id: string;
@@ -22,6 +22,8 @@ export interface PaperReport {
   kind: 'dreamgym-paper-experiment';
   version: 1;
   env: string;
+  /** Absent: the standard regime (reports made before regimes). */
+  regime?: RegimeName;
   preset: PresetName;
   settings: Preset;
   seeds: number[];
@@ -152,6 +154,35 @@ export function claims(summaries: readonly RowSummary[]): string[] {
   return lines;
 }
 
+/**
+ * Issue 27's bars for the demonstrations-only regime: the best dream row's gain over the untrained
+ * policy ≥ 1.3 × the best offline row's, and s2r above real mode on the same real transitions by
+ * more than the seed spread.
+ */
+export function demoClaims(by: ReadonlyMap<string, RowSummary>): string[] {
+  const untrained = by.get('untrained');
+  if (!untrained) return [];
+  const gain = (r: RowSummary): number => r.success.mean - untrained.success.mean;
+  const lines: string[] = [];
+  const dreams = ['dream-ppo', 'dream-grpo'].flatMap((id) => by.get(id) ?? []);
+  const offline = ['bc', 'dpo'].flatMap((id) => by.get(id) ?? []);
+  if (dreams.length > 0 && offline.length > 0) {
+    const dream = dreams.reduce((a, b) => (gain(b) > gain(a) ? b : a));
+    const best = offline.reduce((a, b) => (gain(b) > gain(a) ? b : a));
+    const holds = gain(best) > 0 ? gain(dream) >= 1.3 * gain(best) : gain(dream) > 0;
+    lines.push(`- **The best dream row's gain ≥ 1.3 × the best offline row's: ${holds ? 'holds' : 'does not hold'}.** ${dream.label} gains ${gain(dream).toFixed(1)} points over the untrained policy, ${best.label} ${gain(best).toFixed(1)}${gain(best) > 0 ? ` (${(gain(dream) / gain(best)).toFixed(2)} ×)` : ''}.`);
+  }
+  for (const algo of ['ppo', 'grpo']) {
+    const scratch = by.get(`real-${algo}-5k`);
+    const sim = by.get(`s2r-${algo}`);
+    if (!scratch || !sim) continue;
+    const margin = sim.success.mean - scratch.success.mean;
+    const spread = Math.max(sim.success.std, scratch.success.std);
+    lines.push(`- **s2r ${algo.toUpperCase()} above real ${algo.toUpperCase()} on the same ${int(sim.realTransitions)} real transitions, beyond the seed spread: ${margin > spread ? 'holds' : 'does not hold'}.** ${pm(sim.success)}% against ${pm(scratch.success)}% (${margin >= 0 ? '+' : '−'}${Math.abs(margin).toFixed(1)} points; seed std up to ${spread.toFixed(1)}${sim.perSeed.length < 2 ? ', one seed: no spread to judge by' : ''}).`);
+  }
+  return lines;
+}
+
 /** Held-out success points over the untrained policy's, when the report has its row. */
 function gainText(row: RowSummary, untrained: RowSummary | undefined): string {
   if (!untrained) return '';
@@ -200,14 +231,18 @@ export function markdown(report: PaperReport, svgName: string): string {
   const p = report.settings;
   const out: string[] = [];
   const made = report.invocation ?? `npm run experiment -- paper --env ${report.env} --seeds ${report.seeds.length}${report.preset === 'quick' ? ' --quick' : ''}`;
-  out.push(`# ${report.env}: the DreamGym table${report.preset === 'quick' ? ' in miniature (quick preset)' : ' (full preset)'}`, '');
+  const demos = report.regime === 'demos';
+  out.push(`# ${report.env}${demos ? `, demonstrations only (tasks ${p.tasks ?? 'all'})` : ''}: the DreamGym table${report.preset === 'quick' ? ' in miniature (quick preset)' : ' (full preset)'}`, '');
+  if (demos) {
+    out.push(`**Where real RL is impractical.** The offline buffer holds at most ${p.perTask ?? '?'} oracle demonstrations of each task (${int(p.bufferEpisodes)} episodes, standing in for a team's own recordings) and ${int(p.exploration?.episodes ?? 0)} episodes of ${p.exploration?.mix ?? 'no'} exploration; BC and DPO train on it, the experience model learns from it, and the dream and s2r rows use no other real data but s2r's ${int(p.s2rRealBudget)} real transitions. Real mode (${int(p.realBudget)} real transitions) is for reference only.`, '');
+  }
   out.push(`Made by \`${made}\` on ${report.createdAt.slice(0, 10)}; ` +
     `${report.rows.reduce((a, r) => a + r.runs.length, 0)} runs, ${report.jobs} at a time, ${(report.wallSeconds / 60).toFixed(1)} minutes in all. Success and score are greedy, on the real held-out split (${p.finalEvalEpisodes} episodes), mean ± std over seeds ${report.seeds.join(', ')}.`, '');
   if (report.pending && report.pending.length > 0) {
     out.push(`**This table is partial.** Not run yet: ${report.pending.join(', ')}. The same command with the same \`--work\` folder (and \`--rows\` naming them, or none for all) runs them and keeps the runs above.`, '');
   }
   if (report.preset === 'quick') {
-    const full = PRESETS[report.env]?.full;
+    const full = regimePresets(report.regime ?? 'standard')[report.env]?.full;
     const fraction = full ? `about 1/${Math.round(full.realBudget / p.realBudget)} of the full preset's budgets` : 'a fraction of the full budgets';
     const fullText = full ? `uses ${int(full.realBudget)} / ${int(full.syntheticBudget)} / ${int(full.s2rRealBudget)}` : 'uses the full budgets';
     out.push(`**The quick preset runs the whole loop at ${fraction}** (real ${int(p.realBudget)}, synthetic ${int(p.syntheticBudget)}, s2r real ${int(p.s2rRealBudget)} transitions). Its numbers show the methods early in training, not where they end up; the full preset (\`--seeds 3\` without \`--quick\`) ${fullText}.`, '');
@@ -215,7 +250,7 @@ export function markdown(report: PaperReport, svgName: string): string {
   out.push(`| row | success % |${untrained ? ' vs untrained (points) |' : ''} score | real transitions | synthetic transitions | wall s | backend | experience model |`, `|---|---|${untrained ? '---|' : ''}---|---|---|---|---|---|`);
   for (const r of s) out.push(`| ${r.label}${r.perSeed.length < report.seeds.length ? ` (${r.perSeed.length} of ${report.seeds.length} seeds)` : ''} | ${pm(r.success)} |${gainText(r, untrained)} ${pm(r.score)} | ${int(r.realTransitions)} | ${int(r.syntheticTransitions)} | ${r.wallSeconds.toFixed(0)} | ${r.backend} | ${r.experience} |`);
   if (s.some((r) => r.id === 'bc' || r.id === 'dpo')) out.push('', 'BC and DPO train on the offline buffer (its real episodes; see Setup) and take no transition of their own: their real-transitions column is 0.');
-  const checked = claims(s);
+  const checked = demos ? [...demoClaims(new Map(s.map((r) => [r.id, r]))), ...baselineClaims(new Map(s.map((r) => [r.id, r])))] : claims(s);
   out.push('', '## The claims', '', ...(checked.length > 0 ? checked : ['- None can be checked yet: each reads a row still to run.']), '');
   out.push(`## Learning curves`, '', `![held-out success against transitions](${svgName})`, '', 'Held-out success (greedy, ' + p.evalEpisodes + ' episodes per point during training, the final point on ' + p.finalEvalEpisodes + ') against transitions used (real + synthetic), mean over seeds.', '');
   out.push('## Setup', '', ...report.setup.map((c) => `- \`${c}\``), '');

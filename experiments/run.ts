@@ -9,8 +9,11 @@
  * buffer and the model are made only when a run still to do reads them); the report then shows
  * every row with finished runs and lists the rest as still to run, so a table too long for one
  * sitting grows over several, in a work folder that is committed (`results/full/<env>`).
+ * `--regime demos` (web) runs issue 27's demonstrations-only table instead (paper-plan.ts
+ * DEMO_PRESETS): the app-like tasks, a buffer of oracle demonstrations and random exploration, no
+ * ablation rows; it writes `<out>/web-demos-paper.*`.
  *
- * `npm run experiment -- rebuild --env <shop|home|web> [--out DIR]` rewrites the Markdown and SVG from
+ * `npm run experiment -- rebuild --env <shop|home|web> [--regime demos] [--out DIR]` rewrites the Markdown and SVG from
  * the report's JSON, running nothing (after a change to how the results are written).
  *
  * `npm run experiment -- real-table --env <shop|home> [--dir results/real]` prints the real-mode
@@ -55,13 +58,13 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TrainResult } from '../src/train/trainer.ts';
 import { DEFAULT_IMAGINE, IMAGINE_MODES, isOfflineMode, type Imagine } from '../src/train/modes.ts';
-import { PRESETS, ROWS, selectRows, setupNeeds, trainArgs, type PresetName, type RowSpec } from './paper-plan.ts';
+import { bufferCommands, envArgs, regimePresets, regimeRows, selectRows, setupNeeds, trainArgs, type PresetName, type RegimeName, type RowSpec } from './paper-plan.ts';
 import { markdown, svg, type PaperReport, type PaperRow } from './paper-report.ts';
 import { realTable, type RealRun } from './real-table.ts';
 import { countByType, meanByGroup } from './by-type.ts';
@@ -103,7 +106,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const CLI = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home|web> --seeds N [--quick] [--jobs N] [--rows ID,…] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home|web> [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n       npm run experiment -- missed-successes --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--heldout 1000] [--k 3] [--seed 1] [--false]\n       npm run experiment -- curriculum-variance --env <shop|home> --policy <FILE.dgp|untrained> --model FILE.dgx --buffer FILE.jsonl [--experience neural|knn] [--tasks 60] [--group 8] [--split train] [--seed 1] [--k 3] [--train-max-steps N] [--imagine sample|likeliest]\n       npm run experiment -- dream-scripted --env <shop|home> --model FILE.dgx --buffer FILE.jsonl [--agent oracle] [--tasks 40] [--split train] [--seed 1] [--k 3] [--train-max-steps N] [--imagine sample|likeliest]\n`);
+  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home|web> --seeds N [--quick] [--regime standard|demos (web)] [--jobs N] [--rows ID,…] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home|web> [--regime standard|demos] [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n       npm run experiment -- missed-successes --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--heldout 1000] [--k 3] [--seed 1] [--false]\n       npm run experiment -- curriculum-variance --env <shop|home> --policy <FILE.dgp|untrained> --model FILE.dgx --buffer FILE.jsonl [--experience neural|knn] [--tasks 60] [--group 8] [--split train] [--seed 1] [--k 3] [--train-max-steps N] [--imagine sample|likeliest]\n       npm run experiment -- dream-scripted --env <shop|home> --model FILE.dgx --buffer FILE.jsonl [--agent oracle] [--tasks 40] [--split train] [--seed 1] [--k 3] [--train-max-steps N] [--imagine sample|likeliest]\n`);
   process.exit(2);
 }
 
@@ -136,38 +139,49 @@ async function paper(argv: string[]): Promise<void> {
       quick: { type: 'boolean', default: false },
       jobs: { type: 'string', default: '2' },
       rows: { type: 'string' },
+      regime: { type: 'string', default: 'standard' },
       work: { type: 'string' },
       out: { type: 'string', default: 'results' },
     },
     strict: true,
   });
   const env = values.env ?? usage('--env is required');
-  if (!(env in PRESETS)) usage(`unknown env "${env}"; use one of: ${Object.keys(PRESETS).join(', ')}`);
+  const regime = parseRegime(values.regime);
+  const presets = regimePresets(regime);
+  if (!(env in presets)) usage(`${regime === 'demos' ? 'the demos regime runs on' : 'unknown env'} ${regime === 'demos' ? Object.keys(presets).join(', ') : `"${env}"; use one of: ${Object.keys(presets).join(', ')}`}`);
   const seedCount = Number(values.seeds);
   const jobs = Number(values.jobs);
   if (!Number.isInteger(seedCount) || seedCount < 1) usage(`--seeds must be a positive integer, got "${values.seeds}"`);
   if (!Number.isInteger(jobs) || jobs < 1) usage(`--jobs must be a positive integer, got "${values.jobs}"`);
   let selected: RowSpec[];
   try {
-    selected = selectRows(values.rows);
+    selected = selectRows(values.rows, regimeRows(regime));
   } catch (error) {
     usage(errorMessage(error));
   }
   const presetName: PresetName = values.quick ? 'quick' : 'full';
-  const preset = (PRESETS[env] as Record<PresetName, (typeof PRESETS)[string]['quick']>)[presetName];
+  const preset = (presets[env] as Record<PresetName, (typeof presets)[string]['quick']>)[presetName];
   const seeds = Array.from({ length: seedCount }, (_, i) => i + 1);
-  const work = path.resolve(values.work ?? path.join(tmpdir(), `dreamgym-paper-${env}-${presetName}`));
+  const name = reportName(env, regime);
+  const work = path.resolve(values.work ?? path.join(tmpdir(), `dreamgym-${name}-${presetName}`));
   await mkdir(path.join(work, 'runs'), { recursive: true });
   const started = performance.now();
   const buffer = path.join(work, `${env}-buffer.jsonl`);
   const model = path.join(work, `${env}-model.dgx`);
-  const seedArgs = ['buffer', 'seed', '--env', env, '--episodes', String(preset.bufferEpisodes), '--mix', preset.bufferMix, '--seed', '1', '--out', buffer];
-  const fitArgs = ['experience', 'fit', '--env', env, '--buffer', buffer, '--out', model, '--epochs', String(preset.fitEpochs), '--seed', '1'];
+  const seedCommands = bufferCommands(env, preset, buffer);
+  const fitArgs = ['experience', 'fit', ...envArgs(env, preset), '--buffer', buffer, '--out', model, '--epochs', String(preset.fitEpochs), '--seed', '1'];
   const historyOf = (row: RowSpec, seed: number): string => path.join(work, 'runs', `${row.id}-s${seed}.json`);
   const queue = selected.flatMap((row) => seeds.map((seed) => ({ row, seed, history: historyOf(row, seed) }))).filter((item) => !existsSync(item.history));
   // The buffer and the model are made only when a run still to do reads them (real rows read neither).
   const setup = setupNeeds(queue.map((item) => item.row));
-  if (setup.buffer && !existsSync(buffer)) await cli(seedArgs, 'buffer');
+  if (setup.buffer && !existsSync(buffer)) {
+    // Made under another name and renamed when whole, so an interrupted setup is made again, not half used.
+    const partial = buffer.replace(/\.jsonl$/, '.partial.jsonl');
+    const partialCommands = bufferCommands(env, preset, buffer, partial);
+    for (const file of [partial, ...partialCommands.flatMap((c) => c.filter((a) => a.endsWith('.jsonl')))]) await rm(file, { force: true });
+    for (const args of partialCommands) await cli(args, 'buffer');
+    await rename(partial, buffer);
+  }
   if (setup.model && !existsSync(model)) await cli(fitArgs, 'fit');
 
   let next = 0;
@@ -190,7 +204,7 @@ async function paper(argv: string[]): Promise<void> {
   // the rest are listed as still to run, so a table can grow over several sessions.
   const rows: PaperRow[] = [];
   const pending: string[] = [];
-  for (const row of ROWS) {
+  for (const row of regimeRows(regime)) {
     const done = seeds.filter((seed) => existsSync(historyOf(row, seed)));
     if (done.length < seeds.length) pending.push(`${row.id} (seed${seeds.length - done.length > 1 ? 's' : ''} ${seeds.filter((s) => !done.includes(s)).join(', ')})`);
     if (done.length === 0) continue;
@@ -203,11 +217,12 @@ async function paper(argv: string[]): Promise<void> {
     kind: 'dreamgym-paper-experiment',
     version: 1,
     env,
+    ...(regime !== 'standard' ? { regime } : {}),
     preset: presetName,
     settings: preset,
     seeds,
     createdAt: new Date().toISOString(),
-    setup: [shellLine(seedArgs, work), shellLine(fitArgs, work)],
+    setup: [...seedCommands.map((c) => shellLine(c, work)), shellLine(fitArgs, work)],
     wallSeconds: await addElapsed(work, (performance.now() - started) / 1000),
     jobs,
     rows,
@@ -217,12 +232,20 @@ async function paper(argv: string[]): Promise<void> {
   };
   const out = path.resolve(values.out);
   await mkdir(out, { recursive: true });
-  const base = path.join(out, `${env}-paper`);
+  const base = path.join(out, name);
   await writeFile(`${base}.json`, `${JSON.stringify(report)}\n`);
   await writeFile(`${base}.svg`, `${svg(report)}\n`);
-  await writeFile(`${base}.md`, markdown(report, `${env}-paper.svg`));
+  await writeFile(`${base}.md`, markdown(report, `${name}.svg`));
   process.stderr.write(`paper: wrote ${base}.md, .json and .svg in ${(report.wallSeconds / 60).toFixed(1)} minutes${pending.length > 0 ? `; still to run: ${pending.join(', ')}` : ''}\n`);
 }
+
+function parseRegime(value: string | undefined): RegimeName {
+  if (value === 'standard' || value === 'demos') return value;
+  usage(`--regime must be standard or demos, got "${value}"`);
+}
+
+/** The results' file name: `web-paper`, `web-demos-paper`. */
+const reportName = (env: string, regime: RegimeName): string => `${env}${regime === 'standard' ? '' : `-${regime}`}-paper`;
 
 /** Seconds this experiment has run over all its invocations (a resumed one adds to the first). */
 async function addElapsed(work: string, seconds: number): Promise<number> {
@@ -233,13 +256,14 @@ async function addElapsed(work: string, seconds: number): Promise<number> {
 }
 
 async function rebuild(argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { env: { type: 'string' }, out: { type: 'string', default: 'results' } }, strict: true });
+  const { values } = parseArgs({ args: argv, options: { env: { type: 'string' }, regime: { type: 'string', default: 'standard' }, out: { type: 'string', default: 'results' } }, strict: true });
   const env = values.env ?? usage('--env is required');
-  const base = path.join(path.resolve(values.out), `${env}-paper`);
+  const name = reportName(env, parseRegime(values.regime));
+  const base = path.join(path.resolve(values.out), name);
   if (!existsSync(`${base}.json`)) usage(`${base}.json does not exist; run the experiment first`);
   const report = JSON.parse(await readFile(`${base}.json`, 'utf8')) as PaperReport;
   await writeFile(`${base}.svg`, `${svg(report)}\n`);
-  await writeFile(`${base}.md`, markdown(report, `${env}-paper.svg`));
+  await writeFile(`${base}.md`, markdown(report, `${name}.svg`));
   process.stderr.write(`paper: rewrote ${base}.md and .svg from ${base}.json\n`);
 }
 

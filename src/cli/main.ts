@@ -46,7 +46,8 @@ commands:
       the first stdout line is {url, port, model, transitions}
 
 every command: --env web plays the bundled web suite (live pages in the system Chromium);
-  --site DIR [--tasks a,b] makes a folder of pages with a site.json the web env instead`;
+  --site DIR [--tasks a,b] makes a folder of pages with a site.json the web env instead;
+  --tasks a,b (task ids, or the groups @app and @widgets) keeps only those tasks of the suite or the site`;
 
 export async function main(argv: string[], io: CommandIO = processIO): Promise<number> {
   const [command, ...given] = argv;

@@ -1,13 +1,15 @@
 /**
  * `--site DIR [--tasks a,b]`, taken by every command: a user's folder of pages becomes the `web`
- * environment for the command's run (envs/web/node/site-folder.ts checks it first).
+ * environment for the command's run (envs/web/node/site-folder.ts checks it first). `--tasks`
+ * alone keeps those tasks of the bundled suite (ids, or the groups `@app` and `@widgets`).
  */
 import { UsageError } from '../core/errors.ts';
 import { replaceEnvironment } from '../envs/registry.ts';
+import { bundledSuiteEnvironment } from '../envs/web/index.ts';
 import { loadSiteFolder } from '../envs/web/node/site-folder.ts';
 
-/** The arguments without `--site` and `--tasks`, and what they said. */
-export function siteOptions(args: readonly string[]): { rest: string[]; site: { dir: string; tasks: string[] } | null } {
+/** The arguments without `--site` and `--tasks`, and what they said (`dir` null: the bundled suite). */
+export function siteOptions(args: readonly string[]): { rest: string[]; site: { dir: string | null; tasks: string[] } | null } {
   const rest: string[] = [];
   let dir: string | null = null;
   let tasks: string[] = [];
@@ -23,11 +25,13 @@ export function siteOptions(args: readonly string[]): { rest: string[]; site: { 
     if (flag === '--site') dir = value;
     else tasks = value.split(',').map((t) => t.trim()).filter((t) => t !== '');
   }
-  if (dir === null && tasks.length > 0) throw new UsageError('--tasks chooses tasks of a --site; give --site DIR too');
-  return { rest, site: dir === null ? null : { dir, tasks } };
+  const envAt = rest.findIndex((a) => a === '--env' || a.startsWith('--env='));
+  const env = envAt < 0 ? undefined : rest[envAt]?.startsWith('--env=') ? rest[envAt]?.slice(6) : rest[envAt + 1];
+  if ((dir !== null || tasks.length > 0) && env !== undefined && env !== 'web') throw new UsageError(`${dir !== null ? '--site' : '--tasks'} is for --env web (pages); --env ${env} has no site`);
+  return { rest, site: dir === null && tasks.length === 0 ? null : { dir, tasks } };
 }
 
-/** Makes the site the `web` environment; returns what puts the bundled suite back. */
-export function useSite(dir: string, tasks: readonly string[]): () => void {
-  return replaceEnvironment(loadSiteFolder(dir, { tasks }).environment);
+/** Makes the site (or the bundled suite's chosen tasks) the `web` environment; returns what puts the whole suite back. */
+export function useSite(dir: string | null, tasks: readonly string[]): () => void {
+  return replaceEnvironment(dir === null ? bundledSuiteEnvironment(tasks) : loadSiteFolder(dir, { tasks }).environment);
 }

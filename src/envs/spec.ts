@@ -66,6 +66,11 @@ export interface EnvSpec {
   createEnv(options?: EnvOptions): Env;
   /** The tasks of a split, in a fixed order. Throws `UsageError` for an unknown split. */
   tasks(split: string): readonly Task[];
+  /**
+   * Which of the environment's tasks an instance is (a web site's task id: `inbox-reply` of
+   * `inbox-reply:17`), where it has a fixed list of them; `buffer seed --per-task` counts by it.
+   */
+  taskKind?(task: Task): string;
   /** Reads the task's goal and acts optimally. */
   createOracle(): Agent;
   /** Picks uniformly among admissible actions (and random queries where free text is needed). */

@@ -82,7 +82,7 @@ export async function seedBuffer(spec: EnvSpec, settings: SeedSpec, options: See
   };
   try {
     let size = 0;
-    for await (const episode of seedEpisodes({ spec, episodes: total, mix, seed, runId, createdAt, ...(settings.split !== undefined ? { split: settings.split } : {}) })) {
+    for await (const episode of seedEpisodes({ spec, episodes: total, mix, seed, runId, createdAt, ...(settings.split !== undefined ? { split: settings.split } : {}), ...(settings.perTask !== undefined ? { perTask: settings.perTask } : {}) })) {
       pending.push(episode);
       size += episode.transitions.length;
       if (pending.length >= BATCH_EPISODES || size >= BATCH_TRANSITIONS) {

@@ -18,6 +18,8 @@ export const seedSpec = (env: EnvSpec) =>
     seed: v.optional(SEED, DEFAULT_SEED),
     /** Default: the environment's first split, its training split. */
     split: v.optional(oneOf(splitNames(env))),
+    /** At most this many episodes of each of the environment's tasks (replay/seed.ts tasksPerKind). */
+    perTask: v.optional(integerIn(1, MAX_EPISODES)),
   });
 
 export type SeedSpec = v.InferOutput<ReturnType<typeof seedSpec>>;

@@ -55,6 +55,11 @@ export interface SeedOptions {
   seed: number;
   /** Tasks come from this split (default: the env's first, its training split). */
   split?: string;
+  /**
+   * At most this many episodes of each of the environment's tasks (`EnvSpec.taskKind`), the tasks
+   * taken in turn: a seed of N demonstrations per task, as a team records them.
+   */
+  perTask?: number;
   runId?: string;
   envOptions?: EnvOptions;
   /** Every transition gets this time (default: now). */
@@ -69,6 +74,32 @@ export interface SeededEpisode {
   transitions: Transition[];
 }
 
+/**
+ * `episodes` instances of the split, at most `perTask` of each task: round after round, one
+ * instance of every task (tasks and their instances in a seeded order), so any prefix is balanced.
+ */
+export function tasksPerKind(spec: EnvSpec, split: string, episodes: number, perTask: number, seed: number): Task[] {
+  const kindOf = spec.taskKind;
+  if (!kindOf) throw new UsageError(`--per-task counts episodes by task, and ${spec.name} has no fixed list of tasks (web has: its site's)`);
+  if (!Number.isInteger(perTask) || perTask < 1) throw new UsageError(`--per-task must be a positive integer, got ${perTask}`);
+  const byKind = new Map<string, Task[]>();
+  for (const task of episodeTasks(spec.tasks(split), spec.tasks(split).length, seed)) {
+    const kind = kindOf(task);
+    const list = byKind.get(kind) ?? [];
+    if (list.length < perTask) list.push(task);
+    byKind.set(kind, list);
+  }
+  const most = [...byKind.values()].reduce((sum, list) => sum + list.length, 0);
+  if (episodes > most) throw new UsageError(`--episodes ${episodes} is more than --per-task ${perTask} allows: ${byKind.size} tasks in ${split}, ${most} episodes at most`);
+  const kinds = new Rng(`per-task:${seed}`).shuffle([...byKind.keys()].sort());
+  const order: Task[] = [];
+  for (let round = 0; round < perTask; round++) for (const kind of kinds) {
+    const task = byKind.get(kind)?.[round];
+    if (task) order.push(task);
+  }
+  return order.slice(0, episodes);
+}
+
 /** Play the seeding episodes one by one; each yields its transitions, ready for a store or a file. */
 export async function* seedEpisodes(options: SeedOptions): AsyncGenerator<SeededEpisode> {
   const { spec, episodes, seed } = options;
@@ -77,7 +108,7 @@ export async function* seedEpisodes(options: SeedOptions): AsyncGenerator<Seeded
   const lacking = (Object.keys(options.mix) as ScriptedPolicy[]).find((name) => (options.mix[name] ?? 0) > 0 && !scriptedPoliciesOf(spec).includes(name));
   if (lacking) throw new UsageError(`${spec.name} has no ${lacking} agent; its seeding agents are: ${scriptedPoliciesOf(spec).join(', ')}`);
   const split = options.split ?? spec.splits[0]?.name ?? 'train';
-  const tasks = episodeTasks(spec.tasks(split), episodes, seed);
+  const tasks = options.perTask === undefined ? episodeTasks(spec.tasks(split), episodes, seed) : tasksPerKind(spec, split, episodes, options.perTask, seed);
   const rng = new Rng(`seed-buffer:${spec.name}:${seed}`);
   const schedule = agentSchedule(options.mix, episodes, rng.fork('schedule'));
   const runId = options.runId ?? `seed-${spec.name}-${seed}`;

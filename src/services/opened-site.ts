@@ -3,10 +3,11 @@
  * and the trainer worker each hold one), until it is closed and the bundled suite is back.
  */
 import { replaceEnvironment } from '../envs/registry.ts';
-import { openedSiteEnvironment } from '../envs/web/index.ts';
+import { bundledSuiteEnvironment, openedSiteEnvironment } from '../envs/web/index.ts';
 
 export class OpenedSite {
   private restoreSuite: (() => void) | null = null;
+  private opened: { json: unknown; files: readonly string[]; folder: string } | null = null;
 
   /**
    * `site.json`'s content and the folder's file paths, checked as the CLI's `--site` checks a
@@ -16,6 +17,7 @@ export class OpenedSite {
     const { site, environment } = openedSiteEnvironment(json, files, folder);
     this.close();
     this.restoreSuite = replaceEnvironment(environment);
+    this.opened = { json, files, folder };
     return site.name;
   }
 
@@ -23,5 +25,16 @@ export class OpenedSite {
   close(): void {
     this.restoreSuite?.();
     this.restoreSuite = null;
+    this.opened = null;
+  }
+
+  /**
+   * Only `tasks` (ids, or the groups `@app` and `@widgets`) of the open site, or of the bundled
+   * suite, are the `web` environment until the returned function puts them all back (a run's
+   * Tasks, as the CLI's `--tasks`). An unknown task is refused by name.
+   */
+  chooseTasks(tasks: readonly string[]): () => void {
+    const opened = this.opened;
+    return replaceEnvironment(opened ? openedSiteEnvironment(opened.json, opened.files, opened.folder, tasks).environment : bundledSuiteEnvironment(tasks));
   }
 }

@@ -65,6 +65,11 @@ export interface TrainRequest {
   algoConfig?: Partial<AlgoConfig>;
   /** Train only on tasks at most this difficult (quick demos, tests). */
   maxDifficulty?: number;
+  /**
+   * Env web: train and evaluate on these tasks of the site (ids, or the groups `@app` and
+   * `@widgets`), as the CLI's `--tasks`; absent or empty: all of them.
+   */
+  tasks?: string[];
   /** Choose tasks with the curriculum (by outcome variance, λ cap on generated tasks); null/absent: uniformly. */
   curriculum?: { lambda: number; explorationFloor?: number } | null;
   /**
@@ -274,7 +279,13 @@ export class TrainerService {
     let dream: (DreamOptions & { model: NeuralExperienceModel }) | null = null;
     let job: TrainJob;
     let checkpointEverySeconds: number;
+    // The run's tasks are the environment's until it ends (its evaluations included).
+    let restoreTasks = (): void => undefined;
     try {
+      if (request.tasks && request.tasks.length > 0) {
+        if (request.env !== 'web') throw new UsageError(`Tasks chooses pages of the web environment; ${request.env} trains on all its tasks`);
+        restoreTasks = this.opened.chooseTasks(request.tasks);
+      }
       const backend = this.backend ?? (await this.init());
       const mode = request.mode ?? 'real';
       if (mode !== 'real' && mode !== 'dream') throw new UsageError(`unknown mode "${String(mode)}"; the app trains in: real, dream`);
@@ -286,6 +297,7 @@ export class TrainerService {
       job = { env: request.env, mode, algo: request.algo, backend, run, curriculum: Boolean(request.curriculum), algoConfig: request.algoConfig, dream: dream ?? undefined, statsStore, maxDifficulty: request.maxDifficulty };
     } catch (error) {
       dream?.model.dispose();
+      restoreTasks();
       this.state = previous;
       throw error;
     }
@@ -328,6 +340,7 @@ export class TrainerService {
     } finally {
       // The run's own copy of the model: the Experience view keeps (and may replace) the saved file.
       dream?.model.dispose();
+      restoreTasks();
     }
   }
 

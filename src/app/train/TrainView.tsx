@@ -7,7 +7,7 @@ import { BackendSelect } from '../BackendSelect.tsx';
 import { formatNumber, LiveChart, type ChartSeries } from './LiveChart.tsx';
 import {
   backend, backendProbe, budgetKind, budgetTotal, budgetUsed, canExport, canStop, ensureEnvs, error, evaluating, exportCurrentPolicy, exporting,
-  formAlgo, formBackend, formBudget, formCurriculum, formEnv, formEvalEpisodes, formEvalEvery, formLambda, formMode, formProblem, formSeed,
+  formAlgo, formBackend, formBudget, formCurriculum, formEnv, formEvalEpisodes, formEvalEvery, formLambda, formMode, formProblem, formSeed, formTasks,
   formSyntheticBudget, history, isActive, latest, lossData, pauseTraining, result, resumeTraining, runRequest, runState, secondsLeft, setFormMode,
   stabilityData, startTraining, stopTraining, successData, type RunState,
   discardSavedRun, formCheckpointSeconds, lastSave, loadSavedRun, resumeSavedRun, savedRun, saveProblem,
@@ -81,6 +81,13 @@ function RunForm() {
             <select id="train-algo" value={formAlgo.value} onChange={(e) => { formAlgo.value = (e.target as HTMLSelectElement).value as AlgoName; }}>
               {ALGORITHMS.map((name) => <option key={name} value={name}>{name.toUpperCase()}</option>)}
             </select>
+            {formEnv.value === 'web' && (
+              <>
+                <label for="train-tasks">Tasks</label>
+                <input id="train-tasks" type="text" value={formTasks.value} placeholder="all" aria-describedby="train-tasks-help"
+                  onInput={(e) => { formTasks.value = (e.target as HTMLInputElement).value; }} />
+              </>
+            )}
             <label for="train-mode">Train in</label>
             <select id="train-mode" value={formMode.value} aria-describedby="train-mode-help"
               onChange={(e) => setFormMode((e.target as HTMLSelectElement).value as AppTrainMode)}>
@@ -105,6 +112,12 @@ function RunForm() {
             <label for="train-eval-episodes">Evaluation episodes</label>
             {numberInput('train-eval-episodes', formEvalEpisodes.value, (n) => { formEvalEpisodes.value = n; }, 1)}
           </div>
+          {formEnv.value === 'web' && (
+            <p id="train-tasks-help" class="muted small">
+              The web tasks this run trains and is evaluated on: task ids, or <code>@app</code> (the app-like tasks) and{' '}
+              <code>@widgets</code> (the others), separated by commas; empty, all of them.
+            </p>
+          )}
           <p id="train-mode-help" class="muted small">
             {formMode.value === 'dream'
               ? <>Dream mode takes no real step (0 real transitions): the policy learns from what this browser's neural experience model
@@ -269,11 +282,12 @@ function Result() {
   const final = result.value;
   if (!final) return null;
   const evaluation = final.eval;
+  const tasks = runRequest.value?.tasks ?? [];
   return (
     <section class="panel" aria-labelledby="result-title">
       <h2 id="result-title">{final.stopped ? 'Stopped' : 'Result'}</h2>
       <p data-testid="train-result">
-        {final.env} · {final.algo.toUpperCase()} · seed {final.seed} ·{' '}
+        {final.env}{tasks.length > 0 ? ` (tasks ${tasks.join(', ')})` : ''} · {final.algo.toUpperCase()} · seed {final.seed} ·{' '}
         {final.mode === 'dream'
           ? <>dream: {int(final.syntheticTransitions)} synthetic transitions from {final.dream?.experience ?? 'the experience model'}, 0 real,</>
           : <>{int(final.realTransitions)} real transitions</>}

@@ -39,6 +39,13 @@ export const formSyntheticBudget = signal(20_000);
 export const formSeed = signal(1);
 export const formEvalEvery = signal(10);
 export const formEvalEpisodes = signal(100);
+/** Env web: the tasks to train on (ids, or @app / @widgets, comma-separated); empty: all of the site's. */
+export const formTasks = signal('');
+
+/** The form's Tasks as the request's list (env web only). */
+export function chosenTasks(): string[] {
+  return formEnv.value === 'web' ? formTasks.value.split(/[\s,]+/).filter((t) => t !== '') : [];
+}
 export const formBackend = signal<BackendChoice>('auto');
 /** How often the run saves itself to this browser (seconds; 0: after every iteration). */
 export const formCheckpointSeconds = signal(DEFAULT_CHECKPOINT_SECONDS);
@@ -183,6 +190,7 @@ export async function startTraining(): Promise<void> {
     ...(formMode.value === 'dream'
       ? { realBudget: 0, syntheticBudget: formSyntheticBudget.value, storeLimits: savedStoreLimits() }
       : { realBudget: formBudget.value }),
+    ...(chosenTasks().length > 0 ? { tasks: chosenTasks() } : {}),
     seed: formSeed.value,
     evalEvery: formEvalEvery.value,
     evalEpisodes: formEvalEpisodes.value,

@@ -19,7 +19,8 @@ import { checkInputFile, checkOutputPath, flagNamer, numberFlags, parseFlags, re
 import type { CommandIO } from '../io.ts';
 
 export const BUFFER_USAGE =
-  'buffer seed --env <shop|home|web> --episodes N [--mix oracle=0.6,random=0.4 (agents: oracle, random, noisy; shop: shopper; home: hasty)] [--seed S] [--split NAME] --out FILE.jsonl [--json]\n' +
+  'buffer seed --env <shop|home|web> --episodes N [--mix oracle=0.6,random=0.4 (agents: oracle, random, noisy; shop: shopper; home: hasty)] [--seed S] [--split NAME]\n' +
+  '        [--per-task N (web: at most N episodes of each task, taken in turn)] --out FILE.jsonl [--json]\n' +
   '  buffer import FILE.jsonl --out STORE.jsonl [--json]\n' +
   '  buffer stats STORE.jsonl [--json]';
 
@@ -58,6 +59,7 @@ async function seedCommand(io: CommandIO, argv: string[]): Promise<void> {
       mix: { type: 'string' },
       seed: { type: 'string' },
       split: { type: 'string' },
+      'per-task': { type: 'string' },
       out: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
@@ -65,7 +67,7 @@ async function seedCommand(io: CommandIO, argv: string[]): Promise<void> {
   });
   const spec = envSpec(requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name)));
   if (values.episodes === undefined) throw new UsageError('--episodes is required (how many seeding episodes to play)');
-  const input = { ...numberFlags(values, { episodes: 'episodes', seed: 'seed' }), ...stringFlags(values, { mix: 'mix', split: 'split' }) };
+  const input = { ...numberFlags(values, { episodes: 'episodes', seed: 'seed', perTask: 'per-task' }), ...stringFlags(values, { mix: 'mix', split: 'split' }) };
   const settings = parseFlags(seedSpec(spec), input, flagNamer(), 'to buffer seed');
   const mix = parseMix(settings.mix);
   const out = requireJsonl(values.out, '--out');

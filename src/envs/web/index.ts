@@ -9,7 +9,7 @@ import { WebEnv } from './env.ts';
 import type { SiteSource } from './host.ts';
 import { hostFor } from './hosts.ts';
 import { proposeTexts } from './queries.ts';
-import { checkSiteFolder, parseSiteDefinition, siteTasks, siteTestSplit, type SiteDefinition, type TaskProgram } from './site.ts';
+import { checkSiteFolder, chooseSiteTasks, isWebGoal, parseSiteDefinition, siteTasks, siteTestSplit, type SiteDefinition, type TaskProgram } from './site.ts';
 import { SUITE_PROGRAMS } from './suite/index.ts';
 import { SUITE_SITE } from './suite/site.ts';
 import { WebVariation } from './variation.ts';
@@ -37,6 +37,7 @@ export function webSiteEnvironment(site: SiteDefinition, source: SiteSource, pro
     maxSteps: site.maxSteps,
     createEnv: () => new WebEnv(WEB_ENV, site, () => hostFor(source)),
     tasks: tasksOf,
+    taskKind: (task) => (isWebGoal(task.goal) ? task.goal.task : task.id),
     createOracle: () => new WebOracle(programs, site.name),
     createRandom: (rng) => new WebRandom(rng),
     variation: new WebVariation(site, programs, testSplit),
@@ -47,14 +48,21 @@ export function webSiteEnvironment(site: SiteDefinition, source: SiteSource, pro
 /**
  * A folder a person opened in the app as the `web` environment: `site.json`'s content and the
  * folder's file paths, checked as the CLI's `--site` checks a folder (the files stay on the page,
- * which writes them into its frames, under the site's name).
+ * which writes them into its frames, under the site's name); with `tasks`, only those.
  */
-export function openedSiteEnvironment(json: unknown, files: readonly string[], folder: string): { site: SiteDefinition; environment: EnvDefinition } {
-  const site = parseSiteDefinition(json, `${folder}/site.json`);
+export function openedSiteEnvironment(json: unknown, files: readonly string[], folder: string, tasks: readonly string[] = []): { site: SiteDefinition; environment: EnvDefinition } {
+  const site = chooseSiteTasks(parseSiteDefinition(json, `${folder}/site.json`), tasks);
   const present = new Set(files);
   checkSiteFolder(site, (page) => present.has(page), folder);
   return { site, environment: webSiteEnvironment(site, { files: site.name }) };
 }
 
-/** The bundled suite as the `web` environment. */
-export const webEnvironment: EnvDefinition = webSiteEnvironment(parseSiteDefinition(SUITE_SITE, 'src/envs/web/suite/site.ts'), { bundled: 'suite' }, SUITE_PROGRAMS);
+/**
+ * The bundled suite as the `web` environment; with `tasks` (ids or groups, the CLI's `--tasks`),
+ * only those tasks: its splits' instances are the same ones, fewer of them.
+ */
+export function bundledSuiteEnvironment(tasks: readonly string[] = []): EnvDefinition {
+  return webSiteEnvironment(chooseSiteTasks(parseSiteDefinition(SUITE_SITE, 'src/envs/web/suite/site.ts'), tasks), { bundled: 'suite' }, SUITE_PROGRAMS);
+}
+
+export const webEnvironment: EnvDefinition = bundledSuiteEnvironment();

@@ -141,6 +141,38 @@ export function parseSiteDefinition(json: unknown, where = 'site.json'): SiteDef
   return site;
 }
 
+/**
+ * Groups `--tasks` may name beside task ids: `@app` the app-like tasks (inbox, feed, shop, forum,
+ * admin), `@widgets` the others. A task id cannot start with `@`, so the two never clash.
+ */
+export const TASK_GROUPS: Readonly<Record<string, (task: SiteTask) => boolean>> = {
+  '@app': (task) => task.app,
+  '@widgets': (task) => !task.app,
+};
+
+/**
+ * The site with only the tasks `names` lists (ids or TASK_GROUPS), in the site's order: what the
+ * CLI's `--tasks` keeps. An unknown name, or a group that holds none of the site's tasks, is refused.
+ */
+export function chooseSiteTasks(site: SiteDefinition, names: readonly string[]): SiteDefinition {
+  if (names.length === 0) return site;
+  const chosen = new Set<string>();
+  const unknown: string[] = [];
+  for (const name of names) {
+    const group = TASK_GROUPS[name];
+    const matched = group ? site.tasks.filter(group) : site.tasks.filter((t) => t.id === name);
+    if (matched.length === 0) {
+      if (group) throw new UsageError(`--tasks ${name}: the site "${site.name}" has no task in that group`);
+      unknown.push(name);
+    }
+    for (const task of matched) chosen.add(task.id);
+  }
+  if (unknown.length > 0) {
+    throw new UsageError(`--tasks: the site "${site.name}" has no task ${unknown.map((id) => `"${id}"`).join(', ')}; it has ${site.tasks.map((t) => t.id).join(', ')} (or the groups ${Object.keys(TASK_GROUPS).join(', ')})`);
+  }
+  return { ...site, tasks: site.tasks.filter((t) => chosen.has(t.id)) };
+}
+
 /** Compiles a hook the way the env runs it (without running it): a syntax error names the task and the hook. */
 function checkHook(site: SiteDefinition, task: string, hook: HookName, code: string): void {
   const body = hook === 'start' ? `return (async (SEED, TASK) => { ${code}\n })` : `return () => (${code}\n)`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PRESETS, ROWS, selectRows, setupNeeds, trainArgs } from '../../../experiments/paper-plan.ts';
-import { baselineClaims, claims, curves, markdown, summarise, svg, type PaperReport, type PaperRow } from '../../../experiments/paper-report.ts';
+import { bufferCommands, DEMO_PRESETS, PRESETS, regimeRows, ROWS, selectRows, setupNeeds, trainArgs } from '../../../experiments/paper-plan.ts';
+import { baselineClaims, claims, curves, demoClaims, markdown, summarise, svg, type PaperReport, type PaperRow } from '../../../experiments/paper-report.ts';
 import type { TrainResult } from '../../../src/train/trainer.ts';
 
 /** A finished run with two held-out evaluations on the way and a final one. */
@@ -150,5 +150,38 @@ describe('the paper report', () => {
     expect(claims(partial.rows.map(summarise))).toEqual([]);
     expect(md).toMatch(/- BC \(offline\): `npm run cli -- train …`\n/);
     expect(md).toMatch(/- real PPO: `npm run cli -- train …` \(and seed 2\)/);
+  });
+
+  it('plans the demonstrations regime: the app-like tasks in every command, demonstrations and exploration in one buffer, no ablation', () => {
+    const preset = DEMO_PRESETS.web!.quick;
+    const commands = bufferCommands('web', preset, '/w/web-buffer.jsonl');
+    expect(commands.map((c) => c.join(' '))).toEqual([
+      'buffer seed --env web --tasks @app --episodes 240 --mix oracle=1 --per-task 20 --seed 1 --out /w/web-buffer-demos.jsonl',
+      'buffer seed --env web --tasks @app --episodes 240 --mix random=1 --seed 2 --out /w/web-buffer-exploration.jsonl',
+      'buffer import /w/web-buffer-demos.jsonl --out /w/web-buffer.jsonl',
+      'buffer import /w/web-buffer-exploration.jsonl --out /w/web-buffer.jsonl',
+    ]);
+    // The standard regime's buffer is one seeding, as before.
+    expect(bufferCommands('shop', PRESETS.shop!.full, '/w/b.jsonl')).toEqual([['buffer', 'seed', '--env', 'shop', '--episodes', '700', '--mix', 'oracle=0.4,noisy=0.3,random=0.3', '--seed', '1', '--out', '/w/b.jsonl']]);
+    const rows = regimeRows('demos');
+    expect(rows.map((r) => r.id)).toEqual(['untrained', 'real-ppo', 'real-grpo', 'real-ppo-5k', 'real-grpo-5k', 'bc', 'dpo', 'dream-ppo', 'dream-grpo', 's2r-ppo', 's2r-grpo']);
+    expect(() => selectRows('dream-grpo-knn', rows)).toThrow(/unknown row "dream-grpo-knn"/);
+    const files = { buffer: 'b.jsonl', model: 'm.dgx', history: 'h.json' };
+    for (const row of rows) expect(trainArgs('web', preset, row, 1, files).slice(0, 5)).toEqual(['train', '--env', 'web', '--tasks', '@app']);
+    const s2r = trainArgs('web', preset, rows.find((r) => r.id === 's2r-grpo')!, 1, files);
+    expect(s2r.join(' ')).toContain('--real-budget 1000');
+    expect(trainArgs('web', preset, rows.find((r) => r.id === 'real-grpo-5k')!, 1, files).join(' ')).toContain('--real-budget 1000');
+  });
+
+  it('checks the demonstrations regime\'s bars: the best dream gain against the best offline one, s2r against real on the same transitions', () => {
+    const by = (success: Record<string, number[]>) => new Map(report(success).rows.map(summarise).map((r) => [r.id, r]));
+    const good = demoClaims(by({ untrained: [0.4, 0.4], bc: [0.5, 0.5], dpo: [0.45, 0.45], 'dream-ppo': [0.55, 0.55], 'dream-grpo': [0.6, 0.6], 's2r-ppo': [0.7, 0.7], 'real-ppo-5k': [0.5, 0.52], 's2r-grpo': [0.5, 0.6], 'real-grpo-5k': [0.5, 0.5] }));
+    expect(good[0]).toMatch(/best offline row's: holds\.\*\* dream GRPO gains 20\.0 points over the untrained policy, BC \(offline\) 10\.0 \(2\.00 ×\)/);
+    expect(good[1]).toMatch(/s2r PPO above real PPO on the same 1,000 real transitions, beyond the seed spread: holds/);
+    expect(good[2]).toMatch(/s2r GRPO .*: does not hold/);
+    const bad = demoClaims(by({ untrained: [0.4, 0.4], bc: [0.6, 0.6], dpo: [0.4, 0.4], 'dream-ppo': [0.5, 0.5], 'dream-grpo': [0.45, 0.45] }));
+    expect(bad[0]).toMatch(/does not hold\.\*\* dream PPO gains 10\.0 points .* BC \(offline\) 20\.0 \(0\.50 ×\)/);
+    // Without the untrained row there is no gain to compare.
+    expect(demoClaims(new Map())).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expandActions } from '../../../src/core/queries.ts';
 import { admitPageAction, pageAction, parsePageAction } from '../../../src/envs/web/actions.ts';
 import { proposeTexts } from '../../../src/envs/web/queries.ts';
-import { parseSiteDefinition, siteTasks } from '../../../src/envs/web/site.ts';
+import { chooseSiteTasks, parseSiteDefinition, siteTasks } from '../../../src/envs/web/site.ts';
 import { admissiblePageActions, shownElements, snapshotText, type PageSnapshot } from '../../../src/envs/web/snapshot.ts';
 import { siteOptions } from '../../../src/cli/site.ts';
 
@@ -101,7 +101,41 @@ describe('--site and --tasks', () => {
     expect(siteOptions(['--env', 'web', '--site', 'dir', '--tasks=a,b', '--json'])).toEqual({ rest: ['--env', 'web', '--json'], site: { dir: 'dir', tasks: ['a', 'b'] } });
     expect(siteOptions(['--env', 'shop'])).toEqual({ rest: ['--env', 'shop'], site: null });
     expect(() => siteOptions(['--site'])).toThrow(/--site needs a value/);
-    expect(() => siteOptions(['--tasks', 'a'])).toThrow(/give --site DIR too/);
+    // --tasks alone chooses tasks of the bundled suite; neither flag is for another env.
+    expect(siteOptions(['--tasks', '@app', '--env', 'web'])).toEqual({ rest: ['--env', 'web'], site: { dir: null, tasks: ['@app'] } });
+    expect(() => siteOptions(['--env', 'shop', '--tasks', '@app'])).toThrow(/--tasks is for --env web \(pages\); --env shop has no site/);
+    expect(() => siteOptions(['--env=home', '--site', 'dir'])).toThrow(/--site is for --env web/);
+  });
+
+  it('--tasks keeps tasks by id or by group, in the site\'s order, with the same instances', async () => {
+    const { SUITE_SITE } = await import('../../../src/envs/web/suite/site.ts');
+    const { bundledSuiteEnvironment } = await import('../../../src/envs/web/index.ts');
+    const site = parseSiteDefinition(SUITE_SITE);
+    const apps = chooseSiteTasks(site, ['@app']).tasks.map((t) => t.id);
+    expect(apps).toEqual(SUITE_SITE.tasks.filter((t) => 'app' in t && t.app).map((t) => t.id));
+    expect(chooseSiteTasks(site, ['@widgets']).tasks.length + apps.length).toBe(SUITE_SITE.tasks.length);
+    expect(chooseSiteTasks(site, ['shop-buy', 'click-button']).tasks.map((t) => t.id)).toEqual(['click-button', 'shop-buy']);
+    expect(chooseSiteTasks(site, [])).toBe(site);
+    expect(() => chooseSiteTasks(site, ['@app', 'nope', 'nada'])).toThrow(/has no task "nope", "nada"; it has click-button, .* \(or the groups @app, @widgets\)/);
+    const widgetsOnly = { ...site, tasks: site.tasks.filter((t) => !t.app) };
+    expect(() => chooseSiteTasks(widgetsOnly, ['@app'])).toThrow(/--tasks @app: the site "suite" has no task in that group/);
+    // The chosen tasks' instances are the whole suite's, ids and instructions alike.
+    const all = new Map(bundledSuiteEnvironment().tasks('test').map((t) => [t.id, t.instruction]));
+    const chosen = bundledSuiteEnvironment(['@app']).tasks('test');
+    expect(chosen).toHaveLength(apps.length * 30);
+    for (const task of chosen) expect(all.get(task.id)).toBe(task.instruction);
+  });
+
+  it('a run\'s Tasks in the app make those tasks the web environment until the run puts the suite back', async () => {
+    const { OpenedSite } = await import('../../../src/services/opened-site.ts');
+    const { envSpec } = await import('../../../src/envs/registry.ts');
+    const opened = new OpenedSite();
+    const restore = opened.chooseTasks(['feed-like', 'inbox-star']);
+    expect(new Set(envSpec('web').tasks('test').map((t) => t.id.split(':')[0]))).toEqual(new Set(['inbox-star', 'feed-like']));
+    restore();
+    expect(envSpec('web').tasks('test')).toHaveLength(900);
+    expect(() => opened.chooseTasks(['feed-liek'])).toThrow(/has no task "feed-liek"/);
+    expect(envSpec('web').tasks('test')).toHaveLength(900);
   });
 });
 

@@ -8,10 +8,10 @@ import path from 'node:path';
 import { UsageError } from '../../../core/errors.ts';
 import type { EnvDefinition } from '../../spec.ts';
 import { webSiteEnvironment } from '../index.ts';
-import { checkSiteFolder, parseSiteDefinition, type SiteDefinition } from '../site.ts';
+import { checkSiteFolder, chooseSiteTasks, parseSiteDefinition, type SiteDefinition } from '../site.ts';
 
 export interface LoadSiteOptions {
-  /** Keep only these tasks (the CLI's `--tasks a,b`). */
+  /** Keep only these tasks, by id or group (the CLI's `--tasks a,b`; site.ts chooseSiteTasks). */
   tasks?: readonly string[];
 }
 
@@ -26,12 +26,7 @@ export function loadSiteFolder(dir: string, options: LoadSiteOptions = {}): { si
   } catch (error) {
     throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
   }
-  let site = parseSiteDefinition(json, file);
-  if (options.tasks && options.tasks.length > 0) {
-    const unknown = options.tasks.filter((id) => !site.tasks.some((t) => t.id === id));
-    if (unknown.length > 0) throw new UsageError(`--tasks: the site "${site.name}" has no task ${unknown.map((id) => `"${id}"`).join(', ')}; it has ${site.tasks.map((t) => t.id).join(', ')}`);
-    site = { ...site, tasks: site.tasks.filter((t) => options.tasks?.includes(t.id)) };
-  }
+  const site = chooseSiteTasks(parseSiteDefinition(json, file), options.tasks ?? []);
   checkSiteFolder(site, (page) => {
     const file = path.resolve(root, page);
     return file.startsWith(root + path.sep) && existsSync(file) && statSync(file).isFile();

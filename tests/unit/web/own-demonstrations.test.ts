@@ -1,0 +1,108 @@
+/**
+ * Bring your own demonstrations (issue 27): a team records a few episodes on its own pages (a site
+ * folder with a site.json, no oracle), exports them as JSONL, and trains from them with the CLI:
+ * behaviour cloning, the experience model, and a dream grounded on them, with no real RL.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../../src/cli/main.ts';
+import type { CommandIO } from '../../../src/cli/io.ts';
+import { useSite } from '../../../src/cli/site.ts';
+import { realTransition } from '../../../src/core/transition.ts';
+import type { Agent, Observation, Task, Transition } from '../../../src/core/types.ts';
+import { runEpisode } from '../../../src/envs/episode.ts';
+import { envSpec } from '../../../src/envs/registry.ts';
+import { transitionLine } from '../../../src/replay/jsonl.ts';
+
+const SITE = 'examples/sites/page-globals';
+
+/** A person who reads the instruction: clicks the colour it names, or types the word it quotes and sends it. */
+class Person implements Agent {
+  readonly name = 'person';
+  private instruction = '';
+  reset(task: Task, first: Observation): void {
+    this.instruction = /^instruction: (.*)$/m.exec(first.text)?.[1] ?? task.instruction;
+  }
+  act(observation: Observation): string {
+    const colour = /Click the (\w+) button/.exec(this.instruction)?.[1];
+    const word = /Type "(\w+)"/.exec(this.instruction)?.[1];
+    const pick = (test: (a: string) => boolean): string => {
+      const found = observation.actions.find(test);
+      if (!found) throw new Error(`no action for "${this.instruction}" in ${observation.actions.join(', ')}`);
+      return found;
+    };
+    if (colour) return pick((a) => new RegExp(`^click\\[#\\d+ ${colour}\\]$`).test(a));
+    const typed = /textbox: #\d+ Answer \| value: (\w+)/.exec(observation.text)?.[1];
+    // A person types the word into the field's template (`type[#1 Answer | ...]`), as the Play view does.
+    return typed === word ? pick((a) => /^click\[#\d+ Send\]$/.test(a)) : pick((a) => a.startsWith('type[')).replace(/\| \.\.\.\]$/, `| ${word}]`);
+  }
+}
+
+function capture(): CommandIO & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return { stdout, stderr, out: (t) => stdout.push(t), result: (v) => stdout.push(JSON.stringify(v)), progress: (t) => stderr.push(t) };
+}
+
+async function cli(args: string[]): Promise<Record<string, unknown>> {
+  const io = capture();
+  const code = await main(args, io);
+  if (code !== 0) throw new Error(`cli ${args.join(' ')} exited ${code}: ${io.stderr.join('\n')}`);
+  return JSON.parse(io.stdout.at(-1) as string) as Record<string, unknown>;
+}
+
+/** Plays the person on the site's first train instances and writes what the app's Record switch would export. */
+async function recordDemonstrations(file: string, episodes: number): Promise<{ transitions: number; won: number }> {
+  const restore = useSite(SITE, []);
+  const lines: string[] = [];
+  let won = 0;
+  try {
+    const spec = envSpec('web');
+    const env = spec.createEnv();
+    try {
+      for (const [i, task] of spec.tasks('train').slice(0, episodes).entries()) {
+        const record = await runEpisode(env, new Person(), { ...task });
+        if (record.won) won++;
+        let state = record.first;
+        record.steps.forEach(({ action, result }, step) => {
+          const t: Transition = realTransition({ runId: 'demo-web-team', episodeId: `demo-web-team/${i}`, task: record.task, history: record.steps.slice(0, step).map((s) => s.action), state, action, result, createdAt: 0 });
+          lines.push(transitionLine(t));
+          state = result.observation;
+        });
+      }
+    } finally {
+      await env.close?.();
+    }
+  } finally {
+    restore();
+  }
+  writeFileSync(file, lines.join(''));
+  return { transitions: lines.length, won };
+}
+
+describe('a team\'s own demonstrations on its own pages', () => {
+  it('imported as JSONL, they train BC, fit the experience model and ground a dream, with no real RL', { timeout: 300_000 }, async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-own-demos-'));
+    const demos = path.join(dir, 'demos.jsonl');
+    const store = path.join(dir, 'buffer.jsonl');
+    const model = path.join(dir, 'model.dgx');
+    const recorded = await recordDemonstrations(demos, 16);
+    expect(recorded.won).toBe(16);
+
+    const imported = await cli(['buffer', 'import', demos, '--out', store, '--json']);
+    expect(imported).toMatchObject({ accepted: recorded.transitions, rejected: 0 });
+
+    const site = ['--env', 'web', '--site', SITE];
+    const bc = await cli(['train', ...site, '--mode', 'bc', '--buffer', store, '--final-eval-episodes', '20', '--json']);
+    expect(bc).toMatchObject({ env: 'web', mode: 'bc', realTransitions: 0, eval: { split: 'test', episodes: 20 } });
+
+    const fit = await cli(['experience', 'fit', ...site, '--buffer', store, '--out', model, '--epochs', '1', '--validation', '0', '--json']);
+    expect(fit).toMatchObject({ env: 'web', realTransitions: recorded.transitions });
+
+    const dream = await cli(['train', ...site, '--mode', 'dream', '--algo', 'grpo', '--synthetic-budget', '120', '--buffer', store, '--experience', 'neural', '--model', model, '--final-eval-episodes', '10', '--json']);
+    expect(dream).toMatchObject({ env: 'web', mode: 'dream', realTransitions: 0, eval: { split: 'test', episodes: 10 } });
+    expect(dream.syntheticTransitions).toBeGreaterThan(0);
+  });
+});
