@@ -28,6 +28,8 @@ export function exportTrainedPolicy(trainer: Trainer | OfflineTrainer, backend: 
       iterations: last?.iteration ?? 0,
       wallSeconds: last?.wallSeconds ?? 0,
       curve: curveSummary(trainer.history),
+      // A fine-tuned or transferred policy says what it started from (its card shows it).
+      ...('initialPolicy' in trainer && trainer.initialPolicy ? { initialPolicy: { env: trainer.initialPolicy.env, algorithm: trainer.initialPolicy.algorithm, mode: trainer.initialPolicy.mode } } : {}),
     },
     evaluation: evaluation
       ? { split: evaluation.split, episodes: evaluation.episodes, successRate: evaluation.successRate, meanScore: evaluation.meanScore, actionsDigest: evaluation.actionsDigest }

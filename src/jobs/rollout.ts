@@ -58,11 +58,12 @@ export async function rolloutPolicyFile(
   spec: EnvSpec,
   bytes: Uint8Array,
   settings: RolloutSettings,
-  hooks: { onEpisode?: (trajectory: Trajectory, index: number) => void; name?: string } = {},
+  hooks: { onEpisode?: (trajectory: Trajectory, index: number) => void; name?: string; transfer?: boolean } = {},
 ): Promise<PolicyFileRollout> {
   const { policy, header } = importPolicy(bytes);
   try {
-    if (header.env !== spec.name) throw new UsageError(`${hooks.name ?? 'the policy file'} is a policy for "${header.env}", not "${spec.name}"`);
+    // A policy of another environment plays here only when asked to (zero-shot transfer): its features are the same words and relations.
+    if (header.env !== spec.name && hooks.transfer !== true) throw new UsageError(`${hooks.name ?? 'the policy file'} is a policy for "${header.env}", not "${spec.name}" (add --transfer to play it here zero-shot)`);
     const started = performance.now();
     const result = await evaluatePolicy({
       spec,

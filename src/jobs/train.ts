@@ -51,6 +51,8 @@ export interface TrainJob {
   statsStore?: ReplayStore | null | undefined;
   /** Train only on tasks at most this difficult (quick demos, tests). */
   maxDifficulty?: number | undefined;
+  /** Start from this saved policy (`--init`; TrainOptions.initialPolicy). */
+  initialPolicy?: { name: string; bytes: Uint8Array } | undefined;
 }
 
 /** An offline run's numbers as the CLI's `TRAIN_SPECS.bc` / `.dpo` checked them, defaults filled in. */
@@ -127,6 +129,7 @@ export function createTrainer(job: TrainJob): Trainer {
     ...(run.evalEpisodes !== undefined ? { evalEpisodes: run.evalEpisodes } : {}),
     ...(run.finalEvalEpisodes !== undefined ? { finalEvalEpisodes: run.finalEvalEpisodes } : {}),
     ...(job.maxDifficulty !== undefined ? { maxDifficulty: job.maxDifficulty } : {}),
+    ...(job.initialPolicy ? { initialPolicy: job.initialPolicy } : {}),
   });
 }
 

@@ -17,7 +17,7 @@
  * variations of the most varied ones join the pool; without one, tasks are drawn uniformly.
  */
 import type { BackendProbe } from '../platform/backend-probe.ts';
-import { UsageError } from '../core/errors.ts';
+import { errorMessage, UsageError } from '../core/errors.ts';
 import { Rng, type RngState } from '../core/rng.ts';
 import type { Env, Task } from '../core/types.ts';
 import { SyntheticWorld, type SyntheticStats } from '../experience/synthetic-env.ts';
@@ -30,6 +30,7 @@ import { LlmExperienceModel } from '../experience/llm/llm-model.ts';
 import { envSpec } from '../envs/registry.ts';
 import type { EnvSpec } from '../envs/spec.ts';
 import { DEFAULT_POLICY, Policy, type PolicyConfig } from '../policy/policy.ts';
+import { checkPolicyWeights, policyConfigFromHeader } from '../policy/policy-file.ts';
 import type { PolicyNetwork } from '../policy/network.ts';
 import { Adam } from '../rl/adam.ts';
 import { ALGORITHMS, defaultConfig, rolloutsPerTask, type AlgoConfig, type AlgoName } from '../rl/config.ts';
@@ -111,6 +112,20 @@ export interface TrainOptions {
   evalEvery?: number;
   /** Train only on tasks at most this difficult (for smoke runs and tests). */
   maxDifficulty?: number;
+  /**
+   * Start from this saved policy's weights instead of a fresh network (`train --init FILE.dgp`):
+   * fine-tuning, or transfer from a policy trained on another environment. Its network must be the
+   * one this run trains.
+   */
+  initialPolicy?: { name: string; bytes: Uint8Array };
+}
+
+/** Where a run's starting weights came from, when not from its seed (`TrainOptions.initialPolicy`). */
+export interface InitialPolicyInfo {
+  name: string;
+  env: string;
+  algorithm: string;
+  mode: string | null;
 }
 
 /** What an offline run (modes bc and dpo) trained on: the buffer's episodes and what became of them. */
@@ -150,6 +165,8 @@ export interface TrainResult {
   realPhaseFrom?: number | null;
   /** Modes bc and dpo. */
   offline?: OfflineSummary;
+  /** The saved policy the run started from (`--init`), where it did not start from its seed's network. */
+  initialPolicy?: InitialPolicyInfo;
   wallSeconds: number;
   iterations: number;
   stopped: boolean;
@@ -207,6 +224,8 @@ export class Trainer {
   readonly policy: Policy;
   readonly config: AlgoConfig;
   readonly policyConfig: PolicyConfig;
+  /** The saved policy the run started from, if any (`TrainOptions.initialPolicy`). */
+  readonly initialPolicy: InitialPolicyInfo | null;
   private readonly optimizer: Adam;
   /** GRPO with klCoef > 0: the policy as it was before training, frozen. */
   private readonly reference: PolicyNetwork | null;
@@ -250,6 +269,7 @@ export class Trainer {
     }
     this.policyConfig = { ...DEFAULT_POLICY, ...options.policy };
     this.policy = new Policy(this.policyConfig, options.seed);
+    this.initialPolicy = options.initialPolicy ? this.startFrom(options.initialPolicy) : null;
     this.optimizer = new Adam(this.policy.network.variables);
     this.reference = this.config.algo === 'grpo' && this.config.klCoef > 0 ? this.policy.network.clone() : null;
     const trainSplit = options.trainSplit ?? this.spec.splits[0]?.name ?? 'train';
@@ -270,6 +290,25 @@ export class Trainer {
       : null;
     const root = new Rng(`train:${options.env}:${options.algo}:${options.seed}`);
     this.rngs = { tasks: root.fork('tasks'), act: root.fork('act'), update: root.fork('update'), curriculum: root.fork('curriculum') };
+  }
+
+  /**
+   * Loads the saved policy's weights into the run's network (before the optimizer and GRPO's
+   * reference copy them). A file that is not a policy, or whose network is not this run's, is refused.
+   */
+  private startFrom(initial: { name: string; bytes: Uint8Array }): InitialPolicyInfo {
+    let decoded: ReturnType<typeof checkPolicyWeights>;
+    try {
+      decoded = checkPolicyWeights(initial.bytes);
+    } catch (error) {
+      throw new UsageError(`--init ${initial.name}: ${errorMessage(error)}`, { cause: error });
+    }
+    const theirs = policyConfigFromHeader(decoded.header);
+    const differs = (Object.keys(this.policyConfig) as (keyof PolicyConfig)[]).filter((key) => JSON.stringify(theirs[key]) !== JSON.stringify(this.policyConfig[key]));
+    if (differs.length > 0) throw new UsageError(`--init ${initial.name}: its network differs from the one this run trains (${differs.join(', ')}); start from a policy of this build's default network`);
+    this.policy.network.setWeights(decoded.weights);
+    const { header } = decoded;
+    return { name: initial.name, env: header.env, algorithm: header.algorithm, mode: typeof header.training?.mode === 'string' ? header.training.mode : null };
   }
 
   /**
@@ -295,6 +334,8 @@ export class Trainer {
       maxIterations: o.maxIterations ?? null,
       evalEvery: o.evalEvery ?? 0,
       maxDifficulty: o.maxDifficulty ?? null,
+      // Only where there is one, so checkpoints saved before `--init` existed still match their runs.
+      ...(this.initialPolicy ? { initialPolicy: this.initialPolicy } : {}),
       curriculum: this.curriculum ? { ...this.curriculum.config, generator: this.curriculum.summary().generator } : null,
       dream: dream
         ? {
@@ -533,6 +574,7 @@ export class Trainer {
           }
         : {}),
       ...(this.curriculum ? { curriculum: this.curriculum.summary() } : {}),
+      ...(this.initialPolicy ? { initialPolicy: this.initialPolicy } : {}),
       ...(options.mode === 's2r' ? { realPhaseFrom } : {}),
       wallSeconds: (performance.now() - started) / 1000,
       iterations: iteration,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
+import { readPolicyHeader } from '../../src/policy/dgp.ts';
 import type { CommandIO } from '../../src/cli/io.ts';
 
 function capture(): CommandIO & { stdout: string[]; stderr: string[] } {
@@ -106,7 +107,41 @@ describe('the CLI: train and saved policies', () => {
     expect(refused.stdout).toEqual([]);
     const wrongEnv = capture();
     expect(await main(['rollout', '--env', 'home', '--policy', out], wrongEnv)).toBe(2);
-    expect(wrongEnv.stderr.join('\n')).toMatch(/policy for "shop", not "home"/);
+    expect(wrongEnv.stderr.join('\n')).toMatch(/policy for "shop", not "home" \(add --transfer to play it here zero-shot\)/);
+  }, 120_000);
+
+  it('train --init starts from a saved policy, of this env or another, and rollout --transfer plays one of another env', async () => {
+    // The first test's shop policy, started from on home: with --iterations 0 the run is its starting policy, evaluated.
+    const source = path.join(dir, 'tiny.dgp');
+    const home = ['train', '--env', 'home', '--mode', 'real', '--algo', 'grpo', '--real-budget', '100', '--iterations', '0', '--seed', '4', '--final-eval-episodes', '8', '--json'];
+    const io = capture();
+    const transferred = path.join(dir, 'home-from-shop.dgp');
+    expect(await main([...home, '--init', source, '--out', transferred], io)).toBe(0);
+    const started = lastJson(io.stdout);
+    expect(started.initialPolicy).toEqual({ name: source, env: 'shop', algorithm: 'grpo', mode: 'real' });
+    // The saved policy's card says what it started from.
+    expect(readPolicyHeader(readFileSync(transferred)).training).toMatchObject({ initialPolicy: { env: 'shop', algorithm: 'grpo', mode: 'real' } });
+    const transfer = capture();
+    expect(await main(['rollout', '--env', 'home', '--policy', source, '--transfer', '--episodes', '8', '--seed', '4', '--json'], transfer)).toBe(0);
+    expect(lastJson(transfer.stdout)).toMatchObject({ trainedOn: 'shop', episodes: 8, actionsDigest: started.eval.actionsDigest });
+    // The seed's own network is another policy.
+    const fresh = capture();
+    expect(await main(home, fresh)).toBe(0);
+    expect(lastJson(fresh.stdout).initialPolicy).toBeUndefined();
+    expect(lastJson(fresh.stdout).eval.actionsDigest).not.toBe(started.eval.actionsDigest);
+
+    const broken = path.join(dir, 'init-broken.dgp');
+    writeFileSync(broken, readFileSync(source).subarray(0, 3000));
+    for (const [argv, message] of [
+      [[...home, '--init', broken], /--init .*init-broken\.dgp: .*truncated/],
+      [[...home, '--init', path.join(dir, 'policy.json')], /--init must name a \.dgp policy file/],
+      [['train', '--env', 'shop', '--mode', 'bc', '--buffer', 'x.jsonl', '--init', source], /--init starts an RL run \(modes real, dream, s2r\)/],
+      [['rollout', '--env', 'home', '--policy', 'random', '--transfer'], /--transfer plays a saved policy of another environment/],
+    ] as const) {
+      const refused = capture();
+      expect(await main([...argv], refused), argv.join(' ')).not.toBe(0);
+      expect(refused.stderr.join('\n')).toMatch(message);
+    }
   }, 120_000);
 
   it('without --episodes, rollout --policy plays the whole split in the order training evaluated it', async () => {

@@ -11,7 +11,7 @@ import type { CommandIO } from '../io.ts';
 
 export const ROLLOUT_USAGE =
   'rollout --env <shop|home|web> --policy <oracle|random|noisy|shopper|FILE.dgp> [--split NAME] [--episodes N] [--seed S] [--max-steps N]\n' +
-  '        [--backend wasm|cpu (FILE.dgp only)] [--json]';
+  '        [--backend wasm|cpu (FILE.dgp only)] [--transfer (FILE.dgp of another env: play it here zero-shot)] [--json]';
 
 /** The tfjs backend a saved policy runs on where --backend names none. */
 const DEFAULT_BACKEND = 'wasm';
@@ -21,6 +21,8 @@ interface RolloutArgs {
   settings: RolloutSettings;
   backend: string;
   json: boolean;
+  /** Play a policy trained on another environment (zero-shot transfer). */
+  transfer: boolean;
 }
 
 /** Progress on stderr about every tenth of the episodes. */
@@ -38,9 +40,9 @@ async function policyFileRollout(io: CommandIO, path: string, args: RolloutArgs)
   const backend = await useBackend([parseBackend(args.backend)]);
   const report = progressEvery(io, `${spec.name}/${path}`, settings.episodes ?? spec.tasks(settings.split).length);
   let done = 0;
-  const { header: _header, ...result } = await rolloutPolicyFile(spec, bytes, settings, { name: path, onEpisode: () => report(++done) });
+  const { header, ...result } = await rolloutPolicyFile(spec, bytes, settings, { name: path, transfer: args.transfer, onEpisode: () => report(++done) });
   if (args.json) {
-    io.result({ env: spec.name, policy: path, backend, ...result });
+    io.result({ env: spec.name, policy: path, backend, ...(header.env !== spec.name ? { trainedOn: header.env } : {}), ...result });
     return;
   }
   io.out(
@@ -76,17 +78,19 @@ export async function rolloutCommand(io: CommandIO, argv: string[]): Promise<voi
       'max-steps': { type: 'string' },
       json: { type: 'boolean', default: false },
       backend: { type: 'string' },
+      transfer: { type: 'boolean', default: false },
     },
     strict: true,
   });
   const spec = envSpec(requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name)));
   const fromFile = values.policy?.endsWith('.dgp') === true;
   if (!fromFile && values.backend !== undefined) throw new UsageError('--backend goes with --policy FILE.dgp (a scripted policy runs no model); drop it');
+  if (!fromFile && values.transfer) throw new UsageError('--transfer plays a saved policy of another environment (--policy FILE.dgp); a scripted policy is this environment\'s own');
   const input = { ...stringFlags(values, { split: 'split' }), ...numberFlags(values, { episodes: 'episodes', seed: 'seed', maxSteps: 'max-steps' }) };
   const settings = fromFile
     ? parseFlags(policyFileRolloutSpec(spec), input, flagNamer(), 'to a saved policy')
     : parseFlags(scriptedRolloutSpec(spec), input, flagNamer(), 'to a scripted policy');
-  const args: RolloutArgs = { spec, settings, backend: values.backend ?? DEFAULT_BACKEND, json: values.json };
+  const args: RolloutArgs = { spec, settings, backend: values.backend ?? DEFAULT_BACKEND, json: values.json, transfer: values.transfer };
   if (fromFile) return policyFileRollout(io, values.policy as string, args);
   return scriptedRollout(io, requireOption(values.policy, 'policy', SCRIPTED_POLICIES), args);
 }

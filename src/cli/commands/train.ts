@@ -18,7 +18,7 @@ import { OFFLINE_DEFAULTS } from '../../train/offline/config.ts';
 import { DEFAULT_CURRICULUM } from '../../curriculum/curriculum.ts';
 import type { ExperienceBackend } from '../../jobs/experience-spec.ts';
 import { MAX_SETTING_COUNT, trainSpec, TRAIN_SPECS } from '../../jobs/train-spec.ts';
-import { checkOutputPath, flagNamer, numberFlags, parseFlags, requireOption, stringFlags } from '../args.ts';
+import { checkOutputPath, flagNamer, numberFlags, parseFlags, readInputBytes, requireOption, stringFlags } from '../args.ts';
 import type { CommandIO } from '../io.ts';
 import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, bufferFileSource, createExperienceModel, experienceBackend, experienceFields, openBufferFile, type ExperienceSettings } from '../experience-options.ts';
 
@@ -26,7 +26,7 @@ import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, bufferFileSource, createExperienc
 const OFFLINE_SEED_MIX = 'oracle=0.4,noisy=0.3,random=0.3';
 
 export const TRAIN_USAGE =
-  'train --env <shop|home|web> --mode real --algo <ppo|grpo> --real-budget N [--seed S] [--out FILE.dgp]\n' +
+  'train --env <shop|home|web> --mode real --algo <ppo|grpo> --real-budget N [--seed S] [--out FILE.dgp] [--init FILE.dgp (start from a saved policy, of any env)]\n' +
   '        | --mode dream --algo <ppo|grpo> --synthetic-budget N --buffer SEEDED.jsonl ' + EXPERIENCE_USAGE + '\n' +
   '        | --mode s2r (as dream, then real training) [--real-budget N (default ' + DEFAULT_S2R_REAL_BUDGET + ')]\n' +
   '        | --mode bc|dpo --buffer SEEDED.jsonl (offline, no --algo: behaviour cloning of its successful episodes,\n' +
@@ -61,6 +61,7 @@ const OPTIONS = {
   ...EXPERIENCE_OPTIONS,
   seed: { type: 'string' },
   out: { type: 'string' },
+  init: { type: 'string' },
   'eval-every': { type: 'string' },
   iterations: { type: 'string' },
   epochs: { type: 'string' },
@@ -153,6 +154,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     ...(result.dream ? { dream: result.dream } : {}),
     ...(result.offline ? { offline: result.offline } : {}),
     ...(result.curriculum ? { curriculum: result.curriculum } : {}),
+    ...(result.initialPolicy ? { initialPolicy: result.initialPolicy } : {}),
     config: result.config,
     ...(result.stopped ? { stopped: true, iterations: result.iterations } : {}),
     wallSeconds: Number(result.wallSeconds.toFixed(2)),
@@ -283,6 +285,8 @@ async function rlLaunch(io: CommandIO, env: string, mode: RlMode, values: Values
     ...(schedule !== undefined ? { learningRateSchedule: schedule } : {}),
     ...(lossAverage !== undefined ? { lossAverage } : {}),
   };
+  if (values.init !== undefined && !values.init.endsWith('.dgp')) throw new UsageError(`--init must name a .dgp policy file, got "${values.init}"`);
+  const initialPolicy = values.init === undefined ? undefined : { name: values.init, bytes: await readInputBytes(values.init, '--init') };
   const backend = await useBackend([parseBackend(values.backend)]);
   const dream = 'syntheticBudget' in settings && experience ? await dreamOptions(experience, settings, { env, buffer: values.buffer }, io) : undefined;
   const curriculum = settings.curriculum === 'on';
@@ -302,7 +306,7 @@ async function rlLaunch(io: CommandIO, env: string, mode: RlMode, values: Values
         `score ${m.meanScore.toFixed(1)}, entropy ${m.entropy.toFixed(2)}, kl ${m.approxKl.toFixed(4)}, ${Math.round(m.samplesPerSecond)} samples/s${curriculumText}`
       );
     },
-    start: (hooks) => train({ env, mode, algo, backend, run: settings, curriculum, algoConfig, dream, statsStore: dream?.buffer?.store }, hooks),
+    start: (hooks) => train({ env, mode, algo, backend, run: settings, curriculum, algoConfig, dream, statsStore: dream?.buffer?.store, initialPolicy }, hooks),
   };
 }
 
@@ -319,6 +323,7 @@ async function offlineLaunch(io: CommandIO, env: string, mode: OfflineMode, valu
   for (const flag of ['set', 'lr-schedule', 'loss-average'] as const) {
     if (values[flag] !== undefined) throw new UsageError(`--${flag} is a PPO/GRPO setting and does not apply with --mode ${mode}; drop it`);
   }
+  if (values.init !== undefined) throw new UsageError(`--init starts an RL run (modes real, dream, s2r) from a saved policy; --mode ${mode} trains a fresh one`);
   if (values.iterations !== undefined) throw new UsageError(`--iterations does not apply with --mode ${mode}: its budget is --epochs N (passes over the buffer's episodes); drop it`);
   if (values.buffer === undefined) throw new UsageError(`--mode ${mode} trains on a replay buffer's real episodes: --buffer FILE.jsonl is required (make one with: ${seedCommand})`);
   const input = {

@@ -1,0 +1,23 @@
+// The transfer table from run.sh's files: greedy success on the web tasks' test instances, mean ± std over seeds.
+import { readFileSync, existsSync, writeFileSync } from 'node:fs';
+const [work = 'results/transfer', seedText = '1 2 3'] = process.argv.slice(2);
+const seeds = seedText.split(/\s+/).filter(Boolean);
+const rows = [
+  ['untrained', 'untrained policy (each seed\'s network, 0 transitions)'],
+  ['zero-shot', 'the shop policy, zero-shot (0 web transitions)'],
+  ['scratch', 'real GRPO from scratch'],
+  ['from-shop', 'real GRPO from the shop policy'],
+];
+const stats = (xs) => {
+  const mean = xs.reduce((a, x) => a + x, 0) / xs.length;
+  const std = xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1)) : 0;
+  return { mean, std };
+};
+const table = rows.map(([id, label]) => {
+  const runs = seeds.map((s) => `${work}/${id}-s${s}.json`).filter(existsSync).map((f) => JSON.parse(readFileSync(f, 'utf8').trim().split('\n').at(-1)));
+  const success = runs.map((r) => 100 * r.eval.successRate);
+  return { id, label, seeds: runs.length, success, ...stats(success), realTransitions: runs.map((r) => r.realTransitions), episodes: runs[0]?.eval.episodes ?? 0 };
+});
+const shop = existsSync(`${work}/shop-real-grpo.train.json`) ? JSON.parse(readFileSync(`${work}/shop-real-grpo.train.json`, 'utf8').trim().split('\n').at(-1)) : null;
+writeFileSync(`${work}/transfer.json`, `${JSON.stringify({ seeds, shop: shop && { realTransitions: shop.realTransitions, eval: shop.eval }, rows: table }, null, 1)}\n`);
+for (const r of table) console.log(`| ${r.label} | ${r.seeds ? `${r.mean.toFixed(1)} ± ${r.std.toFixed(1)}` : '—'} | ${r.success.map((x) => x.toFixed(1)).join(', ')} | ${r.realTransitions.join(', ')} |`);
