@@ -15,20 +15,25 @@ REAL=${REAL:-1000}
 SHOP_BUDGET=${SHOP_BUDGET:-80000}
 mkdir -p "$WORK"
 cli() { npm run -s cli -- "$@"; }
+# A run's JSON lands under its name only when the run finished: an interrupted one is run again.
+run() { local out=$1; shift; [ -f "$out" ] && return 0; cli "$@" > "$out.partial" && mv "$out.partial" "$out"; }
 SHOP="$WORK/shop-real-grpo.dgp"
 
 # The shop policy: real GRPO at the paper table's real budget, seed 1 (its .dgp is not committed).
 if [ ! -f "$SHOP" ]; then
-  cli train --env shop --mode real --algo grpo --real-budget "$SHOP_BUDGET" --seed 1 --out "$SHOP" --json > "$WORK/shop-real-grpo.train.json"
+  rm -f "$WORK/shop-real-grpo.train.json"
+  run "$WORK/shop-real-grpo.train.json" train --env shop --mode real --algo grpo --real-budget "$SHOP_BUDGET" --seed 1 --out "$SHOP" --json
 fi
+# Zero-shot, task by task, on the whole suite's 900 test instances (beside results/web/untrained-seed1.by-type.json).
+[ -f "$WORK/zero-shot.by-type.json" ] || { npm run -s experiment -- by-type --env web --policy "$SHOP" > "$WORK/zero-shot.by-type.json.partial" && mv "$WORK/zero-shot.by-type.json.partial" "$WORK/zero-shot.by-type.json"; }
 
 WEB=(--env web --tasks "$TASKS" --mode real --algo grpo --real-budget "$REAL")
 for S in $SEEDS; do
   # 0 transitions: each seed's untrained network, and the shop policy (zero-shot).
-  [ -f "$WORK/untrained-s$S.json" ] || cli train "${WEB[@]}" --iterations 0 --seed "$S" --json > "$WORK/untrained-s$S.json"
-  [ -f "$WORK/zero-shot-s$S.json" ] || cli train "${WEB[@]}" --iterations 0 --seed "$S" --init "$SHOP" --json > "$WORK/zero-shot-s$S.json"
+  run "$WORK/untrained-s$S.json" train "${WEB[@]}" --iterations 0 --seed "$S" --json
+  run "$WORK/zero-shot-s$S.json" train "${WEB[@]}" --iterations 0 --seed "$S" --init "$SHOP" --json
   # REAL real web transitions, from scratch and from the shop policy.
-  [ -f "$WORK/scratch-s$S.json" ] || cli train "${WEB[@]}" --seed "$S" --json > "$WORK/scratch-s$S.json"
-  [ -f "$WORK/from-shop-s$S.json" ] || cli train "${WEB[@]}" --seed "$S" --init "$SHOP" --json > "$WORK/from-shop-s$S.json"
+  run "$WORK/scratch-s$S.json" train "${WEB[@]}" --seed "$S" --json
+  run "$WORK/from-shop-s$S.json" train "${WEB[@]}" --seed "$S" --init "$SHOP" --json
 done
 node results/transfer/summarise.mjs "$WORK" "$SEEDS"

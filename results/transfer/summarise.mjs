@@ -14,7 +14,8 @@ const stats = (xs) => {
   return { mean, std };
 };
 const table = rows.map(([id, label]) => {
-  const runs = seeds.map((s) => `${work}/${id}-s${s}.json`).filter(existsSync).map((f) => JSON.parse(readFileSync(f, 'utf8').trim().split('\n').at(-1)));
+  // A file still being written (its run goes on) is left out.
+  const runs = seeds.map((s) => `${work}/${id}-s${s}.json`).filter(existsSync).map((f) => readFileSync(f, 'utf8').trim()).filter((text) => text !== '').map((text) => JSON.parse(text.split('\n').at(-1)));
   const success = runs.map((r) => 100 * r.eval.successRate);
   return { id, label, seeds: runs.length, success, ...stats(success), realTransitions: runs.map((r) => r.realTransitions), episodes: runs[0]?.eval.episodes ?? 0 };
 });
