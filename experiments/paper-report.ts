@@ -170,7 +170,9 @@ export function demoClaims(by: ReadonlyMap<string, RowSummary>): string[] {
     const dream = dreams.reduce((a, b) => (gain(b) > gain(a) ? b : a));
     const best = offline.reduce((a, b) => (gain(b) > gain(a) ? b : a));
     const holds = gain(best) > 0 ? gain(dream) >= 1.3 * gain(best) : gain(dream) > 0;
-    lines.push(`- **The best dream row's gain ≥ 1.3 × the best offline row's: ${holds ? 'holds' : 'does not hold'}.** ${dream.label} gains ${gain(dream).toFixed(1)} points over the untrained policy, ${best.label} ${gain(best).toFixed(1)}${gain(best) > 0 ? ` (${(gain(dream) / gain(best)).toFixed(2)} ×)` : ''}.`);
+    const signed = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}`;
+    const ratio = gain(best) > 0 ? ` (${(gain(dream) / gain(best)).toFixed(2)} ×)` : ': the offline rows gain nothing, so any gain clears the bar';
+    lines.push(`- **The best dream row's gain ≥ 1.3 × the best offline row's: ${holds ? 'holds' : 'does not hold'}.** ${dream.label} ${signed(gain(dream))} points over the untrained policy, ${best.label} ${signed(gain(best))}${ratio}.`);
   }
   for (const algo of ['ppo', 'grpo']) {
     const scratch = by.get(`real-${algo}-5k`);

@@ -186,6 +186,19 @@ async function paper(argv: string[]): Promise<void> {
 
   let next = 0;
   let finished = 0;
+  // Wall time is added up after every run, so an invocation that is stopped keeps what it spent on the runs that finished.
+  // One at a time (parallel jobs finish together): each adds the time since the last.
+  let counted = started;
+  let counting: Promise<number> = Promise.resolve(0);
+  const count = (): Promise<number> => {
+    counting = counting.then(() => {
+      const now = performance.now();
+      const seconds = (now - counted) / 1000;
+      counted = now;
+      return addElapsed(work, seconds);
+    });
+    return counting;
+  };
   const worker = async (): Promise<void> => {
     while (next < queue.length) {
       const item = queue[next++] as (typeof queue)[number];
@@ -195,6 +208,7 @@ async function paper(argv: string[]): Promise<void> {
       const saving = isOfflineMode(item.row.mode) ? [] : ['--checkpoint', checkpoint, '--checkpoint-every', '60', ...(existsSync(checkpoint) ? ['--resume'] : [])];
       await cli([...trainArgs(env, preset, item.row, item.seed, { buffer, model, history: item.history }), ...saving], `${item.row.id} s${item.seed}`);
       if (saving.length > 0) await rm(checkpoint, { force: true });
+      await count();
       process.stderr.write(`paper: ${++finished}/${queue.length} runs done (${item.row.id} seed ${item.seed})\n`);
     }
   };
@@ -223,7 +237,7 @@ async function paper(argv: string[]): Promise<void> {
     seeds,
     createdAt: new Date().toISOString(),
     setup: [...seedCommands.map((c) => shellLine(c, work)), shellLine(fitArgs, work)],
-    wallSeconds: await addElapsed(work, (performance.now() - started) / 1000),
+    wallSeconds: await count(),
     jobs,
     rows,
     ...(pending.length > 0 ? { pending } : {}),

@@ -176,11 +176,13 @@ describe('the paper report', () => {
   it('checks the demonstrations regime\'s bars: the best dream gain against the best offline one, s2r against real on the same transitions', () => {
     const by = (success: Record<string, number[]>) => new Map(report(success).rows.map(summarise).map((r) => [r.id, r]));
     const good = demoClaims(by({ untrained: [0.4, 0.4], bc: [0.5, 0.5], dpo: [0.45, 0.45], 'dream-ppo': [0.55, 0.55], 'dream-grpo': [0.6, 0.6], 's2r-ppo': [0.7, 0.7], 'real-ppo-5k': [0.5, 0.52], 's2r-grpo': [0.5, 0.6], 'real-grpo-5k': [0.5, 0.5] }));
-    expect(good[0]).toMatch(/best offline row's: holds\.\*\* dream GRPO gains 20\.0 points over the untrained policy, BC \(offline\) 10\.0 \(2\.00 ×\)/);
+    expect(good[0]).toMatch(/best offline row's: holds\.\*\* dream GRPO \+20\.0 points over the untrained policy, BC \(offline\) \+10\.0 \(2\.00 ×\)/);
     expect(good[1]).toMatch(/s2r PPO above real PPO on the same 1,000 real transitions, beyond the seed spread: holds/);
     expect(good[2]).toMatch(/s2r GRPO .*: does not hold/);
     const bad = demoClaims(by({ untrained: [0.4, 0.4], bc: [0.6, 0.6], dpo: [0.4, 0.4], 'dream-ppo': [0.5, 0.5], 'dream-grpo': [0.45, 0.45] }));
-    expect(bad[0]).toMatch(/does not hold\.\*\* dream PPO gains 10\.0 points .* BC \(offline\) 20\.0 \(0\.50 ×\)/);
+    expect(bad[0]).toMatch(/does not hold\.\*\* dream PPO \+10\.0 points .* BC \(offline\) \+20\.0 \(0\.50 ×\)/);
+    const losing = demoClaims(by({ untrained: [0.4, 0.4], bc: [0.3, 0.3], dpo: [0.35, 0.35], 'dream-ppo': [0.45, 0.45] }));
+    expect(losing[0]).toMatch(/holds\.\*\* dream PPO \+5\.0 points .* DPO \(offline\) −5\.0: the offline rows gain nothing, so any gain clears the bar/);
     // Without the untrained row there is no gain to compare.
     expect(demoClaims(new Map())).toEqual([]);
   });
