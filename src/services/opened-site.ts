@@ -2,6 +2,7 @@
  * The folder a person opened in the app as the `web` environment of one worker (the env worker
  * and the trainer worker each hold one), until it is closed and the bundled suite is back.
  */
+import { UsageError } from '../core/errors.ts';
 import { replaceEnvironment } from '../envs/registry.ts';
 import { bundledSuiteEnvironment, openedSiteEnvironment } from '../envs/web/index.ts';
 
@@ -35,6 +36,14 @@ export class OpenedSite {
    */
   chooseTasks(tasks: readonly string[]): () => void {
     const opened = this.opened;
-    return replaceEnvironment(opened ? openedSiteEnvironment(opened.json, opened.files, opened.folder, tasks).environment : bundledSuiteEnvironment(tasks));
+    let chosen;
+    try {
+      chosen = opened ? openedSiteEnvironment(opened.json, opened.files, opened.folder, tasks).environment : bundledSuiteEnvironment(tasks);
+    } catch (error) {
+      // The app's field is Tasks, not the CLI's flag.
+      if (error instanceof UsageError) throw new UsageError(error.message.replace(/^--tasks/, 'Tasks'), { cause: error });
+      throw error;
+    }
+    return replaceEnvironment(chosen);
   }
 }

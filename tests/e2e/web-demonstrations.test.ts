@@ -67,7 +67,7 @@ describe('record → fit → dream → evaluate on a bundled app-like task', () 
     // A Tasks entry the site does not have is refused by name, before any step.
     await page.getByLabel('Tasks', { exact: true }).fill('feed-liek');
     await page.getByRole('button', { name: 'Start', exact: true }).click();
-    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 60_000 }).toMatch(/--tasks: the site "suite" has no task "feed-liek"/);
+    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 60_000 }).toMatch(/Tasks: the site "suite" has no task "feed-liek"/);
 
     // The buffer holds the demonstrations as real web transitions, beside the dream's synthetic ones.
     await tab('Buffer').click();

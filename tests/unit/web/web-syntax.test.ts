@@ -134,7 +134,7 @@ describe('--site and --tasks', () => {
     expect(new Set(envSpec('web').tasks('test').map((t) => t.id.split(':')[0]))).toEqual(new Set(['inbox-star', 'feed-like']));
     restore();
     expect(envSpec('web').tasks('test')).toHaveLength(900);
-    expect(() => opened.chooseTasks(['feed-liek'])).toThrow(/has no task "feed-liek"/);
+    expect(() => opened.chooseTasks(['feed-liek'])).toThrow(/^Tasks: the site "suite" has no task "feed-liek"/);
     expect(envSpec('web').tasks('test')).toHaveLength(900);
   });
 });
