@@ -165,6 +165,12 @@ async function paper(argv: string[]): Promise<void> {
   const name = reportName(env, regime);
   const work = path.resolve(values.work ?? path.join(tmpdir(), `dreamgym-${name}-${presetName}`));
   await mkdir(path.join(work, 'runs'), { recursive: true });
+  // The regimes name their files alike: a work folder belongs to the regime that made it.
+  const marker = path.join(work, 'regime.json');
+  if (existsSync(marker)) {
+    const made = (JSON.parse(await readFile(marker, 'utf8')) as { regime: string; env: string; preset: string });
+    if (made.regime !== regime || made.env !== env || made.preset !== presetName) usage(`${work} holds the ${made.env} ${made.regime} regime's ${made.preset} runs; give another --work for the ${env} ${regime} regime's ${presetName} ones`);
+  } else await writeFile(marker, `${JSON.stringify({ regime, env, preset: presetName })}\n`);
   const started = performance.now();
   const buffer = path.join(work, `${env}-buffer.jsonl`);
   const model = path.join(work, `${env}-model.dgx`);

@@ -58,7 +58,7 @@ export async function seedBuffer(spec: EnvSpec, settings: SeedSpec, options: See
   const createdAt = options.createdAt ?? Date.now();
   const runId = options.runId ?? seedRunId(spec.name, seed);
   const write = options.write ?? ((transitions: readonly Transition[]) => store.add(transitions));
-  const run: RunRecord = { id: runId, env: spec.name, kind: `seed:${settings.mix}`, createdAt, meta: { seed, episodes: total, mix } };
+  const run: RunRecord = { id: runId, env: spec.name, kind: `seed:${settings.mix}`, createdAt, meta: { seed, episodes: total, mix, ...(settings.perTask !== undefined ? { perTask: settings.perTask } : {}) } };
   await store.putRun(run);
   const progress: SeedBufferProgress = { runId, episodes: 0, total, transitions: 0 };
   const tally: Record<string, { episodes: number; transitions: number; wins: number }> = {};

@@ -175,6 +175,8 @@ export class TrainerService {
   private state: TrainerState = 'idle';
   private loaded: { policy: Policy; header: PolicyFileHeader; bytes: Uint8Array } | null = null;
   private readonly opened = new OpenedSite();
+  /** The Tasks of the run going on (the web environment is narrowed to them until it ends). */
+  private activeTasks: string[] | null = null;
   private episode: { env: ReturnType<ReturnType<typeof envSpec>['createEnv']>; task: Task; observation: Observation; history: string[]; done: boolean } | null = null;
   private readonly replayStore = new Once(() => (this.options.openReplayStore ?? (() => IdbReplayStore.open()))());
   private readonly checkpointStore = new Once(() => (this.options.openCheckpointStore ?? (() => IdbCheckpointStore.open<TrainRequest>()))());
@@ -196,6 +198,8 @@ export class TrainerService {
   }
 
   closeSite(): void {
+    // A run's Tasks stand on the open site until it ends: closing it under them would leave the run's restore putting it back.
+    if (this.state === 'starting' || this.state === 'running' || this.state === 'paused') throw new UsageError('a training run is going on; stop it before going back to the bundled suite');
     this.opened.close();
   }
 
@@ -284,7 +288,13 @@ export class TrainerService {
     try {
       if (request.tasks && request.tasks.length > 0) {
         if (request.env !== 'web') throw new UsageError(`Tasks chooses pages of the web environment; ${request.env} trains on all its tasks`);
-        restoreTasks = this.opened.chooseTasks(request.tasks);
+        const restore = this.opened.chooseTasks(request.tasks);
+        const tasks = request.tasks;
+        this.activeTasks = tasks;
+        restoreTasks = () => {
+          restore();
+          if (this.activeTasks === tasks) this.activeTasks = null;
+        };
       }
       const backend = this.backend ?? (await this.init());
       const mode = request.mode ?? 'real';
@@ -523,6 +533,8 @@ export class TrainerService {
   /** Reset the loaded policy's env on a task of a split; answers as `EnvSession.start` does. */
   async startEpisode(split: string, index: number): Promise<EpisodeStart> {
     const envName = this.requireLoaded().header.env;
+    // A run's Tasks narrow the environment here until it ends; the Evaluate view numbers tasks over the whole split.
+    if (this.activeTasks && envName === 'web') throw new UsageError(`a training run on some web tasks (${this.activeTasks.join(', ')}) is going on; play episodes here when it has ended`);
     const task = taskAt(envName, split, index);
     await this.episode?.env.close?.();
     this.episode = null;

@@ -304,7 +304,8 @@ export class Trainer {
       throw new UsageError(`--init ${initial.name}: ${errorMessage(error)}`, { cause: error });
     }
     const theirs = policyConfigFromHeader(decoded.header);
-    const differs = (Object.keys(this.policyConfig) as (keyof PolicyConfig)[]).filter((key) => JSON.stringify(theirs[key]) !== JSON.stringify(this.policyConfig[key]));
+    // Only the shapes matter: inputInitStd and priorScale set a fresh network's starting values, which the file's weights replace.
+    const differs = (['featurizer', 'hidden'] as const).filter((key) => JSON.stringify(theirs[key]) !== JSON.stringify(this.policyConfig[key]));
     if (differs.length > 0) throw new UsageError(`--init ${initial.name}: its network differs from the one this run trains (${differs.join(', ')}); start from a policy of this build's default network`);
     this.policy.network.setWeights(decoded.weights);
     const { header } = decoded;
@@ -336,6 +337,8 @@ export class Trainer {
       maxDifficulty: o.maxDifficulty ?? null,
       // Only where there is one, so checkpoints saved before `--init` existed still match their runs.
       ...(this.initialPolicy ? { initialPolicy: this.initialPolicy } : {}),
+      // Which of a site's tasks the run trains on (`--tasks`, the app's Tasks): a resume must choose the same.
+      ...(this.spec.taskKind ? { taskKinds: [...new Set(this.trainTasks.map((t) => (this.spec.taskKind as (task: Task) => string)(t)))].sort() } : {}),
       curriculum: this.curriculum ? { ...this.curriculum.config, generator: this.curriculum.summary().generator } : null,
       dream: dream
         ? {

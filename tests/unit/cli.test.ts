@@ -111,8 +111,9 @@ describe('the CLI: train and saved policies', () => {
   }, 120_000);
 
   it('train --init starts from a saved policy, of this env or another, and rollout --transfer plays one of another env', async () => {
-    // The first test's shop policy, started from on home: with --iterations 0 the run is its starting policy, evaluated.
-    const source = path.join(dir, 'tiny.dgp');
+    // A shop policy, started from on home: with --iterations 0 the run is its starting policy, evaluated.
+    const source = path.join(dir, 'init-source.dgp');
+    expect(await main(['train', '--env', 'shop', '--mode', 'real', '--algo', 'grpo', '--real-budget', '200', '--seed', '4', '--out', source, '--final-eval-episodes', '2', '--json'], capture())).toBe(0);
     const home = ['train', '--env', 'home', '--mode', 'real', '--algo', 'grpo', '--real-budget', '100', '--iterations', '0', '--seed', '4', '--final-eval-episodes', '8', '--json'];
     const io = capture();
     const transferred = path.join(dir, 'home-from-shop.dgp');

@@ -3,10 +3,10 @@
  * folder with a site.json, no oracle), exports them as JSONL, and trains from them with the CLI:
  * behaviour cloning, the experience model, and a dream grounded on them, with no real RL.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { main } from '../../../src/cli/main.ts';
 import type { CommandIO } from '../../../src/cli/io.ts';
 import { useSite } from '../../../src/cli/site.ts';
@@ -85,6 +85,7 @@ async function recordDemonstrations(file: string, episodes: number): Promise<{ t
 describe('a team\'s own demonstrations on its own pages', () => {
   it('imported as JSONL, they train BC, fit the experience model and ground a dream, with no real RL', { timeout: 300_000 }, async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-own-demos-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const demos = path.join(dir, 'demos.jsonl');
     const store = path.join(dir, 'buffer.jsonl');
     const model = path.join(dir, 'model.dgx');
