@@ -104,6 +104,8 @@ export function summarise(row: PaperRow): RowSummary {
 }
 
 const pm = (x: { mean: number; std: number }): string => `${x.mean.toFixed(1)} ± ${x.std.toFixed(1)}`;
+/** Points with their sign: `+4.7`, `−10.0`. */
+const signed = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}`;
 const int = (x: number): string => Math.round(x).toLocaleString('en-US');
 
 /** Each claim of the paper, checked against the table, with what the numbers say when it fails. */
@@ -170,7 +172,6 @@ export function demoClaims(by: ReadonlyMap<string, RowSummary>): string[] {
     const dream = dreams.reduce((a, b) => (gain(b) > gain(a) ? b : a));
     const best = offline.reduce((a, b) => (gain(b) > gain(a) ? b : a));
     const holds = gain(best) > 0 ? gain(dream) >= 1.3 * gain(best) : gain(dream) > 0;
-    const signed = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}`;
     const ratio = gain(best) > 0 ? ` (${(gain(dream) / gain(best)).toFixed(2)} ×)` : ': the offline rows gain nothing, so any gain clears the bar';
     lines.push(`- **The best dream row's gain ≥ 1.3 × the best offline row's: ${holds ? 'holds' : 'does not hold'}.** ${dream.label} ${signed(gain(dream))} points over the untrained policy, ${best.label} ${signed(gain(best))}${ratio}.`);
   }
@@ -180,7 +181,7 @@ export function demoClaims(by: ReadonlyMap<string, RowSummary>): string[] {
     if (!scratch || !sim) continue;
     const margin = sim.success.mean - scratch.success.mean;
     const spread = Math.max(sim.success.std, scratch.success.std);
-    lines.push(`- **s2r ${algo.toUpperCase()} above real ${algo.toUpperCase()} on the same ${int(sim.realTransitions)} real transitions, beyond the seed spread: ${margin > spread ? 'holds' : 'does not hold'}.** ${pm(sim.success)}% against ${pm(scratch.success)}% (${margin >= 0 ? '+' : '−'}${Math.abs(margin).toFixed(1)} points; seed std up to ${spread.toFixed(1)}${sim.perSeed.length < 2 ? ', one seed: no spread to judge by' : ''}).`);
+    lines.push(`- **s2r ${algo.toUpperCase()} above real ${algo.toUpperCase()} on the same ${int(sim.realTransitions)} real transitions, beyond the seed spread: ${margin > spread ? 'holds' : 'does not hold'}.** ${pm(sim.success)}% against ${pm(scratch.success)}% (${signed(margin)} points; seed std up to ${spread.toFixed(1)}${sim.perSeed.length < 2 ? ', one seed: no spread to judge by' : ''}).`);
   }
   return lines;
 }
@@ -189,7 +190,7 @@ export function demoClaims(by: ReadonlyMap<string, RowSummary>): string[] {
 function gainText(row: RowSummary, untrained: RowSummary | undefined): string {
   if (!untrained) return '';
   const gain = row.success.mean - untrained.success.mean;
-  return ` ${gain >= 0 ? '+' : '−'}${Math.abs(gain).toFixed(1)} |`;
+  return ` ${signed(gain)} |`;
 }
 
 /**
@@ -217,7 +218,7 @@ export function baselineClaims(by: ReadonlyMap<string, RowSummary>): string[] {
     if (!scratch || !sim) continue;
     const gain = sim.success.mean - scratch.success.mean;
     lines.push(
-      `- **${algo.toUpperCase()} on s2r's real budget, with and without the dream first:** s2r ${pm(sim.success)}% with ${int(sim.realTransitions)} real transitions; real from scratch ${pm(scratch.success)}% with ${int(scratch.realTransitions)}: the dream phase is worth ${gain >= 0 ? '+' : '−'}${Math.abs(gain).toFixed(1)} points at this real budget.`,
+      `- **${algo.toUpperCase()} on s2r's real budget, with and without the dream first:** s2r ${pm(sim.success)}% with ${int(sim.realTransitions)} real transitions; real from scratch ${pm(scratch.success)}% with ${int(scratch.realTransitions)}: the dream phase is worth ${signed(gain)} points at this real budget.`,
     );
   }
   const knn = by.get('dream-grpo-knn');
@@ -252,7 +253,8 @@ export function markdown(report: PaperReport, svgName: string): string {
   out.push(`| row | success % |${untrained ? ' vs untrained (points) |' : ''} score | real transitions | synthetic transitions | wall s | backend | experience model |`, `|---|---|${untrained ? '---|' : ''}---|---|---|---|---|---|`);
   for (const r of s) out.push(`| ${r.label}${r.perSeed.length < report.seeds.length ? ` (${r.perSeed.length} of ${report.seeds.length} seeds)` : ''} | ${pm(r.success)} |${gainText(r, untrained)} ${pm(r.score)} | ${int(r.realTransitions)} | ${int(r.syntheticTransitions)} | ${r.wallSeconds.toFixed(0)} | ${r.backend} | ${r.experience} |`);
   if (s.some((r) => r.id === 'bc' || r.id === 'dpo')) out.push('', 'BC and DPO train on the offline buffer (its real episodes; see Setup) and take no transition of their own: their real-transitions column is 0.');
-  const checked = demos ? [...demoClaims(new Map(s.map((r) => [r.id, r]))), ...baselineClaims(new Map(s.map((r) => [r.id, r])))] : claims(s);
+  const byId = new Map(s.map((r) => [r.id, r]));
+  const checked = demos ? [...demoClaims(byId), ...baselineClaims(byId)] : claims(s);
   out.push('', '## The claims', '', ...(checked.length > 0 ? checked : ['- None can be checked yet: each reads a row still to run.']), '');
   out.push(`## Learning curves`, '', `![held-out success against transitions](${svgName})`, '', 'Held-out success (greedy, ' + p.evalEpisodes + ' episodes per point during training, the final point on ' + p.finalEvalEpisodes + ') against transitions used (real + synthetic), mean over seeds.', '');
   out.push('## Setup', '', ...report.setup.map((c) => `- \`${c}\``), '');

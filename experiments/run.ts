@@ -148,7 +148,7 @@ async function paper(argv: string[]): Promise<void> {
   const env = values.env ?? usage('--env is required');
   const regime = parseRegime(values.regime);
   const presets = regimePresets(regime);
-  if (!(env in presets)) usage(`${regime === 'demos' ? 'the demos regime runs on' : 'unknown env'} ${regime === 'demos' ? Object.keys(presets).join(', ') : `"${env}"; use one of: ${Object.keys(presets).join(', ')}`}`);
+  if (!(env in presets)) usage(`the ${regime} regime has no env "${env}"; use one of: ${Object.keys(presets).join(', ')}`);
   const seedCount = Number(values.seeds);
   const jobs = Number(values.jobs);
   if (!Number.isInteger(seedCount) || seedCount < 1) usage(`--seeds must be a positive integer, got "${values.seeds}"`);

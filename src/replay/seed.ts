@@ -8,7 +8,7 @@ import { realTransition } from '../core/transition.ts';
 import { UsageError } from '../core/errors.ts';
 import { Rng } from '../core/rng.ts';
 import type { Task, Transition } from '../core/types.ts';
-import { createAgent, episodeTasks, runEpisode, SCRIPTED_POLICIES, scriptedPoliciesOf, type ScriptedPolicy } from '../envs/episode.ts';
+import { createAgent, episodeTasks, runEpisode, SCRIPTED_POLICIES, scriptedPoliciesOf, type EpisodeRecord, type ScriptedPolicy } from '../envs/episode.ts';
 import type { EnvOptions, EnvSpec } from '../envs/spec.ts';
 import { taskRecord, type ReplayStore } from './store.ts';
 
@@ -82,8 +82,9 @@ export function tasksPerKind(spec: EnvSpec, split: string, episodes: number, per
   const kindOf = spec.taskKind;
   if (!kindOf) throw new UsageError(`--per-task counts episodes by task, and ${spec.name} has no fixed list of tasks (web has: its site's)`);
   if (!Number.isInteger(perTask) || perTask < 1) throw new UsageError(`--per-task must be a positive integer, got ${perTask}`);
+  const all = spec.tasks(split);
   const byKind = new Map<string, Task[]>();
-  for (const task of episodeTasks(spec.tasks(split), spec.tasks(split).length, seed)) {
+  for (const task of episodeTasks(all, all.length, seed)) {
     const kind = kindOf(task);
     const list = byKind.get(kind) ?? [];
     if (list.length < perTask) list.push(task);
@@ -98,6 +99,18 @@ export function tasksPerKind(spec: EnvSpec, split: string, episodes: number, per
     if (task) order.push(task);
   }
   return order.slice(0, episodes);
+}
+
+/** A played episode as the real transitions a store keeps, step by step with the history before each. */
+export function episodeTransitions(record: EpisodeRecord, runId: string, episodeId: string, createdAt: number): Transition[] {
+  const transitions: Transition[] = [];
+  let state = record.first;
+  record.steps.forEach(({ action, result }, step) => {
+    const history = record.steps.slice(0, step).map((s) => s.action);
+    transitions.push(realTransition({ runId, episodeId, task: record.task, history, state, action, result, createdAt }));
+    state = result.observation;
+  });
+  return transitions;
 }
 
 /** Play the seeding episodes one by one; each yields its transitions, ready for a store or a file. */
@@ -119,14 +132,7 @@ export async function* seedEpisodes(options: SeedOptions): AsyncGenerator<Seeded
     const task = tasks[i] as Task;
     const agent = createAgent(spec, agentName, rng.fork(`agent:${i}`));
     const record = await runEpisode(env, agent, task);
-    const transitions: Transition[] = [];
-    let state = record.first;
-    record.steps.forEach(({ action, result }, step) => {
-      const history = record.steps.slice(0, step).map((s) => s.action);
-      transitions.push(realTransition({ runId, episodeId: `${runId}/${i}`, task, history, state, action, result, createdAt }));
-      state = result.observation;
-    });
-    yield { index: i, agent: agentName, task, won: record.won, transitions };
+    yield { index: i, agent: agentName, task, won: record.won, transitions: episodeTransitions(record, runId, `${runId}/${i}`, createdAt) };
   }
 }
 

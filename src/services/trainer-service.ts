@@ -289,11 +289,10 @@ export class TrainerService {
       if (request.tasks && request.tasks.length > 0) {
         if (request.env !== 'web') throw new UsageError(`Tasks chooses pages of the web environment; ${request.env} trains on all its tasks`);
         const restore = this.opened.chooseTasks(request.tasks);
-        const tasks = request.tasks;
-        this.activeTasks = tasks;
+        this.activeTasks = request.tasks;
         restoreTasks = () => {
           restore();
-          if (this.activeTasks === tasks) this.activeTasks = null;
+          this.activeTasks = null;
         };
       }
       const backend = this.backend ?? (await this.init());

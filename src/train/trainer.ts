@@ -230,6 +230,8 @@ export class Trainer {
   /** GRPO with klCoef > 0: the policy as it was before training, frozen. */
   private readonly reference: PolicyNetwork | null;
   private readonly trainTasks: readonly Task[];
+  /** Which of a site's tasks the run trains on (null where the environment has no fixed list): its checkpoints record them. */
+  private readonly taskKinds: string[] | null;
   private readonly evalSplit: string;
   readonly history: IterationMetrics[] = [];
   realTransitions = 0;
@@ -275,6 +277,8 @@ export class Trainer {
     const trainSplit = options.trainSplit ?? this.spec.splits[0]?.name ?? 'train';
     const tasks = this.spec.tasks(trainSplit);
     this.trainTasks = options.maxDifficulty === undefined ? tasks : tasks.filter((t) => t.difficulty <= (options.maxDifficulty as number));
+    const kindOf = this.spec.taskKind;
+    this.taskKinds = kindOf ? [...new Set(this.trainTasks.map((task) => kindOf(task)))].sort() : null;
     if (this.trainTasks.length === 0) throw new UsageError(`no ${trainSplit} tasks with difficulty ≤ ${options.maxDifficulty}`);
     this.evalSplit = options.evalSplit ?? this.spec.testSplit;
     // An unknown split is refused now, not after the budget is spent.
@@ -338,7 +342,7 @@ export class Trainer {
       // Only where there is one, so checkpoints saved before `--init` existed still match their runs.
       ...(this.initialPolicy ? { initialPolicy: this.initialPolicy } : {}),
       // Which of a site's tasks the run trains on (`--tasks`, the app's Tasks): a resume must choose the same.
-      ...(this.spec.taskKind ? { taskKinds: [...new Set(this.trainTasks.map((t) => (this.spec.taskKind as (task: Task) => string)(t)))].sort() } : {}),
+      ...(this.taskKinds ? { taskKinds: this.taskKinds } : {}),
       curriculum: this.curriculum ? { ...this.curriculum.config, generator: this.curriculum.summary().generator } : null,
       dream: dream
         ? {

@@ -183,6 +183,7 @@ export async function discardSavedRun(): Promise<void> {
 
 export async function startTraining(): Promise<void> {
   if (isActive.value || formProblem.value) return;
+  const tasks = chosenTasks();
   const request: TrainRequest = {
     env: formEnv.value,
     algo: formAlgo.value,
@@ -190,7 +191,7 @@ export async function startTraining(): Promise<void> {
     ...(formMode.value === 'dream'
       ? { realBudget: 0, syntheticBudget: formSyntheticBudget.value, storeLimits: savedStoreLimits() }
       : { realBudget: formBudget.value }),
-    ...(chosenTasks().length > 0 ? { tasks: chosenTasks() } : {}),
+    ...(tasks.length > 0 ? { tasks } : {}),
     seed: formSeed.value,
     evalEvery: formEvalEvery.value,
     evalEpisodes: formEvalEpisodes.value,

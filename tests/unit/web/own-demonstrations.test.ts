@@ -10,11 +10,11 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { main } from '../../../src/cli/main.ts';
 import type { CommandIO } from '../../../src/cli/io.ts';
 import { useSite } from '../../../src/cli/site.ts';
-import { realTransition } from '../../../src/core/transition.ts';
-import type { Agent, Observation, Task, Transition } from '../../../src/core/types.ts';
+import type { Agent, Observation, Task } from '../../../src/core/types.ts';
 import { runEpisode } from '../../../src/envs/episode.ts';
 import { envSpec } from '../../../src/envs/registry.ts';
 import { transitionLine } from '../../../src/replay/jsonl.ts';
+import { episodeTransitions } from '../../../src/replay/seed.ts';
 
 const SITE = 'examples/sites/page-globals';
 
@@ -65,12 +65,7 @@ async function recordDemonstrations(file: string, episodes: number): Promise<{ t
       for (const [i, task] of spec.tasks('train').slice(0, episodes).entries()) {
         const record = await runEpisode(env, new Person(), { ...task });
         if (record.won) won++;
-        let state = record.first;
-        record.steps.forEach(({ action, result }, step) => {
-          const t: Transition = realTransition({ runId: 'demo-web-team', episodeId: `demo-web-team/${i}`, task: record.task, history: record.steps.slice(0, step).map((s) => s.action), state, action, result, createdAt: 0 });
-          lines.push(transitionLine(t));
-          state = result.observation;
-        });
+        for (const t of episodeTransitions(record, 'demo-web-team', `demo-web-team/${i}`, 0)) lines.push(transitionLine(t));
       }
     } finally {
       await env.close?.();
