@@ -29,7 +29,7 @@ export function exportTrainedPolicy(trainer: Trainer | OfflineTrainer, backend: 
       wallSeconds: last?.wallSeconds ?? 0,
       curve: curveSummary(trainer.history),
       // A fine-tuned or transferred policy says what it started from (its card shows it).
-      ...('initialPolicy' in trainer && trainer.initialPolicy ? { initialPolicy: { env: trainer.initialPolicy.env, algorithm: trainer.initialPolicy.algorithm, mode: trainer.initialPolicy.mode } } : {}),
+      ...('initialPolicy' in trainer && trainer.initialPolicy ? { initialPolicy: { env: trainer.initialPolicy.env, algorithm: trainer.initialPolicy.algorithm, mode: trainer.initialPolicy.mode, weightsSha256: trainer.initialPolicy.weightsSha256 } } : {}),
     },
     evaluation: evaluation
       ? { split: evaluation.split, episodes: evaluation.episodes, successRate: evaluation.successRate, meanScore: evaluation.meanScore, actionsDigest: evaluation.actionsDigest }

@@ -123,6 +123,8 @@ export interface TrainOptions {
 /** Where a run's starting weights came from, when not from its seed (`TrainOptions.initialPolicy`). */
 export interface InitialPolicyInfo {
   name: string;
+  /** The file's weights by content (its header's SHA-256 of them): a path alone may later hold another policy. */
+  weightsSha256: string;
   env: string;
   algorithm: string;
   mode: string | null;
@@ -313,7 +315,7 @@ export class Trainer {
     if (differs.length > 0) throw new UsageError(`--init ${initial.name}: its network differs from the one this run trains (${differs.join(', ')}); start from a policy of this build's default network`);
     this.policy.network.setWeights(decoded.weights);
     const { header } = decoded;
-    return { name: initial.name, env: header.env, algorithm: header.algorithm, mode: typeof header.training?.mode === 'string' ? header.training.mode : null };
+    return { name: initial.name, weightsSha256: header.weightsSha256, env: header.env, algorithm: header.algorithm, mode: typeof header.training?.mode === 'string' ? header.training.mode : null };
   }
 
   /**

@@ -119,9 +119,11 @@ describe('the CLI: train and saved policies', () => {
     const transferred = path.join(dir, 'home-from-shop.dgp');
     expect(await main([...home, '--init', source, '--out', transferred], io)).toBe(0);
     const started = lastJson(io.stdout);
-    expect(started.initialPolicy).toEqual({ name: source, env: 'shop', algorithm: 'grpo', mode: 'real' });
+    // By content too: the source file's own weights digest, which a path that later holds another policy would not match.
+    const sourceDigest = readPolicyHeader(readFileSync(source)).weightsSha256;
+    expect(started.initialPolicy).toEqual({ name: source, weightsSha256: sourceDigest, env: 'shop', algorithm: 'grpo', mode: 'real' });
     // The saved policy's card says what it started from.
-    expect(readPolicyHeader(readFileSync(transferred)).training).toMatchObject({ initialPolicy: { env: 'shop', algorithm: 'grpo', mode: 'real' } });
+    expect(readPolicyHeader(readFileSync(transferred)).training).toMatchObject({ initialPolicy: { env: 'shop', algorithm: 'grpo', mode: 'real', weightsSha256: sourceDigest } });
     const transfer = capture();
     expect(await main(['rollout', '--env', 'home', '--policy', source, '--transfer', '--episodes', '8', '--seed', '4', '--json'], transfer)).toBe(0);
     expect(lastJson(transfer.stdout)).toMatchObject({ trainedOn: 'shop', episodes: 8, actionsDigest: started.eval.actionsDigest });
