@@ -155,6 +155,11 @@ export function bufferCommands(env: string, preset: Preset, buffer: string, into
   ];
 }
 
+/** The `experience fit` arguments that fit the neural model on the offline buffer (seed 1, the preset's epochs). */
+export function fitArgs(env: string, preset: Preset, buffer: string, model: string): string[] {
+  return ['experience', 'fit', ...envArgs(env, preset), '--buffer', buffer, '--out', model, '--epochs', String(preset.fitEpochs), '--seed', '1'];
+}
+
 /** The `train` arguments of one row and seed. */
 export function trainArgs(env: string, preset: Preset, row: RowSpec, seed: number, files: { buffer: string; model: string; history: string }): string[] {
   if (isOfflineMode(row.mode)) {

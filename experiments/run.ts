@@ -64,7 +64,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TrainResult } from '../src/train/trainer.ts';
 import { DEFAULT_IMAGINE, IMAGINE_MODES, isOfflineMode, type Imagine } from '../src/train/modes.ts';
-import { bufferCommands, envArgs, regimePresets, regimeRows, selectRows, setupNeeds, trainArgs, type PresetName, type RegimeName, type RowSpec } from './paper-plan.ts';
+import { bufferCommands, fitArgs, regimePresets, regimeRows, selectRows, setupNeeds, trainArgs, type PresetName, type RegimeName, type RowSpec } from './paper-plan.ts';
 import { markdown, svg, type PaperReport, type PaperRow } from './paper-report.ts';
 import { realTable, type RealRun } from './real-table.ts';
 import { countByType, meanByGroup } from './by-type.ts';
@@ -175,7 +175,7 @@ async function paper(argv: string[]): Promise<void> {
   const buffer = path.join(work, `${env}-buffer.jsonl`);
   const model = path.join(work, `${env}-model.dgx`);
   const seedCommands = bufferCommands(env, preset, buffer);
-  const fitArgs = ['experience', 'fit', ...envArgs(env, preset), '--buffer', buffer, '--out', model, '--epochs', String(preset.fitEpochs), '--seed', '1'];
+  const fitCommand = fitArgs(env, preset, buffer, model);
   const historyOf = (row: RowSpec, seed: number): string => path.join(work, 'runs', `${row.id}-s${seed}.json`);
   const queue = selected.flatMap((row) => seeds.map((seed) => ({ row, seed, history: historyOf(row, seed) }))).filter((item) => !existsSync(item.history));
   // The buffer and the model are made only when a run still to do reads them (real rows read neither).
@@ -188,7 +188,7 @@ async function paper(argv: string[]): Promise<void> {
     for (const args of partialCommands) await cli(args, 'buffer');
     await rename(partial, buffer);
   }
-  if (setup.model && !existsSync(model)) await cli(fitArgs, 'fit');
+  if (setup.model && !existsSync(model)) await cli(fitCommand, 'fit');
 
   let next = 0;
   let finished = 0;
@@ -242,7 +242,7 @@ async function paper(argv: string[]): Promise<void> {
     settings: preset,
     seeds,
     createdAt: new Date().toISOString(),
-    setup: [...seedCommands.map((c) => shellLine(c, work)), shellLine(fitArgs, work)],
+    setup: [...seedCommands.map((c) => shellLine(c, work)), shellLine(fitCommand, work)],
     wallSeconds: await count(),
     jobs,
     rows,

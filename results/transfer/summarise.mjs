@@ -7,6 +7,8 @@ const rows = [
   ['zero-shot', 'the shop policy, zero-shot (0 web transitions)'],
   ['scratch', 'real GRPO from scratch'],
   ['from-shop', 'real GRPO from the shop policy'],
+  ['zero-shot-dream', 'the dream-trained shop policy, zero-shot (0 web transitions)'],
+  ['from-shop-dream', 'real GRPO from the dream-trained shop policy'],
 ];
 const stats = (xs) => {
   const mean = xs.reduce((a, x) => a + x, 0) / xs.length;
@@ -19,6 +21,11 @@ const table = rows.map(([id, label]) => {
   const success = runs.map((r) => 100 * r.eval.successRate);
   return { id, label, seeds: runs.length, success, ...stats(success), realTransitions: runs.map((r) => r.realTransitions), episodes: runs[0]?.eval.episodes ?? 0 };
 });
-const shop = existsSync(`${work}/shop-real-grpo.train.json`) ? JSON.parse(readFileSync(`${work}/shop-real-grpo.train.json`, 'utf8').trim().split('\n').at(-1)) : null;
-writeFileSync(`${work}/transfer.json`, `${JSON.stringify({ seeds, shop: shop && { realTransitions: shop.realTransitions, eval: shop.eval }, rows: table }, null, 1)}\n`);
+// The source policies' own runs on the shop.
+const source = (file) => {
+  if (!existsSync(`${work}/${file}`)) return null;
+  const run = JSON.parse(readFileSync(`${work}/${file}`, 'utf8').trim().split('\n').at(-1));
+  return { realTransitions: run.realTransitions, syntheticTransitions: run.syntheticTransitions ?? 0, eval: run.eval };
+};
+writeFileSync(`${work}/transfer.json`, `${JSON.stringify({ seeds, shop: source('shop-real-grpo.train.json'), shopDream: source('shop-dream-grpo.train.json'), rows: table }, null, 1)}\n`);
 for (const r of table) console.log(`| ${r.label} | ${r.seeds ? `${r.mean.toFixed(1)} ± ${r.std.toFixed(1)}` : '—'} | ${r.success.map((x) => x.toFixed(1)).join(', ')} | ${r.realTransitions.join(', ')} |`);
