@@ -18,6 +18,15 @@ export function scriptedPoliciesOf(spec: EnvSpec): ScriptedPolicy[] {
   return SCRIPTED_POLICIES.filter((p) => (p !== 'shopper' || spec.createShopper !== undefined) && (p !== 'hasty' || spec.createHasty !== undefined));
 }
 
+/**
+ * Lets go of envs that are done with for good (a web env's tab, and with it a browser renderer
+ * process or an app iframe). Whoever creates an env closes it: an evaluation left 50 tabs open
+ * each time it ran, and a long run's processes held over 500 renderers.
+ */
+export async function closeEnvs(envs: Iterable<Env>): Promise<void> {
+  await Promise.all([...envs].map((env) => env.close?.()));
+}
+
 /** How often the noisy expert takes a random admissible action instead of the oracle's. */
 export const NOISY_EPSILON = 0.5;
 
@@ -143,20 +152,24 @@ export async function rollout(options: RolloutOptions): Promise<RolloutSummary> 
   const hash = sha256.create();
   let wins = 0, score = 0, steps = 0, invalid = 0;
   let envSeconds = 0;
-  for (let i = 0; i < tasks.length; i++) {
-    const agent = createAgent(spec, policy, rng.fork(i));
-    const started = performance.now();
-    const record = await runEpisode(env, agent, tasks[i] as Task);
-    envSeconds += (performance.now() - started) / 1000;
-    hash.update(utf8ToBytes(`#episode ${i} ${record.task.id}\n${observationLines(record.first)}`));
-    for (const { action, result } of record.steps) {
-      hash.update(utf8ToBytes(`>${action}\n${result.reward} ${result.done} ${result.info.valid} ${result.info.won} ${result.info.truncated}\n${observationLines(result.observation)}`));
+  try {
+    for (let i = 0; i < tasks.length; i++) {
+      const agent = createAgent(spec, policy, rng.fork(i));
+      const started = performance.now();
+      const record = await runEpisode(env, agent, tasks[i] as Task);
+      envSeconds += (performance.now() - started) / 1000;
+      hash.update(utf8ToBytes(`#episode ${i} ${record.task.id}\n${observationLines(record.first)}`));
+      for (const { action, result } of record.steps) {
+        hash.update(utf8ToBytes(`>${action}\n${result.reward} ${result.done} ${result.info.valid} ${result.info.won} ${result.info.truncated}\n${observationLines(result.observation)}`));
+      }
+      if (record.won) wins++;
+      score += record.score;
+      steps += record.steps.length;
+      invalid += record.invalidActions;
+      options.onEpisode?.(i, record);
     }
-    if (record.won) wins++;
-    score += record.score;
-    steps += record.steps.length;
-    invalid += record.invalidActions;
-    options.onEpisode?.(i, record);
+  } finally {
+    await closeEnvs([env]);
   }
   return {
     env: spec.name,

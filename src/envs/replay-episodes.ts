@@ -7,6 +7,7 @@
  */
 import type { Observation, StepResult, Task } from '../core/types.ts';
 import type { EnvSpec } from './spec.ts';
+import { closeEnvs } from './episode.ts';
 
 /** An earlier step of the episode with the state it was taken in (the experience model's `HistoryStep`). */
 export interface HistoryStep {
@@ -25,15 +26,19 @@ export interface ReplayedStep {
 export async function replayEpisodes(spec: EnvSpec, episodes: readonly { task: Task; steps: readonly { action: string }[] }[]): Promise<{ task: Task; steps: ReplayedStep[] }[]> {
   const env = spec.createEnv();
   const out: { task: Task; steps: ReplayedStep[] }[] = [];
-  for (const { task, steps } of episodes) {
-    let state = await env.reset(task);
-    const replayed: ReplayedStep[] = [];
-    for (const { action } of steps) {
-      const result = await env.step(action);
-      replayed.push({ state, action, result, history: replayed.map((s) => ({ state: s.state, action: s.action })) });
-      state = result.observation;
+  try {
+    for (const { task, steps } of episodes) {
+      let state = await env.reset(task);
+      const replayed: ReplayedStep[] = [];
+      for (const { action } of steps) {
+        const result = await env.step(action);
+        replayed.push({ state, action, result, history: replayed.map((s) => ({ state: s.state, action: s.action })) });
+        state = result.observation;
+      }
+      out.push({ task, steps: replayed });
     }
-    out.push({ task, steps: replayed });
+  } finally {
+    await closeEnvs([env]);
   }
   return out;
 }

@@ -8,7 +8,7 @@ import { realTransition } from '../core/transition.ts';
 import { UsageError } from '../core/errors.ts';
 import { Rng } from '../core/rng.ts';
 import type { Task, Transition } from '../core/types.ts';
-import { createAgent, episodeTasks, runEpisode, SCRIPTED_POLICIES, scriptedPoliciesOf, type EpisodeRecord, type ScriptedPolicy } from '../envs/episode.ts';
+import { closeEnvs, createAgent, episodeTasks, runEpisode, SCRIPTED_POLICIES, scriptedPoliciesOf, type EpisodeRecord, type ScriptedPolicy } from '../envs/episode.ts';
 import type { EnvOptions, EnvSpec } from '../envs/spec.ts';
 import { taskRecord, type ReplayStore } from './store.ts';
 
@@ -127,12 +127,17 @@ export async function* seedEpisodes(options: SeedOptions): AsyncGenerator<Seeded
   const runId = options.runId ?? `seed-${spec.name}-${seed}`;
   const createdAt = options.createdAt ?? Date.now();
   const env = spec.createEnv(options.envOptions);
-  for (let i = 0; i < episodes; i++) {
-    const agentName = schedule[i] as ScriptedPolicy;
-    const task = tasks[i] as Task;
-    const agent = createAgent(spec, agentName, rng.fork(`agent:${i}`));
-    const record = await runEpisode(env, agent, task);
-    yield { index: i, agent: agentName, task, won: record.won, transitions: episodeTransitions(record, runId, `${runId}/${i}`, createdAt) };
+  // A generator's finally runs when its consumer stops early too (return() on break).
+  try {
+    for (let i = 0; i < episodes; i++) {
+      const agentName = schedule[i] as ScriptedPolicy;
+      const task = tasks[i] as Task;
+      const agent = createAgent(spec, agentName, rng.fork(`agent:${i}`));
+      const record = await runEpisode(env, agent, task);
+      yield { index: i, agent: agentName, task, won: record.won, transitions: episodeTransitions(record, runId, `${runId}/${i}`, createdAt) };
+    }
+  } finally {
+    await closeEnvs([env]);
   }
 }
 

@@ -24,6 +24,8 @@ export interface Trajectory {
   totalReward: number;
   won: boolean;
   truncated: boolean;
+  /** What ended the episode when the env failed rather than the policy (a page that stopped answering: `info.error`). */
+  envError?: string;
 }
 
 export interface CollectOptions {
@@ -114,6 +116,7 @@ export async function collectTrajectories(options: CollectOptions): Promise<Coll
         totalReward: lane.totalReward,
         won: outcome.info.won,
         truncated: outcome.info.truncated || forcedEnd,
+        ...(typeof outcome.info.error === 'string' ? { envError: outcome.info.error } : {}),
       };
       results[lane.taskIndex] = trajectory;
       options.onEpisode?.(trajectory, lane.taskIndex);

@@ -259,6 +259,8 @@ export class ExperienceService {
     const task = taskAt(envName, split, index);
     this.stop();
     this.pending = null;
+    // The last episode's page (a web env's frame) is let go of before the next one opens.
+    await this.episode?.env.close?.();
     this.episode = null;
     await this.retrieval.bufferFor(envName);
     const env = spec.createEnv();

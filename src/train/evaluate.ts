@@ -3,7 +3,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { UsageError } from '../core/errors.ts';
 import type { Task } from '../core/types.ts';
-import { episodeTasks } from '../envs/episode.ts';
+import { closeEnvs, episodeTasks } from '../envs/episode.ts';
 import type { EnvOptions, EnvSpec } from '../envs/spec.ts';
 import type { Policy } from '../policy/policy.ts';
 import { collectTrajectories, type Trajectory } from '../rl/rollout.ts';
@@ -17,6 +17,12 @@ export interface EvalResult {
   meanSteps: number;
   /** SHA-256 over every episode's task id and actions, in task order: equal digests, equal behaviour. */
   actionsDigest: string;
+  /**
+   * Episodes an env failure ended (a page that stopped answering or could not be read), present
+   * when there were any: they count as failures whatever the policy did, so a figure with them
+   * says less about the policy (a machine out of memory or CPU makes pages miss their timeouts).
+   */
+  envErrors?: number;
 }
 
 export interface EvaluateOptions {
@@ -38,6 +44,7 @@ export interface EvaluateOptions {
 export function summarize(split: string, trajectories: readonly Trajectory[]): EvalResult {
   const n = trajectories.length;
   const mean = (f: (t: Trajectory) => number) => (n === 0 ? 0 : trajectories.reduce((a, t) => a + f(t), 0) / n);
+  const envErrors = trajectories.filter((t) => t.envError !== undefined).length;
   return {
     split,
     episodes: n,
@@ -45,6 +52,7 @@ export function summarize(split: string, trajectories: readonly Trajectory[]): E
     meanScore: 100 * mean((t) => t.totalReward),
     meanSteps: mean((t) => t.steps.length),
     actionsDigest: actionsDigest(trajectories),
+    ...(envErrors > 0 ? { envErrors } : {}),
   };
 }
 
@@ -67,16 +75,20 @@ export async function evaluatePolicy(options: EvaluateOptions): Promise<EvalResu
   const tasks: readonly Task[] = options.episodes === undefined ? all : episodeTasks(all, options.episodes, options.seed ?? 0);
   const lanes = Math.min(options.parallelEnvs ?? 50, tasks.length);
   const envs = Array.from({ length: lanes }, () => spec.createEnv(options.envOptions));
-  const { trajectories } = await collectTrajectories({
-    envs,
-    tasks,
-    policy,
-    greedy: true,
-    ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
-    ...(options.beforeRound ? { beforeRound: options.beforeRound } : {}),
-    ...(options.onEpisode ? { onEpisode: options.onEpisode } : {}),
-  });
-  return summarize(options.exclude ? `${split} (unseen)` : split, trajectories);
+  try {
+    const { trajectories } = await collectTrajectories({
+      envs,
+      tasks,
+      policy,
+      greedy: true,
+      ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
+      ...(options.beforeRound ? { beforeRound: options.beforeRound } : {}),
+      ...(options.onEpisode ? { onEpisode: options.onEpisode } : {}),
+    });
+    return summarize(options.exclude ? `${split} (unseen)` : split, trajectories);
+  } finally {
+    await closeEnvs(envs);
+  }
 }
 
 /**

@@ -27,6 +27,7 @@ import { taskRecord, type ReplayStore } from '../replay/store.ts';
 import { Curriculum, DEFAULT_CURRICULUM, type CurriculumConfig, type CurriculumSummary } from '../curriculum/curriculum.ts';
 import { BufferTaskGenerator, LlmTaskGenerator, type TaskGenerator } from '../curriculum/generator.ts';
 import { LlmExperienceModel } from '../experience/llm/llm-model.ts';
+import { closeEnvs } from '../envs/episode.ts';
 import { envSpec } from '../envs/registry.ts';
 import type { EnvSpec } from '../envs/spec.ts';
 import { DEFAULT_POLICY, Policy, type PolicyConfig } from '../policy/policy.ts';
@@ -240,6 +241,8 @@ export class Trainer {
   syntheticTransitions = 0;
   private realResets = 0;
   private world: SyntheticWorld | null = null;
+  /** The real envs `trainingEnvs` opened and `closeTrainingEnvs` has not yet closed. */
+  private readonly realEnvs: Env[] = [];
   /** The curriculum, when the run has one (the Curriculum view reads its rows). */
   readonly curriculum: Curriculum | null;
   lastEval: EvalResult | null = null;
@@ -486,8 +489,13 @@ export class Trainer {
   trainingEnvs(count: number, phase: Phase): Env[] {
     const dream = this.options.dream;
     const maxSteps = this.options.trainMaxSteps;
-    if (phase === 'real' || !dream) return Array.from({ length: count }, () => this.spec.createEnv(maxSteps !== undefined ? { maxSteps } : {}));
+    if (phase === 'real' || !dream) {
+      const envs = Array.from({ length: count }, () => this.spec.createEnv(maxSteps !== undefined ? { maxSteps } : {}));
+      this.realEnvs.push(...envs);
+      return envs;
+    }
     const starter = this.spec.createEnv();
+    this.realEnvs.push(starter);
     const curriculum = this.curriculum;
     this.world = new SyntheticWorld({
       env: this.spec.name,
@@ -509,6 +517,11 @@ export class Trainer {
     const world = this.world;
     if (this.restored?.world) world.restore(this.restored.world);
     return Array.from({ length: count }, () => world.createEnv());
+  }
+
+  /** Close the real envs `trainingEnvs` opened (a dream's starter among them): a web env's tabs. */
+  async closeTrainingEnvs(): Promise<void> {
+    await closeEnvs(this.realEnvs.splice(0));
   }
 
   /** The draws a sampling dream imagines with: its own stream of the run's seed, so a run repeats. */
@@ -593,10 +606,18 @@ export class Trainer {
     };
   }
 
-  /** Train in one phase until its budget is spent (or the run is stopped), counting `this.iteration` on. */
+  /** Train in one phase until its budget is spent (or the run is stopped), counting `this.iteration` on; its real envs are closed when it ends. */
   private async runPhase(phase: Phase, hooks: TrainHooks, control: TrainControl, started: number): Promise<void> {
+    const envs = this.trainingEnvs(this.config.parallelEnvs, phase);
+    try {
+      await this.playPhase(envs, phase, hooks, control, started);
+    } finally {
+      await this.closeTrainingEnvs();
+    }
+  }
+
+  private async playPhase(envs: readonly Env[], phase: Phase, hooks: TrainHooks, control: TrainControl, started: number): Promise<void> {
     const { options, config, rngs } = this;
-    const envs = this.trainingEnvs(config.parallelEnvs, phase);
     const evalEvery = options.evalEvery ?? 0;
     const dreaming = phase === 'dream';
     const budget = dreaming ? (options.dream as DreamOptions).syntheticBudget : options.realBudget;

@@ -118,7 +118,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
       ...(checkpointing ? checkpointing.hooks(io) : {}),
       onStart: (trainer) => io.progress(launch.describe(trainer)),
       onIteration: (m) => {
-        const evalText = m.eval ? ` | held-out success ${(m.eval.successRate * 100).toFixed(1)}% score ${m.eval.meanScore.toFixed(1)}` : '';
+        const evalText = m.eval ? ` | held-out success ${(m.eval.successRate * 100).toFixed(1)}% score ${m.eval.meanScore.toFixed(1)}${envErrorText(m.eval)}` : '';
         io.progress(`${launch.iteration(m)}${evalText}`);
       },
     })
@@ -133,6 +133,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     successRate: result.eval.successRate,
     meanScore: result.eval.meanScore,
     actionsDigest: result.eval.actionsDigest,
+    ...(result.eval.envErrors ? { envErrors: result.eval.envErrors } : {}),
   };
   if (values.out) {
     const bytes = await exportTrainedPolicy(trainer, backend);
@@ -165,8 +166,14 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     io.out(
       `${env} ${result.algo} (${mode}, ${backend}): ${result.realTransitions} real and ${result.syntheticTransitions} synthetic transitions in ${result.wallSeconds.toFixed(1)} s; ` +
         (result.stopped ? `interrupted after ${result.iterations} iterations; ` : '') +
-        (evaluation ? `held-out ${evaluation.split}: success ${(evaluation.successRate * 100).toFixed(1)}%, score ${evaluation.meanScore.toFixed(1)}` : 'stopped before evaluation'),
+        (evaluation ? `held-out ${evaluation.split}: success ${(evaluation.successRate * 100).toFixed(1)}%, score ${evaluation.meanScore.toFixed(1)}${envErrorText(evaluation)}` : 'stopped before evaluation'),
     );
+  if (evaluation?.envErrors) io.progress(`warning: the environment failed in ${evaluation.envErrors} of the ${evaluation.episodes} held-out episodes (pages that stopped answering or could not be read); they count as failures, so the success figure understates the policy`);
+}
+
+/** An evaluation's episodes that env failures ended, when there were any. */
+function envErrorText(evaluation: { envErrors?: number }): string {
+  return evaluation.envErrors ? ` (${evaluation.envErrors} ended by env failures)` : '';
 }
 
 /**
