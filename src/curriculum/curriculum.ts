@@ -210,11 +210,15 @@ export class Curriculum {
       parents.map((p) => ({ parent: this.tasks.get(p.id) as Task, successRate: p.successRate, variance: p.variance })),
       rng,
     );
-    const fresh = made.filter((t) => !this.tasks.has(t.id));
-    for (const t of fresh) {
+    // Checked one by one: two parents can make the same variation in one batch (a web world of a
+    // few entities recombines into the same goal), and the pool holds a task once.
+    const fresh: Task[] = [];
+    for (const t of made) {
+      if (this.tasks.has(t.id)) continue;
       this.tasks.set(t.id, t);
       this.groupOf.set(t.id, this.groupKey(t));
       this.generated.push(t.id);
+      fresh.push(t);
     }
     this.prune();
     return fresh;
@@ -246,8 +250,15 @@ export class Curriculum {
    */
   restore(state: CurriculumState): void {
     if (this.generated.length > 0 || this.version > 0) throw new Error('a curriculum is restored before it is used');
+    const restored = new Set<string>();
     for (const t of state.generated) {
+      // A checkpoint written before a batch's duplicates were dropped may list one twice: kept as it was, so the run goes on as it would have.
+      if (restored.has(t.id)) {
+        this.generated.push(t.id);
+        continue;
+      }
       if (this.tasks.has(t.id)) throw new RangeError(`the checkpoint's generated task ${t.id} is already in the pool`);
+      restored.add(t.id);
       this.tasks.set(t.id, t);
       this.groupOf.set(t.id, this.groupKey(t));
       this.generated.push(t.id);
