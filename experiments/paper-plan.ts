@@ -96,6 +96,8 @@ export interface RowSpec {
   realBudget?: 'real' | 's2r-real';
   /** A dream row's experience model: the fitted neural one (default) or the kNN floor, which needs no fit. */
   experience?: 'neural' | 'knn';
+  /** Start from the policy this row (an offline one, which saves it beside its history) trained with the same seed (`--init`). */
+  initFrom?: string;
 }
 
 /**
@@ -120,14 +122,24 @@ export const ROWS: readonly RowSpec[] = [
   { id: 'dream-grpo-no-curriculum', label: 'dream GRPO w/o curriculum', mode: 'dream', algo: 'grpo', flags: ['--curriculum', 'off'] },
   { id: 'dream-grpo-no-reasoning', label: 'dream GRPO w/o reasoning', mode: 'dream', algo: 'grpo', flags: ['--reasoning', 'off'] },
   { id: 'dream-grpo-knn', label: 'dream GRPO, kNN model', mode: 'dream', algo: 'grpo', flags: [], experience: 'knn' },
+  // Where cloning the demonstrations already does well: what the dream adds to the cloned policy.
+  { id: 'dream-grpo-from-bc', label: 'dream GRPO from the BC policy', mode: 'dream', algo: 'grpo', flags: [], initFrom: 'bc' },
 ];
 
 /** The demonstrations regime's rows: no ablation (they are the standard regime's question). */
-const DEMO_ROW_IDS = ['untrained', 'real-ppo', 'real-grpo', 'real-ppo-5k', 'real-grpo-5k', 'bc', 'dpo', 'dream-ppo', 'dream-grpo', 's2r-ppo', 's2r-grpo'];
+const DEMO_ROW_IDS = ['untrained', 'real-ppo', 'real-grpo', 'real-ppo-5k', 'real-grpo-5k', 'bc', 'dpo', 'dream-ppo', 'dream-grpo', 's2r-ppo', 's2r-grpo', 'dream-grpo-from-bc'];
+
+/** Rows of the demonstrations regime alone (the standard tables were made without them). */
+const DEMO_ONLY_ROW_IDS = ['dream-grpo-from-bc'];
 
 /** The rows of a regime's table, in the table's order. */
 export function regimeRows(regime: RegimeName): RowSpec[] {
-  return regime === 'demos' ? ROWS.filter((row) => DEMO_ROW_IDS.includes(row.id)) : [...ROWS];
+  return regime === 'demos' ? ROWS.filter((row) => DEMO_ROW_IDS.includes(row.id)) : ROWS.filter((row) => !DEMO_ONLY_ROW_IDS.includes(row.id));
+}
+
+/** The rows whose runs save their policy: those another row of the table starts from. */
+export function savedPolicyRows(rows: readonly RowSpec[]): Set<string> {
+  return new Set(rows.flatMap((row) => (row.initFrom !== undefined ? [row.initFrom] : [])));
 }
 
 /** `--env ENV`, and the preset's `--tasks`: how every command of the experiment names its environment. */
@@ -160,15 +172,22 @@ export function fitArgs(env: string, preset: Preset, buffer: string, model: stri
   return ['experience', 'fit', ...envArgs(env, preset), '--buffer', buffer, '--out', model, '--epochs', String(preset.fitEpochs), '--seed', '1'];
 }
 
+/** Where a row's run saves its policy for the rows that start from it: beside its history. */
+export function policyFile(history: string): string {
+  return history.replace(/\.json$/, '.dgp');
+}
+
 /** The `train` arguments of one row and seed. */
-export function trainArgs(env: string, preset: Preset, row: RowSpec, seed: number, files: { buffer: string; model: string; history: string }): string[] {
+export function trainArgs(env: string, preset: Preset, row: RowSpec, seed: number, files: { buffer: string; model: string; history: string; savePolicy?: boolean }): string[] {
   if (isOfflineMode(row.mode)) {
     // An offline row plays no episode but its evaluations, and its epochs cost no transition: its
-    // curve would stand at 0 transitions, so only the final evaluation is run.
+    // curve would stand at 0 transitions, so only the final evaluation is run. It saves its policy
+    // where a row of the table starts from it (initFrom).
     return ['train', ...envArgs(env, preset), '--mode', row.mode, '--seed', String(seed), '--buffer', files.buffer,
-      '--final-eval-episodes', String(preset.finalEvalEpisodes), ...row.flags, '--history', files.history, '--json'];
+      '--final-eval-episodes', String(preset.finalEvalEpisodes), ...row.flags, '--history', files.history, ...(files.savePolicy ? ['--out', policyFile(files.history)] : []), '--json'];
   }
   const args = ['train', ...envArgs(env, preset), '--mode', row.mode, '--algo', row.algo, '--seed', String(seed)];
+  if (row.initFrom !== undefined) args.push('--init', policyFile(files.history.replace(/[^/]*-s\d+\.json$/, `${row.initFrom}-s${seed}.json`)));
   if (row.mode === 'real') args.push('--real-budget', String(row.realBudget === 's2r-real' ? preset.s2rRealBudget : preset.realBudget));
   else {
     args.push('--synthetic-budget', String(preset.syntheticBudget), '--buffer', files.buffer);

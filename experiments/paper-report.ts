@@ -183,6 +183,15 @@ export function demoClaims(by: ReadonlyMap<string, RowSummary>): string[] {
     const spread = Math.max(sim.success.std, scratch.success.std);
     lines.push(`- **s2r ${algo.toUpperCase()} above real ${algo.toUpperCase()} on the same ${int(sim.realTransitions)} real transitions, beyond the seed spread: ${margin > spread ? 'holds' : 'does not hold'}.** ${pm(sim.success)}% against ${pm(scratch.success)}% (${signed(margin)} points; seed std up to ${spread.toFixed(1)}${sim.perSeed.length < 2 ? ', one seed: no spread to judge by' : ''}).`);
   }
+  // Not a bar of the issue: where cloning is strong, whether the dream adds to the cloned policy.
+  const bc = by.get('bc');
+  const fromBc = by.get('dream-grpo-from-bc');
+  if (bc && fromBc) {
+    const margin = fromBc.success.mean - bc.success.mean;
+    const spread = Math.max(fromBc.success.std, bc.success.std);
+    const verdict = Math.abs(margin) <= spread ? 'within the seed spread' : margin > 0 ? 'beyond the seed spread' : 'it loses, beyond the seed spread';
+    lines.push(`- **What the dream adds to cloning:** ${fromBc.label} ${pm(fromBc.success)}% against ${bc.label} ${pm(bc.success)}% (${signed(margin)} points, ${verdict}; seed std up to ${spread.toFixed(1)}).`);
+  }
   return lines;
 }
 

@@ -64,7 +64,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TrainResult } from '../src/train/trainer.ts';
 import { DEFAULT_IMAGINE, IMAGINE_MODES, isOfflineMode, type Imagine } from '../src/train/modes.ts';
-import { bufferCommands, fitArgs, regimePresets, regimeRows, selectRows, setupNeeds, trainArgs, type PresetName, type RegimeName, type RowSpec } from './paper-plan.ts';
+import { bufferCommands, fitArgs, policyFile, regimePresets, regimeRows, savedPolicyRows, selectRows, setupNeeds, trainArgs, type PresetName, type RegimeName, type RowSpec } from './paper-plan.ts';
 import { markdown, svg, type PaperReport, type PaperRow } from './paper-report.ts';
 import { realTable, type RealRun } from './real-table.ts';
 import { countByType, meanByGroup } from './by-type.ts';
@@ -178,6 +178,18 @@ async function paper(argv: string[]): Promise<void> {
   const fitCommand = fitArgs(env, preset, buffer, model);
   const historyOf = (row: RowSpec, seed: number): string => path.join(work, 'runs', `${row.id}-s${seed}.json`);
   const queue = selected.flatMap((row) => seeds.map((seed) => ({ row, seed, history: historyOf(row, seed) }))).filter((item) => !existsSync(item.history));
+  // A row that starts from another's policy (initFrom) needs that run first: queued before it in this
+  // invocation (it is awaited), or saved by an earlier one. A run made before offline rows saved their policies is refused by name.
+  const runs = new Map<string, Promise<void>>();
+  const savesPolicy = savedPolicyRows(regimeRows(regime));
+  for (const item of queue) {
+    if (item.row.initFrom === undefined) continue;
+    const source = path.join(work, 'runs', `${item.row.initFrom}-s${item.seed}.json`);
+    const queued = queue.some((other) => other.history === source);
+    if (!queued && !existsSync(policyFile(source))) {
+      usage(`${item.row.id} seed ${item.seed} starts from ${policyFile(source)}, which is not there${existsSync(source) ? ` (its run was made before runs saved their policies: delete ${source} and run --rows ${item.row.initFrom} again)` : `: run --rows ${item.row.initFrom} first`}`);
+    }
+  }
   // The buffer and the model are made only when a run still to do reads them (real rows read neither).
   const setup = setupNeeds(queue.map((item) => item.row));
   if (setup.buffer && !existsSync(buffer)) {
@@ -211,9 +223,14 @@ async function paper(argv: string[]): Promise<void> {
       // An RL run saves itself every minute and goes on from there when the experiment is run again
       // (a session that ended, a killed process): hours of a full-budget run are not lost.
       const checkpoint = item.history.replace(/\.json$/, '.dgc');
-      const saving = isOfflineMode(item.row.mode) ? [] : ['--checkpoint', checkpoint, '--checkpoint-every', '60', ...(existsSync(checkpoint) ? ['--resume'] : [])];
-      await cli([...trainArgs(env, preset, item.row, item.seed, { buffer, model, history: item.history }), ...saving], `${item.row.id} s${item.seed}`);
-      if (saving.length > 0) await rm(checkpoint, { force: true });
+      const settle = (async () => {
+        if (item.row.initFrom !== undefined) await runs.get(path.join(work, 'runs', `${item.row.initFrom}-s${item.seed}.json`));
+        const saving = isOfflineMode(item.row.mode) ? [] : ['--checkpoint', checkpoint, '--checkpoint-every', '60', ...(existsSync(checkpoint) ? ['--resume'] : [])];
+        await cli([...trainArgs(env, preset, item.row, item.seed, { buffer, model, history: item.history, savePolicy: savesPolicy.has(item.row.id) }), ...saving], `${item.row.id} s${item.seed}`);
+        if (saving.length > 0) await rm(checkpoint, { force: true });
+      })();
+      runs.set(item.history, settle);
+      await settle;
       await count();
       process.stderr.write(`paper: ${++finished}/${queue.length} runs done (${item.row.id} seed ${item.seed})\n`);
     }

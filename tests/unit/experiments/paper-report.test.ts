@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bufferCommands, DEMO_PRESETS, PRESETS, regimeRows, ROWS, selectRows, setupNeeds, trainArgs } from '../../../experiments/paper-plan.ts';
+import { bufferCommands, DEMO_PRESETS, PRESETS, regimeRows, ROWS, savedPolicyRows, selectRows, setupNeeds, trainArgs } from '../../../experiments/paper-plan.ts';
 import { baselineClaims, claims, curves, demoClaims, markdown, summarise, svg, type PaperReport, type PaperRow } from '../../../experiments/paper-report.ts';
 import type { TrainResult } from '../../../src/train/trainer.ts';
 
@@ -164,13 +164,19 @@ describe('the paper report', () => {
     // The standard regime's buffer is one seeding, as before.
     expect(bufferCommands('shop', PRESETS.shop!.full, '/w/b.jsonl')).toEqual([['buffer', 'seed', '--env', 'shop', '--episodes', '700', '--mix', 'oracle=0.4,noisy=0.3,random=0.3', '--seed', '1', '--out', '/w/b.jsonl']]);
     const rows = regimeRows('demos');
-    expect(rows.map((r) => r.id)).toEqual(['untrained', 'real-ppo', 'real-grpo', 'real-ppo-5k', 'real-grpo-5k', 'bc', 'dpo', 'dream-ppo', 'dream-grpo', 's2r-ppo', 's2r-grpo']);
+    expect(rows.map((r) => r.id)).toEqual(['untrained', 'real-ppo', 'real-grpo', 'real-ppo-5k', 'real-grpo-5k', 'bc', 'dpo', 'dream-ppo', 'dream-grpo', 's2r-ppo', 's2r-grpo', 'dream-grpo-from-bc']);
     expect(() => selectRows('dream-grpo-knn', rows)).toThrow(/unknown row "dream-grpo-knn"/);
     const files = { buffer: 'b.jsonl', model: 'm.dgx', history: 'h.json' };
     for (const row of rows) expect(trainArgs('web', preset, row, 1, files).slice(0, 5)).toEqual(['train', '--env', 'web', '--tasks', '@app']);
     const s2r = trainArgs('web', preset, rows.find((r) => r.id === 's2r-grpo')!, 1, files);
     expect(s2r.join(' ')).toContain('--real-budget 1000');
     expect(trainArgs('web', preset, rows.find((r) => r.id === 'real-grpo-5k')!, 1, files).join(' ')).toContain('--real-budget 1000');
+    // The BC run saves its policy beside its history, and the dream row of the same seed starts from it.
+    expect([...savedPolicyRows(rows)]).toEqual(['bc']);
+    expect([...savedPolicyRows(regimeRows('standard'))]).toEqual([]);
+    const runs = (id: string, seed: number) => ({ ...files, history: `/w/runs/${id}-s${seed}.json`, savePolicy: id === 'bc' });
+    expect(trainArgs('web', preset, rows.find((r) => r.id === 'bc')!, 2, runs('bc', 2)).join(' ')).toContain('--history /w/runs/bc-s2.json --out /w/runs/bc-s2.dgp');
+    expect(trainArgs('web', preset, rows.find((r) => r.id === 'dream-grpo-from-bc')!, 2, runs('dream-grpo-from-bc', 2)).join(' ')).toContain('--mode dream --algo grpo --seed 2 --init /w/runs/bc-s2.dgp');
   });
 
   it('checks the demonstrations regime\'s bars: the best dream gain against the best offline one, s2r against real on the same transitions', () => {
@@ -183,6 +189,8 @@ describe('the paper report', () => {
     expect(bad[0]).toMatch(/does not hold\.\*\* dream PPO \+10\.0 points .* BC \(offline\) \+20\.0 \(0\.50 ×\)/);
     const losing = demoClaims(by({ untrained: [0.4, 0.4], bc: [0.3, 0.3], dpo: [0.35, 0.35], 'dream-ppo': [0.45, 0.45] }));
     expect(losing[0]).toMatch(/holds\.\*\* dream PPO \+5\.0 points .* DPO \(offline\) −5\.0: the offline rows gain nothing, so any gain clears the bar/);
+    const fromBc = demoClaims(by({ untrained: [0.4, 0.4], bc: [0.9, 0.88], 'dream-grpo-from-bc': [0.95, 0.96] }));
+    expect(fromBc.at(-1)).toMatch(/What the dream adds to cloning:\*\* dream GRPO from the BC policy 95\.5 ± 0\.7% against BC \(offline\) 89\.0 ± 1\.4% \(\+6\.5 points, beyond the seed spread/);
     // Without the untrained row there is no gain to compare.
     expect(demoClaims(new Map())).toEqual([]);
   });
