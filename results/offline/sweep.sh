@@ -31,7 +31,8 @@ for env in "${envs[@]}"; do
     mv "$work/$env-partial.jsonl" "$work/$env.jsonl"
   fi
   for mode in bc dpo; do
-    rates=$([ "$mode" = bc ] && echo "1e-4 3e-4 1e-3 3e-3 1e-2" || echo "1e-5 3e-5 1e-4 3e-4")
+    # BC_RATES / DPO_RATES narrow the grid (web ran BC 1e-4 3e-4 1e-3 1e-2 and DPO 1e-5 1e-4 3e-4: its evaluations are pages).
+    if [ "$mode" = bc ]; then rates=${BC_RATES:-"1e-4 3e-4 1e-3 3e-3 1e-2"}; else rates=${DPO_RATES:-"1e-5 3e-5 1e-4 3e-4"}; fi
     for lr in $rates; do
       out="results/offline/runs/$env-$mode-lr$lr"
       [ -f "$out.json" ] && continue
