@@ -6,7 +6,7 @@
 import type { IterationMetrics } from '../train/metrics.ts';
 import { exportPolicy } from '../policy/policy-file.ts';
 import type { OfflineTrainer } from '../train/offline/trainer.ts';
-import type { Trainer } from '../train/trainer.ts';
+import type { InitialPolicyInfo, Trainer } from '../train/trainer.ts';
 
 /** Safe mid-run (the Train view exports a running policy): the weights are read in one pass. */
 export function exportTrainedPolicy(trainer: Trainer | OfflineTrainer, backend: string, now: number = Date.now()): Promise<Uint8Array> {
@@ -29,7 +29,8 @@ export function exportTrainedPolicy(trainer: Trainer | OfflineTrainer, backend: 
       wallSeconds: last?.wallSeconds ?? 0,
       curve: curveSummary(trainer.history),
       // A fine-tuned or transferred policy says what it started from (its card shows it).
-      ...('initialPolicy' in trainer && trainer.initialPolicy ? { initialPolicy: { env: trainer.initialPolicy.env, algorithm: trainer.initialPolicy.algorithm, mode: trainer.initialPolicy.mode, weightsSha256: trainer.initialPolicy.weightsSha256 } } : {}),
+      // Not its path, which says nothing on another machine.
+      ...('initialPolicy' in trainer && trainer.initialPolicy ? { initialPolicy: withoutPath(trainer.initialPolicy) } : {}),
     },
     evaluation: evaluation
       ? { split: evaluation.split, episodes: evaluation.episodes, successRate: evaluation.successRate, meanScore: evaluation.meanScore, actionsDigest: evaluation.actionsDigest }
@@ -52,4 +53,8 @@ export function curveSummary(history: readonly IterationMetrics[]): { heldOut: C
   const step = Math.max(1, Math.ceil(history.length / 10));
   const training = history.filter((_, i) => i % step === step - 1 || i === history.length - 1).map((m): CurvePoint => [spent(m), round(m.successRate)]);
   return { heldOut, training };
+}
+
+function withoutPath({ name: _path, ...source }: InitialPolicyInfo): Omit<InitialPolicyInfo, 'name'> {
+  return source;
 }

@@ -62,7 +62,6 @@ export function webSiteEnvironment(site: SiteDefinition, source: SiteSource, pro
   };
 }
 
-
 /**
  * A folder a person opened in the app as the `web` environment: `site.json`'s content and the
  * folder's file paths, checked as the CLI's `--site` checks a folder (the files stay on the page,
