@@ -15,14 +15,16 @@
  * Features are numbers (dense) plus strings hashed into buckets (features.ts). The network decides;
  * nothing here names a page, a command or an environment.
  */
-import { matchAdmissible, matchKey } from '../../core/actions.ts';
+import { matchAdmissible, matchKey as actionKey } from '../../core/actions.ts';
 import { hashString } from '../../core/rng.ts';
-import { tokens } from '../../core/text.ts';
 import type { Transition } from '../../core/types.ts';
 import type { ExperienceInput, HistoryStep } from '../types.ts';
 import { reasoningCandidates, reasoningMapper, reasoningSources, REASONING_SUMMARY_DENSE, REASONING_SUMMARY_SLOTS, type ReasoningCandidate, type ReasoningSource } from './reasoning.ts';
 import { namesTask, preparationRepeated, relativeForm, relativeHistory, taskAsks, taskForm, taskNames, timesTaken } from './task-relative.ts';
-import { analogy, containsPhrase, lineFields, lineFrom, lineValue, mapper, memo, stateLines, targetLine, wordsOf, type StateLine } from './lines.ts';
+import { analogy, asciiLower, containsPhrase, type AnalogySide, type Mapper, lineFields, lineFrom, lineValue, mapper, memo, stateLines, targetLine, wordsOf, type StateLine } from './lines.ts';
+
+/** core/actions.ts's matchKey, memoised: the same actions are keyed for every candidate of every example. */
+const matchKey = memo(actionKey);
 
 /** Examples beyond this many still vote in the counts but have no per-rank features. */
 export const RANK_SLOTS = 4;
@@ -124,7 +126,7 @@ function historySources(input: ExperienceInput, views: readonly ExampleView[]): 
 
 function verbOf(action: string): string {
   const bracket = /^([a-z]+)\[/i.exec(action);
-  return (bracket ? bracket[1] : tokens(action)[0] ?? 'none')!.toLowerCase();
+  return (bracket ? bracket[1] : wordsOf(action)[0] ?? 'none')!.toLowerCase();
 }
 
 function jaccard(a: readonly string[], b: readonly string[]): number {
@@ -207,12 +209,24 @@ function applyEdit(line: StateLine, edit: Edit): string | null {
  * numbers stay: a wanted size of 12 or 32gb is a requirement like a wanted colour.
  */
 function taskWords(instruction: string, bound: number, examples: readonly Transition[]): Set<string> {
-  const words = new Set(tokens(instruction).filter((t) => (/^[0-9]/.test(t) ? Number(t) !== bound : t.length > 1)));
-  if (examples.length >= 2) {
-    const sets = examples.map((e) => new Set(tokens(e.instruction)));
-    for (const w of [...words]) if (sets.every((s) => s.has(w))) words.delete(w);
-  }
+  const words = new Set(wordsOf(instruction).filter((t) => (/^[0-9]/.test(t) ? Number(t) !== bound : t.length > 1)));
+  const shared = sharedWords(examples);
+  for (const w of shared) words.delete(w);
   return words;
+}
+
+/** sharedWords' memo per retrieved list (the transition's own task and each example's ask for the same list). */
+const sharedWordsCache = new WeakMap<readonly Transition[], ReadonlySet<string>>();
+
+/** The words every retrieved task says (none under two examples). */
+function sharedWords(examples: readonly Transition[]): ReadonlySet<string> {
+  let shared = sharedWordsCache.get(examples);
+  if (!shared) {
+    const sets = examples.map((e) => new Set(wordsOf(e.instruction)));
+    shared = examples.length < 2 ? new Set() : new Set([...(sets[0] as Set<string>)].filter((w) => sets.every((s) => s.has(w))));
+    sharedWordsCache.set(examples, shared);
+  }
+  return shared;
 }
 
 /** The plain numbers of a text (`19.99`, not `32gb`). */
@@ -259,9 +273,9 @@ function clauses(instruction: string, want: ReadonlySet<string>): Clause[] {
   const out: Clause[] = [];
   for (const part of instruction.toLowerCase().split(/,|\band\b|\bwith\b|\bthen\b/)) {
     const colon = part.indexOf(':');
-    const name = colon > 0 ? tokens(part.slice(0, colon)).join(' ') : '';
-    const value = name !== '' ? tokens(part.slice(colon + 1)).filter((w) => want.has(w)) : [];
-    const words = value.length > 0 ? value : tokens(part).filter((w) => want.has(w));
+    const name = colon > 0 ? wordsOf(part.slice(0, colon)).join(' ') : '';
+    const value = name !== '' ? wordsOf(part.slice(colon + 1)).filter((w) => want.has(w)) : [];
+    const words = value.length > 0 ? value : wordsOf(part).filter((w) => want.has(w));
     if (words.length > 0) out.push({ words, name: value.length > 0 ? name : '' });
   }
   return out;
@@ -289,13 +303,14 @@ export const SIGNATURE_BUCKETS = 16;
 
 interface ExampleView {
   example: Transition;
+  facts: ExampleFacts;
   /** The example's state and next state as lines (parsed once). */
   stateLines: readonly StateLine[];
   nextLines: readonly StateLine[];
-  map: (text: string) => string;
+  map: Mapper;
   /** How its annotation is carried over (reasoning.ts). */
-  reasoningMap: (text: string) => string;
-  wideMap: (text: string) => string;
+  reasoningMap: Mapper;
+  wideMap: Mapper;
   nextBase: StateLine[];
   nextWide: StateLine[];
   stateBase: Set<string>;
@@ -333,32 +348,103 @@ function persistence(before: readonly string[], after: ReadonlySet<string>, grou
   return { all: before.length === 0 ? 0 : kept / before.length, by: new Map([...total].map(([g, [k, n]]) => [g, k / n])) };
 }
 
-function viewOf(example: Transition, instruction: string, lines: readonly StateLine[], action: string, verb: string, ourTask: string, things: ReadonlySet<string>): ExampleView {
-  // Each example is parsed once here; everything below reads these lines.
+/** What a view needs of its example alone, whatever transition retrieved it. */
+interface ExampleFacts {
+  stateLines: readonly StateLine[];
+  nextLines: readonly StateLine[];
+  /** The texts of its next state's lines. */
+  nextTexts: ReadonlySet<string>;
+  /** The matchKeys of its next state's actions. */
+  nextActionKeys: ReadonlySet<string>;
+  /** asciiLower of each line of its state and next state and of each next action, and each next action's matchKey, in order (what its mappers are handed). */
+  stateLower: readonly (string | null)[];
+  nextLower: readonly (string | null)[];
+  nextActionLower: readonly (string | null)[];
+  nextActionKeyList: readonly string[];
+  lines: { all: number; by: Map<string, number> };
+  actions: { all: number; by: Map<string, number> };
+  /** The element its action names (targetLine). */
+  target: StateLine | undefined;
+  edits: readonly Edit[];
+  verb: string;
+  /**
+   * Its next actions that name one of its next state's elements, with that name as a hole
+   * (`click[\u0000]`), in order of action then line: the templates actionCandidates fills.
+   */
+  holes: readonly { key: string; hole: string }[];
+}
+
+function actionHoles(actions: readonly string[], lines: readonly StateLine[]): { key: string; hole: string }[] {
+  const named = lines.filter((l) => !l.header).map((line) => ({ key: line.key, first: (lineFields(line)[0] ?? '').toLowerCase() })).filter((n) => n.first.length >= 2);
+  const out: { key: string; hole: string }[] = [];
+  for (const a of actions) {
+    const lower = a.toLowerCase();
+    for (const { key, first } of named) if (containsPhrase(lower, first)) out.push({ key, hole: lower.replace(first, '\u0000') });
+  }
+  return out;
+}
+
+/**
+ * Per example transition (the same object while the buffer holds it): a retrieved example serves
+ * many predictions, and its lines, edits and persistence were worked out again for each. Bounded
+ * like the text memos (lines.ts): a buffer of 100K transitions must not keep facts for all of them.
+ */
+let exampleFactsCache = new Map<Transition, ExampleFacts>();
+const EXAMPLE_FACTS_MAX = 1 << 12;
+
+function exampleFacts(example: Transition): ExampleFacts {
+  let facts = exampleFactsCache.get(example);
+  if (facts) return facts;
+  if (exampleFactsCache.size >= EXAMPLE_FACTS_MAX) exampleFactsCache = new Map();
   const exState = stateLines(example.state);
   const exNext = stateLines(example.next);
-  const { base, lines: lineMap, wide } = analogy({ instruction: example.instruction, lines: exState, action: example.action }, { instruction, lines, action }, things);
+  const nextTexts = new Set(exNext.map((l) => l.text));
+  const nextActionKeyList = example.next.actions.map(matchKey);
+  const nextActionKeys = new Set(nextActionKeyList);
+  const target = targetLine(exState, example.action);
+  facts = {
+    stateLines: exState,
+    nextLines: exNext,
+    nextTexts,
+    nextActionKeys,
+    stateLower: exState.map((l) => asciiLower(l.text)),
+    nextLower: exNext.map((l) => asciiLower(l.text)),
+    nextActionLower: example.next.actions.map(asciiLower),
+    nextActionKeyList,
+    lines: persistence(exState.map((l) => l.text), nextTexts, (t) => lineFrom(t, false).key),
+    actions: persistence(example.state.actions.map(matchKey), nextActionKeys, verbOf),
+    target,
+    edits: exampleEdits(exState, exNext, target),
+    verb: verbOf(example.action),
+    holes: actionHoles(example.next.actions, exNext),
+  };
+  exampleFactsCache.set(example, facts);
+  return facts;
+}
+
+function viewOf(example: Transition, ours: AnalogySide, verb: string, ourTask: string, things: ReadonlySet<string>): ExampleView {
+  const facts = exampleFacts(example);
+  const { stateLines: exState, nextLines: exNext } = facts;
+  const { action } = ours;
+  const { base, lines: lineMap, wide } = analogy({ instruction: example.instruction, lines: exState, action: example.action, target: facts.target }, ours, things);
   const map = mapper(lineMap);
   const wideMap = mapper(wide);
-  const nextSet = new Set(exNext.map((l) => l.text));
-  const lp = persistence(exState.map((l) => l.text), nextSet, (t) => lineFrom(t, false).key);
-  const nextActions = new Set(example.next.actions.map(matchKey));
-  const ap = persistence(example.state.actions.map(matchKey), nextActions, verbOf);
   return {
     example,
+    facts,
     stateLines: exState,
     nextLines: exNext,
     map,
     reasoningMap: reasoningMapper(base, example.action, action),
     wideMap,
-    nextBase: exNext.map((l) => ({ ...l, text: map(l.text) })),
-    nextWide: exNext.map((l) => ({ ...l, text: wideMap(l.text) })),
-    stateBase: new Set(exState.map((l) => map(l.text))),
-    persistAll: lp.all,
-    persistByKey: lp.by,
-    actionPersist: ap.all,
-    actionPersistByVerb: ap.by,
-    sameVerb: verbOf(example.action) === verb,
+    nextBase: exNext.map((l, i) => ({ ...l, text: map(l.text, facts.nextLower[i]) })),
+    nextWide: exNext.map((l, i) => ({ ...l, text: wideMap(l.text, facts.nextLower[i]) })),
+    stateBase: new Set(exState.map((l, i) => map(l.text, facts.stateLower[i]))),
+    persistAll: facts.lines.all,
+    persistByKey: facts.lines.by,
+    actionPersist: facts.actions.all,
+    actionPersistByVerb: facts.actions.by,
+    sameVerb: facts.verb === verb,
     sameTask: taskForm(example.instruction, example.action) === ourTask,
   };
 }
@@ -371,10 +457,11 @@ export function transitionCandidates(input: ExperienceInput, things: ReadonlySet
   const verb = verbOf(input.action);
   const target = targetLine(current, input.action);
   const ourTask = taskForm(instruction, input.action);
-  const views = input.examples.map((e) => viewOf(e, instruction, current, input.action, verb, ourTask, things));
+  const ours: AnalogySide = { instruction, lines: current, action: input.action, target };
+  const views = input.examples.map((e) => viewOf(e, ours, verb, ourTask, things));
   const K = Math.max(1, views.length);
-  const actionWords = tokens(input.action);
-  const instructionWords = new Set(tokens(instruction));
+  const actionWords = wordsOf(input.action);
+  const instructionWords = new Set(wordsOf(instruction));
   const targetFields = target ? lineFields(target).slice(1) : [];
   // What the action names: its target element's first field and its bracket argument.
   const argument = /\[(.*)\]$/.exec(input.action)?.[1] ?? '';
@@ -417,9 +504,9 @@ export function transitionCandidates(input: ExperienceInput, things: ReadonlySet
     view.nextWide.forEach((line, i) => {
       draft(line, 1 + r, i, -1).wide[r] = 1;
     });
-    const rawNext = new Set(view.nextLines.map((l) => l.text));
+    const rawNext = view.facts.nextTexts;
     for (const d of drafts.values()) if (rawNext.has(d.line.text)) d.raw++;
-    const edits = exampleEdits(view.stateLines, view.nextLines, targetLine(view.stateLines, view.example.action));
+    const edits = view.facts.edits;
     // Every current line an edit changes becomes a candidate that competes with the line it came from.
     const applyToCurrent = (edit: Edit, mark: (d: Draft, line: StateLine) => void): void =>
       current.forEach((line, i) => {
@@ -439,7 +526,7 @@ export function transitionCandidates(input: ExperienceInput, things: ReadonlySet
   });
 
   const history = historySources(input, views);
-  const exampleActionWords = new Set(views.flatMap((v) => tokens(v.example.action)));
+  const exampleActionWords = new Set(views.flatMap((v) => wordsOf(v.example.action)));
   const actionTemplate = (views.length === 0 ? actionWords : actionWords.filter((w) => exampleActionWords.has(w))).slice(0, 3).join(' ');
   for (const source of history) source.lines.forEach((line, i) => draft(line, HISTORY_SOURCE + source.back, i, -1));
 
@@ -576,10 +663,11 @@ function bucketContents(lines: readonly StateLine[]): BucketContents {
     const words = wordsOf(value);
     for (const w of words) all.add(w);
     for (const field of lineFields(line)) fields.add(wordsOf(field).join(' '));
+    const valueNumbers = numbers(value);
     for (const bucket of signatureBuckets(line)) {
       const entry = byBucket.get(bucket) ?? { words: new Set<string>(), numbers: [] };
       for (const w of words) entry.words.add(w);
-      entry.numbers.push(...numbers(value));
+      entry.numbers.push(...valueNumbers);
       byBucket.set(bucket, entry);
     }
   }
@@ -718,7 +806,7 @@ function transitionFeatures(input: ExperienceInput, current: readonly StateLine[
       `h ${Math.min(HISTORY_BUCKETS - 1, input.history.length)}`,
       `v ${verb}`,
       `tk ${target?.key ?? 'none'} ${verb}`,
-      ...tokens(input.action).slice(0, 6).map((w) => `aw ${w}`),
+      ...wordsOf(input.action).slice(0, 6).map((w) => `aw ${w}`),
       // The action and the history's task-naming steps relative to this task (task-relative.ts).
       `ra ${relativeForm(input.action, names)}`,
       `tf ${taskAsks(input.task.instruction, input.action)}`,
@@ -823,6 +911,8 @@ export function actionCandidates(context: ActionContext, nextLines: readonly Sta
   const K = Math.max(1, views.length);
   interface Draft {
     action: string;
+    /** matchKey(action), the draft's key. */
+    key: string;
     inCurrent: boolean;
     base: number[];
     wide: number[];
@@ -830,11 +920,11 @@ export function actionCandidates(context: ActionContext, nextLines: readonly Sta
     template: number;
   }
   const drafts = new Map<string, Draft>();
-  const draft = (action: string): Draft => {
-    const key = matchKey(action);
+  const draft = (action: string, known?: string): Draft => {
+    const key = known ?? matchKey(action);
     let d = drafts.get(key);
     if (!d) {
-      d = { action, inCurrent: false, base: new Array<number>(views.length).fill(0), wide: new Array<number>(views.length).fill(0), raw: 0, template: 0 };
+      d = { action, key, inCurrent: false, base: new Array<number>(views.length).fill(0), wide: new Array<number>(views.length).fill(0), raw: 0, template: 0 };
       drafts.set(key, d);
     }
     return d;
@@ -851,30 +941,29 @@ export function actionCandidates(context: ActionContext, nextLines: readonly Sta
     byKind.set(line.key, list);
   }
   views.forEach((view, r) => {
-    for (const a of view.example.next.actions) {
-      draft(view.map(a)).base[r] = 1;
-      draft(view.wideMap(a)).wide[r] = 1;
-    }
-    const rawSet = new Set(view.example.next.actions.map(matchKey));
-    for (const d of drafts.values()) if (rawSet.has(matchKey(d.action))) d.raw++;
+    const { nextActionLower, nextActionKeyList } = view.facts;
+    view.example.next.actions.forEach((a, i) => {
+      // An action its maps leave as it is keeps the key worked out with the example.
+      const based = view.map(a, nextActionLower[i]);
+      draft(based, based === a ? nextActionKeyList[i] : undefined).base[r] = 1;
+      const wide = view.wideMap(a, nextActionLower[i]);
+      draft(wide, wide === a ? nextActionKeyList[i] : undefined).wide[r] = 1;
+    });
+    const rawSet = view.facts.nextActionKeys;
+    for (const d of drafts.values()) if (rawSet.has(d.key)) d.raw++;
     // Templates: an example action that names one of its next state's elements, with that name as a hole.
     const seen = new Set<string>();
-    for (const a of view.example.next.actions) {
-      const lower = a.toLowerCase();
-      for (const line of view.nextLines) {
-        if (line.header) continue;
-        const first = (lineFields(line)[0] ?? '').toLowerCase();
-        if (first.length < 2 || !containsPhrase(lower, first)) continue;
-        const hole = lower.replace(first, '\u0000');
-        const template = view.wideMap(hole);
-        const id = `${line.key}\u0001${template}`;
-        if (seen.has(id)) continue;
-        seen.add(id);
-        for (const name of byKind.get(line.key) ?? []) draft(template.replace('\u0000', name)).template++;
-      }
+    for (const { key, hole } of view.facts.holes) {
+      const template = view.wideMap(hole);
+      const id = `${key}\u0001${template}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      for (const name of byKind.get(key) ?? []) draft(template.replace('\u0000', name)).template++;
     }
   });
   const persist = views.length === 0 ? 0 : views.reduce((a, v) => a + v.actionPersist, 0) / views.length;
+  const inputKey = matchKey(input.action);
+  const sameVerbShare = views.filter((v) => v.sameVerb).length / K;
   const out: ActionCandidate[] = [];
   for (const d of drafts.values()) {
     const lower = d.action.toLowerCase();
@@ -892,16 +981,16 @@ export function actionCandidates(context: ActionContext, nextLines: readonly Sta
           ...slots(d.wide),
           d.template > 0 ? 1 : 0,
           Math.min(1, d.template / K),
-          matchKey(d.action) === matchKey(input.action) ? 1 : 0,
+          d.key === inputKey ? 1 : 0,
           targetPhrases.some((p) => containsPhrase(lower, p)) ? 1 : 0,
           headerValues.some((v) => containsPhrase(lower, v)) ? 1 : 0,
           persist,
           persistVerb,
-          views.filter((v) => v.sameVerb).length / K,
+          sameVerbShare,
           views.length / RANK_SLOTS,
-          ...historyFlags(history, (h) => h.actionKeys.has(matchKey(d.action))),
+          ...historyFlags(history, (h) => h.actionKeys.has(d.key)),
         ],
-        hashed: [`av ${aVerb} ${verb}`, `aw2 ${tokens(d.action).slice(0, 2).join(' ')} ${verb}`, `as ${d.inCurrent ? 'cur' : d.template > 0 ? 'tpl' : 'ex'} ${verb}`],
+        hashed: [`av ${aVerb} ${verb}`, `aw2 ${wordsOf(d.action).slice(0, 2).join(' ')} ${verb}`, `as ${d.inCurrent ? 'cur' : d.template > 0 ? 'tpl' : 'ex'} ${verb}`],
       },
     });
   }

@@ -44,9 +44,19 @@ export function memo<T>(fn: (text: string) => T, max = 1 << 16): (text: string) 
   };
 }
 
-/** The state's lines; an unparseable state is one opaque header-less element per line. */
-export function stateLines(observation: Observation | string): StateLine[] {
-  const text = typeof observation === 'string' ? observation : observation.text;
+/**
+ * The state's lines; an unparseable state is one opaque header-less element per line. Memoised by
+ * the state's text, and read-only: the same example states are read for every transition they are
+ * retrieved for, and a line's text made here once is a string whose hash is kept, so the memos
+ * below find it without hashing it again (a text built anew by concatenation hashes its whole
+ * length at every lookup).
+ */
+export const stateLines: (observation: Observation | string) => readonly StateLine[] = (() => {
+  const byText = memo(parseLines, 1 << 12);
+  return (observation) => byText(typeof observation === 'string' ? observation : observation.text);
+})();
+
+function parseLines(text: string): readonly StateLine[] {
   let state: AbstractState;
   try {
     state = parseState(text);
@@ -142,8 +152,8 @@ export function alignActions(from: string, to: string): PhraseMap {
  * first take). Tasks of different lengths are not aligned: their words need not correspond.
  */
 export function alignTasks(from: string, to: string): PhraseMap {
-  const x = tokens(from);
-  const y = tokens(to);
+  const x = wordsOf(from);
+  const y = wordsOf(to);
   return x.length === y.length ? differingRuns(x, y) : [];
 }
 
@@ -205,24 +215,33 @@ export function containsPhrase(text: string, phrase: string): boolean {
   return false;
 }
 
-/** A function applying a phrase map to a text, every pair at once (a replaced phrase is never replaced again). */
-export function mapper(map: PhraseMap): (text: string) => string {
+/**
+ * A function applying a phrase map to a text, every pair at once (a replaced phrase is never
+ * replaced again). A caller that holds the text's `asciiLower` already passes it, sparing a lookup
+ * (the examples' lines are mapped for every transition they are retrieved for).
+ */
+export type Mapper = (text: string, lower?: string | null) => string;
+
+export function mapper(map: PhraseMap): Mapper {
   const lookup = new Map<string, string>();
   for (const [from, to] of [...map].sort((p, q) => q[0].length - p[0].length)) {
     if (from !== '' && from !== to && !lookup.has(from.toLowerCase())) lookup.set(from.toLowerCase(), to);
   }
   if (lookup.size === 0) return (text) => text;
   const keys = [...lookup.keys()];
-  const pattern = new RegExp(`(?<![\\w.])(${keys.map(escape).join('|')})(?![\\w])`, 'gi');
+  // Compiled on the first text that may hold a phrase: a mapper is made per example per
+  // prediction, and most of them map no line at all.
+  let pattern: RegExp | undefined;
   // Most lines hold none of the phrases: a substring check rules them out before the expression
   // runs. Only where case folding is plain ASCII, so that a line the check passes over is one the
   // case-insensitive expression could not match either.
   const asciiKeys = keys.every(isAscii);
-  return (text) => {
-    if (asciiKeys && isAscii(text)) {
-      const lower = text.toLowerCase();
-      if (!keys.some((k) => lower.includes(k))) return text;
+  return (text, known) => {
+    if (asciiKeys) {
+      const lower = known === undefined ? asciiLower(text) : known;
+      if (lower !== null && !keys.some((k) => lower.includes(k))) return text;
     }
+    pattern ??= new RegExp(`(?<![\\w.])(${keys.map(escape).join('|')})(?![\\w])`, 'gi');
     return text.replace(pattern, (m) => lookup.get(m.toLowerCase()) ?? m);
   };
 }
@@ -232,6 +251,9 @@ const isAscii = (text: string): boolean => {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
   return true;
 };
+
+/** A plain-ASCII text in lower case, null for any other (memoised: mappers read the same lines again and again). */
+export const asciiLower = memo((text: string): string | null => (isAscii(text) ? text.toLowerCase() : null));
 
 /**
  * The names numbered things go by in a state (`mug` of `object: mug 1 | …`, `countertop` of
@@ -258,7 +280,7 @@ const QUANTIFIERS = new Set(['a', 'an', 'the', 'some', 'one', 'two', 'three', 'i
 function pinnedThings(example: AnalogySide, current: AnalogySide, things: ReadonlySet<string>): Set<string> {
   const pinned = new Set<string>();
   const add = (text: string) => {
-    for (const w of tokens(text)) if (things.has(w)) pinned.add(w);
+    for (const w of wordsOf(text)) if (things.has(w)) pinned.add(w);
   };
   add(example.action);
   add(current.action);
@@ -277,8 +299,8 @@ function pinnedThings(example: AnalogySide, current: AnalogySide, things: Readon
  * never written in a room; "apple 1" is) or a quantifier alone.
  */
 export function alignByThings(from: string, to: string, things: ReadonlySet<string>, pinned: ReadonlySet<string> = new Set()): PhraseMap {
-  const x = tokens(from).filter((w) => things.has(w));
-  const y = tokens(to).filter((w) => things.has(w));
+  const x = wordsOf(from).filter((w) => things.has(w));
+  const y = wordsOf(to).filter((w) => things.has(w));
   const pairs: PhraseMap = x.length === y.length ? x.flatMap((w, i): PhraseMap => (w !== y[i] && !pinned.has(w) && !pinned.has(y[i] as string) ? [[w, y[i] as string]] : [])) : [];
   for (const [a, b] of alignTasks(from, to)) {
     const words = [...a.split(' '), ...b.split(' ')];
@@ -311,6 +333,8 @@ export interface AnalogySide {
   /** The state's lines (stateLines). */
   lines: readonly StateLine[];
   action: string;
+  /** targetLine(lines, action) where the caller has it already (a prediction asks it of each side once, not once per pair). */
+  target?: StateLine | undefined;
 }
 
 /**
@@ -322,8 +346,8 @@ export function analogy(example: AnalogySide, current: AnalogySide, things: Read
   if (example.instruction !== current.instruction) head.push([example.instruction, current.instruction]);
   head.push(...alignActions(example.action, current.action));
   const exampleLines = example.lines;
-  const from = targetLine(exampleLines, example.action);
-  const to = targetLine(current.lines, current.action);
+  const from = 'target' in example ? example.target : targetLine(exampleLines, example.action);
+  const to = 'target' in current ? current.target : targetLine(current.lines, current.action);
   const fields: PhraseMap = [];
   if (from && to) {
     const a = lineFields(from);

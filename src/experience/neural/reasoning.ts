@@ -16,9 +16,8 @@
  *   ablation strips (synthetic-env.ts): then the transition head reads an empty summary.
  */
 import { matchKey } from '../../core/actions.ts';
-import { tokens } from '../../core/text.ts';
 import type { ExperienceInput } from '../types.ts';
-import { mapper } from './lines.ts';
+import { mapper, wordsOf } from './lines.ts';
 import { preparationRepeated, relativeForm, taskAsks, taskNames } from './task-relative.ts';
 
 export interface ReasoningSource {
@@ -70,7 +69,7 @@ export function sentences(text: string): string[] {
  * quantity, not an instance ("the reward is 1"), and must not read like "the reward is 0".
  */
 export function sentenceForm(sentence: string, names: ReadonlySet<string>): string {
-  const words = tokens(sentence);
+  const words = wordsOf(sentence);
   return words
     .map((w, i) => (names.has(w) ? '·' : /^[0-9]/.test(w) && (words[i - 1]?.length ?? 0) > 2 && !/^[0-9]/.test(words[i - 1] as string) ? '#' : w))
     .join(' ');
@@ -83,8 +82,8 @@ export function sentenceForm(sentence: string, names: ReadonlySet<string>): stri
  */
 export function reasoningMapper(base: readonly (readonly [string, string])[], exampleAction: string, action: string): (text: string) => string {
   const kept = base.filter(([from]) => !/^[0-9.]+$/.test(from.trim()));
-  const x = tokens(exampleAction);
-  const y = tokens(action);
+  const x = wordsOf(exampleAction);
+  const y = wordsOf(action);
   if (x.length === y.length) {
     for (let i = 1; i < x.length; i++) {
       if (x[i] !== y[i] && /^[0-9]/.test(x[i] as string) && /^[0-9]/.test(y[i] as string)) kept.push([`${x[i - 1]} ${x[i]}`, `${y[i - 1]} ${y[i]}`]);
@@ -129,7 +128,7 @@ export function quotingOurTask(text: string, theirs: string, ours: string): stri
 export function reasoningCandidates(input: ExperienceInput, sources: readonly ReasoningSource[]): ReasoningCandidate[] {
   const names = taskNames(input.task.instruction);
   const ours = relativeForm(input.action, names);
-  const verb = tokens(input.action)[0] ?? '';
+  const verb = wordsOf(input.action)[0] ?? '';
   const K = Math.max(1, sources.length);
   const byForm = new Map<string, { text: string; order: number; from: { source: ReasoningSource; index: number; last: boolean }[] }>();
   sources.forEach((source, s) =>
@@ -142,7 +141,7 @@ export function reasoningCandidates(input: ExperienceInput, sources: readonly Re
   );
   const share = (list: readonly { source: ReasoningSource }[], holds: (s: ReasoningSource) => boolean): number => list.filter((x) => holds(x.source)).length / Math.max(1, list.length);
   return [...byForm].map(([form, { text, order, from }]) => {
-    const words = tokens(text);
+    const words = wordsOf(text);
     const named = names.size === 0 ? 0 : [...names].filter((n) => words.includes(n)).length / names.size;
     const head = form.split(' ').slice(0, 4).join(' ');
     const rewardedShare = share(from, (s) => s.reward > 0.5);

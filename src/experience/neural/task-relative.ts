@@ -12,16 +12,30 @@
  * speaks for ours, and a history of `clean · # _ _ #` says the object was prepared as asked, in
  * any environment whose actions name what their tasks name.
  */
-import { tokens } from '../../core/text.ts';
+import { memo, wordsOf } from './lines.ts';
 
-/** The words of an instruction that can name what it asks for: not numbers, not two-letter words ("a", "in", "it"). */
-export function taskNames(instruction: string): Set<string> {
-  return new Set(tokens(instruction).filter((w) => w.length > 2 && !/^[0-9]/.test(w)));
-}
+/**
+ * The words of an instruction that can name what it asks for: not numbers, not two-letter words
+ * ("a", "in", "it"). Memoised and read-only: one instruction's set is one object, which
+ * `relativeForm` keys its own memo by (a prediction asks these of every example's task and history).
+ */
+export const taskNames: (instruction: string) => ReadonlySet<string> = memo((instruction) => new Set(wordsOf(instruction).filter((w) => w.length > 2 && !/^[0-9]/.test(w))), 1 << 12);
+
+/** relativeForm's memo per names set (a set from taskNames lives while its instruction is memoised). */
+const formsByNames = new WeakMap<ReadonlySet<string>, (action: string) => string>();
 
 /** An action in relative form: its verb, then each further word as ·, # or _. */
 export function relativeForm(action: string, names: ReadonlySet<string>): string {
-  const words = tokens(action);
+  let forms = formsByNames.get(names);
+  if (!forms) {
+    forms = memo((text) => formOf(text, names), 1 << 10);
+    formsByNames.set(names, forms);
+  }
+  return forms(action);
+}
+
+function formOf(action: string, names: ReadonlySet<string>): string {
+  const words = wordsOf(action);
   if (words.length === 0) return '';
   return [words[0] as string, ...words.slice(1).map((w) => (names.has(w) ? '·' : /^[0-9]/.test(w) ? '#' : '_'))].join(' ');
 }
@@ -38,10 +52,34 @@ export function namesTask(form: string): boolean {
  * it where its task wanted speaks for our put only if we heated ours.
  */
 export function preparationRepeated(ours: readonly string[], ourNames: ReadonlySet<string>, theirs: readonly string[], theirNames: ReadonlySet<string>): number {
-  const plain = (forms: string[]): Set<string> => new Set(forms.map((f) => f.replace(/ ×[0-9]+$/, '')));
-  const mine = plain(relativeHistory(ours, ourNames));
-  const wanted = [...plain(relativeHistory(theirs, theirNames))];
-  return wanted.length === 0 ? 1 : wanted.filter((f) => mine.has(f)).length / wanted.length;
+  const mine = preparation(ours, ourNames);
+  const wanted = preparation(theirs, theirNames);
+  if (wanted.size === 0) return 1;
+  let met = 0;
+  for (const f of wanted) if (mine.has(f)) met++;
+  return met / wanted.size;
+}
+
+/** preparation's memo, per history (the same array object) and names set. */
+const preparations = new WeakMap<readonly string[], WeakMap<ReadonlySet<string>, ReadonlySet<string>>>();
+
+/**
+ * The distinct task-naming steps of a history in relative form, counts aside. Memoised per history
+ * array: a retrieved example's history is read for every transition it is retrieved for, and ours
+ * for every example.
+ */
+function preparation(actions: readonly string[], names: ReadonlySet<string>): ReadonlySet<string> {
+  let byNames = preparations.get(actions);
+  if (!byNames) {
+    byNames = new WeakMap();
+    preparations.set(actions, byNames);
+  }
+  let steps = byNames.get(names);
+  if (!steps) {
+    steps = new Set(relativeHistory(actions, names).map((f) => f.replace(/ ×[0-9]+$/, '')));
+    byNames.set(names, steps);
+  }
+  return steps;
 }
 
 /** How often a history already took this action in relative form (a second object's put is not the first's), capped at `cap`. */
@@ -73,8 +111,8 @@ export function relativeHistory(actions: readonly string[], names: ReadonlySet<s
  * puts successes on the word of examples from tasks with nothing to prepare).
  */
 export function taskForm(instruction: string, action: string): string {
-  const said = new Set(tokens(action));
-  return tokens(instruction)
+  const said = new Set(wordsOf(action));
+  return wordsOf(instruction)
     .map((w) => (said.has(w) ? '·' : /^[0-9]/.test(w) ? '#' : w))
     .join(' ');
 }
