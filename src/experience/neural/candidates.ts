@@ -129,10 +129,10 @@ function verbOf(action: string): string {
   return (bracket ? bracket[1] : wordsOf(action)[0] ?? 'none')!.toLowerCase();
 }
 
-function jaccard(a: readonly string[], b: readonly string[]): number {
-  if (a.length === 0 || b.length === 0) return 0;
+function jaccard(a: readonly string[], b: readonly string[] | ReadonlySet<string>): number {
+  const sb = b instanceof Set ? b : new Set(b as readonly string[]);
+  if (a.length === 0 || sb.size === 0) return 0;
   const sa = new Set(a);
-  const sb = new Set(b);
   let inter = 0;
   for (const t of sa) if (sb.has(t)) inter++;
   return inter / (sa.size + sb.size - inter);
@@ -208,8 +208,8 @@ function applyEdit(line: StateLine, edit: Edit): string | null {
  * the within/above evidence compares against), not words every retrieved task shares. Other
  * numbers stay: a wanted size of 12 or 32gb is a requirement like a wanted colour.
  */
-function taskWords(instruction: string, bound: number, examples: readonly Transition[]): Set<string> {
-  const words = new Set(wordsOf(instruction).filter((t) => (/^[0-9]/.test(t) ? Number(t) !== bound : t.length > 1)));
+function taskWords(instruction: string, examples: readonly Transition[]): Set<string> {
+  const words = new Set(instructionReading(instruction).wanted);
   const shared = sharedWords(examples);
   for (const w of shared) words.delete(w);
   return words;
@@ -271,15 +271,34 @@ interface Clause {
  */
 function clauses(instruction: string, want: ReadonlySet<string>): Clause[] {
   const out: Clause[] = [];
-  for (const part of instruction.toLowerCase().split(/,|\band\b|\bwith\b|\bthen\b/)) {
-    const colon = part.indexOf(':');
-    const name = colon > 0 ? wordsOf(part.slice(0, colon)).join(' ') : '';
-    const value = name !== '' ? wordsOf(part.slice(colon + 1)).filter((w) => want.has(w)) : [];
-    const words = value.length > 0 ? value : wordsOf(part).filter((w) => want.has(w));
-    if (words.length > 0) out.push({ words, name: value.length > 0 ? name : '' });
+  for (const part of instructionReading(instruction).parts) {
+    const value = part.name !== '' ? part.value.filter((w) => want.has(w)) : [];
+    const words = value.length > 0 ? value : part.all.filter((w) => want.has(w));
+    if (words.length > 0) out.push({ words, name: value.length > 0 ? part.name : '' });
   }
   return out;
 }
+
+/**
+ * What taskRequirements reads of an instruction before it knows which words the retrieved tasks
+ * share: its bound, the words that could be wanted, and its clauses' words. Memoised: the same
+ * instructions are read for every transition and every example of theirs.
+ */
+const instructionReading = memo((instruction: string) => {
+  const bound = taskBound(instruction);
+  return {
+    bound,
+    wanted: wordsOf(instruction).filter((t) => (/^[0-9]/.test(t) ? Number(t) !== bound : t.length > 1)),
+    parts: instruction
+      .toLowerCase()
+      .split(/,|\band\b|\bwith\b|\bthen\b/)
+      .map((part) => {
+        const colon = part.indexOf(':');
+        const name = colon > 0 ? wordsOf(part.slice(0, colon)).join(' ') : '';
+        return { name, value: name !== '' ? wordsOf(part.slice(colon + 1)) : [], all: wordsOf(part) };
+      }),
+  };
+}, 1 << 12);
 
 /** Share of the clauses whose every word the set holds. */
 function clausesMet(parts: readonly Clause[], have: ReadonlySet<string>): number {
@@ -294,9 +313,8 @@ interface TaskRequirements {
 }
 
 function taskRequirements(instruction: string, examples: readonly Transition[]): TaskRequirements {
-  const bound = taskBound(instruction);
-  const want = taskWords(instruction, bound, examples);
-  return { words: [...want], clauses: clauses(instruction, want), bound };
+  const want = taskWords(instruction, examples);
+  return { words: [...want], clauses: clauses(instruction, want), bound: instructionReading(instruction).bound };
 }
 
 export const SIGNATURE_BUCKETS = 16;
@@ -461,6 +479,7 @@ export function transitionCandidates(input: ExperienceInput, things: ReadonlySet
   const views = input.examples.map((e) => viewOf(e, ours, verb, ourTask, things));
   const K = Math.max(1, views.length);
   const actionWords = wordsOf(input.action);
+  const actionWordSet = new Set(actionWords);
   const instructionWords = new Set(wordsOf(instruction));
   const targetFields = target ? lineFields(target).slice(1) : [];
   // What the action names: its target element's first field and its bracket argument.
@@ -481,13 +500,18 @@ export function transitionCandidates(input: ExperienceInput, things: ReadonlySet
     raw: number;
     fresh: number;
   }
-  const drafts = new Map<string, Draft>();
+  // One draft per line (header or element, by text), in the order first met. Looked up by the
+  // line's own text rather than a key built from it: the texts come from memoised states and
+  // keep their hashes, a built key is hashed anew at every lookup.
+  const drafts: Draft[] = [];
+  const draftsByText = { header: new Map<string, Draft>(), element: new Map<string, Draft>() };
   const draft = (line: StateLine, source: number, position: number, origin: number): Draft => {
-    const key = `${line.header ? 'h' : 'e'}\u0000${line.text}`;
-    let d = drafts.get(key);
+    const byText = line.header ? draftsByText.header : draftsByText.element;
+    let d = byText.get(line.text);
     if (!d) {
       d = { line, positions: new Map(), origin, inCurrent: false, edits: 0, editRole: 0, undos: 0, base: new Array<number>(views.length).fill(0), wide: new Array<number>(views.length).fill(0), raw: 0, fresh: 0 };
-      drafts.set(key, d);
+      byText.set(line.text, d);
+      drafts.push(d);
     }
     if (!d.positions.has(source)) d.positions.set(source, position);
     return d;
@@ -505,7 +529,7 @@ export function transitionCandidates(input: ExperienceInput, things: ReadonlySet
       draft(line, 1 + r, i, -1).wide[r] = 1;
     });
     const rawNext = view.facts.nextTexts;
-    for (const d of drafts.values()) if (rawNext.has(d.line.text)) d.raw++;
+    for (const d of drafts) if (rawNext.has(d.line.text)) d.raw++;
     const edits = view.facts.edits;
     // Every current line an edit changes becomes a candidate that competes with the line it came from.
     const applyToCurrent = (edit: Edit, mark: (d: Draft, line: StateLine) => void): void =>
@@ -531,16 +555,21 @@ export function transitionCandidates(input: ExperienceInput, things: ReadonlySet
   for (const source of history) source.lines.forEach((line, i) => draft(line, HISTORY_SOURCE + source.back, i, -1));
 
   const keyCounts = new Map<string, number>();
-  for (const d of drafts.values()) keyCounts.set(d.line.key, (keyCounts.get(d.line.key) ?? 0) + 1);
+  for (const d of drafts) keyCounts.set(d.line.key, (keyCounts.get(d.line.key) ?? 0) + 1);
   const currentKeys = new Set(current.map((l) => l.key));
   const sameVerbShare = views.filter((v) => v.sameVerb).length / K;
 
+  const persistAll = views.length === 0 ? 0 : views.reduce((a, v) => a + v.persistAll, 0) / views.length;
+  const persistByKey = new Map<string, number>();
   const lines: LineCandidate[] = [];
-  for (const d of drafts.values()) {
+  for (const d of drafts) {
     const words = wordsOf(d.line.text);
     const fields = lineFields(d.line);
-    const persistKey = views.length === 0 ? 0 : views.reduce((a, v) => a + (v.persistByKey.get(d.line.key) ?? 0), 0) / views.length;
-    const persistAll = views.length === 0 ? 0 : views.reduce((a, v) => a + v.persistAll, 0) / views.length;
+    let persistKey = persistByKey.get(d.line.key);
+    if (persistKey === undefined) {
+      persistKey = views.length === 0 ? 0 : views.reduce((a, v) => a + (v.persistByKey.get(d.line.key) ?? 0), 0) / views.length;
+      persistByKey.set(d.line.key, persistKey);
+    }
     const lower = d.line.text.toLowerCase();
     const dense = [
       d.line.header ? 1 : 0,
@@ -559,7 +588,7 @@ export function transitionCandidates(input: ExperienceInput, things: ReadonlySet
       persistAll,
       targetPhrases.some((p) => containsPhrase(lower, p)) ? 1 : 0,
       target !== undefined && d.origin >= 0 && current[d.origin]?.text === target.text ? 1 : 0,
-      jaccard(words, actionWords),
+      jaccard(words, actionWordSet),
       share(words, instructionWords),
       targetFields.some((f) => f.length > 1 && fields.slice(1).includes(f)) ? 1 : 0,
       Math.min(1, (keyCounts.get(d.line.key) ?? 0) / 20),

@@ -70,7 +70,12 @@ export class Rows {
       grown.set(this.values);
       this.values = grown;
     }
-    features.dense.forEach((v, j) => (this.values[at + j] = Number.isFinite(v) ? v : 0));
+    const values = this.values;
+    const row = features.dense;
+    for (let j = 0; j < dense; j++) {
+      const v = row[j] as number;
+      values[at + j] = Number.isFinite(v) ? v : 0;
+    }
     for (let i = 0; i < this.slots; i++) {
       const s = features.hashed[i];
       // '' marks a reserved slot left empty (the transition row's reasoning slots): no bucket.
