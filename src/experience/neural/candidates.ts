@@ -84,10 +84,10 @@ interface HistorySource {
   /** Steps back, from 1. */
   back: number;
   lines: readonly StateLine[];
-  texts: Set<string>;
+  texts: ReadonlySet<string>;
   actions: readonly string[];
   /** matchKey of each action. */
-  actionKeys: Set<string>;
+  actionKeys: ReadonlySet<string>;
   agreement: number;
 }
 
@@ -107,6 +107,30 @@ function nearestBack(history: readonly HistorySource[], holds: (h: HistorySource
   return history.find(holds)?.back ?? 0;
 }
 
+/**
+ * The texts of a state's lines and the keys of its actions, per (memoised) lines array and per
+ * actions array: an episode's states come back as history at each of its next steps. Read-only.
+ */
+const lineTextsCache = new WeakMap<readonly StateLine[], ReadonlySet<string>>();
+function lineTexts(lines: readonly StateLine[]): ReadonlySet<string> {
+  let texts = lineTextsCache.get(lines);
+  if (!texts) {
+    texts = new Set(lines.map((l) => l.text));
+    lineTextsCache.set(lines, texts);
+  }
+  return texts;
+}
+
+const actionKeysCache = new WeakMap<readonly string[], ReadonlySet<string>>();
+function actionKeys(actions: readonly string[]): ReadonlySet<string> {
+  let keys = actionKeysCache.get(actions);
+  if (!keys) {
+    keys = new Set(actions.map(matchKey));
+    actionKeysCache.set(actions, keys);
+  }
+  return keys;
+}
+
 function historySources(input: ExperienceInput, views: readonly ExampleView[]): HistorySource[] {
   const out: HistorySource[] = [];
   const seen = new Set<string>([input.state.text]);
@@ -117,9 +141,9 @@ function historySources(input: ExperienceInput, views: readonly ExampleView[]): 
     if (seen.has(state.text)) continue;
     seen.add(state.text);
     const lines = stateLines(state);
-    const texts = new Set(lines.map((l) => l.text));
+    const texts = lineTexts(lines);
     const agreement = headers.length === 0 ? 0 : headers.reduce((a, h) => a + (h.length === 0 ? 0 : h.filter((l) => texts.has(l.text)).length / h.length), 0) / headers.length;
-    out.push({ back, lines, texts, actions: state.actions, actionKeys: new Set(state.actions.map(matchKey)), agreement });
+    out.push({ back, lines, texts, actions: state.actions, actionKeys: actionKeys(state.actions), agreement });
   }
   return out;
 }
@@ -703,8 +727,11 @@ function bucketContents(lines: readonly StateLine[]): BucketContents {
   return { byBucket, words: all, fields };
 }
 
-/** An example state's bucket contents, by its text: the same examples are retrieved for many inputs. Read-only. */
-const exampleContents = memo((text: string): BucketContents => bucketContents(stateLines(text)), 1 << 12);
+/**
+ * A state's bucket contents, by its text: the same examples are retrieved for many inputs, and a
+ * state is asked about once per action taken from it (lanes, fitting). Read-only.
+ */
+const stateContents = memo((text: string): BucketContents => bucketContents(stateLines(text)), 1 << 12);
 
 /** A number that could be a price under the bound / over it (within a factor of 20, so counts and ratings rarely pass). */
 const withinBound = (ns: readonly number[], bound: number): number => (ns.some((x) => x <= bound && x >= bound / 20) ? 1 : 0);
@@ -781,13 +808,13 @@ function transitionFeatures(input: ExperienceInput, current: readonly StateLine[
   const cover = (text: string): number => share(task.words, new Set(wordsOf(text)));
   const met = (text: string): number => clausesMet(task.clauses, new Set(wordsOf(text)));
   const historyText = input.history.map((h) => h.action).join(' ');
-  const contents = bucketContents(current);
+  const contents = stateContents(input.state.text);
   const ours = requirementEvidence(task, contents);
   // The same evidence for the examples that took this action (else all), each against its own
   // task: the difference says how this state stands where the example's reward came from (an
   // example bought with the options its task wanted selected; this state has none selected).
   const peers = exact.length > 0 ? exact : views;
-  const peerEvidence = peers.map((v) => requirementEvidence(taskRequirements(v.example.instruction, input.examples), exampleContents(v.example.state.text)));
+  const peerEvidence = peers.map((v) => requirementEvidence(taskRequirements(v.example.instruction, input.examples), stateContents(v.example.state.text)));
   const delta = (field: keyof Evidence): number[] =>
     ours[field].map((x, b) => (peerEvidence.length === 0 ? 0 : x - peerEvidence.reduce((a, e) => a + (e[field][b] as number), 0) / peerEvidence.length));
   const stateText = current.filter((l) => !(l.header && (l.key === 'instruction' || l.key === 'task'))).map((l) => l.text).join(' ');

@@ -239,11 +239,17 @@ export function mapper(map: PhraseMap): Mapper {
   return (text, known) => {
     if (asciiKeys) {
       const lower = known === undefined ? asciiLower(text) : known;
-      if (lower !== null && !keys.some((k) => lower.includes(k))) return text;
+      if (lower !== null && !holdsAny(lower, keys)) return text;
     }
     pattern ??= new RegExp(`(?<![\\w.])(${keys.map(escape).join('|')})(?![\\w])`, 'gi');
     return text.replace(pattern, (m) => lookup.get(m.toLowerCase()) ?? m);
   };
+}
+
+/** Whether the text holds any of the phrases as a substring (a loop, not `some`: no closure per line). */
+function holdsAny(text: string, phrases: readonly string[]): boolean {
+  for (let i = 0; i < phrases.length; i++) if (text.includes(phrases[i] as string)) return true;
+  return false;
 }
 
 /** Plain ASCII (no character whose case folding differs between toLowerCase and a case-insensitive expression). */
