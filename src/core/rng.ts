@@ -18,6 +18,26 @@ export function hashString(text: string): number {
   return h >>> 0;
 }
 
+/**
+ * hashString of the words joined by single spaces, without building the joined text (a text built
+ * by concatenation is flattened into a new string before its characters can be read).
+ */
+export function hashWords(words: readonly string[]): number {
+  let h = 0x811c9dc5;
+  for (let w = 0; w < words.length; w++) {
+    if (w > 0) {
+      h ^= 32;
+      h = Math.imul(h, 0x01000193);
+    }
+    const text = words[w] as string;
+    for (let i = 0; i < text.length; i++) {
+      h ^= text.charCodeAt(i);
+      h = Math.imul(h, 0x01000193);
+    }
+  }
+  return h >>> 0;
+}
+
 function splitmix32(state: number): () => number {
   let s = state >>> 0;
   return () => {

@@ -12,13 +12,13 @@
  * - one row of transition features for the reward and done heads: the examples' rewards, how much
  *   of the task the state, the action and the history cover, and the step count.
  *
- * Features are numbers (dense) plus strings hashed into buckets (features.ts). The network decides;
+ * Features are numbers (dense) plus short texts hashed into buckets (features.ts). The network decides;
  * nothing here names a page, a command or an environment.
  */
 import { matchAdmissible, matchKey as actionKey } from '../../core/actions.ts';
-import { hashString } from '../../core/rng.ts';
 import type { Transition } from '../../core/types.ts';
 import type { ExperienceInput, HistoryStep } from '../types.ts';
+import { hashBucket, type Features, type HashedFeature } from './features.ts';
 import { reasoningCandidates, reasoningMapper, reasoningSources, REASONING_SUMMARY_DENSE, REASONING_SUMMARY_SLOTS, type ReasoningCandidate, type ReasoningSource } from './reasoning.ts';
 import { namesTask, preparationRepeated, relativeForm, relativeHistory, taskAsks, taskForm, taskNames, timesTaken } from './task-relative.ts';
 import { analogy, asciiLower, containsPhrase, type AnalogySide, type Mapper, lineFields, lineFrom, lineValue, mapper, memo, stateLines, targetLine, wordsOf, type StateLine } from './lines.ts';
@@ -29,10 +29,7 @@ const matchKey = memo(actionKey);
 /** Examples beyond this many still vote in the counts but have no per-rank features. */
 export const RANK_SLOTS = 4;
 
-export interface Features {
-  dense: number[];
-  hashed: string[];
-}
+export type { Features } from './features.ts';
 
 export interface LineCandidate {
   line: StateLine;
@@ -631,14 +628,14 @@ export function transitionCandidates(input: ExperienceInput, things: ReadonlySet
       features: {
         dense,
         hashed: [
-          `kv ${d.line.key} ${verb}`,
-          `ks ${d.line.key} ${kind} ${d.line.header ? 'h' : 'e'}`,
-          `w2 ${words.slice(0, 2).join(' ')} ${verb}`,
-          `lf ${d.line.key} ${lastField.split(' ').length <= 2 ? lastField : '*'}`,
+          ['kv', d.line.key, verb],
+          ['ks', d.line.key, kind, d.line.header ? 'h' : 'e'],
+          ['w2', words.slice(0, 2).join(' '), verb],
+          ['lf', d.line.key, lastField.split(' ').length <= 2 ? lastField : '*'],
           // Which history state holds the line, with the action's words the examples' actions share
           // (`click prev`, but `click` for a product, whose own name would hash to a bucket seen once):
           // `< Prev` learns to mean "one back", opening another product learns not to.
-          `hb ${nearestBack(history, (h) => h.texts.has(d.line.text))} ${actionTemplate}`,
+          ['hb', String(nearestBack(history, (h) => h.texts.has(d.line.text))), actionTemplate],
         ],
       },
     });
@@ -859,14 +856,14 @@ function transitionFeatures(input: ExperienceInput, current: readonly StateLine[
     hashed: [
       // Empty (no bucket) until withReasoning puts the chosen sentences' forms here.
       ...new Array<string>(REASONING_SUMMARY_SLOTS).fill(''),
-      `h ${Math.min(HISTORY_BUCKETS - 1, input.history.length)}`,
-      `v ${verb}`,
-      `tk ${target?.key ?? 'none'} ${verb}`,
-      ...wordsOf(input.action).slice(0, 6).map((w) => `aw ${w}`),
+      ['h', String(Math.min(HISTORY_BUCKETS - 1, input.history.length))],
+      ['v', verb],
+      ['tk', target?.key ?? 'none', verb],
+      ...wordsOf(input.action).slice(0, 6).map((w) => ['aw', w]),
       // The action and the history's task-naming steps relative to this task (task-relative.ts).
-      `ra ${relativeForm(input.action, names)}`,
-      `tf ${taskAsks(input.task.instruction, input.action)}`,
-      ...relativeHistory(input.history.slice(-RELATIVE_HISTORY_WINDOW).map((h) => h.action), names).slice(-RELATIVE_HISTORY_SLOTS).map((f) => `rh ${f}`),
+      ['ra', relativeForm(input.action, names)],
+      ['tf', taskAsks(input.task.instruction, input.action)],
+      ...relativeHistory(input.history.slice(-RELATIVE_HISTORY_WINDOW).map((h) => h.action), names).slice(-RELATIVE_HISTORY_SLOTS).map((f) => ['rh', f]),
     ],
   };
 }
@@ -879,7 +876,7 @@ function transitionFeatures(input: ExperienceInput, current: readonly StateLine[
 const RELATIVE_HISTORY_WINDOW = 30;
 const RELATIVE_HISTORY_SLOTS = 6;
 /** The transition row with what the reasoning head chose (reasoningSummary) in its reserved places. */
-export function withReasoning(transition: Features, summary: { dense: readonly number[]; hashed: readonly string[] }): Features {
+export function withReasoning(transition: Features, summary: { dense: readonly number[]; hashed: readonly HashedFeature[] }): Features {
   return {
     dense: [...summary.dense, ...transition.dense.slice(REASONING_SUMMARY_DENSE)],
     hashed: [...Array.from({ length: REASONING_SUMMARY_SLOTS }, (_, i) => summary.hashed[i] ?? ''), ...transition.hashed.slice(REASONING_SUMMARY_SLOTS)],
@@ -952,10 +949,6 @@ export function successSupported(input: ExperienceInput, views: readonly Example
   return rewarded.some((v) => repeated(v) === 1 && takenBy(v) === taken);
 }
 
-/** A string's bucket in [0, buckets): the project's one string hash (FNV-1a). */
-export function hashBucket(text: string, buckets: number): number {
-  return hashString(text) % buckets;
-}
 
 /**
  * Candidates for the next admissible actions, given the lines of the predicted (or, in training,
@@ -1046,7 +1039,7 @@ export function actionCandidates(context: ActionContext, nextLines: readonly Sta
           views.length / RANK_SLOTS,
           ...historyFlags(history, (h) => h.actionKeys.has(d.key)),
         ],
-        hashed: [`av ${aVerb} ${verb}`, `aw2 ${wordsOf(d.action).slice(0, 2).join(' ')} ${verb}`, `as ${d.inCurrent ? 'cur' : d.template > 0 ? 'tpl' : 'ex'} ${verb}`],
+        hashed: [['av', aVerb, verb], ['aw2', wordsOf(d.action).slice(0, 2).join(' '), verb], ['as', d.inCurrent ? 'cur' : d.template > 0 ? 'tpl' : 'ex', verb]],
       },
     });
   }

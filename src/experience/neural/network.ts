@@ -14,7 +14,7 @@
 import { Rng } from '../../core/rng.ts';
 import { bucketedInputDense, hiddenDense, inputDense, type BucketInputs } from '../../platform/dense.ts';
 import { tf } from '../../platform/tf.ts';
-import { hashBucket, type Features } from './candidates.ts';
+import { hashBucket, type Features, type HashedFeature } from './features.ts';
 
 export type HeadName = 'line' | 'action' | 'transition' | 'reasoning';
 export const HEADS: readonly HeadName[] = ['line', 'action', 'transition', 'reasoning'];
@@ -89,7 +89,7 @@ export class Rows {
    * Overwrite the first dense values and hashed slots of a row: the transition rows' reasoning
    * summary, filled in again each epoch of fitting as the reasoning head learns ('' leaves a slot empty).
    */
-  patchPrefix(row: number, dense: readonly number[], hashed: readonly string[]): void {
+  patchPrefix(row: number, dense: readonly number[], hashed: readonly HashedFeature[]): void {
     const D = this.shape.dense;
     dense.forEach((v, j) => (this.values[row * D + j] = Number.isFinite(v) ? v : 0));
     hashed.forEach((s, j) => (this.buckets[row * this.slots + j] = s === '' ? -1 : hashBucket(s, this.shape.buckets)));

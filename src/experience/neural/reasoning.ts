@@ -17,6 +17,7 @@
  */
 import { matchKey } from '../../core/actions.ts';
 import type { ExperienceInput } from '../types.ts';
+import type { Features } from './features.ts';
 import { mapper, wordsOf } from './lines.ts';
 import { preparationRepeated, relativeForm, taskAsks, taskNames } from './task-relative.ts';
 
@@ -39,7 +40,7 @@ export interface ReasoningSource {
 export interface ReasoningCandidate {
   text: string;
   /** A row of the reasoning head: dense numbers and hashed strings (candidates.ts's Features). */
-  features: { dense: number[]; hashed: string[] };
+  features: Features;
   /** The sentence in relative form: what labels and hashes compare. */
   form: string;
   /** Share of the examples that say it whose step was rewarded (the summary splits the head's choices by it). */
@@ -167,7 +168,7 @@ export function reasoningCandidates(input: ExperienceInput, sources: readonly Re
           share(from, (s) => s.sameTask),
           Math.max(0, ...from.filter((f) => f.source.sameTask).map((f) => f.source.reward)),
         ],
-        hashed: [`rs ${form}`, `rv ${verb} ${head}`, `ra ${ours} | ${head}`, `rt ${taskAsks(input.task.instruction, input.action)} | ${head}`],
+        hashed: [['rs', form], ['rv', verb, head], ['ra', ours, '|', head], ['rt', taskAsks(input.task.instruction, input.action), '|', head]],
       },
     };
   });

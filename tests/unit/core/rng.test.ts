@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../../src/core/rng.ts';
+import { hashString, hashWords, Rng } from '../../../src/core/rng.ts';
 
 describe('Rng', () => {
   it('gives the same stream for the same seed and another for another seed', () => {
@@ -36,5 +37,17 @@ describe('Rng', () => {
     expect(Array.from({ length: 50 }, () => b.nextUint32())).toEqual(Array.from({ length: 50 }, () => a.nextUint32()));
     expect(() => Rng.fromState([1, 2, 3] as unknown as typeof state)).toThrow(/four unsigned 32-bit integers/);
     expect(() => Rng.fromState([1, 2, 3, -1])).toThrow(/four unsigned 32-bit integers/);
+  });
+});
+
+describe('hashWords', () => {
+  it('hashes words as hashString hashes them joined by single spaces (empty words and non-ASCII included)', () => {
+    const word = fc.oneof(fc.constantFrom('', ' ', 'kv', 'option', '·', 'é', '|', 'click prev'), fc.string({ maxLength: 8 }), fc.string({ unit: 'binary', maxLength: 4 }));
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 6 }), (words) => {
+        expect(hashWords(words)).toBe(hashString(words.join(' ')));
+      }),
+      { numRuns: 2000, seed: 5 },
+    );
   });
 });

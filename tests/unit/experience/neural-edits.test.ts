@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Transition } from '../../../src/core/types.ts';
 import { transitionCandidates } from '../../../src/experience/neural/candidates.ts';
+import { featureText } from '../../../src/experience/neural/features.ts';
 import type { ExperienceInput } from '../../../src/experience/types.ts';
 
 const instruction = 'find me cushioned running shoes with size: 12, and price lower than 110.00 dollars';
@@ -34,7 +35,7 @@ describe('in-place edits as candidates', () => {
     // It competes with the current line it came from, and says it is an undone edit.
     const current = lines.find((c) => c.line.text === 'option: 13 | size | selected');
     expect(unmarked?.origin).toBe(current?.origin);
-    expect(unmarked?.features.hashed.some((h) => h.includes(' undo '))).toBe(true);
+    expect(unmarked?.features.hashed.some((h) => featureText(h).includes(' undo '))).toBe(true);
     // Nothing to undo on a line without the field.
     expect(texts).not.toContain('option: 14 | size | selected | selected');
   });

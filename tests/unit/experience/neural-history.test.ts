@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Transition } from '../../../src/core/types.ts';
 import { episodeHistories } from '../../../src/experience/history.ts';
 import { actionCandidates, HISTORY_STATES, transitionCandidates } from '../../../src/experience/neural/candidates.ts';
+import { featureText } from '../../../src/experience/neural/features.ts';
 import { stateLines } from '../../../src/experience/neural/lines.ts';
 import type { ExperienceInput } from '../../../src/experience/types.ts';
 
@@ -62,7 +63,7 @@ describe('history states as candidates', () => {
     // One step back holds it; two steps back (the search page) does not.
     expect(flags).toEqual([1, 0, 0]);
     // Without examples the action's words stand whole.
-    expect(link!.features.hashed.at(-1)).toBe('hb 1 click prev');
+    expect(featureText(link!.features.hashed.at(-1)!)).toBe('hb 1 click prev');
     // A line only the current state holds is not flagged.
     const buy = lines.find((c) => c.line.text === 'button: Buy Now');
     expect(buy!.features.dense.slice(-(HISTORY_STATES + 1))).toEqual([0, 0, 0, 0]);
@@ -80,7 +81,7 @@ describe('history states as candidates', () => {
     const example = transition(9, ['search[trail shoes]'], results, 'click[b0bbb]', item);
     const open: ExperienceInput = { ...back, state: results, action: 'click[b0aaa]', history: [{ state: search, action: 'search[x]' }, { state: item, action: 'click[< Prev]' }], examples: [example] };
     const line = transitionCandidates(open).lines.find((c) => c.line.text === 'option: 12 | size');
-    expect(line!.features.hashed.at(-1)).toBe('hb 1 click');
+    expect(featureText(line!.features.hashed.at(-1)!)).toBe('hb 1 click');
   });
 
   it('offers nothing from history without history', () => {
