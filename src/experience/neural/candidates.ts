@@ -145,10 +145,11 @@ function historySources(input: ExperienceInput, views: readonly ExampleView[]): 
   return out;
 }
 
-function verbOf(action: string): string {
+/** An action's verb: the word before its bracket, else its first word. Memoised (every candidate action asks it). */
+const verbOf = memo((action: string): string => {
   const bracket = /^([a-z]+)\[/i.exec(action);
   return (bracket ? bracket[1] : wordsOf(action)[0] ?? 'none')!.toLowerCase();
-}
+});
 
 function jaccard(a: readonly string[], b: readonly string[] | ReadonlySet<string>): number {
   const sb = b instanceof Set ? b : new Set(b as readonly string[]);
@@ -1013,11 +1014,16 @@ export function actionCandidates(context: ActionContext, nextLines: readonly Sta
   const persist = views.length === 0 ? 0 : views.reduce((a, v) => a + v.actionPersist, 0) / views.length;
   const inputKey = matchKey(input.action);
   const sameVerbShare = views.filter((v) => v.sameVerb).length / K;
+  const persistByVerb = new Map<string, number>();
   const out: ActionCandidate[] = [];
   for (const d of drafts.values()) {
     const lower = d.action.toLowerCase();
     const aVerb = verbOf(d.action);
-    const persistVerb = views.length === 0 ? 0 : views.reduce((a, v) => a + (v.actionPersistByVerb.get(aVerb) ?? 0), 0) / views.length;
+    let persistVerb = persistByVerb.get(aVerb);
+    if (persistVerb === undefined) {
+      persistVerb = views.length === 0 ? 0 : views.reduce((a, v) => a + (v.actionPersistByVerb.get(aVerb) ?? 0), 0) / views.length;
+      persistByVerb.set(aVerb, persistVerb);
+    }
     out.push({
       action: d.action,
       features: {
