@@ -99,6 +99,11 @@ function historyFlags(history: readonly HistorySource[], holds: (h: HistorySourc
   return out;
 }
 
+/** historyFlags, pushed onto `out`. */
+function pushHistoryFlags(out: number[], history: readonly HistorySource[], holds: (h: HistorySource) => boolean): void {
+  for (const flag of historyFlags(history, holds)) out.push(flag);
+}
+
 /** Steps back to the latest history state holding the thing, 0 for none. */
 function nearestBack(history: readonly HistorySource[], holds: (h: HistorySource) => boolean): number {
   return history.find(holds)?.back ?? 0;
@@ -603,8 +608,11 @@ export function transitionCandidates(input: ExperienceInput, things: ReadonlySet
       d.base.reduce((a, b) => a + b, 0) / K,
       d.wide.reduce((a, b) => a + b, 0) / K,
       d.raw / K,
-      ...slots(d.base),
-      ...slots(d.wide),
+    ];
+    // Pushed rather than spread: a prediction builds some thousands of these rows.
+    pushSlots(dense, d.base);
+    pushSlots(dense, d.wide);
+    dense.push(
       d.fresh / K,
       persistKey,
       persistAll,
@@ -612,14 +620,14 @@ export function transitionCandidates(input: ExperienceInput, things: ReadonlySet
       target !== undefined && d.origin >= 0 && current[d.origin]?.text === target.text ? 1 : 0,
       jaccard(words, actionWordSet),
       share(words, instructionWords),
-      targetFields.some((f) => f.length > 1 && fields.slice(1).includes(f)) ? 1 : 0,
+      targetFields.some((f) => f.length > 1 && fields.indexOf(f, 1) >= 0) ? 1 : 0,
       Math.min(1, (keyCounts.get(d.line.key) ?? 0) / 20),
       currentKeys.has(d.line.key) ? 1 : 0,
       sameVerbShare,
       views.length / RANK_SLOTS,
       d.origin >= 0 && !d.inCurrent ? 1 : 0,
-      ...historyFlags(history, (h) => h.texts.has(d.line.text)),
-    ];
+    );
+    pushHistoryFlags(dense, history, (h) => h.texts.has(d.line.text));
     const kind = d.inCurrent ? 'cur' : d.edits > 0 ? 'edit' : d.undos > 0 ? 'undo' : d.base.some((b) => b > 0) || d.wide.some((b) => b > 0) ? 'ex' : 'hist';
     const lastField = fields.length > 1 ? (fields[fields.length - 1] as string).toLowerCase() : '';
     lines.push({
@@ -664,6 +672,11 @@ function expectedHeaderKeys(current: readonly StateLine[], views: readonly Examp
   for (const view of views) for (const key of new Set(view.nextBase.filter((l) => l.header).map((l) => l.key))) votes.set(key, (votes.get(key) ?? 0) + 1);
   const wanted = [...votes].filter(([, n]) => n * 2 > views.length).map(([key]) => key);
   return [...own.filter((k) => wanted.includes(k)), ...wanted.filter((k) => !own.includes(k))];
+}
+
+/** slots(values), pushed onto `out`. */
+function pushSlots(out: number[], values: readonly number[]): void {
+  for (let i = 0; i < RANK_SLOTS; i++) out.push(i < values.length ? (values[i] as number) : 0);
 }
 
 function slots(values: readonly number[]): number[] {
@@ -878,6 +891,12 @@ const RELATIVE_HISTORY_WINDOW = 30;
 const RELATIVE_HISTORY_SLOTS = 6;
 /** The transition row with what the reasoning head chose (reasoningSummary) in its reserved places. */
 export function withReasoning(transition: Features, summary: { dense: readonly number[]; hashed: readonly HashedFeature[] }): Features {
+  if (summary.dense.length === REASONING_SUMMARY_DENSE) {
+    // The common case, without copying the row twice: its reserved places overwritten in one copy.
+    const dense = transition.dense.slice();
+    for (let i = 0; i < REASONING_SUMMARY_DENSE; i++) dense[i] = summary.dense[i] as number;
+    return { dense, hashed: [...Array.from({ length: REASONING_SUMMARY_SLOTS }, (_, i) => summary.hashed[i] ?? ''), ...transition.hashed.slice(REASONING_SUMMARY_SLOTS)] };
+  }
   return {
     dense: [...summary.dense, ...transition.dense.slice(REASONING_SUMMARY_DENSE)],
     hashed: [...Array.from({ length: REASONING_SUMMARY_SLOTS }, (_, i) => summary.hashed[i] ?? ''), ...transition.hashed.slice(REASONING_SUMMARY_SLOTS)],
