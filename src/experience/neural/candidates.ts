@@ -674,16 +674,11 @@ function expectedHeaderKeys(current: readonly StateLine[], views: readonly Examp
   return [...own.filter((k) => wanted.includes(k)), ...wanted.filter((k) => !own.includes(k))];
 }
 
-/** slots(values), pushed onto `out`. */
+/** The first RANK_SLOTS values, one per example rank (0 past the last example), pushed onto `out`. */
 function pushSlots(out: number[], values: readonly number[]): void {
   for (let i = 0; i < RANK_SLOTS; i++) out.push(i < values.length ? (values[i] as number) : 0);
 }
 
-function slots(values: readonly number[]): number[] {
-  const out = new Array<number>(RANK_SLOTS).fill(0);
-  for (let i = 0; i < Math.min(RANK_SLOTS, values.length); i++) out[i] = values[i] as number;
-  return out;
-}
 
 export const HISTORY_BUCKETS = 64;
 
@@ -1043,27 +1038,25 @@ export function actionCandidates(context: ActionContext, nextLines: readonly Sta
       persistVerb = views.length === 0 ? 0 : views.reduce((a, v) => a + (v.actionPersistByVerb.get(aVerb) ?? 0), 0) / views.length;
       persistByVerb.set(aVerb, persistVerb);
     }
+    const dense = [d.inCurrent ? 1 : 0, d.base.reduce((a, b) => a + b, 0) / K, d.wide.reduce((a, b) => a + b, 0) / K, d.raw / K];
+    pushSlots(dense, d.base);
+    pushSlots(dense, d.wide);
+    dense.push(
+      d.template > 0 ? 1 : 0,
+      Math.min(1, d.template / K),
+      d.key === inputKey ? 1 : 0,
+      targetPhrases.some((p) => containsPhrase(lower, p)) ? 1 : 0,
+      headerValues.some((v) => containsPhrase(lower, v)) ? 1 : 0,
+      persist,
+      persistVerb,
+      sameVerbShare,
+      views.length / RANK_SLOTS,
+    );
+    pushHistoryFlags(dense, history, (h) => h.actionKeys.has(d.key));
     out.push({
       action: d.action,
       features: {
-        dense: [
-          d.inCurrent ? 1 : 0,
-          d.base.reduce((a, b) => a + b, 0) / K,
-          d.wide.reduce((a, b) => a + b, 0) / K,
-          d.raw / K,
-          ...slots(d.base),
-          ...slots(d.wide),
-          d.template > 0 ? 1 : 0,
-          Math.min(1, d.template / K),
-          d.key === inputKey ? 1 : 0,
-          targetPhrases.some((p) => containsPhrase(lower, p)) ? 1 : 0,
-          headerValues.some((v) => containsPhrase(lower, v)) ? 1 : 0,
-          persist,
-          persistVerb,
-          sameVerbShare,
-          views.length / RANK_SLOTS,
-          ...historyFlags(history, (h) => h.actionKeys.has(d.key)),
-        ],
+        dense,
         hashed: [['av', aVerb, verb], ['aw2', wordsOf(d.action).slice(0, 2).join(' '), verb], ['as', d.inCurrent ? 'cur' : d.template > 0 ? 'tpl' : 'ex', verb]],
       },
     });
