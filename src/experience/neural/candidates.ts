@@ -412,6 +412,8 @@ interface ExampleFacts {
   target: StateLine | undefined;
   edits: readonly Edit[];
   verb: string;
+  /** Its task relative to its own action (taskForm). */
+  taskForm: string;
   /**
    * Its next actions that name one of its next state's elements, with that name as a hole
    * (`click[\u0000]`), in order of action then line: the templates actionCandidates fills.
@@ -461,6 +463,7 @@ function exampleFacts(example: Transition): ExampleFacts {
     target,
     edits: exampleEdits(exState, exNext, target),
     verb: verbOf(example.action),
+    taskForm: taskForm(example.instruction, example.action),
     holes: actionHoles(example.next.actions, exNext),
   };
   exampleFactsCache.set(example, facts);
@@ -482,16 +485,21 @@ function viewOf(example: Transition, ours: AnalogySide, verb: string, ourTask: s
     map,
     reasoningMap: reasoningMapper(base, example.action, action),
     wideMap,
-    nextBase: exNext.map((l, i) => ({ ...l, text: map(l.text, facts.nextLower[i]) })),
-    nextWide: exNext.map((l, i) => ({ ...l, text: wideMap(l.text, facts.nextLower[i]) })),
+    nextBase: exNext.map((l, i) => mappedLine(l, map(l.text, facts.nextLower[i]))),
+    nextWide: exNext.map((l, i) => mappedLine(l, wideMap(l.text, facts.nextLower[i]))),
     stateBase: new Set(exState.map((l, i) => map(l.text, facts.stateLower[i]))),
     persistAll: facts.lines.all,
     persistByKey: facts.lines.by,
     actionPersist: facts.actions.all,
     actionPersistByVerb: facts.actions.by,
     sameVerb: facts.verb === verb,
-    sameTask: taskForm(example.instruction, example.action) === ourTask,
+    sameTask: facts.taskForm === ourTask,
   };
+}
+
+/** The line with the mapped text: itself where the map left the text as it was (lines are read-only). */
+function mappedLine(line: StateLine, text: string): StateLine {
+  return text === line.text ? line : { ...line, text };
 }
 
 /** Candidates for the next state's lines, and the transition row, for one input. */
