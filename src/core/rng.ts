@@ -8,14 +8,20 @@ export type Seed = number | string;
 /** A stream's whole state: four 32-bit words (sfc32), so a run can be checkpointed and go on exactly. */
 export type RngState = readonly [number, number, number, number];
 
-/** 32-bit hash of a string (FNV-1a), used to turn labels and string seeds into numbers. */
-export function hashString(text: string): number {
-  let h = 0x811c9dc5;
+const FNV_OFFSET = 0x811c9dc5;
+
+/** The FNV-1a state after reading a text's characters. */
+function fnvAppend(h: number, text: string): number {
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return h >>> 0;
+  return h;
+}
+
+/** 32-bit hash of a string (FNV-1a), used to turn labels and string seeds into numbers. */
+export function hashString(text: string): number {
+  return fnvAppend(FNV_OFFSET, text) >>> 0;
 }
 
 /**
@@ -23,18 +29,8 @@ export function hashString(text: string): number {
  * by concatenation is flattened into a new string before its characters can be read).
  */
 export function hashWords(words: readonly string[]): number {
-  let h = 0x811c9dc5;
-  for (let w = 0; w < words.length; w++) {
-    if (w > 0) {
-      h ^= 32;
-      h = Math.imul(h, 0x01000193);
-    }
-    const text = words[w] as string;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-  }
+  let h = FNV_OFFSET;
+  for (let w = 0; w < words.length; w++) h = fnvAppend(w > 0 ? fnvAppend(h, ' ') : h, words[w] as string);
   return h >>> 0;
 }
 

@@ -21,7 +21,7 @@ import type { ExperienceInput, HistoryStep } from '../types.ts';
 import { hashBucket, type Features, type HashedFeature } from './features.ts';
 import { reasoningCandidates, reasoningMapper, reasoningSources, REASONING_SUMMARY_DENSE, REASONING_SUMMARY_SLOTS, type ReasoningCandidate, type ReasoningSource } from './reasoning.ts';
 import { namesTask, preparationRepeated, relativeForm, relativeHistory, taskAsks, taskForm, taskNames, timesTaken } from './task-relative.ts';
-import { analogy, asciiLower, containsPhrase, type AnalogySide, type Mapper, lineFields, lineFrom, lineValue, mapper, memo, stateLines, targetLine, wordsOf, type StateLine } from './lines.ts';
+import { analogy, asciiLower, containsPhrase, type AnalogySide, type Mapper, lineFields, lineFrom, lineValue, mapper, memo, memoWeak, stateLines, targetLine, wordsOf, type StateLine } from './lines.ts';
 
 /** core/actions.ts's matchKey, memoised: the same actions are keyed for every candidate of every example. */
 const matchKey = memo(actionKey);
@@ -88,20 +88,15 @@ interface HistorySource {
   agreement: number;
 }
 
-/** Per history slot (1..HISTORY_STATES back): whether that state holds the thing; then the best agreement among those that do. */
-function historyFlags(history: readonly HistorySource[], holds: (h: HistorySource) => boolean): number[] {
-  const out = new Array<number>(HISTORY_STATES + 1).fill(0);
+/** Per history slot (1..HISTORY_STATES back): whether that state holds the thing; then the best agreement among those that do. Pushed onto `out`. */
+function pushHistoryFlags(out: number[], history: readonly HistorySource[], holds: (h: HistorySource) => boolean): void {
+  const flags = new Array<number>(HISTORY_STATES + 1).fill(0);
   for (const h of history) {
     if (!holds(h)) continue;
-    out[h.back - 1] = 1;
-    out[HISTORY_STATES] = Math.max(out[HISTORY_STATES] as number, h.agreement);
+    flags[h.back - 1] = 1;
+    flags[HISTORY_STATES] = Math.max(flags[HISTORY_STATES] as number, h.agreement);
   }
-  return out;
-}
-
-/** historyFlags, pushed onto `out`. */
-function pushHistoryFlags(out: number[], history: readonly HistorySource[], holds: (h: HistorySource) => boolean): void {
-  for (const flag of historyFlags(history, holds)) out.push(flag);
+  for (const flag of flags) out.push(flag);
 }
 
 /** Steps back to the latest history state holding the thing, 0 for none. */
@@ -109,29 +104,9 @@ function nearestBack(history: readonly HistorySource[], holds: (h: HistorySource
   return history.find(holds)?.back ?? 0;
 }
 
-/**
- * The texts of a state's lines and the keys of its actions, per (memoised) lines array and per
- * actions array: an episode's states come back as history at each of its next steps. Read-only.
- */
-const lineTextsCache = new WeakMap<readonly StateLine[], ReadonlySet<string>>();
-function lineTexts(lines: readonly StateLine[]): ReadonlySet<string> {
-  let texts = lineTextsCache.get(lines);
-  if (!texts) {
-    texts = new Set(lines.map((l) => l.text));
-    lineTextsCache.set(lines, texts);
-  }
-  return texts;
-}
-
-const actionKeysCache = new WeakMap<readonly string[], ReadonlySet<string>>();
-function actionKeys(actions: readonly string[]): ReadonlySet<string> {
-  let keys = actionKeysCache.get(actions);
-  if (!keys) {
-    keys = new Set(actions.map(matchKey));
-    actionKeysCache.set(actions, keys);
-  }
-  return keys;
-}
+/** The texts of a state's lines and the keys of its actions: an episode's states come back as history at each of its next steps. Read-only. */
+const lineTexts = memoWeak((lines: readonly StateLine[]): ReadonlySet<string> => new Set(lines.map((l) => l.text)));
+const actionKeys = memoWeak((actions: readonly string[]): ReadonlySet<string> => new Set(actions.map(matchKey)));
 
 function historySources(input: ExperienceInput, views: readonly ExampleView[]): HistorySource[] {
   const out: HistorySource[] = [];
@@ -242,19 +217,12 @@ function taskWords(instruction: string, examples: readonly Transition[]): Set<st
   return words;
 }
 
-/** sharedWords' memo per retrieved list (the transition's own task and each example's ask for the same list). */
-const sharedWordsCache = new WeakMap<readonly Transition[], ReadonlySet<string>>();
-
-/** The words every retrieved task says (none under two examples). */
-function sharedWords(examples: readonly Transition[]): ReadonlySet<string> {
-  let shared = sharedWordsCache.get(examples);
-  if (!shared) {
-    const sets = examples.map((e) => new Set(wordsOf(e.instruction)));
-    shared = examples.length < 2 ? new Set() : new Set([...(sets[0] as Set<string>)].filter((w) => sets.every((s) => s.has(w))));
-    sharedWordsCache.set(examples, shared);
-  }
-  return shared;
-}
+/** The words every retrieved task says (none under two examples); per retrieved list, which the transition's own task and each example's ask for. */
+const sharedWords = memoWeak((examples: readonly Transition[]): ReadonlySet<string> => {
+  if (examples.length < 2) return new Set();
+  const sets = examples.map((e) => new Set(wordsOf(e.instruction)));
+  return new Set([...(sets[0] as Set<string>)].filter((w) => sets.every((s) => s.has(w))));
+});
 
 /** The plain numbers of a text (`19.99`, not `32gb`). */
 function numbers(text: string): number[] {
@@ -349,9 +317,6 @@ export const SIGNATURE_BUCKETS = 16;
 interface ExampleView {
   example: Transition;
   facts: ExampleFacts;
-  /** The example's state and next state as lines (parsed once). */
-  stateLines: readonly StateLine[];
-  nextLines: readonly StateLine[];
   map: Mapper;
   /** How its annotation is carried over (reasoning.ts). */
   reasoningMap: Mapper;
@@ -359,10 +324,6 @@ interface ExampleView {
   nextBase: StateLine[];
   nextWide: StateLine[];
   stateBase: Set<string>;
-  persistAll: number;
-  persistByKey: Map<string, number>;
-  actionPersist: number;
-  actionPersistByVerb: Map<string, number>;
   sameVerb: boolean;
   /** Its task reads as ours, each relative to its own action (taskForm): the same kind of task. */
   sameTask: boolean;
@@ -434,22 +395,16 @@ function actionHoles(actions: readonly string[], lines: readonly StateLine[]): {
 /**
  * Per example transition (the same object while the buffer holds it): a retrieved example serves
  * many predictions, and its lines, edits and persistence were worked out again for each. Bounded
- * like the text memos (lines.ts): a buffer of 100K transitions must not keep facts for all of them.
+ * like the text memos: a buffer of 100K transitions must not keep facts for all of them.
  */
-let exampleFactsCache = new Map<Transition, ExampleFacts>();
-const EXAMPLE_FACTS_MAX = 1 << 12;
-
-function exampleFacts(example: Transition): ExampleFacts {
-  let facts = exampleFactsCache.get(example);
-  if (facts) return facts;
-  if (exampleFactsCache.size >= EXAMPLE_FACTS_MAX) exampleFactsCache = new Map();
+const exampleFacts = memo((example: Transition): ExampleFacts => {
   const exState = stateLines(example.state);
   const exNext = stateLines(example.next);
   const nextTexts = new Set(exNext.map((l) => l.text));
   const nextActionKeyList = example.next.actions.map(matchKey);
   const nextActionKeys = new Set(nextActionKeyList);
   const target = targetLine(exState, example.action);
-  facts = {
+  return {
     stateLines: exState,
     nextLines: exNext,
     nextTexts,
@@ -466,9 +421,7 @@ function exampleFacts(example: Transition): ExampleFacts {
     taskForm: taskForm(example.instruction, example.action),
     holes: actionHoles(example.next.actions, exNext),
   };
-  exampleFactsCache.set(example, facts);
-  return facts;
-}
+}, 1 << 12);
 
 function viewOf(example: Transition, ours: AnalogySide, verb: string, ourTask: string, things: ReadonlySet<string>): ExampleView {
   const facts = exampleFacts(example);
@@ -480,18 +433,12 @@ function viewOf(example: Transition, ours: AnalogySide, verb: string, ourTask: s
   return {
     example,
     facts,
-    stateLines: exState,
-    nextLines: exNext,
     map,
     reasoningMap: reasoningMapper(base, example.action, action),
     wideMap,
     nextBase: exNext.map((l, i) => mappedLine(l, map(l.text, facts.nextLower[i]))),
     nextWide: exNext.map((l, i) => mappedLine(l, wideMap(l.text, facts.nextLower[i]))),
     stateBase: new Set(exState.map((l, i) => map(l.text, facts.stateLower[i]))),
-    persistAll: facts.lines.all,
-    persistByKey: facts.lines.by,
-    actionPersist: facts.actions.all,
-    actionPersistByVerb: facts.actions.by,
     sameVerb: facts.verb === verb,
     sameTask: facts.taskForm === ourTask,
   };
@@ -594,17 +541,13 @@ export function transitionCandidates(input: ExperienceInput, things: ReadonlySet
   const currentKeys = new Set(current.map((l) => l.key));
   const sameVerbShare = views.filter((v) => v.sameVerb).length / K;
 
-  const persistAll = views.length === 0 ? 0 : views.reduce((a, v) => a + v.persistAll, 0) / views.length;
-  const persistByKey = new Map<string, number>();
+  const persistAll = meanOver(views, (v) => v.facts.lines.all);
+  const persistByKey = meanByKey(views.map((v) => v.facts.lines.by));
   const lines: LineCandidate[] = [];
   for (const d of drafts) {
     const words = wordsOf(d.line.text);
     const fields = lineFields(d.line);
-    let persistKey = persistByKey.get(d.line.key);
-    if (persistKey === undefined) {
-      persistKey = views.length === 0 ? 0 : views.reduce((a, v) => a + (v.persistByKey.get(d.line.key) ?? 0), 0) / views.length;
-      persistByKey.set(d.line.key, persistKey);
-    }
+    const persistKey = persistByKey.get(d.line.key) ?? 0;
     const lower = d.line.text.toLowerCase();
     const dense = [
       d.line.header ? 1 : 0,
@@ -687,6 +630,18 @@ function pushSlots(out: number[], values: readonly number[]): void {
   for (let i = 0; i < RANK_SLOTS; i++) out.push(i < values.length ? (values[i] as number) : 0);
 }
 
+/** The mean of a value over the views, 0 without any. */
+function meanOver(views: readonly ExampleView[], value: (v: ExampleView) => number): number {
+  return views.length === 0 ? 0 : views.reduce((a, v) => a + value(v), 0) / views.length;
+}
+
+/** Per key, its mean over the maps (a map without the key counts 0); summed in the maps' order. */
+function meanByKey(maps: readonly ReadonlyMap<string, number>[]): Map<string, number> {
+  const sums = new Map<string, number>();
+  for (const map of maps) for (const [key, value] of map) sums.set(key, (sums.get(key) ?? 0) + value);
+  for (const [key, sum] of sums) sums.set(key, sum / maps.length);
+  return sums;
+}
 
 export const HISTORY_BUCKETS = 64;
 
@@ -894,14 +849,11 @@ const RELATIVE_HISTORY_WINDOW = 30;
 const RELATIVE_HISTORY_SLOTS = 6;
 /** The transition row with what the reasoning head chose (reasoningSummary) in its reserved places. */
 export function withReasoning(transition: Features, summary: { dense: readonly number[]; hashed: readonly HashedFeature[] }): Features {
-  if (summary.dense.length === REASONING_SUMMARY_DENSE) {
-    // The common case, without copying the row twice: its reserved places overwritten in one copy.
-    const dense = transition.dense.slice();
-    for (let i = 0; i < REASONING_SUMMARY_DENSE; i++) dense[i] = summary.dense[i] as number;
-    return { dense, hashed: [...Array.from({ length: REASONING_SUMMARY_SLOTS }, (_, i) => summary.hashed[i] ?? ''), ...transition.hashed.slice(REASONING_SUMMARY_SLOTS)] };
-  }
+  // One copy of the row, its reserved places overwritten (the summary fills exactly those).
+  const dense = transition.dense.slice();
+  for (let i = 0; i < REASONING_SUMMARY_DENSE; i++) dense[i] = summary.dense[i] ?? 0;
   return {
-    dense: [...summary.dense, ...transition.dense.slice(REASONING_SUMMARY_DENSE)],
+    dense,
     hashed: [...Array.from({ length: REASONING_SUMMARY_SLOTS }, (_, i) => summary.hashed[i] ?? ''), ...transition.hashed.slice(REASONING_SUMMARY_SLOTS)],
   };
 }
@@ -972,7 +924,6 @@ export function successSupported(input: ExperienceInput, views: readonly Example
   return rewarded.some((v) => repeated(v) === 1 && takenBy(v) === taken);
 }
 
-
 /**
  * Candidates for the next admissible actions, given the lines of the predicted (or, in training,
  * the candidate) next state: current actions, examples' next actions carried over, and template
@@ -1033,19 +984,15 @@ export function actionCandidates(context: ActionContext, nextLines: readonly Sta
       for (const name of byKind.get(key) ?? []) draft(template.replace('\u0000', name)).template++;
     }
   });
-  const persist = views.length === 0 ? 0 : views.reduce((a, v) => a + v.actionPersist, 0) / views.length;
+  const persist = meanOver(views, (v) => v.facts.actions.all);
+  const persistByVerb = meanByKey(views.map((v) => v.facts.actions.by));
   const inputKey = matchKey(input.action);
   const sameVerbShare = views.filter((v) => v.sameVerb).length / K;
-  const persistByVerb = new Map<string, number>();
   const out: ActionCandidate[] = [];
   for (const d of drafts.values()) {
     const lower = d.action.toLowerCase();
     const aVerb = verbOf(d.action);
-    let persistVerb = persistByVerb.get(aVerb);
-    if (persistVerb === undefined) {
-      persistVerb = views.length === 0 ? 0 : views.reduce((a, v) => a + (v.actionPersistByVerb.get(aVerb) ?? 0), 0) / views.length;
-      persistByVerb.set(aVerb, persistVerb);
-    }
+    const persistVerb = persistByVerb.get(aVerb) ?? 0;
     const dense = [d.inCurrent ? 1 : 0, d.base.reduce((a, b) => a + b, 0) / K, d.wide.reduce((a, b) => a + b, 0) / K, d.raw / K];
     pushSlots(dense, d.base);
     pushSlots(dense, d.wide);

@@ -26,19 +26,36 @@ export function headerLine(key: string, value: string): StateLine {
 }
 
 /**
- * A bounded memo of a pure function of one string. The model asks the fields and words of the same
- * lines many times per prediction (every candidate against every example) and across predictions
- * (the examples recur); splitting them again was a fifth of a prediction's time. Results are shared:
- * they are read-only.
+ * A bounded memo of a pure function of one key (a string, or an object such as a retrieved
+ * transition, which stays the same object while the buffer holds it). The model asks the fields and
+ * words of the same lines many times per prediction (every candidate against every example) and
+ * across predictions (the examples recur); splitting them again was a fifth of a prediction's
+ * time. Results are shared: they are read-only.
  */
-export function memo<T>(fn: (text: string) => T, max = 1 << 16): (text: string) => T {
-  let cache = new Map<string, T>();
-  return (text) => {
-    let value = cache.get(text);
+export function memo<K, T>(fn: (key: K) => T, max = 1 << 16): (key: K) => T {
+  let cache = new Map<K, T>();
+  return (key) => {
+    let value = cache.get(key);
     if (value === undefined) {
       if (cache.size >= max) cache = new Map();
-      value = fn(text);
-      cache.set(text, value);
+      value = fn(key);
+      cache.set(key, value);
+    }
+    return value;
+  };
+}
+
+/**
+ * A memo of a pure function of an object that holds its entries only while the object lives (an
+ * input's history or its list of retrieved examples, a state's lines). Results are read-only.
+ */
+export function memoWeak<K extends object, T>(fn: (key: K) => T): (key: K) => T {
+  const cache = new WeakMap<K, T>();
+  return (key) => {
+    let value = cache.get(key);
+    if (value === undefined) {
+      value = fn(key);
+      cache.set(key, value);
     }
     return value;
   };

@@ -12,7 +12,7 @@
  * speaks for ours, and a history of `clean · # _ _ #` says the object was prepared as asked, in
  * any environment whose actions name what their tasks name.
  */
-import { memo, wordsOf } from './lines.ts';
+import { memo, memoWeak, wordsOf } from './lines.ts';
 
 /**
  * The words of an instruction that can name what it asks for: not numbers, not two-letter words
@@ -22,16 +22,11 @@ import { memo, wordsOf } from './lines.ts';
 export const taskNames: (instruction: string) => ReadonlySet<string> = memo((instruction) => new Set(wordsOf(instruction).filter((w) => w.length > 2 && !/^[0-9]/.test(w))), 1 << 12);
 
 /** relativeForm's memo per names set (a set from taskNames lives while its instruction is memoised). */
-const formsByNames = new WeakMap<ReadonlySet<string>, (action: string) => string>();
+const formsFor = memoWeak((names: ReadonlySet<string>) => memo((action: string) => formOf(action, names), 1 << 10));
 
 /** An action in relative form: its verb, then each further word as ·, # or _. */
 export function relativeForm(action: string, names: ReadonlySet<string>): string {
-  let forms = formsByNames.get(names);
-  if (!forms) {
-    forms = memo((text) => formOf(text, names), 1 << 10);
-    formsByNames.set(names, forms);
-  }
-  return forms(action);
+  return formsFor(names)(action);
 }
 
 function formOf(action: string, names: ReadonlySet<string>): string {
@@ -60,26 +55,17 @@ export function preparationRepeated(ours: readonly string[], ourNames: ReadonlyS
   return met / wanted.size;
 }
 
-/** preparation's memo, per history (the same array object) and names set. */
-const preparations = new WeakMap<readonly string[], WeakMap<ReadonlySet<string>, ReadonlySet<string>>>();
-
 /**
  * The distinct task-naming steps of a history in relative form, counts aside. Memoised per history
- * array: a retrieved example's history is read for every transition it is retrieved for, and ours
- * for every example.
+ * array and names set: a retrieved example's history is read for every transition it is retrieved
+ * for, and ours for every example.
  */
+const preparationsOf = memoWeak((actions: readonly string[]) =>
+  memoWeak((names: ReadonlySet<string>): ReadonlySet<string> => new Set(relativeHistory(actions, names).map((f) => f.replace(/ ×[0-9]+$/, '')))),
+);
+
 function preparation(actions: readonly string[], names: ReadonlySet<string>): ReadonlySet<string> {
-  let byNames = preparations.get(actions);
-  if (!byNames) {
-    byNames = new WeakMap();
-    preparations.set(actions, byNames);
-  }
-  let steps = byNames.get(names);
-  if (!steps) {
-    steps = new Set(relativeHistory(actions, names).map((f) => f.replace(/ ×[0-9]+$/, '')));
-    byNames.set(names, steps);
-  }
-  return steps;
+  return preparationsOf(actions)(names);
 }
 
 /** How often a history already took this action in relative form (a second object's put is not the first's), capped at `cap`. */
