@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../src/core/rng.ts';
-import { containsPhrase, mapper, type PhraseMap } from '../../../src/experience/neural/lines.ts';
+import { containsPhrase, mapper, memo, type PhraseMap } from '../../../src/experience/neural/lines.ts';
 import { HostAdam } from '../../../src/experience/neural/host-adam.ts';
 import { disposeBatch, headBatch, headLoss, NeuralNetwork, Rows, type HeadName, type NamedWeight, type NeuralArchitecture } from '../../../src/experience/neural/network.ts';
 import { bucketedInputDense } from '../../../src/platform/dense.ts';
@@ -45,6 +45,21 @@ function mapByRegExp(map: PhraseMap, text: string): string {
   return text.replace(pattern, (m) => lookup.get(m.toLowerCase()) ?? m);
 }
 
+describe('memo', () => {
+  it('when full, forgets its oldest entry and keeps the rest (a working set just over the bound still mostly hits)', () => {
+    const computed: number[] = [];
+    const double = memo((k: number) => {
+      computed.push(k);
+      return 2 * k;
+    }, 3);
+    for (const k of [1, 2, 3, 4]) double(k);
+    expect([double(2), double(3), double(4)]).toEqual([4, 6, 8]);
+    expect(computed).toEqual([1, 2, 3, 4]);
+    expect(double(1)).toBe(2);
+    expect(computed).toEqual([1, 2, 3, 4, 1]);
+  });
+});
+
 describe('mapper', () => {
   it('maps every text as the plain expression does, the substring check included (ASCII or not)', () => {
     const word = fc.constantFrom('Mug', 'mug', 'MUG', 'apple', 'a', '2', 'ſ', 'K', 'ﬀ', 'counter top', 'b0vs');
@@ -55,6 +70,18 @@ describe('mapper', () => {
         expect(mapper(m)(t)).toBe(mapByRegExp(m, t));
       }),
       { numRuns: 3000, seed: 11 },
+    );
+  });
+
+  it('picks, where phrases overlap, the one the expression would: leftmost, then longest, then first given', () => {
+    const word = fc.constantFrom('red', 'red mug', 'mug', 'mug 2', '2', 'red mug 2', 'x.red', 'red_', 'a b', 'b a');
+    const text = fc.array(fc.oneof(word, fc.constantFrom(' ', '.', ', ', '|', '-', '_')), { maxLength: 24 }).map((p) => p.join(''));
+    const map = fc.array(fc.tuple(word, fc.constantFrom('cup', 'red', 'mug 2', 'Z')), { maxLength: 7 });
+    fc.assert(
+      fc.property(map, text, (m, t) => {
+        expect(mapper(m)(t)).toBe(mapByRegExp(m, t));
+      }),
+      { numRuns: 3000, seed: 12 },
     );
   });
 });
