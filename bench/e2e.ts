@@ -27,7 +27,7 @@ function option(args: string[], name: string, fallback: string): string {
 /** One CLI command with --json: its last stdout line parsed, and its wall seconds. */
 async function cli(args: string[]): Promise<{ seconds: number; result: Record<string, unknown> }> {
   const started = performance.now();
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args, '--json'], { maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await run(process.execPath, [...process.execArgv, 'src/cli/main.ts', ...args, '--json'], { maxBuffer: 64 * 1024 * 1024 });
   const last = stdout.trim().split('\n').pop() ?? '{}';
   return { seconds: Number(((performance.now() - started) / 1000).toFixed(1)), result: JSON.parse(last) as Record<string, unknown> };
 }

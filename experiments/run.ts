@@ -114,7 +114,7 @@ function usage(message: string): never {
 function cli(args: string[], label: string): Promise<void> {
   return new Promise((resolve, reject) => {
     // One process per run (node with tsx's loader, not the tsx wrapper): a stopped experiment stops its runs.
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [...process.execArgv, CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
     let tail = '';
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
