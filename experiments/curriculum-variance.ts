@@ -236,5 +236,7 @@ export async function curriculumVariance(spec: EnvSpec, options: CurriculumVaria
     };
   } finally {
     if (options.policy === 'untrained') trainer.policy.dispose();
+    // The real envs the trainer opened (a web env's pages): closed as its own runs close them.
+    await trainer.closeTrainingEnvs();
   }
 }

@@ -79,17 +79,22 @@ export async function dreamScripted(spec: EnvSpec, options: DreamScriptedOptions
   if (!dreamEnv || !realEnv) throw new Error('the trainer built no env');
   const rng = new Rng(`dream-scripted:agent:${options.seed}`);
   const rows: DreamScriptedRow[] = [];
-  for (const [i, task] of chosen.entries()) {
-    // The same agent stream on both sides, so a random or noisy agent takes the same choices where it can.
-    const real = await runEpisode(realEnv, createAgent(spec, options.agent, rng.fork(i)), task);
-    const model = await runEpisode(dreamEnv, createAgent(spec, options.agent, rng.fork(i)), task);
-    rows.push({
-      task: task.id,
-      instruction: task.instruction,
-      real: { won: real.won, steps: real.steps.length },
-      model: { won: model.won, steps: model.steps.length, reward: Number(model.score.toFixed(3)) },
-      divergence: firstDivergence(real, model),
-    });
+  try {
+    for (const [i, task] of chosen.entries()) {
+      // The same agent stream on both sides, so a random or noisy agent takes the same choices where it can.
+      const real = await runEpisode(realEnv, createAgent(spec, options.agent, rng.fork(i)), task);
+      const model = await runEpisode(dreamEnv, createAgent(spec, options.agent, rng.fork(i)), task);
+      rows.push({
+        task: task.id,
+        instruction: task.instruction,
+        real: { won: real.won, steps: real.steps.length },
+        model: { won: model.won, steps: model.steps.length, reward: Number(model.score.toFixed(3)) },
+        divergence: firstDivergence(real, model),
+      });
+    }
+  } finally {
+    // The real envs the trainer opened (a web env's pages): closed as its own runs close them.
+    await trainer.closeTrainingEnvs();
   }
   const share = (test: (r: DreamScriptedRow) => boolean, of: readonly DreamScriptedRow[] = rows): number => (of.length === 0 ? 0 : of.filter(test).length / of.length);
   const diverged = rows.filter((r) => r.divergence !== null);
