@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dreamScripted } from '../../../experiments/dream-scripted.ts';
-import { envSpec } from '../../../src/envs/registry.ts';
+import { envSpec, replaceEnvironment } from '../../../src/envs/registry.ts';
+import type { Env } from '../../../src/core/types.ts';
 import type { ExperienceInput, ExperienceModel, ExperiencePrediction } from '../../../src/experience/types.ts';
 import { emptyStats } from '../../../src/experience/types.ts';
 import { useBackend } from '../../../src/platform/tf.ts';
@@ -39,6 +40,26 @@ const run = (model: ExperienceModel) =>
 describe('dream-scripted', () => {
   beforeAll(async () => {
     await useBackend(['cpu']);
+  });
+
+  it('closes every real env it opened (a web env\'s pages), as the trainer\'s own runs do', async () => {
+    const opened: Env[] = [];
+    let closed = 0;
+    const restore = replaceEnvironment({
+      ...spec,
+      createEnv: () => {
+        const env = spec.createEnv();
+        opened.push(env);
+        return Object.assign(Object.create(env) as Env, { close: async () => void closed++ });
+      },
+    });
+    try {
+      await dreamScripted(envSpec('home'), { agent: 'oracle', dream: { model: still, buffer: null, k: 0, offlineTransitions: 0 }, tasks: 2, split: 'train', seed: 2, trainMaxSteps: 20, backend: 'cpu' });
+    } finally {
+      restore();
+    }
+    expect(opened.length).toBeGreaterThan(0);
+    expect(closed).toBe(opened.length);
   });
 
   it('finds no divergence and every win inside a model that is the environment', async () => {
