@@ -32,7 +32,7 @@ export function headerLine(key: string, value: string): StateLine {
  * across predictions (the examples recur); splitting them again was a fifth of a prediction's
  * time. Results are shared: they are read-only. Full, it forgets its oldest entry (a Map keeps
  * insertion order): emptying it whole, as it did, made a working set just over the bound (a
- * 5,000-transition buffer's examples against 4,096 entries) miss a third of the time.
+ * 5,000-transition buffer's examples against 4,096 entries) miss again after every emptying.
  */
 export function memo<K, T>(fn: (key: K) => T, max = 1 << 16): (key: K) => T {
   const cache = new Map<K, T>();
@@ -218,6 +218,13 @@ function isWordChar(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
 }
 
+/** Whether `length` characters of `text` at `at` stand as a whole phrase: `(?<![\w.])…(?![\w])`. */
+function standsAlone(text: string, at: number, length: number): boolean {
+  const before = at === 0 ? -1 : text.charCodeAt(at - 1);
+  const after = at + length < text.length ? text.charCodeAt(at + length) : -1;
+  return before !== 46 && !isWordChar(before) && !isWordChar(after);
+}
+
 /**
  * Whether `phrase` occurs in `text` as whole words: not after a word character or a dot, not
  * before a word character (what `(?<![\w.])phrase(?!\w)` matches). Searched with indexOf rather
@@ -226,11 +233,7 @@ function isWordChar(code: number): boolean {
  */
 export function containsPhrase(text: string, phrase: string): boolean {
   if (phrase === '') return false;
-  for (let at = text.indexOf(phrase); at >= 0; at = text.indexOf(phrase, at + 1)) {
-    const before = at === 0 ? -1 : text.charCodeAt(at - 1);
-    const after = at + phrase.length < text.length ? text.charCodeAt(at + phrase.length) : -1;
-    if (before !== 46 && !isWordChar(before) && !isWordChar(after)) return true;
-  }
+  for (let at = text.indexOf(phrase); at >= 0; at = text.indexOf(phrase, at + 1)) if (standsAlone(text, at, phrase.length)) return true;
   return false;
 }
 
@@ -250,8 +253,8 @@ export function mapper(map: PhraseMap): Mapper {
   const keys = [...lookup.keys()];
   // Where text and phrases are plain ASCII (case folding is then toLowerCase), the phrases are
   // found with indexOf in the lower-case text; the expression (compiled on the first text that
-  // needs it) serves the rest. An alternation with a lookbehind, compiled per example per
-  // prediction and run over every line that holds a phrase, was a tenth of a prediction.
+  // needs it) serves the rest: an alternation with a lookbehind was compiled per example per
+  // prediction and run over every line that held a phrase.
   let pattern: RegExp | undefined;
   const asciiKeys = keys.every(isAscii);
   return (text, known) => {
@@ -275,11 +278,7 @@ function replacePhrases(text: string, lower: string, keys: readonly string[], lo
   let found: number[] | null = null;
   for (let k = 0; k < keys.length; k++) {
     const key = keys[k] as string;
-    for (let at = lower.indexOf(key); at >= 0; at = lower.indexOf(key, at + 1)) {
-      const before = at === 0 ? -1 : lower.charCodeAt(at - 1);
-      const after = at + key.length < lower.length ? lower.charCodeAt(at + key.length) : -1;
-      if (before !== 46 && !isWordChar(before) && !isWordChar(after)) (found ??= []).push(at * keys.length + k);
-    }
+    for (let at = lower.indexOf(key); at >= 0; at = lower.indexOf(key, at + 1)) if (standsAlone(lower, at, key.length)) (found ??= []).push(at * keys.length + k);
   }
   if (found === null) return text;
   if (found.length > 1) found.sort((a, b) => a - b);
