@@ -159,11 +159,22 @@ function whileTraining<T>(work: () => Promise<T>): Promise<T> {
   return locks ? locks.request(TRAINING_LOCK, { mode: 'shared' }, work) : work();
 }
 
-async function anotherTabTrains(): Promise<boolean> {
+async function someRunTrains(): Promise<boolean> {
   const locks = webLocks();
   if (!locks) return false;
   const { held = [] } = await locks.query();
   return held.some((lock) => lock.name === TRAINING_LOCK);
+}
+
+/** How often `savedRun` looks again whether the training lock was let go. */
+const LOCK_POLL_MS = 500;
+
+/**
+ * Resolves once no run holds the training lock. It asks rather than queueing for the lock: a
+ * waiting exclusive request would hold back every other tab's new run (Web Locks are granted in order).
+ */
+async function untilNoRunTrains(): Promise<void> {
+  while (await someRunTrains()) await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
 }
 
 export class TrainerService {
@@ -232,10 +243,12 @@ export class TrainerService {
 
   /**
    * The run a reload, a crashed worker or a closed tab interrupted, if this browser keeps one. A run
-   * that another tab is still training is not interrupted: while its lock is held, none is offered.
+   * some tab is still training is not interrupted: while its lock is held the answer waits, so the
+   * run is offered once that tab is closed. A reload needs this too: the reloaded page asks before
+   * the old page's worker is gone (Chromium lets it go some time after the new page has started).
    */
   async savedRun(): Promise<SavedRunInfo | null> {
-    if (await anotherTabTrains()) return null;
+    await untilNoRunTrains();
     const saved = await (await this.checkpointStore.get()).get();
     if (!saved) return null;
     let history: IterationMetrics[] = [];
@@ -313,28 +326,32 @@ export class TrainerService {
     let running = false;
     try {
       // A Stop during set-up ends the run at its first check, with the usual (stopped) result.
-      const { result: trained } = await whileTraining(() => train(job, {
-        control,
-        checkpoint: { everySeconds: checkpointEverySeconds, save: (checkpoint) => this.saveCheckpoint(request, checkpoint, onEvent) },
-        ...(resume ? { resume } : {}),
-        // Only a trainer built from a good request replaces the old one, so a bad request (λ out of range…) leaves the last run readable.
-        onStart: (trainer) => {
-          running = true;
-          this.trainer?.dispose();
-          this.trainer = trainer;
-          this.state = 'running';
-        },
-        onIteration: (metrics) => onEvent({ kind: 'iteration', metrics }),
-        onEvalProgress: (done, total) => onEvent({ kind: 'evaluating', done, total }),
-      }));
+      const { result: trained } = await whileTraining(async () => {
+        const outcome = await train(job, {
+          control,
+          checkpoint: { everySeconds: checkpointEverySeconds, save: (checkpoint) => this.saveCheckpoint(request, checkpoint, onEvent) },
+          ...(resume ? { resume } : {}),
+          // Only a trainer built from a good request replaces the old one, so a bad request (λ out of range…) leaves the last run readable.
+          onStart: (trainer) => {
+            running = true;
+            this.trainer?.dispose();
+            this.trainer = trainer;
+            this.state = 'running';
+          },
+          onIteration: (metrics) => onEvent({ kind: 'iteration', metrics }),
+          onEvalProgress: (done, total) => onEvent({ kind: 'evaluating', done, total }),
+        });
+        // A run that ended is not to be resumed: done, or stopped on purpose (its policy can still be
+        // exported). Forgotten before the lock is let go, so a tab waiting for the lock never offers it.
+        await this.checkpointStore
+          .get()
+          .then((store) => store.delete())
+          .catch(() => undefined);
+        return outcome;
+      });
       // Every result says how its backend was chosen: the probe's figures, or none when it was named.
       const result: TrainResult = this.probe ? { ...trained, backendProbe: this.probe } : trained;
       this.state = result.stopped ? 'stopped' : 'done';
-      // A run that ended is not to be resumed: done, or stopped on purpose (its policy can still be exported).
-      await this.checkpointStore
-        .get()
-        .then((store) => store.delete())
-        .catch(() => undefined);
       onEvent({ kind: 'done', result });
       return result;
     } catch (error) {

@@ -1,13 +1,14 @@
 /**
  * In a page, with Web Locks: the checkpoint a run saves while it trains (in this or another tab) is
- * not offered as an interrupted run; once the run is gone (its tab closed, its worker crashed, here:
- * the lock let go with the checkpoint left behind), it is.
+ * not offered as an interrupted run; the question waits instead, and once the run is gone (its tab
+ * closed or reloaded, its worker crashed, here: the lock let go with the checkpoint left behind) the
+ * run is offered. A run that ends forgets its checkpoint before it lets go of the lock.
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryReplayStore } from '../../src/replay/memory-store.ts';
 import { MemoryCheckpointStore } from '../../src/services/checkpoint-store.ts';
 import { MemoryNeuralModelStore } from '../../src/services/neural-model-store.ts';
-import { TrainerService, type TrainRequest } from '../../src/services/trainer-service.ts';
+import { TRAINING_LOCK, TrainerService, type TrainRequest } from '../../src/services/trainer-service.ts';
 
 const REQUEST: TrainRequest = {
   env: 'shop',
@@ -20,28 +21,60 @@ const REQUEST: TrainRequest = {
 };
 
 describe('an interrupted run, as another tab sees it (real Chromium, Web Locks)', () => {
-  it('is not offered while a tab trains it, and is once the run is gone', async () => {
+  it('is not offered while a tab trains it; the answer waits, and an ended run leaves nothing', async () => {
     const store = new MemoryCheckpointStore<TrainRequest>();
     const options = { openReplayStore: async () => new MemoryReplayStore(), openModelStore: async () => new MemoryNeuralModelStore(), openCheckpointStore: async () => store };
     const training = new TrainerService(options);
     const otherTab = new TrainerService(options);
     await training.init(['cpu']);
-    let seenWhileTraining: unknown = 'not asked';
-    let savedWhileTraining: unknown;
+    let answered = false;
+    let answer: Promise<unknown> = Promise.resolve('not asked');
+    let answeredWhileTraining: boolean | undefined;
     let left: typeof store.saved;
     await training.train(REQUEST, (event) => {
-      if (event.kind !== 'checkpoint' || event.iteration !== 2) return;
-      savedWhileTraining = store.saved?.iteration;
-      left = store.saved;
-      void otherTab.savedRun().then((offer) => {
-        seenWhileTraining = offer;
+      if (event.kind !== 'checkpoint') return;
+      if (event.iteration === 2) {
+        left = store.saved;
+        answer = otherTab.savedRun().then((offer) => { answered = true; return offer; });
+      } else if (event.iteration === 4) {
+        answeredWhileTraining = answered;
         training.stop();
-      });
+      }
     });
-    expect(savedWhileTraining).toBe(2);
-    expect(seenWhileTraining).toBeNull();
+    expect(left?.iteration).toBe(2);
+    expect(answeredWhileTraining).toBe(false);
+    // The run stopped on purpose: its checkpoint went before its lock, so the waiting tab is offered nothing.
+    expect(await answer).toBeNull();
     // The run is gone, its checkpoint left behind (a closed tab): now it is offered.
     store.saved = left;
     expect(await otherTab.savedRun()).toMatchObject({ iteration: 2, request: REQUEST });
+  }, 120_000);
+
+  it('is offered as soon as the page that trained it lets go of the lock (a reload)', async () => {
+    const store = new MemoryCheckpointStore<TrainRequest>();
+    const options = { openReplayStore: async () => new MemoryReplayStore(), openModelStore: async () => new MemoryNeuralModelStore(), openCheckpointStore: async () => store };
+    const training = new TrainerService(options);
+    await training.init(['cpu']);
+    let kept: typeof store.saved;
+    await training.train(REQUEST, (event) => {
+      if (event.kind === 'checkpoint' && event.iteration === 1) {
+        kept = store.saved;
+        training.stop();
+      }
+    });
+    expect(kept).toBeDefined();
+    store.saved = kept;
+    // The old page's worker still holds the lock when the reloaded page asks.
+    let letGo = () => {};
+    const held = navigator.locks.request(TRAINING_LOCK, { mode: 'shared' }, () => new Promise<void>((resolve) => { letGo = resolve; }));
+    let offer: unknown = 'not answered';
+    const reloaded = new TrainerService(options);
+    const answer = reloaded.savedRun().then((o) => { offer = o; });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(offer).toBe('not answered');
+    letGo();
+    await held;
+    await answer;
+    expect(offer).toMatchObject({ iteration: 1, request: REQUEST });
   }, 120_000);
 });

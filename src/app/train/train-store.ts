@@ -164,11 +164,16 @@ function onEvent(event: TrainerEvent): void {
   }
 }
 
-/** Ask the trainer whether this browser keeps an interrupted run (the Train view offers to resume it). */
+/**
+ * Ask the trainer whether this browser keeps an interrupted run (the Train view offers to resume
+ * it). The answer waits while a run trains in any tab, this one included: it is dropped if a run
+ * started here meanwhile.
+ */
 export async function loadSavedRun(): Promise<void> {
   if (isActive.value) return;
   try {
-    savedRun.value = await trainerClient().savedRun();
+    const saved = await trainerClient().savedRun();
+    if (!isActive.value) savedRun.value = saved;
   } catch (e) {
     error.value = `Could not read whether a run was interrupted: ${errorMessage(e)}`;
   }
