@@ -63,6 +63,8 @@ export function memoWeak<K extends object, T>(fn: (key: K) => T): (key: K) => T 
   };
 }
 
+const linesOfText = memo(parseLines, 1 << 12);
+
 /**
  * The state's lines; an unparseable state is one opaque header-less element per line. Memoised by
  * the state's text, and read-only: the same example states are read for every transition they are
@@ -70,10 +72,9 @@ export function memoWeak<K extends object, T>(fn: (key: K) => T): (key: K) => T 
  * below find it without hashing it again (a text built anew by concatenation hashes its whole
  * length at every lookup).
  */
-export const stateLines: (observation: Observation | string) => readonly StateLine[] = (() => {
-  const byText = memo(parseLines, 1 << 12);
-  return (observation) => byText(typeof observation === 'string' ? observation : observation.text);
-})();
+export function stateLines(observation: Observation | string): readonly StateLine[] {
+  return linesOfText(typeof observation === 'string' ? observation : observation.text);
+}
 
 function parseLines(text: string): readonly StateLine[] {
   let state: AbstractState;
