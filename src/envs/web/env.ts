@@ -243,7 +243,7 @@ export class WebEnv implements Env {
 
   private rewardOf(reading: Reading, entry: SiteTask): number {
     const reward = reading.reward ?? 0;
-    if (typeof reward !== 'number' || !Number.isFinite(reward)) throw this.hookError(entry, 'reward', `gave ${JSON.stringify(reward) ?? String(reward)}, not a number`);
+    if (typeof reward !== 'number' || !Number.isFinite(reward)) throw this.hookError(entry, 'reward', `gave ${typeof reward === 'number' ? String(reward) : (JSON.stringify(reward) ?? String(reward))}, not a number`);
     return reward;
   }
 

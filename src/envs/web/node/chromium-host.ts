@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../../../platform/chromium.ts';
 import { PageError, type PageHost, type PageHostFactory, type PageTab, type PageTimeouts } from '../host.ts';
 import { pageDriverScript } from './driver-bundle.ts';
@@ -38,12 +38,27 @@ function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => PageError
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-const CONTEXT_GONE = /Execution context was destroyed|navigat|Target (page, context or browser )?(has been )?closed|frame was detached/i;
+const CONTEXT_GONE = /Execution context was destroyed|navigat|Target (page, context or browser )?(has been )?closed|frame was detached|Session closed/i;
+
+/**
+ * A value the page gives back travels as one JSON text, with what JSON cannot say tagged (NaN and
+ * the infinities: a hook that gives one is refused by name, not read as null; a bigint as its text).
+ */
+const TAG = '__dreamgymValue';
+const encodeInPage = (expression: string): string =>
+  `(async () => JSON.stringify(await (${expression}\n), (key, x) => typeof x === 'number' && !Number.isFinite(x) ? { ${TAG}: String(x) } : typeof x === 'bigint' ? String(x) + 'n' : x) ?? 'null')()`;
+const decode = (text: string): unknown => JSON.parse(text, (_key, x: unknown) => (x !== null && typeof x === 'object' && TAG in x ? Number((x as Record<string, string>)[TAG]) : x));
+
+interface RuntimeEvaluation {
+  result: { value?: unknown };
+  exceptionDetails?: { text: string; exception?: { description?: string } };
+}
 
 class ChromiumTab implements PageTab {
   private loads = 0;
   private waiters: (() => void)[] = [];
   private refused = false;
+  private cdp: Promise<CDPSession> | null = null;
 
   constructor(
     private readonly page: Page,
@@ -77,8 +92,20 @@ class ChromiumTab implements PageTab {
     if (response && !response.ok()) throw new PageError('page-load', `${path} answered ${response.status()} ${response.statusText()}`);
   }
 
+  /**
+   * One DevTools `Runtime.evaluate` in the page's main world, where the driver lives. Not
+   * `page.evaluate`: its utility script and value serialisation cost Node and the renderer more
+   * than the step itself on a single-widget page (the driver's answers are plain data).
+   */
+  private async runInPage(expression: string): Promise<unknown> {
+    this.cdp ??= this.page.context().newCDPSession(this.page);
+    const evaluation = (await (await this.cdp).send('Runtime.evaluate', { expression: encodeInPage(expression), awaitPromise: true, returnByValue: true })) as RuntimeEvaluation;
+    if (evaluation.exceptionDetails) throw new Error(evaluation.exceptionDetails.exception?.description ?? evaluation.exceptionDetails.text);
+    return decode(String(evaluation.result.value));
+  }
+
   async evaluate<T>(expression: string): Promise<T> {
-    const work = this.page.evaluate(expression) as Promise<T>;
+    const work = this.runInPage(expression) as Promise<T>;
     return withTimeout(work, this.timeouts.callMs, () => new PageError('page-timeout', `the page did not answer in ${this.timeouts.callMs / 1000} s (a script that does not yield?)`)).catch((error: unknown) => {
       if (error instanceof PageError) throw error;
       const message = error instanceof Error ? error.message : String(error);
