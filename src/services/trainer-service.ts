@@ -186,6 +186,8 @@ export class TrainerService {
   private state: TrainerState = 'idle';
   private loaded: { policy: Policy; header: PolicyFileHeader; bytes: Uint8Array } | null = null;
   private readonly opened = new OpenedSite();
+  /** `savedRun`'s wait for the training lock to be let go, while one is pending. */
+  private noRunTrains: Promise<void> | null = null;
   /** The Tasks of the run going on (the web environment is narrowed to them until it ends). */
   private activeTasks: string[] | null = null;
   private episode: { env: ReturnType<ReturnType<typeof envSpec>['createEnv']>; task: Task; observation: Observation; history: string[]; done: boolean } | null = null;
@@ -248,7 +250,11 @@ export class TrainerService {
    * the old page's worker is gone (Chromium lets it go some time after the new page has started).
    */
   async savedRun(): Promise<SavedRunInfo | null> {
-    await untilNoRunTrains();
+    // One wait however often the Train view asks (each visit to it does).
+    this.noRunTrains ??= untilNoRunTrains().finally(() => {
+      this.noRunTrains = null;
+    });
+    await this.noRunTrains;
     const saved = await (await this.checkpointStore.get()).get();
     if (!saved) return null;
     let history: IterationMetrics[] = [];
