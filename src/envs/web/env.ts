@@ -61,6 +61,14 @@ interface Episode {
   done: boolean;
 }
 
+/**
+ * In the page, what a hook gave as a value that crosses to the host whatever it is: a primitive
+ * as it is, anything else as its description (`[object Window]`). A hook must give a number, a
+ * boolean or a text, so anything else is refused by name; crossing it whole could fail (a cycle,
+ * a DOM node) before anyone could say which hook was wrong.
+ */
+const PLAIN = `(v) => v === null || v === undefined || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string' ? v : typeof v === 'object' || typeof v === 'function' ? Object.prototype.toString.call(v) : String(v)`;
+
 export class WebEnv implements Env {
   private tab: PageTab | null = null;
   private episode: Episode | null = null;
@@ -131,7 +139,7 @@ export class WebEnv implements Env {
     if (episode.instruction === '') {
       const instruction = hookOf(this.site, entry, 'instruction');
       if (instruction === undefined) throw new SiteError(this.site.name, entry.id, 'no instruction hook, and the task has no generator to make one');
-      const text = await tab.evaluate<unknown>(`(() => { try { return ${instruction}\n; } catch (e) { return { thrown: String(e && e.message || e) }; } })()`);
+      const text = await tab.evaluate<unknown>(`(() => { try { return (${PLAIN})(${instruction}\n); } catch (e) { return { thrown: String(e && e.message || e) }; } })()`);
       if (typeof text !== 'string' || text.trim() === '') throw this.hookError(entry, 'instruction', typeof text === 'object' && text !== null && 'thrown' in text ? `threw: ${String((text as { thrown: unknown }).thrown)}` : `gave ${JSON.stringify(text)}, not a text`);
       episode.instruction = text.replace(/\s+/g, ' ').trim();
       // The instruction lives in the page: the task learns it here, once, for everything after (training, the buffer).
@@ -221,7 +229,7 @@ export class WebEnv implements Env {
   private readExpression(entry: SiteTask): string {
     const hook = (name: HookName): string => {
       const code = hookOf(this.site, entry, name);
-      return code === undefined ? '' : `try { out.${name} = (${code}\n); } catch (e) { out.hookError ??= ['${name}', String(e && e.message || e)]; }`;
+      return code === undefined ? '' : `try { out.${name} = (${PLAIN})(${code}\n); } catch (e) { out.hookError ??= ['${name}', String(e && e.message || e)]; }`;
     };
     return `(() => { const out = {}; ${hook('reward')} ${hook('done')}
       const driver = window.__dreamgym;

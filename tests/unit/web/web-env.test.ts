@@ -171,6 +171,8 @@ describe('pages that misbehave', () => {
     expect(String(bad)).toMatch(/task "bad-reward": the reward hook gave "lots", not a number/);
     // NaN crosses from the page as NaN (JSON alone would make it null, read as no reward).
     expect(String(await web.reset(task('nan-reward')).catch((e: unknown) => e))).toMatch(/task "nan-reward": the reward hook gave NaN, not a number/);
+    // An object that cannot cross whole (window: cycles, DOM nodes) is named, not a crash of the run.
+    expect(String(await web.reset(task('window-reward')).catch((e: unknown) => e))).toMatch(/task "window-reward": the reward hook gave "\[object Window\]", not a number/);
     const first = await web.reset(task('throwing-hook')).catch((e: unknown) => e);
     expect(String(first)).toMatch(/task "throwing-hook": the done hook threw/);
     expect(String(await web.reset(task('missing')).catch((e: unknown) => e))).toMatch(/task "missing": missing\.html answered 404/);
