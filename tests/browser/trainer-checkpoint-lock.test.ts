@@ -20,9 +20,17 @@ const REQUEST: TrainRequest = {
   algoConfig: { tasksPerIteration: 2, groupSize: 4, parallelEnvs: 8, epochs: 1 },
 };
 
+/** A store whose delete takes a while, as IndexedDB's may: what a tab sees before it is done shows. */
+class SlowDeleteStore extends MemoryCheckpointStore<TrainRequest> {
+  override async delete(): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await super.delete();
+  }
+}
+
 describe('an interrupted run, as another tab sees it (real Chromium, Web Locks)', () => {
   it('is not offered while a tab trains it; the answer waits, and an ended run leaves nothing', async () => {
-    const store = new MemoryCheckpointStore<TrainRequest>();
+    const store = new SlowDeleteStore();
     const options = { openReplayStore: async () => new MemoryReplayStore(), openModelStore: async () => new MemoryNeuralModelStore(), openCheckpointStore: async () => store };
     const training = new TrainerService(options);
     const otherTab = new TrainerService(options);
@@ -31,11 +39,14 @@ describe('an interrupted run, as another tab sees it (real Chromium, Web Locks)'
     let answer: Promise<unknown> = Promise.resolve('not asked');
     let answeredWhileTraining: boolean | undefined;
     let left: typeof store.saved;
+    let savedWhenLetGo: Promise<unknown> = Promise.resolve('not asked');
     await training.train(REQUEST, (event) => {
       if (event.kind !== 'checkpoint') return;
       if (event.iteration === 2) {
         left = store.saved;
         answer = otherTab.savedRun().then((offer) => { answered = true; return offer; });
+        // Granted the moment the run lets go of its lock: what the store holds then.
+        savedWhenLetGo = navigator.locks.request(TRAINING_LOCK, { mode: 'exclusive' }, async () => store.saved);
       } else if (event.iteration === 4) {
         answeredWhileTraining = answered;
         training.stop();
@@ -44,6 +55,7 @@ describe('an interrupted run, as another tab sees it (real Chromium, Web Locks)'
     expect(left?.iteration).toBe(2);
     expect(answeredWhileTraining).toBe(false);
     // The run stopped on purpose: its checkpoint went before its lock, so the waiting tab is offered nothing.
+    expect(await savedWhenLetGo).toBeUndefined();
     expect(await answer).toBeNull();
     // The run is gone, its checkpoint left behind (a closed tab): now it is offered.
     store.saved = left;
@@ -70,7 +82,7 @@ describe('an interrupted run, as another tab sees it (real Chromium, Web Locks)'
     let offer: unknown = 'not answered';
     const reloaded = new TrainerService(options);
     const answer = reloaded.savedRun().then((o) => { offer = o; });
-    // The view asks again (the person went to another view and back): one wait answers both.
+    // The view asks again (the person went to another view and back): both are answered.
     const askedAgain = reloaded.savedRun();
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(offer).toBe('not answered');

@@ -56,6 +56,16 @@ describe('an instance reads the same whatever ran before it in the tab', () => {
 });
 
 describe('reading a page', () => {
+  it('reads a page whose scripts replaced the builtins an answer could be built with', async () => {
+    const web = env();
+    const first = await web.reset(task('hostile-globals'));
+    const lines = shownElements(first.text);
+    expect(lines.filter((e) => e.name === 'Submit')).toHaveLength(2);
+    expect(lines.find((e) => e.role === 'combobox')).toMatchObject({ name: 'Size', value: 'Small' });
+    const second = lines.filter((e) => e.name === 'Submit')[1];
+    expect(await web.step(`click[#${second?.id} Submit]`)).toMatchObject({ reward: 1, done: true });
+  });
+
   it('tells same-named buttons apart by id, lists only what shows, and acts on the one named', async () => {
     const web = env();
     const first = await web.reset(task('twins'));

@@ -6,6 +6,7 @@
  * keeping the message for the next snapshot.
  */
 import type { PageAction } from '../actions.ts';
+import { HOST_NUMBER_TAG } from '../host-value.ts';
 import type { PageSnapshot } from '../snapshot.ts';
 import { act, type ActOutcome } from './act.ts';
 import { installFrameBridge } from './frame-bridge.ts';
@@ -27,6 +28,14 @@ export interface PageDriver {
    * whatever ran before it in the tab (a fresh page would number it the same way).
    */
   restart(): void;
+  /**
+   * `value` as plain data for a host that takes answers as JSON-like values (the Node host's
+   * DevTools call): NaN and the infinities tagged as `{ [HOST_NUMBER_TAG]: 'NaN' }` (plain JSON
+   * would make them null), a bigint as its text, functions and symbols left out. Built with the
+   * builtins as they were before the page's own scripts ran, and blind to `toJSON`, so a page that
+   * replaces `JSON.stringify` or gives arrays a `toJSON` (old Prototype.js) cannot bend its answers.
+   */
+  forHost(value: unknown): unknown;
 }
 
 declare global {
@@ -42,6 +51,29 @@ function yieldTask(): Promise<void> {
     channel.port1.onmessage = () => resolve();
     channel.port2.postMessage(null);
   });
+}
+
+// Taken when the driver is injected, before any script of the page runs.
+const isArray = Array.isArray;
+const ownKeys = Object.keys;
+const finite = Number.isFinite;
+const text = String;
+
+function forHost(value: unknown, depth = 0): unknown {
+  if (typeof value === 'number') return finite(value) ? value : { [HOST_NUMBER_TAG]: text(value) };
+  if (typeof value === 'bigint') return `${text(value)}n`;
+  if (typeof value === 'function' || typeof value === 'symbol') return undefined;
+  if (value === null || typeof value !== 'object') return value;
+  // Deeper than any answer of the driver's: a cycle, cut rather than followed.
+  if (depth > 32) return null;
+  if (isArray(value)) {
+    const out: unknown[] = [];
+    for (let i = 0; i < value.length; i++) out[i] = forHost(value[i], depth + 1);
+    return out;
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of ownKeys(value)) out[key] = forHost((value as Record<string, unknown>)[key], depth + 1);
+  return out;
 }
 
 function install(): void {
@@ -131,6 +163,7 @@ function install(): void {
       errors.splice(0);
       dialog = undefined;
     },
+    forHost: (value) => forHost(value),
   };
   if (frame) installFrameBridge(() => ids);
 }

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../../../platform/chromium.ts';
 import { PageError, type PageHost, type PageHostFactory, type PageTab, type PageTimeouts } from '../host.ts';
+import { HOST_NUMBER_TAG } from '../host-value.ts';
 import { pageDriverScript } from './driver-bundle.ts';
 import { serveFolder } from './static-server.ts';
 
@@ -41,17 +42,31 @@ function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => PageError
 const CONTEXT_GONE = /Execution context was destroyed|navigat|Target (page, context or browser )?(has been )?closed|frame was detached|Session closed/i;
 
 /**
- * A value the page gives back travels as one JSON text, with what JSON cannot say tagged (NaN and
- * the infinities: a hook that gives one is refused by name, not read as null; a bigint as its text).
+ * The page gives its answer back through the driver's `forHost` (plain data, NaN and the
+ * infinities tagged: a hook that gives one is refused by name, not read as null), taken by value.
  */
-const TAG = '__dreamgymValue';
-const encodeInPage = (expression: string): string =>
-  `(async () => JSON.stringify(await (${expression}\n), (key, x) => typeof x === 'number' && !Number.isFinite(x) ? { ${TAG}: String(x) } : typeof x === 'bigint' ? String(x) + 'n' : x) ?? 'null')()`;
-const decode = (text: string): unknown => JSON.parse(text, (_key, x: unknown) => (x !== null && typeof x === 'object' && TAG in x ? Number((x as Record<string, string>)[TAG]) : x));
+const inPage = (expression: string): string =>
+  `(async () => { const value = await (${expression}\n); const driver = window.__dreamgym; return driver ? driver.forHost(value) : value; })()`;
+
+function fromPage(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(fromPage);
+  if (value === null || typeof value !== 'object') return value;
+  const record = value as Record<string, unknown>;
+  if (HOST_NUMBER_TAG in record) return Number(record[HOST_NUMBER_TAG]);
+  for (const key of Object.keys(record)) record[key] = fromPage(record[key]);
+  return record;
+}
 
 interface RuntimeEvaluation {
-  result: { value?: unknown };
-  exceptionDetails?: { text: string; exception?: { description?: string } };
+  result: { value?: unknown; unserializableValue?: string };
+  exceptionDetails?: { text: string; exception?: { description?: string; value?: unknown } };
+}
+
+/** What a page script threw, in one line (a thrown string has no description). */
+function thrownText(details: NonNullable<RuntimeEvaluation['exceptionDetails']>): string {
+  const exception = details.exception;
+  const said = exception?.description ?? (exception && 'value' in exception ? String(exception.value) : details.text);
+  return said.split('\n')[0] ?? said;
 }
 
 class ChromiumTab implements PageTab {
@@ -98,10 +113,18 @@ class ChromiumTab implements PageTab {
    * than the step itself on a single-widget page (the driver's answers are plain data).
    */
   private async runInPage(expression: string): Promise<unknown> {
-    this.cdp ??= this.page.context().newCDPSession(this.page);
-    const evaluation = (await (await this.cdp).send('Runtime.evaluate', { expression: encodeInPage(expression), awaitPromise: true, returnByValue: true })) as RuntimeEvaluation;
-    if (evaluation.exceptionDetails) throw new Error(evaluation.exceptionDetails.exception?.description ?? evaluation.exceptionDetails.text);
-    return decode(String(evaluation.result.value));
+    let evaluation: RuntimeEvaluation;
+    try {
+      this.cdp ??= this.page.context().newCDPSession(this.page);
+      // userGesture: the driver's actions run with user activation, as page.evaluate's did.
+      evaluation = (await (await this.cdp).send('Runtime.evaluate', { expression: inPage(expression), awaitPromise: true, returnByValue: true, userGesture: true })) as RuntimeEvaluation;
+    } catch (error) {
+      // Not the page's script but the call: the page, its context or its renderer went away.
+      throw new PageError('page-crash', `the page went away during the call: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`, { cause: error });
+    }
+    if (evaluation.exceptionDetails) throw new Error(thrownText(evaluation.exceptionDetails));
+    const { value, unserializableValue } = evaluation.result;
+    return unserializableValue !== undefined ? Number(unserializableValue) : fromPage(value);
   }
 
   async evaluate<T>(expression: string): Promise<T> {
