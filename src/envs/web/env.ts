@@ -69,6 +69,11 @@ interface Episode {
  */
 const PLAIN = `(v) => v === null || v === undefined || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string' ? v : typeof v === 'object' || typeof v === 'function' ? Object.prototype.toString.call(v) : String(v)`;
 
+/** A hook's value (a primitive, after PLAIN) as an error names it: texts quoted, NaN as NaN. */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}
+
 export class WebEnv implements Env {
   private tab: PageTab | null = null;
   private episode: Episode | null = null;
@@ -140,7 +145,7 @@ export class WebEnv implements Env {
       const instruction = hookOf(this.site, entry, 'instruction');
       if (instruction === undefined) throw new SiteError(this.site.name, entry.id, 'no instruction hook, and the task has no generator to make one');
       const text = await tab.evaluate<unknown>(`(() => { try { return (${PLAIN})(${instruction}\n); } catch (e) { return { thrown: String(e && e.message || e) }; } })()`);
-      if (typeof text !== 'string' || text.trim() === '') throw this.hookError(entry, 'instruction', typeof text === 'object' && text !== null && 'thrown' in text ? `threw: ${String((text as { thrown: unknown }).thrown)}` : `gave ${JSON.stringify(text)}, not a text`);
+      if (typeof text !== 'string' || text.trim() === '') throw this.hookError(entry, 'instruction', typeof text === 'object' && text !== null && 'thrown' in text ? `threw: ${String((text as { thrown: unknown }).thrown)}` : `gave ${shown(text)}, not a text`);
       episode.instruction = text.replace(/\s+/g, ' ').trim();
       // The instruction lives in the page: the task learns it here, once, for everything after (training, the buffer).
       task.instruction = episode.instruction;
@@ -251,13 +256,13 @@ export class WebEnv implements Env {
 
   private rewardOf(reading: Reading, entry: SiteTask): number {
     const reward = reading.reward ?? 0;
-    if (typeof reward !== 'number' || !Number.isFinite(reward)) throw this.hookError(entry, 'reward', `gave ${typeof reward === 'number' ? String(reward) : (JSON.stringify(reward) ?? String(reward))}, not a number`);
+    if (typeof reward !== 'number' || !Number.isFinite(reward)) throw this.hookError(entry, 'reward', `gave ${shown(reward)}, not a number`);
     return reward;
   }
 
   private doneOf(reading: Reading, entry: SiteTask): boolean {
     const done = reading.done ?? false;
-    if (typeof done !== 'boolean') throw this.hookError(entry, 'done', `gave ${JSON.stringify(done) ?? String(done)}, not true or false`);
+    if (typeof done !== 'boolean') throw this.hookError(entry, 'done', `gave ${shown(done)}, not true or false`);
     return done;
   }
 

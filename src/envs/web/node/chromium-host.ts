@@ -39,8 +39,6 @@ function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => PageError
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-const CONTEXT_GONE = /Execution context was destroyed|navigat|Target (page, context or browser )?(has been )?closed|frame was detached|Session closed/i;
-
 /**
  * The page gives its answer back through the driver's `forHost` (plain data, NaN and the
  * infinities tagged: a hook that gives one is refused by name, not read as null), taken by value.
@@ -129,12 +127,8 @@ class ChromiumTab implements PageTab {
 
   async evaluate<T>(expression: string): Promise<T> {
     const work = this.runInPage(expression) as Promise<T>;
-    return withTimeout(work, this.timeouts.callMs, () => new PageError('page-timeout', `the page did not answer in ${this.timeouts.callMs / 1000} s (a script that does not yield?)`)).catch((error: unknown) => {
-      if (error instanceof PageError) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      if (CONTEXT_GONE.test(message)) throw new PageError('page-crash', `the page went away during the call: ${message.split('\n')[0]}`, { cause: error });
-      throw error;
-    });
+    // runInPage already tells a page that went away (PageError) from the page's own exception (Error).
+    return withTimeout(work, this.timeouts.callMs, () => new PageError('page-timeout', `the page did not answer in ${this.timeouts.callMs / 1000} s (a script that does not yield?)`));
   }
 
   async act<T extends { leaving: boolean }>(expression: string): Promise<{ result: T | null; navigated: boolean; refused: boolean }> {
