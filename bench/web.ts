@@ -5,7 +5,8 @@
  * (a reload at every navigation). Each figure
  * is the median over repeats; `parallelGain` is 4 pages' steps/s over 1 page's, in the same run;
  * `pagesNCoresBusy` how many of the machine's cores were busy meanwhile (Linux only), which bounds
- * what more pages can gain.
+ * what more pages can gain, and `pagesNCpuMsPerStep` where a step's CPU went: this Node process
+ * (env, oracle, the folder's server) and each kind of Chromium process (Linux only).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -14,6 +15,7 @@ import { envSpec } from '../src/envs/registry.ts';
 import type { Task } from '../src/core/types.ts';
 import { closePageHosts } from '../src/envs/web/hosts.ts';
 import { SUITE_SITE } from '../src/envs/web/suite/site.ts';
+import { cpuMsPer, processTreeCpuMs } from './process-cpu.ts';
 import { median } from './stats.ts';
 
 /**
@@ -31,7 +33,7 @@ function busySeconds(): number | null {
  * Steps per second of `pages` envs each playing its share of `tasks` with the oracle, resets
  * included, and how many cores the machine kept busy meanwhile (null where it cannot say).
  */
-async function oracleRate(tasks: readonly Task[], pages: number): Promise<{ stepsPerSec: number; won: number; coresBusy: number | null }> {
+async function oracleRate(tasks: readonly Task[], pages: number): Promise<{ stepsPerSec: number; won: number; coresBusy: number | null; cpuMsPerStep: Record<string, number> | null }> {
   const spec = envSpec('web');
   const envs = Array.from({ length: pages }, () => spec.createEnv());
   // Warm every tab on its first page so that opening tabs is not timed.
@@ -39,6 +41,7 @@ async function oracleRate(tasks: readonly Task[], pages: number): Promise<{ step
   let steps = 0;
   let won = 0;
   const busyBefore = busySeconds();
+  const cpuBefore = processTreeCpuMs();
   const started = performance.now();
   await Promise.all(envs.map(async (env, lane) => {
     for (let i = lane; i < tasks.length; i += pages) {
@@ -49,8 +52,21 @@ async function oracleRate(tasks: readonly Task[], pages: number): Promise<{ step
   }));
   const seconds = (performance.now() - started) / 1000;
   const busyAfter = busySeconds();
+  const cpuAfter = processTreeCpuMs();
   const coresBusy = busyBefore === null || busyAfter === null ? null : Number(((busyAfter - busyBefore) / seconds).toFixed(2));
-  return { stepsPerSec: steps / seconds, won: won / tasks.length, coresBusy };
+  const cpuMsPerStep = cpuBefore === null || cpuAfter === null ? null : withTotal(cpuMsPer(cpuBefore, cpuAfter, steps));
+  return { stepsPerSec: steps / seconds, won: won / tasks.length, coresBusy, cpuMsPerStep };
+}
+
+function withTotal(perKind: Record<string, number>): Record<string, number> {
+  const total = Object.values(perKind).reduce((sum, ms) => sum + ms, 0);
+  return { ...perKind, total: Number(total.toFixed(2)) };
+}
+
+/** Each kind's median over runs (a kind a run did not see counts 0 there). */
+function medianByKind(runs: Record<string, number>[]): Record<string, number> {
+  const kinds = [...new Set(runs.flatMap((run) => Object.keys(run)))];
+  return Object.fromEntries(kinds.map((kind) => [kind, median(runs.map((run) => run[kind] ?? 0))]));
 }
 
 export async function webBench(argv: string[]): Promise<unknown> {
@@ -71,6 +87,7 @@ export async function webBench(argv: string[]): Promise<unknown> {
     for (const [group, tasks] of Object.entries(groups)) {
       const chosen = tasks.slice(0, episodes);
       const figures: Record<string, number> = {};
+      const cpuMsPerStep: Record<string, Record<string, number>> = {};
       for (const pages of [1, 4]) {
         const runs = [];
         for (let r = 0; r < repeats; r++) runs.push(await oracleRate(chosen, pages));
@@ -78,8 +95,10 @@ export async function webBench(argv: string[]): Promise<unknown> {
         figures[`pages${pages}SuccessRate`] = median(runs.map((x) => x.won));
         const cores = runs.map((x) => x.coresBusy).filter((c): c is number => c !== null);
         if (cores.length > 0) figures[`pages${pages}CoresBusy`] = median(cores);
+        const cpu = runs.map((x) => x.cpuMsPerStep).filter((c): c is Record<string, number> => c !== null);
+        if (cpu.length > 0) cpuMsPerStep[`pages${pages}CpuMsPerStep`] = medianByKind(cpu);
       }
-      results.push({ group, episodes: chosen.length, repeats, ...figures, parallelGain: Number(((figures.pages4StepsPerSec as number) / (figures.pages1StepsPerSec as number)).toFixed(2)) });
+      results.push({ group, episodes: chosen.length, repeats, ...figures, ...cpuMsPerStep, parallelGain: Number(((figures.pages4StepsPerSec as number) / (figures.pages1StepsPerSec as number)).toFixed(2)) });
     }
   } finally {
     await closePageHosts();

@@ -1,0 +1,83 @@
+/**
+ * CPU time of this process and of every process it started (Chromium's browser, renderer, GPU and
+ * utility processes), by kind, from Linux's `/proc`; null elsewhere. A bench divides the change over
+ * a run by the steps it made, which says where a step's CPU goes, and, unlike the machine's busy
+ * cores, is not moved by other work on the machine (only slowed).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+
+/** Linux's clock ticks per second for `/proc/PID/stat` times (USER_HZ, 100 on every mainstream build). */
+const TICKS_PER_SECOND = 100;
+
+interface ProcessInfo {
+  parent: number;
+  cpuMs: number;
+  kind: string;
+}
+
+function readProcess(pid: number): ProcessInfo | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which may itself hold spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cpuTicks = Number(fields[11]) + Number(fields[12]);
+    // Chromium's children rewrite their command line as one space-separated string.
+    const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
+    return { parent: Number(fields[1]), cpuMs: (cpuTicks * 1000) / TICKS_PER_SECOND, kind: processKind(pid, commandLine) };
+  } catch {
+    return null; // gone meanwhile
+  }
+}
+
+/** `node` for this process; `chromium` and its `--type` (and utility sub-type); else `child` and the program's name. */
+function processKind(pid: number, commandLine: string[]): string {
+  if (pid === process.pid) return 'node';
+  const program = commandLine[0] ?? '';
+  const type = commandLine.find((arg) => arg.startsWith('--type='))?.slice('--type='.length);
+  if (!/chrom/i.test(program)) return `child ${program.split('/').pop() || 'process'}`;
+  if (type === undefined) return 'chromium browser';
+  if (type !== 'utility') return `chromium ${type}`;
+  const service = commandLine.find((arg) => arg.startsWith('--utility-sub-type='))?.split('.').pop();
+  return `chromium ${service ?? 'utility'}`;
+}
+
+/**
+ * Milliseconds of CPU (user + system) this process and its descendants have used so far, summed
+ * by kind; null where `/proc` is not there. A process that ended meanwhile is not counted.
+ */
+export function processTreeCpuMs(): Map<string, number> | null {
+  if (!existsSync('/proc/self/stat')) return null;
+  const processes = new Map<number, ProcessInfo>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const info = readProcess(Number(entry));
+    if (info) processes.set(Number(entry), info);
+  }
+  const mine = new Set<number>([process.pid]);
+  // Parents have lower pids only until pids wrap, so grow the set until it stops growing.
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, info] of processes) {
+      if (!mine.has(pid) && mine.has(info.parent)) {
+        mine.add(pid);
+        grew = true;
+      }
+    }
+  }
+  const byKind = new Map<string, number>();
+  for (const pid of mine) {
+    const info = processes.get(pid);
+    if (info) byKind.set(info.kind, (byKind.get(info.kind) ?? 0) + info.cpuMs);
+  }
+  return byKind;
+}
+
+/** CPU milliseconds per unit of work between two readings, by kind, rounded; kinds under 0.05 ms left out. */
+export function cpuMsPer(before: Map<string, number>, after: Map<string, number>, units: number): Record<string, number> {
+  const per: Record<string, number> = {};
+  for (const [kind, ms] of after) {
+    const share = (ms - (before.get(kind) ?? 0)) / units;
+    if (share >= 0.05) per[kind] = Number(share.toFixed(2));
+  }
+  return per;
+}

@@ -1,0 +1,26 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { cpuMsPer, processTreeCpuMs } from '../../../bench/process-cpu.ts';
+
+describe('processTreeCpuMs', () => {
+  it("counts a child's CPU under the child's kind, apart from this process's", async () => {
+    // The child spins for 400 ms of CPU, says so, then waits to be killed.
+    const child = spawn(process.execPath, ['-e', "const t = process.cpuUsage(); while ((process.cpuUsage(t).user) < 400000); console.log('spun'); setInterval(() => {}, 1000);"], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await once(child.stdout, 'data');
+      const cpu = processTreeCpuMs();
+      expect(cpu).not.toBeNull();
+      expect(cpu?.get('child node')).toBeGreaterThanOrEqual(350);
+      expect(cpu?.get('node')).toBeGreaterThan(0);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('gives CPU per unit of work by kind, leaving out kinds that did not work', () => {
+    const before = new Map([['node', 100], ['chromium renderer', 50], ['idle', 7]]);
+    const after = new Map([['node', 300], ['chromium renderer', 450], ['idle', 7], ['chromium gpu-process', 20]]);
+    expect(cpuMsPer(before, after, 100)).toEqual({ node: 2, 'chromium renderer': 4, 'chromium gpu-process': 0.2 });
+  });
+});
