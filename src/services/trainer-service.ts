@@ -148,6 +148,12 @@ export interface PolicyStep extends PlayedStep {
  */
 export const TRAINING_LOCK = 'dreamgym-training-run';
 
+/**
+ * Held by the tab that resumes the interrupted run, for as long as the resumed run goes on: two tabs
+ * offered the same run at once (both waited for the lock its crashed tab let go) cannot both resume it.
+ */
+export const RESUME_LOCK = 'dreamgym-resume-run';
+
 function webLocks(): LockManager | undefined {
   return (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
 }
@@ -277,6 +283,15 @@ export class TrainerService {
    * where it would have ended uninterrupted (on the same backend). Events and result as `train`'s.
    */
   async resumeSavedRun(onEvent: (event: TrainerEvent) => void): Promise<TrainResult> {
+    const locks = webLocks();
+    if (!locks) return this.resumeClaimed(onEvent);
+    return locks.request(RESUME_LOCK, { ifAvailable: true }, async (claim) => {
+      if (claim === null) throw new UsageError('the interrupted run is being resumed in another tab of this browser; it is offered again if that tab is closed before the run ends');
+      return this.resumeClaimed(onEvent);
+    });
+  }
+
+  private async resumeClaimed(onEvent: (event: TrainerEvent) => void): Promise<TrainResult> {
     const saved = await (await this.checkpointStore.get()).get();
     if (!saved) throw new UsageError('there is no interrupted run to resume in this browser');
     let checkpoint: TrainCheckpoint;

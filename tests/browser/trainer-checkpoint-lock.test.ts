@@ -2,7 +2,8 @@
  * In a page, with Web Locks: the checkpoint a run saves while it trains (in this or another tab) is
  * not offered as an interrupted run; the question waits instead, and once the run is gone (its tab
  * closed or reloaded, its worker crashed, here: the lock let go with the checkpoint left behind) the
- * run is offered. A run that ends forgets its checkpoint before it lets go of the lock.
+ * run is offered. A run that ends forgets its checkpoint before it lets go of the lock. Two tabs
+ * offered the same run cannot both resume it.
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryReplayStore } from '../../src/replay/memory-store.ts';
@@ -91,5 +92,37 @@ describe('an interrupted run, as another tab sees it (real Chromium, Web Locks)'
     await answer;
     expect(offer).toMatchObject({ iteration: 1, request: REQUEST });
     expect(await askedAgain).toMatchObject({ iteration: 1, request: REQUEST });
+  }, 120_000);
+
+  it('is resumed by one tab only: a second tab that tries while it runs is told so', async () => {
+    const store = new MemoryCheckpointStore<TrainRequest>();
+    const options = { openReplayStore: async () => new MemoryReplayStore(), openModelStore: async () => new MemoryNeuralModelStore(), openCheckpointStore: async () => store };
+    const crashed = new TrainerService(options);
+    await crashed.init(['cpu']);
+    let kept: typeof store.saved;
+    await crashed.train(REQUEST, (event) => {
+      if (event.kind === 'checkpoint' && event.iteration === 1) {
+        kept = store.saved;
+        crashed.stop();
+      }
+    });
+    store.saved = kept;
+    const first = new TrainerService(options);
+    const second = new TrainerService(options);
+    await first.init(['cpu']);
+    await second.init(['cpu']);
+    let secondTry = null as Promise<unknown> | null;
+    const resumed = await first.resumeSavedRun((event) => {
+      if (event.kind !== 'iteration') return;
+      // Both tabs were offered the run; the second asks while the first trains it.
+      secondTry ??= second.resumeSavedRun((e) => { if (e.kind === 'iteration') second.stop(); }).then(() => 'resumed it too', (error: unknown) => error);
+      if (event.metrics.iteration >= 3) first.stop();
+    });
+    expect(resumed.stopped).toBe(true);
+    const refusal = await secondTry;
+    expect(refusal).toBeInstanceOf(Error);
+    expect((refusal as Error).message).toMatch(/being resumed in another tab/);
+    // The run ended (stopped on purpose): nothing is left to resume, and nothing holds the claim.
+    await expect(second.resumeSavedRun(() => {})).rejects.toThrow(/no interrupted run/);
   }, 120_000);
 });
