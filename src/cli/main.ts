@@ -22,7 +22,8 @@ commands:
   ${ROLLOUT_USAGE}
       run a scripted policy on a split; with --json prints
       {env, policy, split, episodes, successRate, meanScore, meanSteps, invalidActionRate, stepsPerSec, digest};
-      --policy FILE.dgp evaluates a saved policy greedily and adds {backend, actionsDigest}
+      --policy FILE.dgp evaluates a saved policy greedily and adds {backend, actionsDigest};
+      envErrors counts the episodes a failing page ended (web), with a warning on stderr
   ${TRAIN_USAGE}
       train a policy; progress on stderr; with --json prints {env, mode, algo, backend,
       realTransitions, syntheticTransitions, wallSeconds, eval: {split, episodes, successRate, meanScore}}

@@ -9,7 +9,9 @@
  * crash) ends the episode with `info.error`; the env drops its tab and opens a fresh one at the
  * next reset. A page that cannot be read at reset is shown with an `error:` line and admits only
  * `wait`, which ends the episode. A site's own mistakes (a hook that throws, a reward that is not a
- * number, a page that 404s) are errors that name the task and the hook.
+ * number, a page that 404s) are errors that name the task and the hook. A browser that cannot
+ * start at all (BrowserStartError, not a PageError) ends no episode: every episode would fail the
+ * same way, so it is thrown on and the run stops with its message.
  */
 import { EnvStateError, UsageError } from '../../core/errors.ts';
 import { renderState } from '../../core/state.ts';
@@ -59,6 +61,8 @@ interface Episode {
   observation: Observation;
   snapshot: PageSnapshot | null;
   done: boolean;
+  /** Why the page could not be read at reset (the PageError's message), for the step that ends the episode. */
+  failure?: string;
 }
 
 /**
@@ -103,6 +107,7 @@ export class WebEnv implements Env {
         await this.begin(episode, entry, task, false);
       }
     } catch (error) {
+      // A page that failed ends this episode; anything else (a site's mistake, a browser that cannot start) stops the run.
       if (!(error instanceof PageError)) throw error;
       await this.dropTab();
       this.broken(episode, error);
@@ -136,15 +141,15 @@ export class WebEnv implements Env {
     // The start hook, and where the instruction is known already the first reading, in one call.
     const start = hookOf(this.site, entry, 'start') ?? '';
     const readNow = episode.instruction !== '';
-    const started = await tab.evaluate<{ thrown: string | null; reading?: Reading }>(`(async (SEED, TASK) => {
+    const started = await inHook('start', tab.evaluate<{ thrown: string | null; reading?: Reading }>(`(async (SEED, TASK) => {
       if (window.__dreamgym) window.__dreamgym.restart();
       try { ${start}\n; } catch (e) { return { thrown: String(e && e.message || e) }; }
-      return ${readNow ? `{ thrown: null, reading: ${this.readExpression(entry)} }` : '{ thrown: null }'}; })(${goal.seed}, ${JSON.stringify(goal.data === undefined ? null : { task: goal.task, instruction: task.instruction, data: goal.data })})`);
+      return ${readNow ? `{ thrown: null, reading: ${this.readExpression(entry)} }` : '{ thrown: null }'}; })(${goal.seed}, ${JSON.stringify(goal.data === undefined ? null : { task: goal.task, instruction: task.instruction, data: goal.data })})`));
     if (started.thrown !== null) throw this.hookError(entry, 'start', `threw: ${started.thrown}`);
     if (episode.instruction === '') {
       const instruction = hookOf(this.site, entry, 'instruction');
       if (instruction === undefined) throw new SiteError(this.site.name, entry.id, 'no instruction hook, and the task has no generator to make one');
-      const text = await tab.evaluate<unknown>(`(() => { try { return (${PLAIN})(${instruction}\n); } catch (e) { return { thrown: String(e && e.message || e) }; } })()`);
+      const text = await inHook('instruction', tab.evaluate<unknown>(`(() => { try { return (${PLAIN})(${instruction}\n); } catch (e) { return { thrown: String(e && e.message || e) }; } })()`));
       if (typeof text !== 'string' || text.trim() === '') throw this.hookError(entry, 'instruction', typeof text === 'object' && text !== null && 'thrown' in text ? `threw: ${String((text as { thrown: unknown }).thrown)}` : `gave ${shown(text)}, not a text`);
       episode.instruction = text.replace(/\s+/g, ' ').trim();
       // The instruction lives in the page: the task learns it here, once, for everything after (training, the buffer).
@@ -162,7 +167,8 @@ export class WebEnv implements Env {
     if (episode.snapshot === null) {
       // The page could not be read: whatever was asked, the episode ends.
       episode.done = true;
-      return this.result(episode, 0, false, 'The page could not be read, so the episode ends.', { error: 'the page could not be read' });
+      const why = episode.failure === undefined ? 'the page could not be read' : `the page could not be read: ${episode.failure}`;
+      return this.result(episode, 0, false, `${why[0]?.toUpperCase()}${why.slice(1)}, so the episode ends.`, { error: why });
     }
     const admitted = admitPageAction(action, episode.observation.actions);
     const parsed = admitted === null ? null : parsePageAction(admitted);
@@ -275,6 +281,7 @@ export class WebEnv implements Env {
 
   private broken(episode: Episode, error: PageError): void {
     episode.snapshot = null;
+    episode.failure = error.message;
     const header: [string, string][] = [['title', ''], ['url', `/${episode.entry.page}`], ['instruction', episode.instruction], ['error', error.message]];
     episode.observation = { text: renderState({ header, elements: [] }), actions: [WAIT] };
   }
@@ -305,10 +312,21 @@ export class WebEnv implements Env {
   }
 }
 
-/** One sentence on what an action did to the page, from the two snapshots. */
+/**
+ * A call into the page that ran a hook: a page that stopped answering (or went away) during it is
+ * told with the hook's name, so a run's warning says which hook hung.
+ */
+function inHook<T>(hook: HookName, call: Promise<T>): Promise<T> {
+  return call.catch((error: unknown) => {
+    if (error instanceof PageError) throw new PageError(error.code, `the ${hook} hook did not finish: ${error.message}`, { cause: error });
+    throw error;
+  });
+}
+
 /** Where an action left the tab: on the page, on a new one, or on the page after it tried to leave the site. */
 type Moved = 'stayed' | 'navigated' | 'refused';
 
+/** One sentence on what an action did to the page, from the two snapshots. */
 function describeChange(before: PageSnapshot, after: PageSnapshot | null, moved: Moved): string {
   if (after === null) return 'the page could not be read.';
   if (moved === 'refused') return 'the page tried to leave the site and was stopped there.';

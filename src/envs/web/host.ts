@@ -18,10 +18,24 @@ export function sourceKey(site: SiteSource): string {
   return 'bundled' in site ? `bundled:${site.bundled}` : 'files' in site ? `files:${site.files}` : `folder:${site.root}`;
 }
 
+export type PageErrorCode = 'page-load' | 'page-timeout' | 'page-crash';
+
 /** A page that failed: it did not load, it stopped answering, it crashed. The env ends the episode with it. */
 export class PageError extends DreamGymError {
-  constructor(code: 'page-load' | 'page-timeout' | 'page-crash', message: string, options?: { cause?: unknown }) {
+  declare readonly code: PageErrorCode;
+  constructor(code: PageErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
+  }
+}
+
+/**
+ * The host itself could not start (under Node: the system Chromium would not launch), so no page
+ * of the run can open. Not a PageError on purpose: the env ends an episode with a PageError and the
+ * run goes on, where this one is thrown on, and the command stops with its message.
+ */
+export class BrowserStartError extends DreamGymError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('browser-start', message, options);
   }
 }
 

@@ -12,14 +12,21 @@ function keyOf(site: SiteSource, timeouts: PageTimeouts): string {
   return `${sourceKey(site)}|${timeouts.loadMs}|${timeouts.callMs}`;
 }
 
-/** The host of `site` with these watchdogs, started once (a failed start is not kept: the next call tries again). */
+/**
+ * The host of `site` with these watchdogs, started once (a failed start is not kept: the next call
+ * tries again). A host that cannot start because its browser cannot (BrowserStartError) leaves
+ * nothing running behind it, so the command that met it can stop and its process end.
+ */
 export function hostFor(site: SiteSource, timeouts: PageTimeouts = DEFAULT_PAGE_TIMEOUTS): Promise<PageHost> {
   const key = keyOf(site, timeouts);
   let host = hosts.get(key);
   if (!host) {
-    host = pageHostFactory(site, timeouts);
-    hosts.set(key, host);
-    host.catch(() => hosts.delete(key));
+    const starting = pageHostFactory(site, timeouts);
+    host = starting;
+    hosts.set(key, starting);
+    starting.catch(() => {
+      if (hosts.get(key) === starting) hosts.delete(key);
+    });
   }
   return host;
 }

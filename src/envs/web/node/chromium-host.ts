@@ -9,19 +9,54 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../../../platform/chromium.ts';
-import { PageError, type PageHost, type PageHostFactory, type PageTab, type PageTimeouts } from '../host.ts';
+import { BrowserStartError, PageError, type PageHost, type PageHostFactory, type PageTab, type PageTimeouts } from '../host.ts';
 import { HOST_NUMBER_TAG } from '../host-value.ts';
 import { pageDriverScript } from './driver-bundle.ts';
 import { serveFolder } from './static-server.ts';
 
 let browser: Promise<Browser> | null = null;
 
+/**
+ * The shared browser, launched on first use. A launch that fails (no Chromium, a binary that exits
+ * at once, a library missing) is a BrowserStartError, which stops the run with this message; it is
+ * not kept, so a later call tries again.
+ */
 function sharedBrowser(): Promise<Browser> {
-  browser ??= chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true }).catch((error: unknown) => {
-    browser = null;
-    throw new PageError('page-crash', `could not start the system Chromium for web pages: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-  });
+  if (browser === null) {
+    const launching = launchBrowser();
+    browser = launching;
+    launching.catch(() => {
+      if (browser === launching) browser = null;
+    });
+  }
   return browser;
+}
+
+async function launchBrowser(): Promise<Browser> {
+  let executable = '';
+  try {
+    executable = chromiumPath();
+    return await chromium.launch({ executablePath: executable, args: CHROMIUM_ARGS, headless: true });
+  } catch (error) {
+    throw new BrowserStartError(`could not start the system Chromium for web pages${executable ? ` (${executable})` : ''}: ${launchFailure(error)}`, { cause: error });
+  }
+}
+
+/**
+ * What a failed launch said, short: playwright's first line, what the browser itself printed (its
+ * logs, e.g. a missing library), and how its process ended, without the long command line.
+ */
+function launchFailure(error: unknown): string {
+  // Playwright colours its call log: the escape codes go first.
+  const text = (error instanceof Error ? error.message : String(error)).split(String.fromCharCode(27)).map((part, i) => (i === 0 ? part : part.replace(/^\[[0-9;]*m/, ''))).join('');
+  const lines = text.split('\n').map((line) => line.trim());
+  const first = (lines[0] ?? '').replace(/^browserType\.launch: /, '');
+  // The browser's own output sits between "Browser logs:" and "Call log:" (its command line aside).
+  const logsAt = lines.indexOf('Browser logs:');
+  const callAt = lines.indexOf('Call log:');
+  const logs = logsAt < 0 ? [] : lines.slice(logsAt + 1, callAt < 0 ? undefined : callAt).filter((line) => line !== '' && !line.startsWith('<'));
+  const exit = /<process did exit: ([^>]*)>/.exec(text)?.[1];
+  return [first, ...logs.slice(0, 3), ...(exit ? [`the process exited (${exit})`] : [])].join('; ');
 }
 
 /** Closes the shared browser (the CLI calls it before it exits; tests after their suite). */
@@ -197,11 +232,21 @@ const BUNDLED_ROOT = fileURLToPath(new URL('../../../../public/web/', import.met
 export const pageHostFactory: PageHostFactory = async (site, timeouts) => {
   if ('files' in site) throw new PageError('page-load', `the site "${site.files}" is a folder opened in the app; under Node, give its path (--site DIR)`);
   const root = 'root' in site ? site.root : path.join(BUNDLED_ROOT, site.bundled);
-  const [server, driver, shared] = await Promise.all([serveFolder(root), pageDriverScript(), sharedBrowser()]);
-  const context = await shared.newContext({ serviceWorkers: 'block' });
-  await context.addInitScript({ content: driver });
-  // A page may not leave the site: navigations and requests to any other origin fail.
-  await context.route((url) => url.origin !== server.origin, (route) => route.abort('blockedbyclient'));
-  return new ChromiumHost(context, server.origin, timeouts, server.close);
+  // The browser (and the driver) first: where it cannot start, nothing else is left running (a
+  // site server left listening kept the process from ever exiting).
+  const [shared, driver] = await Promise.all([sharedBrowser(), pageDriverScript()]);
+  const server = await serveFolder(root);
+  let context: BrowserContext | null = null;
+  try {
+    context = await shared.newContext({ serviceWorkers: 'block' });
+    await context.addInitScript({ content: driver });
+    // A page may not leave the site: navigations and requests to any other origin fail.
+    await context.route((url) => url.origin !== server.origin, (route) => route.abort('blockedbyclient'));
+    return new ChromiumHost(context, server.origin, timeouts, server.close);
+  } catch (error) {
+    await context?.close().catch(() => undefined);
+    await server.close();
+    throw error;
+  }
 };
 pageHostFactory.shutdown = closeSharedBrowser;

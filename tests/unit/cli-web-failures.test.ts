@@ -1,0 +1,110 @@
+/**
+ * The CLI when the web env fails. A browser that cannot start stops the command at once with the
+ * launch's own message (exit 1, no usage text) and lets the process end; a page that hangs only
+ * ends its episode, and `rollout` says how many episodes the environment ended and why.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import type { CommandIO } from '../../src/cli/io.ts';
+import { spawnCli } from '../cli-process.ts';
+
+function capture(): CommandIO & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return {
+    stdout, stderr,
+    out: (t) => stdout.push(t),
+    result: (v) => stdout.push(JSON.stringify(v)),
+    progress: (t) => stderr.push(t),
+  };
+}
+
+const CANNOT_START = /could not start the system Chromium for web pages \(\/bin\/false\)/;
+
+/** Runs `work` with CHROMIUM_PATH set to a program that exits at once (the child processes it spawns inherit it). */
+async function withBrokenChromium<T>(work: () => Promise<T>): Promise<T> {
+  const before = process.env.CHROMIUM_PATH;
+  process.env.CHROMIUM_PATH = '/bin/false';
+  try {
+    return await work();
+  } finally {
+    if (before === undefined) delete process.env.CHROMIUM_PATH;
+    else process.env.CHROMIUM_PATH = before;
+  }
+}
+
+describe('a browser that cannot start', () => {
+  afterEach(() => expect(process.env.CHROMIUM_PATH).not.toBe('/bin/false'));
+
+  it('stops rollout at once with the launch\'s message, exit 1, no usage and no result', async () => {
+    const io = capture();
+    const code = await withBrokenChromium(() => main(['rollout', '--env', 'web', '--policy', 'random', '--episodes', '3', '--json'], io));
+    expect(code).toBe(1);
+    const said = io.stderr.join('\n');
+    expect(said).toMatch(CANNOT_START);
+    expect(said).not.toMatch(/usage:/);
+    // No episode was played on a browser that is not there, so no summary.
+    expect(said).not.toMatch(/episodes$/m);
+    expect(io.stdout).toEqual([]);
+  });
+
+  it('stops real-mode training with the same message instead of training on failed steps', async () => {
+    const io = capture();
+    const code = await withBrokenChromium(() => main(['train', '--env', 'web', '--mode', 'real', '--algo', 'grpo', '--real-budget', '200', '--backend', 'cpu'], io));
+    expect(code).toBe(1);
+    const said = io.stderr.join('\n');
+    expect(said).toMatch(CANNOT_START);
+    expect(said).not.toMatch(/usage:|stopped answering/);
+    expect(io.stdout).toEqual([]);
+  });
+
+  it('lets the process exit by itself (nothing is left running)', async () => {
+    const child = await withBrokenChromium(async () => spawnCli(['rollout', '--env', 'web', '--policy', 'random', '--episodes', '1']));
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    // Before the fix the process printed a result and then never ended: it is killed after 25 s.
+    const killer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
+    clearTimeout(killer);
+    expect(signal).toBeNull();
+    expect(code).toBe(1);
+    expect(stderr).toMatch(CANNOT_START);
+  }, 40_000);
+});
+
+describe('rollout on pages that stop answering', () => {
+  it('counts the episodes the environment ended and warns with the first error, naming the hook', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-spin-site-'));
+    writeFileSync(path.join(dir, 'a.html'), '<!doctype html><html lang="en"><head><title>A</title></head><body><button>Go</button></body></html>');
+    writeFileSync(
+      path.join(dir, 'site.json'),
+      JSON.stringify({
+        name: 'spin',
+        tasks: [{ id: 'spin-start', page: 'a.html' }],
+        seeds: { train: [0, 5], test: [5, 7] },
+        maxSteps: 3,
+        hooks: { start: 'while (true) {}', instruction: "'Press Go.'", reward: '0', done: 'false' },
+      }),
+    );
+    const io = capture();
+    // The page spins for the host's 5 s watchdog; the episode ends with that error and the run goes on to its summary.
+    expect(await main(['rollout', '--env', 'web', '--site', dir, '--policy', 'random', '--episodes', '1', '--json'], io)).toBe(0);
+    const summary = JSON.parse(io.stdout.at(-1) as string);
+    expect(summary).toMatchObject({ env: 'web', episodes: 1, successRate: 0, envErrors: 1 });
+    const warning = io.stderr.find((line) => line.startsWith('warning:'));
+    expect(warning).toMatch(/the environment failed in 1 of the 1 episodes/);
+    expect(warning).toMatch(/task spin-start:\d+: .*the start hook did not finish: the page did not answer in 5 s/);
+  }, 30_000);
+
+  it('reports no envErrors and no warning where nothing failed', async () => {
+    const io = capture();
+    expect(await main(['rollout', '--env', 'web', '--site', 'examples/sites/page-globals', '--policy', 'random', '--episodes', '2', '--json'], io)).toBe(0);
+    const summary = JSON.parse(io.stdout.at(-1) as string);
+    expect(summary).toMatchObject({ env: 'web', episodes: 2 });
+    expect(summary).not.toHaveProperty('envErrors');
+    expect(io.stderr.some((line) => line.startsWith('warning:'))).toBe(false);
+  });
+});
