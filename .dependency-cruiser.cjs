@@ -6,7 +6,7 @@
  */
 const FLOORS = [
   ['core'], //                         contracts, seeded RNG, the state format, errors
-  ['platform'], //                     tfjs backends and GPU probing
+  ['platform'], //                     tfjs backends, GPU probing, the system Chromium, whole-file writes
   ['envs'], //                         the real environments and their registry
   ['replay', 'policy'], //             replay stores and retrieval; the tfjs policy
   ['experience', 'rl'], //             experience models and the synthetic env; PPO and GRPO

@@ -2,6 +2,7 @@
 import { constants } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { canWriteBeside } from '../platform/files.ts';
 import { errorMessage, UsageError } from '../core/errors.ts';
 import type * as v from 'valibot';
 import { flagName, parseSpec, type FieldNamer } from '../jobs/spec.ts';
@@ -73,7 +74,9 @@ export function flagNamer(exceptions: Record<string, string> = {}): FieldNamer {
 
 /**
  * Refuses, before any work starts, an output path that cannot be written: a missing directory, a
- * directory, or a place this process may not write. The file itself need not exist.
+ * directory, or a folder where this process cannot make a file (outputs are written beside and
+ * renamed, so that is what counts; tried for real, since root passes every permission check even
+ * in /proc). The file itself need not exist.
  */
 export async function checkOutputPath(path: string, flag: string): Promise<void> {
   const where = `--${flag} ${path}`;
@@ -83,17 +86,10 @@ export async function checkOutputPath(path: string, flag: string): Promise<void>
   const parent = await stat(dir).catch(() => null);
   if (!parent) throw new UsageError(`${where}: the directory ${dir} does not exist`);
   if (!parent.isDirectory()) throw new UsageError(`${where}: ${dir} is not a directory`);
-  try {
-    await access(existing ? path : dir, constants.W_OK);
-  } catch {
-    throw new UsageError(`${where} cannot be written (no permission to write ${existing ? 'the file' : `in ${dir}`})`);
-  }
+  const problem = await canWriteBeside(path);
+  if (problem !== null) throw new UsageError(`${where} cannot be written: making a file in ${dir} failed with ${problem}`);
 }
 
-/**
- * Refuses, before any work starts, an input file that cannot be read: missing, a directory, or a
- * file this process may not read. `what` names it in the message (`buffer import`, `--buffer`).
- */
 /** A file a flag names, as bytes; a UsageError naming the flag when it cannot be read. */
 export async function readInputBytes(path: string, flag: string): Promise<Uint8Array> {
   try {
@@ -103,6 +99,10 @@ export async function readInputBytes(path: string, flag: string): Promise<Uint8A
   }
 }
 
+/**
+ * Refuses, before any work starts, an input file that cannot be read: missing, a directory, or a
+ * file this process may not read. `what` names it in the message (`buffer import`, `--buffer`).
+ */
 export async function checkInputFile(path: string, what: string): Promise<void> {
   const existing = await stat(path).catch(() => null);
   if (!existing) throw new UsageError(`${what} ${path} does not exist`);

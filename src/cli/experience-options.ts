@@ -4,7 +4,8 @@
  * endpoint; `llm` is its older name here) and the
  * replay buffer file its retrieval reads.
  */
-import { access, readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { errorMessage, UsageError } from '../core/errors.ts';
 import { inspectNeuralModel } from '../experience/neural/model-io.ts';
 import type { Framing } from '../experience/prompt.ts';
@@ -116,9 +117,18 @@ async function readModelFile(path: string): Promise<Uint8Array> {
   }
 }
 
-/** A buffer file as the offline data of a dream or a fidelity measurement, with the command that seeds it. */
+/**
+ * How to add `env`'s episodes to the buffer file at `path`, which exists (it was read and lacked
+ * them): `buffer seed` makes only new files, so seed one beside it and import that.
+ */
+export function seedIntoExisting(path: string, env: string, seedFlags = '--episodes 400'): string {
+  const seeded = join(dirname(path), `${env}-seed.jsonl`);
+  return `buffer seed --env ${env} ${seedFlags} --out ${seeded}, then buffer import ${seeded} --out ${path}`;
+}
+
+/** A buffer file as the offline data of a dream or a fidelity measurement, with how to seed it. */
 export function bufferFileSource(path: string | undefined, env: string): OfflineDataSource {
-  return { name: path ?? 'the buffer', howToSeed: `seed it with: buffer seed --env ${env} --episodes 400 --out ${path ?? 'FILE.jsonl'}` };
+  return { name: path ?? 'the buffer', howToSeed: path === undefined ? `seed one with: buffer seed --env ${env} --episodes 400 --out FILE.jsonl` : `seed some into a new file and import them: ${seedIntoExisting(path, env)}` };
 }
 
 /**
@@ -127,10 +137,8 @@ export function bufferFileSource(path: string | undefined, env: string): Offline
  */
 export async function openBufferFile(path: string | undefined, flag = '--buffer'): Promise<ReplayBuffer> {
   if (path === undefined) throw new UsageError(`${flag} FILE.jsonl is required (make one with: buffer seed --env E --episodes N --out FILE.jsonl)`);
-  try {
-    await access(path);
-  } catch {
-    throw new UsageError(`${flag} ${path} does not exist (make one with: buffer seed --env E --episodes N --out ${path})`);
-  }
+  const found = await stat(path).catch(() => null);
+  if (!found) throw new UsageError(`${flag} ${path} does not exist (make one with: buffer seed --env E --episodes N --out ${path})`);
+  if (!found.isFile()) throw new UsageError(`${flag} ${path} is ${found.isDirectory() ? 'a directory' : 'not a file'}; name a buffer file (FILE.jsonl)`);
   return ReplayBuffer.open(new MemoryReplayStore({}, await loadStoreFile(path)));
 }

@@ -9,6 +9,7 @@ import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import { DreamGymError } from '../core/errors.ts';
+import { fileProblem, FileWriteError } from '../platform/files.ts';
 
 export class StoreLockedError extends DreamGymError {
   constructor(message: string) {
@@ -64,12 +65,17 @@ export async function lockStoreFile(path: string): Promise<() => Promise<void>> 
       const handle = await open(lockPath, 'wx');
       try {
         await handle.writeFile(JSON.stringify(me));
-      } finally {
-        await handle.close();
+      } catch (error) {
+        // A lock that could not be written whole (a full disk) is no lock: taken back, and said why.
+        await handle.close().catch(() => undefined);
+        await rm(lockPath, { force: true });
+        throw new FileWriteError(path, fileProblem(error), `the lock of the buffer ${path}`, { cause: error });
       }
+      await handle.close();
       return () => rm(lockPath, { force: true });
     } catch (error) {
-      if ((error as { code?: string }).code !== 'EEXIST') throw error;
+      if (error instanceof FileWriteError) throw error;
+      if ((error as { code?: string }).code !== 'EEXIST') throw new FileWriteError(path, fileProblem(error), `the lock of the buffer ${path}`, { cause: error });
       const holder = await holderOf(lockPath);
       if (attempt === 0 && (await isStale(lockPath, holder))) {
         await rm(lockPath, { force: true });

@@ -14,6 +14,7 @@ import { createReadStream } from 'node:fs';
 import { open, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { DreamGymError } from '../core/errors.ts';
+import { fileProblem, FileWriteError } from '../platform/files.ts';
 import { lockStoreFile } from './file-lock.ts';
 import { parseLine, transitionLine } from './jsonl.ts';
 import { InputFormatError, readLines, tooLongProblem } from './lines.ts';
@@ -94,30 +95,36 @@ async function removeLeftTempFiles(path: string): Promise<void> {
   }
 }
 
-/** Write a store's contents atomically (temp file, fsync, rename). */
+/**
+ * Write a store's contents atomically (temp file, fsync, rename): a full disk or a kill mid-write
+ * leaves the store as it was, and the error names the store and says why.
+ */
 export async function saveStoreFile(path: string, contents: MemoryStoreContents): Promise<void> {
   const temp = join(dirname(path), tempName(path, process.pid));
-  const handle = await open(temp, 'w');
   try {
-    const meta: { $meta: StoreMeta } = { $meta: { version: FILE_STORE_VERSION, tasks: contents.tasks, runs: contents.runs, stats: contents.stats } };
-    let chunk = `${JSON.stringify(meta)}\n`;
-    for (const t of contents.transitions) {
-      chunk += transitionLine(t);
-      // Write in ~1 MB pieces: a million transitions never become one string.
-      if (chunk.length > 1 << 20) {
-        await handle.write(chunk);
-        chunk = '';
+    const handle = await open(temp, 'w');
+    try {
+      const meta: { $meta: StoreMeta } = { $meta: { version: FILE_STORE_VERSION, tasks: contents.tasks, runs: contents.runs, stats: contents.stats } };
+      let chunk = `${JSON.stringify(meta)}\n`;
+      for (const t of contents.transitions) {
+        chunk += transitionLine(t);
+        // Write in ~1 MB pieces: a million transitions never become one string. writeFile, not
+        // write: write may write part of a piece and say so only in its result (a full disk does).
+        if (chunk.length > 1 << 20) {
+          await handle.writeFile(chunk);
+          chunk = '';
+        }
       }
+      await handle.writeFile(chunk);
+      await handle.sync();
+    } finally {
+      await handle.close();
     }
-    await handle.write(chunk);
-    await handle.sync();
+    await rename(temp, path);
   } catch (error) {
-    await handle.close();
-    await rm(temp, { force: true });
-    throw error;
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw new FileWriteError(path, fileProblem(error), `the buffer ${path}`, { cause: error });
   }
-  await handle.close();
-  await rename(temp, path);
 }
 
 /** A memory store bound to a file, written by this process alone: `save()` persists it, `close()` saves and lets the lock go. */

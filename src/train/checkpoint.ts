@@ -156,16 +156,30 @@ export function decodeCheckpoint(bytes: Uint8Array): TrainCheckpoint {
  * this run's, so a person sees what to change back (or that the file is someone else's).
  */
 export function checkSameRun(saved: Record<string, unknown>, current: Record<string, unknown>): void {
-  const keys = [...new Set([...Object.keys(saved), ...Object.keys(current)])];
-  const differ = keys.filter((k) => JSON.stringify(saved[k]) !== JSON.stringify(current[k]));
+  const differ = differences(saved, current, '');
   if (differ.length === 0) return;
   const show = (x: unknown) => {
     const text = x === undefined ? 'unset' : JSON.stringify(x);
     return text.length > 80 ? `${text.slice(0, 77)}...` : text;
   };
+  const listed = differ.slice(0, 8).map((k) => `${k.path} is ${show(k.saved)} there, ${show(k.current)} here`);
+  if (differ.length > listed.length) listed.push(`and ${differ.length - listed.length} more`);
   throw new CheckpointError(
     'other-run',
-    `the checkpoint is of another run: ${differ.map((k) => `${k} is ${show(saved[k])} there, ${show(current[k])} here`).join('; ')}. ` +
+    `the checkpoint is of another run: ${listed.join('; ')}. ` +
       'Resume with the settings it was started with, or start afresh without resuming.',
   );
+}
+
+const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** The settings that differ, by dotted path: inside a settings object (`config.minibatchSize`), not the whole object. */
+function differences(saved: Record<string, unknown>, current: Record<string, unknown>, prefix: string): { path: string; saved: unknown; current: unknown }[] {
+  const keys = [...new Set([...Object.keys(saved), ...Object.keys(current)])];
+  return keys.flatMap((key) => {
+    const [a, b] = [saved[key], current[key]];
+    if (JSON.stringify(a) === JSON.stringify(b)) return [];
+    if (isPlainObject(a) && isPlainObject(b)) return differences(a, b, `${prefix}${key}.`);
+    return [{ path: `${prefix}${key}`, saved: a, current: b }];
+  });
 }

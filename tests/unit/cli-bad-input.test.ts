@@ -3,7 +3,7 @@
  * names the flag, no stack trace, no progress (no episode played, no server bound) and no file
  * written. Absurd numbers, unwritable output paths, and flags or arguments a command would ignore.
  */
-import { mkdirSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +29,7 @@ beforeAll(async () => {
   expect(await main(['buffer', 'seed', '--env', 'shop', '--episodes', '6', '--seed', '1', '--out', BUFFER], io)).toBe(0);
   expect(await main(['buffer', 'seed', '--env', 'shop', '--episodes', '3', '--mix', 'oracle=1', '--seed', '1', '--out', ORACLE_BUFFER], io)).toBe(0);
   seeded = { size: statSync(BUFFER).size, mtimeMs: statSync(BUFFER).mtimeMs };
+  writeFileSync(EXISTING_CHECKPOINT, 'DGCF');
 });
 
 const ROLLOUT = ['rollout', '--env', 'shop', '--policy', 'oracle'];
@@ -43,6 +44,8 @@ const EVAL = () => ['experience', 'eval', '--env', 'shop', '--experience', 'knn'
 const FIT = () => ['experience', 'fit', '--env', 'shop', '--buffer', BUFFER];
 const SERVE = () => ['serve', '--experience', 'knn', '--buffer', BUFFER];
 const OFFLINE = (mode: 'bc' | 'dpo') => ['train', '--env', 'shop', '--mode', mode, '--buffer', BUFFER];
+/** A checkpoint some earlier run left (its bytes are not read before the refusal). */
+const EXISTING_CHECKPOINT = path.join(root, 'existing.dgc');
 /** Only successes: nothing for DPO to prefer them to. */
 const ORACLE_BUFFER = path.join(root, 'oracle.jsonl');
 
@@ -79,6 +82,14 @@ const CASES: Case[] = [
   ['train --exploration=-1', () => [...REAL, '--curriculum', 'on', '--exploration=-1'], /--exploration must be a number in \[0, 1\]/],
   ['train --exploration -1 (read as a flag)', () => [...REAL, '--curriculum', 'on', '--exploration', '-1'], /--exploration/],
   ['train --set epochs=1e99', () => [...REAL, '--set', 'epochs=1e99'], /--set epochs must be a positive integer ≤ 1,000,000/],
+  ['train --set epochs=abc', () => [...REAL, '--set', 'epochs=abc'], /--set epochs must be a positive integer ≤ 1,000,000, got "abc"/],
+  ['train --set learningRate=0 (as --lr 0)', () => [...REAL, '--set', 'learningRate=0'], /--set learningRate must be a number in \[1e-7, 1\] \(as --lr\), got "0"/],
+  ['train --set maxGradNorm=0 (learns nothing)', () => [...REAL, '--set', 'maxGradNorm=0'], /--set maxGradNorm must be a number > 0, got "0"/],
+  ['train --set clip=0', () => [...REAL, '--set', 'clip=0'], /--set clip must be a number > 0/],
+  ['train --set entropyCoef=-1', () => [...REAL, '--set', 'entropyCoef=-1'], /--set entropyCoef must be a number ≥ 0/],
+  ['train --history with another ending', () => [...REAL, '--history', '{dir}/h.txt'], /--history must name a \.json \(the whole result\), \.csv or \.jsonl \(the curve\) file, got ".*h\.txt"/],
+  ['train --out where no file can be made (/proc)', () => [...REAL, '--out', '/proc/policy.dgp'], /--out \/proc\/policy\.dgp cannot be written: making a file in \/proc failed/],
+  ['train --checkpoint over another run without --resume', () => [...REAL, '--checkpoint', EXISTING_CHECKPOINT], /--checkpoint .*existing\.dgc already holds a run: add --resume to go on from it, or remove the file/],
   ['train --mode real --buffer', () => [...REAL, '--buffer', BUFFER], /--buffer goes with --mode dream or s2r/],
   ['train --mode real --k', () => [...REAL, '--k', '3'], /--k goes with --mode dream or s2r/],
   ['train --mode real --experience', () => [...REAL, '--experience', 'knn'], /--synthetic-budget and --experience go with --mode dream or s2r/],
@@ -138,8 +149,11 @@ const CASES: Case[] = [
   ['train --mode bc --train-max-steps', () => [...OFFLINE('bc'), '--train-max-steps', '5'], /--train-max-steps does not apply with --mode bc/],
   ['train --mode bc --eval-episodes without --eval-every', () => [...OFFLINE('bc'), '--eval-episodes', '5'], /--eval-episodes sizes the evaluations during training/],
   ['train --mode bc --out a directory', () => [...OFFLINE('bc'), '--out', '{dir}/isdir.dgp'], /--out .*isdir\.dgp is a directory/],
-  ['train --mode dpo on a buffer without failures', () => [...OFFLINE('dpo'), '--buffer', ORACLE_BUFFER], /oracle\.jsonl has no failed shop episode, so no preference pair for DPO, which needs both .*; seed it with the oracle and agents that fail: buffer seed --env shop/],
-  ['train --mode bc on another environment\'s buffer', () => ['train', '--env', 'home', '--mode', 'bc', '--buffer', BUFFER], /seeded\.jsonl holds no real home transitions to train on; seed it with the oracle: buffer seed --env home/],
+  ['train --mode dpo on a buffer without failures', () => [...OFFLINE('dpo'), '--buffer', ORACLE_BUFFER], /oracle\.jsonl has no failed shop episode, so no preference pair for DPO, which needs both .*; seed it with the oracle and agents that fail, into a new file, and import it: buffer seed --env shop .*--out .*shop-seed\.jsonl, then buffer import .*shop-seed\.jsonl --out .*oracle\.jsonl$/],
+  ['train --mode bc on another environment\'s buffer', () => ['train', '--env', 'home', '--mode', 'bc', '--buffer', BUFFER], /seeded\.jsonl holds no real home transitions to train on; seed it with the oracle, into a new file, and import it: buffer seed --env home .*--out .*home-seed\.jsonl, then buffer import .*home-seed\.jsonl --out .*seeded\.jsonl$/],
+  ['experience eval on another environment\'s buffer', () => ['experience', 'eval', '--env', 'home', '--experience', 'knn', '--buffer', BUFFER, '--heldout', '10'], /seeded\.jsonl holds no real home transitions .*; seed some into a new file and import them: buffer seed --env home --episodes 400 --out .*home-seed\.jsonl, then buffer import .*home-seed\.jsonl --out .*seeded\.jsonl$/],
+  ['train --buffer a directory', () => [...TRAIN, '--mode', 'dream', '--synthetic-budget', '100', '--experience', 'knn', '--buffer', '{dir}/isdir.jsonl'], /--buffer .*isdir\.jsonl is a directory; name a buffer file/],
+  ['experience fit --buffer a directory', () => ['experience', 'fit', '--env', 'shop', '--buffer', '{dir}/isdir.jsonl', '--out', '{dir}/model.dgx'], /--buffer .*isdir\.jsonl is a directory; name a buffer file/],
 
   // buffer seed, import, stats
   ['buffer seed --episodes 1e99', () => [...SEED, '--episodes', '1e99', '--out', '{dir}/out.jsonl'], /--episodes must be an integer ≥ 1 and ≤ 1,000,000/],

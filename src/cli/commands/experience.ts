@@ -10,13 +10,13 @@ import type { Policy } from '../../policy/policy.ts';
 import { ENVIRONMENTS, envSpec } from '../../envs/registry.ts';
 import { evaluateFidelity } from '../../jobs/evaluate-fidelity.ts';
 import { parseMix } from '../../replay/seed.ts';
-import { writeFile } from 'node:fs/promises';
 import { fitExperienceModel, fitSpec } from '../../jobs/fit-experience-model.ts';
 import { parseBackend, useBackend } from '../../platform/tf.ts';
 import { EVAL_SPECS } from '../../jobs/eval-spec.ts';
 import { checkOutputPath, flagNamer, numberFlags, parseFlags, readInputBytes, requireOption, stringFlags } from '../args.ts';
 import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, bufferFileSource, createExperienceModel, experienceBackend, experienceFields, openBufferFile } from '../experience-options.ts';
 import type { CommandIO } from '../io.ts';
+import { keepResult, throwUnwritten } from '../outputs.ts';
 
 export const EXPERIENCE_EVAL_USAGE =
   'experience eval --env <shop|home|web> ' + EXPERIENCE_USAGE + '\n' +
@@ -174,7 +174,8 @@ async function fitCommand(io: CommandIO, argv: string[]): Promise<void> {
   });
   const { bytes, record, fit } = fitted;
   fitted.model.dispose();
-  await writeFile(values.out, bytes);
+  // A fit of many minutes is not thrown away for want of space: kept elsewhere, and the command fails saying where.
+  throwUnwritten([await keepResult(values.out, bytes, `--out ${values.out}`, 'the fitted model')]);
   const last = fit.epochs[fit.epochs.length - 1];
   // The JSON result keeps the names this command has always printed (realTransitions, wallSeconds).
   const training = { buffer: values.buffer, realTransitions: record.transitions, validationTransitions: record.validationTransitions, k: record.k, epochs: record.epochs, seed: record.seed, rows: fit.rows, wallSeconds: record.seconds };

@@ -3,10 +3,11 @@
  * safetensors layout (`model.safetensors`) beside `config.json` (the policy's card); `import`
  * turns the two back into a `.dgp`, checked as any policy file is.
  */
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
+import { writeFileWhole } from '../../platform/files.ts';
 import { SAFETENSORS_CONFIG_FILE, SAFETENSORS_WEIGHTS_FILE, policyFromSafetensors, policyToSafetensors } from '../../policy/policy-safetensors.ts';
 import { checkInputFile, checkOutputPath } from '../args.ts';
 import type { CommandIO } from '../io.ts';
@@ -44,8 +45,8 @@ async function exportCommand(io: CommandIO, argv: string[]): Promise<void> {
   await mkdir(values.out, { recursive: true });
   const weightsPath = path.join(values.out, SAFETENSORS_WEIGHTS_FILE);
   const configPath = path.join(values.out, SAFETENSORS_CONFIG_FILE);
-  await writeFile(weightsPath, weights);
-  await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`);
+  await writeFileWhole(weightsPath, weights);
+  await writeFileWhole(configPath, `${JSON.stringify(config, null, 2)}\n`);
   const summary = { from: file, out: values.out, files: [weightsPath, configPath], tensors: config.weights.length, bytes: weights.length, env: config.env, algorithm: config.algorithm };
   if (values.json) io.result(summary);
   else io.out(`wrote ${weightsPath} (${config.weights.length} float32 tensors, ${weights.length} bytes) and ${configPath}`);
@@ -62,7 +63,7 @@ async function importCommand(io: CommandIO, argv: string[]): Promise<void> {
   await checkInputFile(configPath, 'the config');
   await checkOutputPath(values.out, 'out');
   const dgp = policyFromSafetensors(new Uint8Array(await readFile(weightsPath)), await readFile(configPath, 'utf8'));
-  await writeFile(values.out, dgp);
+  await writeFileWhole(values.out, dgp, `--out ${values.out}`);
   if (values.json) io.result({ from: dir, out: values.out, bytes: dgp.length });
   else io.out(`wrote ${values.out} (${dgp.length} bytes)`);
 }

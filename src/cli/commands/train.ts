@@ -1,9 +1,10 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { CheckpointError, decodeCheckpoint, DEFAULT_CHECKPOINT_SECONDS, encodeCheckpoint, type TrainCheckpoint } from '../../train/checkpoint.ts';
 import type { CheckpointHooks } from '../../train/trainer.ts';
 import { historyCsv, historyJsonl } from '../../train/metrics-export.ts';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
+import { FileWriteError, writeFileWhole } from '../../platform/files.ts';
 import { ENVIRONMENTS } from '../../envs/registry.ts';
 import { exportTrainedPolicy } from '../../jobs/policy-export.ts';
 import { ALGORITHMS, LOSS_AVERAGES, LR_SCHEDULES, defaultConfig, type AlgoConfig, type AlgoName } from '../../rl/config.ts';
@@ -17,10 +18,11 @@ import { DEFAULT_IMAGINE, DEFAULT_S2R_REAL_BUDGET, isOfflineMode, TRAIN_MODES, t
 import { OFFLINE_DEFAULTS } from '../../train/offline/config.ts';
 import { DEFAULT_CURRICULUM } from '../../curriculum/curriculum.ts';
 import type { ExperienceBackend } from '../../jobs/experience-spec.ts';
-import { MAX_SETTING_COUNT, trainSpec, TRAIN_SPECS } from '../../jobs/train-spec.ts';
+import { MAX_LEARNING_RATE, MAX_SETTING_COUNT, MIN_LEARNING_RATE, trainSpec, TRAIN_SPECS } from '../../jobs/train-spec.ts';
 import { checkOutputPath, flagNamer, numberFlags, parseFlags, readInputBytes, requireOption, stringFlags } from '../args.ts';
 import type { CommandIO } from '../io.ts';
-import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, bufferFileSource, createExperienceModel, experienceBackend, experienceFields, openBufferFile, type ExperienceSettings } from '../experience-options.ts';
+import { keepResult, throwUnwritten } from '../outputs.ts';
+import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, seedIntoExisting, bufferFileSource, createExperienceModel, experienceBackend, experienceFields, openBufferFile, type ExperienceSettings } from '../experience-options.ts';
 
 /** The seeding that gives an offline mode both successes and failures (the paper experiment's mix). */
 const OFFLINE_SEED_MIX = 'oracle=0.4,noisy=0.3,random=0.3';
@@ -135,15 +137,19 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     actionsDigest: result.eval.actionsDigest,
     ...(result.eval.envErrors ? { envErrors: result.eval.envErrors } : {}),
   };
+  // Each output is tried even when another fails; what failed is the command's error, after the summary.
+  const unwritten = [];
   if (values.out) {
     const bytes = await exportTrainedPolicy(trainer, backend);
-    await writeFile(values.out, bytes);
-    io.progress(`wrote ${values.out} (${bytes.length} bytes)`);
+    const failed = await keepResult(values.out, bytes, `--out ${values.out}`, 'the trained policy');
+    if (failed === null) io.progress(`wrote ${values.out} (${bytes.length} bytes)`);
+    unwritten.push(failed);
   }
   if (values.history) {
-    // .csv and .jsonl: the curve, one row per iteration; anything else: the whole result as JSON.
+    // .csv and .jsonl: the curve, one row per iteration; .json: the whole result.
     const history = values.history;
-    await writeFile(history, history.endsWith('.csv') ? historyCsv(result.history) : history.endsWith('.jsonl') ? historyJsonl(result.history) : `${JSON.stringify(result, null, 1)}\n`);
+    const text = history.endsWith('.csv') ? historyCsv(result.history) : history.endsWith('.jsonl') ? historyJsonl(result.history) : `${JSON.stringify(result, null, 1)}\n`;
+    unwritten.push(await keepResult(history, text, `--history ${history}`, 'the run\'s history'));
   }
   const summary = {
     env,
@@ -169,6 +175,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
         (evaluation ? `held-out ${evaluation.split}: success ${(evaluation.successRate * 100).toFixed(1)}%, score ${evaluation.meanScore.toFixed(1)}${envErrorText(evaluation)}` : 'stopped before evaluation'),
     );
   if (evaluation?.envErrors) io.progress(`warning: the environment failed in ${evaluation.envErrors} of the ${evaluation.episodes} held-out episodes (pages that stopped answering or could not be read); they count as failures, so the success figure understates the policy`);
+  throwUnwritten(unwritten);
 }
 
 /** An evaluation's episodes that env failures ended, when there were any. */
@@ -196,6 +203,10 @@ async function checkpointFlags(values: Values, mode: TrainMode): Promise<{ hooks
     throw new UsageError(`--checkpoint-every must be a number of seconds ≥ 0 (0: after every iteration), got "${everyText}"`);
   }
   await checkOutputPath(file, 'checkpoint');
+  // Without --resume the run would save over the checkpoint of another (a forgotten --resume loses an interrupted run).
+  if (!values.resume && (await stat(file).catch(() => null))?.isFile()) {
+    throw new UsageError(`--checkpoint ${file} already holds a run: add --resume to go on from it, or remove the file (or name another) to start anew`);
+  }
   let resume: TrainCheckpoint | undefined;
   if (values.resume) {
     const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
@@ -212,19 +223,29 @@ async function checkpointFlags(values: Values, mode: TrainMode): Promise<{ hooks
   return {
     hooks: (io) => {
       if (resume) io.progress(`resuming from ${file}: ${resume.progress.iteration} iterations done, ${resume.progress.realTransitions} real and ${resume.progress.syntheticTransitions} synthetic transitions (saved ${resume.savedAt})`);
+      // A checkpoint that cannot be saved (a full disk) is reported and the run trains on, as in the
+      // app: the last one saved stays whole, and the policy is still written at the end.
       const save = async (checkpoint: TrainCheckpoint): Promise<void> => {
-        const partial = `${file}.partial`;
-        await writeFile(partial, encodeCheckpoint(checkpoint));
-        await rename(partial, file);
+        try {
+          await writeFileWhole(file, encodeCheckpoint(checkpoint), `the checkpoint ${file}`);
+        } catch (error) {
+          if (!(error instanceof FileWriteError)) throw error;
+          io.progress(`warning: ${error.message}; training goes on`);
+        }
       };
       return { checkpoint: { everySeconds, save }, ...(resume ? { resume } : {}) };
     },
   };
 }
 
-/** `--out` and `--history`, refused before any work when they cannot be written. */
+const HISTORY_FORMATS = ['.json', '.csv', '.jsonl'];
+
+/** `--out` and `--history`, refused before any work when they cannot be written (their endings keep them apart, and apart from `--checkpoint`'s). */
 async function checkOutputs(values: Values): Promise<void> {
   if (values.out !== undefined && !values.out.endsWith('.dgp')) throw new UsageError(`--out must name a .dgp file, got "${values.out}"`);
+  if (values.history !== undefined && !HISTORY_FORMATS.some((ending) => values.history?.endsWith(ending))) {
+    throw new UsageError(`--history must name a .json (the whole result), .csv or .jsonl (the curve) file, got "${values.history}"`);
+  }
   if (values.out !== undefined) await checkOutputPath(values.out, 'out');
   if (values.history !== undefined) await checkOutputPath(values.history, 'history');
 }
@@ -346,7 +367,7 @@ async function offlineLaunch(io: CommandIO, env: string, mode: OfflineMode, valu
   const backend = await useBackend([parseBackend(values.backend)]);
   const buffer = await openBufferFile(values.buffer);
   const purpose = mode === 'bc' ? 'seed it with the oracle' : 'seed it with the oracle and agents that fail';
-  const source: OfflineDataSource = { name: values.buffer, howToSeed: `${purpose}: ${seedCommand}` };
+  const source: OfflineDataSource = { name: values.buffer, howToSeed: `${purpose}, into a new file, and import it: ${seedIntoExisting(values.buffer, env, `--episodes 200 --mix ${OFFLINE_SEED_MIX}`)}` };
   const data = await offlineEpisodes(buffer.store, env, source);
   const { seed } = settings;
   // The trainer settles the epochs (the flag, else the environment's, else the mode's); the progress lines read them from it.
@@ -397,6 +418,21 @@ function settingsText(config: AlgoConfig, defaults: AlgoConfig): string {
 
 const COUNT_SETTINGS = new Set(['epochs', 'minibatchSize', 'parallelEnvs', 'episodesPerIteration', 'rolloutsPerTask', 'tasksPerIteration', 'groupSize']);
 
+/**
+ * The numeric settings with a narrower range than ≥ 0: a value outside it trains nothing (a rate or
+ * a gradient clip of 0) or diverges, and would otherwise pass unnoticed. The learning rate's is
+ * `--lr`'s. A clip or KL bound of "none" is the setting left unset, not 0.
+ */
+const SETTING_RANGES: Record<string, { min: number; max: number; minOpen?: boolean; text: string }> = {
+  learningRate: { min: MIN_LEARNING_RATE, max: MAX_LEARNING_RATE, text: `in [${MIN_LEARNING_RATE}, ${MAX_LEARNING_RATE}] (as --lr)` },
+  maxGradNorm: { min: 0, max: Infinity, minOpen: true, text: '> 0' },
+  clip: { min: 0, max: Infinity, minOpen: true, text: '> 0' },
+  targetKl: { min: 0, max: Infinity, minOpen: true, text: '> 0' },
+  valueClip: { min: 0, max: Infinity, minOpen: true, text: '> 0' },
+  gamma: { min: 0, max: 1, text: 'in [0, 1]' },
+  gaeLambda: { min: 0, max: 1, text: 'in [0, 1]' },
+};
+
 /** `--set key=value,…`: numeric fields of the algorithm's config (see rl/config.ts), checked by name. */
 function parseConfigOverrides(text: string, algo: AlgoName): Partial<AlgoConfig> {
   const defaults = defaultConfig(algo) as unknown as Record<string, unknown>;
@@ -406,10 +442,14 @@ function parseConfigOverrides(text: string, algo: AlgoName): Partial<AlgoConfig>
     const [key, value, ...extra] = part.split('=').map((x) => x.trim());
     if (!key || value === undefined || extra.length > 0) throw new UsageError(`--set takes key=value pairs separated by commas, got "${part}"`);
     if (!numeric.includes(key)) throw new UsageError(`--set: "${key}" is not a numeric ${algo} setting; use one of: ${numeric.join(', ')}`);
-    const n = Number(value);
-    if (value === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--set ${key} must be a number ≥ 0, got "${value}"`);
-    if (COUNT_SETTINGS.has(key) && (!Number.isInteger(n) || n < 1)) throw new UsageError(`--set ${key} must be a positive integer, got "${value}"`);
-    if (COUNT_SETTINGS.has(key) && n > MAX_SETTING_COUNT) throw new UsageError(`--set ${key} must be a positive integer ≤ ${MAX_SETTING_COUNT.toLocaleString('en-US')}, got "${value}"`);
+    const n = value === '' ? Number.NaN : Number(value);
+    if (COUNT_SETTINGS.has(key)) {
+      if (!Number.isInteger(n) || n < 1 || n > MAX_SETTING_COUNT) throw new UsageError(`--set ${key} must be a positive integer ≤ ${MAX_SETTING_COUNT.toLocaleString('en-US')}, got "${value}"`);
+    } else {
+      const range = SETTING_RANGES[key] ?? { min: 0, max: Infinity, text: '≥ 0' };
+      const inRange = Number.isFinite(n) && (range.minOpen ? n > range.min : n >= range.min) && n <= range.max;
+      if (!inRange) throw new UsageError(`--set ${key} must be a number ${range.text}, got "${value}"`);
+    }
     out[key] = n;
   }
   return out as Partial<AlgoConfig>;

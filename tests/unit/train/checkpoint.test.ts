@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { KnnExperienceModel } from '../../../src/experience/knn.ts';
 import { encodePolicyFile } from '../../../src/policy/dgp.ts';
 import { useBackend } from '../../../src/platform/tf.ts';
-import { CheckpointError, decodeCheckpoint, encodeCheckpoint } from '../../../src/train/checkpoint.ts';
+import { checkSameRun, CheckpointError, decodeCheckpoint, encodeCheckpoint } from '../../../src/train/checkpoint.ts';
 import { TrainControl } from '../../../src/train/control.ts';
 import type { IterationMetrics } from '../../../src/train/metrics.ts';
 import { Trainer, type TrainOptions, type TrainResult } from '../../../src/train/trainer.ts';
@@ -94,6 +94,14 @@ describe('training checkpoints', () => {
     const other = new Trainer({ ...(await s2rOptions()), seed: 6, maxIterations: 1 });
     expect(() => other.resumeFrom(checkpoint)).toThrow(CheckpointError);
     expect(() => other.resumeFrom(checkpoint)).toThrow(/seed is 5 there, 6 here/);
+  });
+
+  it('names the setting that differs inside a settings object, not the whole object cut short', () => {
+    const config = { learningRate: 0.001, clipRatio: 0.2, entropyCoef: 0.01, valueCoef: 0.5, gamma: 0.99, lambda: 0.95, minibatchSize: 64, epochs: 4 };
+    const check = () => checkSameRun({ seed: 1, config }, { seed: 1, config: { ...config, minibatchSize: 128 } });
+    expect(check).toThrow(CheckpointError);
+    expect(check).toThrow(/of another run: config\.minibatchSize is 64 there, 128 here\./);
+    expect(() => checkSameRun({ seed: 1, config }, { seed: 1, config: { ...config } })).not.toThrow();
   });
 
   it('refuses damaged bytes and other DreamGym files by name', async () => {
