@@ -11,6 +11,7 @@ import { ROLLOUT_USAGE, rolloutCommand } from './commands/rollout.ts';
 import { SERVE_USAGE, serveCommand } from './commands/serve.ts';
 import { TRAIN_USAGE, trainCommand } from './commands/train.ts';
 import { processIO, type CommandIO } from './io.ts';
+import { SiteError } from '../envs/web/env.ts';
 import { closePageHosts } from '../envs/web/hosts.ts';
 import { siteOptions, useSite } from './site.ts';
 
@@ -91,7 +92,8 @@ export async function main(argv: string[], io: CommandIO = processIO): Promise<n
     // parseArgs reports unknown or malformed options with ERR_PARSE_ARGS_* codes.
     const code = (error as { code?: unknown }).code;
     if (error instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
-      io.progress(`error: ${(error as Error).message}\n\n${USAGE}`);
+      // A site's own mistake (a hook that throws) is bad input too, but the usage text would not help with it.
+      io.progress(error instanceof SiteError ? `error: ${error.message}` : `error: ${(error as Error).message}\n\n${USAGE}`);
       return 2;
     }
     io.progress(`error: ${error instanceof DreamGymError ? error.message : String((error as Error)?.stack ?? error)}`);

@@ -108,3 +108,24 @@ describe('rollout on pages that stop answering', () => {
     expect(io.stderr.some((line) => line.startsWith('warning:'))).toBe(false);
   });
 });
+
+describe("a site's own mistake", () => {
+  it('is one line naming the site, the task and the hook, without the usage text', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-throw-site-'));
+    writeFileSync(path.join(dir, 'a.html'), '<!doctype html><html lang="en"><head><title>A</title></head><body><button>Go</button></body></html>');
+    writeFileSync(
+      path.join(dir, 'site.json'),
+      JSON.stringify({
+        name: 'thrower',
+        tasks: [{ id: 'bad-start', page: 'a.html' }],
+        seeds: { train: [0, 5], test: [5, 7] },
+        maxSteps: 3,
+        hooks: { start: "throw new Error('no such widget')", instruction: "'Press Go.'", reward: '0', done: 'false' },
+      }),
+    );
+    const io = capture();
+    expect(await main(['rollout', '--env', 'web', '--site', dir, '--policy', 'random', '--episodes', '1'], io)).toBe(2);
+    expect(io.stderr).toHaveLength(1);
+    expect(io.stderr[0]).toMatch(/^error: site "thrower", task "bad-start": the start hook threw: no such widget$/);
+  }, 30_000);
+});

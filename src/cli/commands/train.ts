@@ -10,6 +10,7 @@ import { exportTrainedPolicy } from '../../jobs/policy-export.ts';
 import { ALGORITHMS, LOSS_AVERAGES, LR_SCHEDULES, defaultConfig, type AlgoConfig, type AlgoName } from '../../rl/config.ts';
 import { parseBackend, useBackend } from '../../platform/tf.ts';
 import type { DreamOptions, Trainer, TrainResult } from '../../train/trainer.ts';
+import type { ExperienceModel } from '../../experience/types.ts';
 import type { OfflineTrainer } from '../../train/offline/trainer.ts';
 import type { IterationMetrics } from '../../train/metrics.ts';
 import { train, type TrainJobHooks } from '../../jobs/train.ts';
@@ -318,6 +319,7 @@ async function rlLaunch(io: CommandIO, env: string, mode: RlMode, values: Values
   const backend = await useBackend([parseBackend(values.backend)]);
   const dream = 'syntheticBudget' in settings && experience ? await dreamOptions(experience, settings, { env, buffer: values.buffer }, io) : undefined;
   const curriculum = settings.curriculum === 'on';
+  const unusable = dream ? unusableOutputWatch(dream.model) : () => '';
   return {
     backend,
     describe: (trainer) =>
@@ -331,7 +333,7 @@ async function rlLaunch(io: CommandIO, env: string, mode: RlMode, values: Values
       const curriculumText = c ? `, tasks ${c.byVariance} by variance (mean ${c.meanVariance.toFixed(3)}) + ${c.explored} new + ${c.generated} generated, pool ${c.pool}` : '';
       return (
         `iter ${m.iteration}: ${m.phase === 'dream' && dream ? `${m.syntheticTransitions}/${dream.syntheticBudget} synthetic` : `${m.realTransitions}/${realBudget} real`}, success ${(m.successRate * 100).toFixed(1)}%, ` +
-        `score ${m.meanScore.toFixed(1)}, entropy ${m.entropy.toFixed(2)}, kl ${m.approxKl.toFixed(4)}, ${Math.round(m.samplesPerSecond)} samples/s${curriculumText}`
+        `score ${m.meanScore.toFixed(1)}, entropy ${m.entropy.toFixed(2)}, kl ${m.approxKl.toFixed(4)}, ${Math.round(m.samplesPerSecond)} samples/s${curriculumText}${unusable()}`
       );
     },
     start: (hooks) => train({ env, mode, algo, backend, run: settings, curriculum, algoConfig, dream, statsStore: dream?.buffer?.store, initialPolicy }, hooks),
@@ -408,6 +410,26 @@ async function dreamOptions(
   io.progress(`buffer ${bufferFile}: ${offlineTransitions} offline real transitions`);
   const reasoning = settings.reasoning === 'on';
   return { model, buffer, k: settings.k, syntheticBudget: settings.syntheticBudget, offlineTransitions, imagine: settings.imagine, ...(reasoning ? {} : { reasoning: false }) };
+}
+
+/** Where a quarter or more of an iteration's predictions were unusable, the share that was. */
+const UNUSABLE_WARNING_SHARE = 0.25;
+
+/**
+ * A warning for the iteration's progress line when the experience model's output could not be used
+ * in many of its predictions (an endpoint that answers in prose): each such step ends its episode
+ * as a failure, so the run trains on nothing, and the figures alone would not say why.
+ */
+function unusableOutputWatch(model: ExperienceModel): () => string {
+  let seen = model.stats();
+  return () => {
+    const now = model.stats();
+    const predictions = now.predictions - seen.predictions;
+    const invalid = now.invalidOutputs - seen.invalidOutputs;
+    seen = now;
+    if (predictions === 0 || invalid / predictions < UNUSABLE_WARNING_SHARE) return '';
+    return ` | warning: the experience model's output could not be used in ${invalid} of its ${predictions} predictions (each ends its episode as a failure)`;
+  };
 }
 
 /** The settings that differ from the algorithm's defaults (the environment's and the caller's), for the progress line. */
