@@ -259,3 +259,19 @@ describe('the CLI still takes what it always took', () => {
     await running;
   });
 });
+
+describe('a file that is not what its flag says is named in the error', () => {
+  it.each([
+    ['an empty policy', () => ['rollout', '--env', 'shop', '--policy', '{dir}/empty.dgp', '--episodes', '1'], 1, /^error: --policy .*empty\.dgp: not a DreamGym policy file: the file is empty$/],
+    ['a binary file to import', () => ['buffer', 'import', '{dir}/binary.jsonl', '--out', '{dir}/store.jsonl'], 1, /^error: .*binary\.jsonl: the file is binary, not JSONL text .*; .*store\.jsonl was left as it was$/],
+    ['a file as --site', () => ['rollout', '--env', 'web', '--site', '{dir}/empty.dgp', '--policy', 'random', '--episodes', '1'], 2, /^error: --site .*empty\.dgp is a file; name the site's folder/],
+  ] as [string, () => string[], number, RegExp][])('%s', async (_label, argv, exitCode, message) => {
+    const dir = mkdtempSync(path.join(root, 'file-'));
+    writeFileSync(path.join(dir, 'empty.dgp'), '');
+    writeFileSync(path.join(dir, 'binary.jsonl'), Buffer.from([0x7b, 0x00, 0x01, 0xff, 0x00, 0x0a]));
+    const io = capture();
+    expect(await main(argv().map((arg) => arg.replace('{dir}', dir)), io)).toBe(exitCode);
+    expect(io.stderr.at(-1)?.split('\n')[0]).toMatch(message);
+    expect(readdirSync(dir).sort()).toEqual(['binary.jsonl', 'empty.dgp']);
+  });
+});

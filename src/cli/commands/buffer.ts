@@ -12,6 +12,7 @@ import { ENVIRONMENTS, envSpec } from '../../envs/registry.ts';
 import { FileReplayStore, loadStoreFile } from '../../replay/file-store.ts';
 import { MemoryReplayStore } from '../../replay/memory-store.ts';
 import { importJsonl } from '../../replay/jsonl.ts';
+import { InputFormatError } from '../../replay/lines.ts';
 import { parseMix } from '../../replay/seed.ts';
 import { seedBuffer } from '../../jobs/seed-buffer.ts';
 import { seedSpec } from '../../jobs/seed-spec.ts';
@@ -116,6 +117,10 @@ async function importCommand(io: CommandIO, argv: string[]): Promise<void> {
         await store.putTasks(meta.tasks);
         for (const run of meta.runs) if (!knownRuns.has(run.id)) await store.putRun(run);
       },
+    }).catch((error: unknown) => {
+      // A file that is not JSONL text at all (binary, UTF-16): say which file, and that the store is untouched.
+      if (error instanceof InputFormatError) throw new InputFormatError(`${input}: ${error.message}; ${out} was left as it was`);
+      throw error;
     });
     for (const problem of report.rejected) io.progress(`${input}:${problem.line}: skipped: ${problem.problem}`);
     if (report.rejectedCount > report.rejected.length) io.progress(`… and ${report.rejectedCount - report.rejected.length} more bad lines`);

@@ -8,6 +8,7 @@ import { parseBackend, useBackend } from '../../platform/tf.ts';
 import { DEFAULT_SCRIPTED_EPISODES, policyFileRolloutSpec, scriptedRolloutSpec } from '../../jobs/rollout-spec.ts';
 import { flagNamer, numberFlags, parseFlags, readInputBytes, requireOption, stringFlags } from '../args.ts';
 import type { CommandIO } from '../io.ts';
+import { PolicyFileError } from '../../policy/dgp.ts';
 
 export const ROLLOUT_USAGE =
   'rollout --env <shop|home|web> --policy <oracle|random|noisy|shopper|FILE.dgp> [--split NAME] [--episodes N] [--seed S] [--max-steps N]\n' +
@@ -77,6 +78,10 @@ async function policyFileRollout(io: CommandIO, path: string, args: RolloutArgs)
       failures.note(trajectory.task.id, trajectory.envError);
       report(++done);
     },
+  }).catch((error: unknown) => {
+    // A file that is not a policy (empty, another format, damaged): say which file.
+    if (error instanceof PolicyFileError) throw new PolicyFileError(error.problem, `--policy ${path}: ${error.message}`, { cause: error });
+    throw error;
   });
   // The evaluation counts them itself (result.envErrors, in the JSON when there are any).
   if (args.json) io.result({ env: spec.name, policy: path, backend, ...(header.env !== spec.name ? { trainedOn: header.env } : {}), ...result });

@@ -17,7 +17,8 @@ export interface LoadSiteOptions {
 
 export function loadSiteFolder(dir: string, options: LoadSiteOptions = {}): { site: SiteDefinition; environment: EnvDefinition } {
   const root = path.resolve(dir);
-  if (!existsSync(root) || !statSync(root).isDirectory()) throw new UsageError(`--site ${dir}: no such folder`);
+  if (!existsSync(root)) throw new UsageError(`--site ${dir}: no such folder`);
+  if (!statSync(root).isDirectory()) throw new UsageError(`--site ${dir} is a file; name the site's folder (the one holding site.json)`);
   const file = path.join(root, 'site.json');
   if (!existsSync(file)) throw new UsageError(`--site ${dir}: the folder has no site.json (see the README's "Bring your own site")`);
   let json: unknown;
