@@ -30,12 +30,16 @@ export function requireOption(value: string | undefined, name: string, choices?:
  * A flag that is not a number stays a string, so the spec refuses it by name; absent flags are
  * left out, so the spec's own default applies.
  */
+/** A decimal number as people type one: 12, -0.5, .25, 1e-4. */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
 export function numberFlags(values: Record<string, unknown>, fields: Record<string, string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [field, flag] of Object.entries(fields)) {
     const raw = values[flag];
     if (raw === undefined) continue;
-    const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+    // Decimal numbers only: Number() would also read 0x10, 0b11 or 1_000 and pass them on as something else than typed.
+    const n = typeof raw === 'string' && DECIMAL.test(raw.trim()) ? Number(raw) : Number.NaN;
     out[field] = Number.isNaN(n) ? raw : n;
   }
   return out;

@@ -50,7 +50,8 @@ export function experienceBackend(values: ExperienceValues): ExperienceBackend {
     if (values.endpoint !== undefined) throw new UsageError('--endpoint goes with --experience http, not neural');
     if (values.model === undefined) throw new UsageError('--experience neural needs --model FILE.dgx (fit one with: experience fit --env E --buffer FILE.jsonl --out FILE.dgx)');
   } else if (backend === 'knn') {
-    if (values.endpoint !== undefined || values.model !== undefined) throw new UsageError('--endpoint and --model go with --experience http, not knn');
+    if (values.endpoint !== undefined) throw new UsageError('--endpoint goes with --experience http, not knn');
+    if (values.model !== undefined) throw new UsageError('--model goes with --experience neural (a FILE.dgx) or http (the served model\'s NAME), not knn, which reads only the buffer');
   } else {
     if (values.endpoint === undefined) throw new UsageError('--experience http needs --endpoint URL (an OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1)');
     if (values.model === undefined) throw new UsageError('--experience http needs --model NAME (the model the endpoint serves)');
