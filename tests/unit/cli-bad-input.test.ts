@@ -7,14 +7,8 @@ import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CommandIO } from '../../src/cli/io.ts';
 import { main } from '../../src/cli/main.ts';
-
-function capture(): CommandIO & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return { stdout, stderr, out: (t) => stdout.push(t), result: (v) => stdout.push(JSON.stringify(v)), progress: (t) => stderr.push(t) };
-}
+import { capture } from '../cli-io.ts';
 
 /** Directories named like the files a command writes: an output path that is a directory. */
 const DIRECTORIES = ['isdir.dgp', 'isdir.dgx', 'isdir.json', 'isdir.jsonl'];

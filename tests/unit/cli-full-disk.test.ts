@@ -9,9 +9,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { CommandIO } from '../../src/cli/io.ts';
 import { main } from '../../src/cli/main.ts';
 import { readPolicyHeader } from '../../src/policy/dgp.ts';
+import { capture } from '../cli-io.ts';
 
 const disk = vi.hoisted(() => ({ full: null as string | null }));
 
@@ -51,12 +51,6 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   };
   return { ...actual, open, default: { ...actual, open } };
 });
-
-function capture(): CommandIO & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return { stdout, stderr, out: (t) => stdout.push(t), result: (v) => stdout.push(JSON.stringify(v)), progress: (t) => stderr.push(t) };
-}
 
 const root = mkdtempSync(path.join(tmpdir(), 'dreamgym-full-disk-'));
 const BUFFER = path.join(root, 'seeded.jsonl');

@@ -8,14 +8,8 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CommandIO } from '../../src/cli/io.ts';
 import { main } from '../../src/cli/main.ts';
-
-function capture(): CommandIO & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return { stdout, stderr, out: (t) => stdout.push(t), result: (v) => stdout.push(JSON.stringify(v)), progress: (t) => stderr.push(t) };
-}
+import { capture } from '../cli-io.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'dreamgym-prose-'));
 const BUFFER = path.join(root, 'seeded.jsonl');

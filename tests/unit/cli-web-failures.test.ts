@@ -8,19 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
-import type { CommandIO } from '../../src/cli/io.ts';
 import { spawnCli } from '../cli-process.ts';
-
-function capture(): CommandIO & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return {
-    stdout, stderr,
-    out: (t) => stdout.push(t),
-    result: (v) => stdout.push(JSON.stringify(v)),
-    progress: (t) => stderr.push(t),
-  };
-}
+import { capture } from '../cli-io.ts';
 
 const CANNOT_START = /could not start the system Chromium for web pages \(\/bin\/false\)/;
 

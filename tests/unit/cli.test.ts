@@ -4,18 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { readPolicyHeader } from '../../src/policy/dgp.ts';
-import type { CommandIO } from '../../src/cli/io.ts';
-
-function capture(): CommandIO & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return {
-    stdout, stderr,
-    out: (t) => stdout.push(t),
-    result: (v) => stdout.push(JSON.stringify(v)),
-    progress: (t) => stderr.push(t),
-  };
-}
+import { capture } from '../cli-io.ts';
 
 const lastJson = (lines: string[]) => JSON.parse(lines.at(-1)!);
 

@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.ts';
-import type { CommandIO } from '../../../src/cli/io.ts';
 import { clickAction, matchAdmissible } from '../../../src/core/actions.ts';
 import type { Rng } from '../../../src/core/rng.ts';
 import { renderState } from '../../../src/core/state.ts';
 import type { Agent, Env, Observation, StepResult, Task } from '../../../src/core/types.ts';
 import { registerEnvironment } from '../../../src/envs/registry.ts';
 import type { EnvDefinition } from '../../../src/envs/spec.ts';
+import { capture } from '../../cli-io.ts';
 
 const LAMPS = 4;
 const task = (split: string, i: number): Task => ({ id: `lamps-${split}-${i}`, env: 'lamps', instruction: `switch on lamp ${(i % LAMPS) + 1} and nothing else`, difficulty: 1, origin: 'seed', goal: (i % LAMPS) + 1 });
@@ -59,12 +59,6 @@ const lamps: EnvDefinition = {
   createRandom: (rng: Rng): Agent => ({ name: 'random', reset() {}, act: (o) => rng.pick(o.actions) }),
   variation: { vary: () => null, ground: () => null },
 };
-
-function capture(): CommandIO & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return { stdout, stderr, out: (t) => stdout.push(t), result: (v) => stdout.push(JSON.stringify(v)), progress: (t) => stderr.push(t) };
-}
 
 async function cli(...argv: string[]): Promise<Record<string, unknown>> {
   const io = capture();

@@ -2,16 +2,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CommandIO } from '../../../src/cli/io.ts';
 import { main } from '../../../src/cli/main.ts';
 import { transitionLine } from '../../../src/replay/jsonl.ts';
 import { transition } from './helpers.ts';
+import { capture } from '../../cli-io.ts';
 
-function capture(): CommandIO & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return { stdout, stderr, out: (t) => stdout.push(t), result: (v) => stdout.push(JSON.stringify(v)), progress: (t) => stderr.push(t) };
-}
 const lastJson = (lines: string[]) => JSON.parse(lines.at(-1) as string);
 
 describe('buffer on the command line', () => {

@@ -7,19 +7,14 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CommandIO } from '../../../src/cli/io.ts';
 import { main } from '../../../src/cli/main.ts';
 import { FileReplayStore, loadStoreFile } from '../../../src/replay/file-store.ts';
 import { StoreLockedError } from '../../../src/replay/file-lock.ts';
 import { transitionLine } from '../../../src/replay/jsonl.ts';
 import { transition } from './helpers.ts';
 import { runCliProcess } from '../../cli-process.ts';
+import { capture } from '../../cli-io.ts';
 
-function capture(): CommandIO & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return { stdout, stderr, out: (t) => stdout.push(t), result: (v) => stdout.push(JSON.stringify(v)), progress: (t) => stderr.push(t) };
-}
 const tempDir = () => mkdtempSync(path.join(tmpdir(), 'dg-writers-'));
 const shopLines = (from: number, n: number) => Array.from({ length: n }, (_, i) => transitionLine(transition(from + i, { env: 'shop', runId: `run-${from}` }))).join('');
 

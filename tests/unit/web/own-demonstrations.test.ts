@@ -8,13 +8,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { main } from '../../../src/cli/main.ts';
-import type { CommandIO } from '../../../src/cli/io.ts';
 import { useSite } from '../../../src/cli/site.ts';
 import type { Agent, Observation, Task } from '../../../src/core/types.ts';
 import { runEpisode } from '../../../src/envs/episode.ts';
 import { envSpec } from '../../../src/envs/registry.ts';
 import { transitionLine } from '../../../src/replay/jsonl.ts';
 import { episodeTransitions } from '../../../src/replay/seed.ts';
+import { capture } from '../../cli-io.ts';
 
 const SITE = 'examples/sites/page-globals';
 
@@ -38,12 +38,6 @@ class Person implements Agent {
     // A person types the word into the field's template (`type[#1 Answer | ...]`), as the Play view does.
     return typed === word ? pick((a) => /^click\[#\d+ Send\]$/.test(a)) : pick((a) => a.startsWith('type[')).replace(/\| \.\.\.\]$/, `| ${word}]`);
   }
-}
-
-function capture(): CommandIO & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return { stdout, stderr, out: (t) => stdout.push(t), result: (v) => stdout.push(JSON.stringify(v)), progress: (t) => stderr.push(t) };
 }
 
 async function cli(args: string[]): Promise<Record<string, unknown>> {
