@@ -42,20 +42,29 @@ export class FileWriteError extends DreamGymError {
   }
 }
 
-/** Where bytes bound for `path` wait until they are whole: a hidden sibling, one per process. */
-export const partialPath = (path: string): string => join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
+/** Where bytes bound for `path` wait until they are whole: a hidden sibling, one per writing process. */
+export const partialPath = (path: string, pid = process.pid): string => join(dirname(path), `.${basename(path)}.${pid}.partial`);
 
 /**
  * Write `data` to `path` whole or not at all: into a hidden sibling, synced, then renamed over
  * `path`. `what` names the file in the error (`--out policy.dgp`).
  */
-export async function writeFileWhole(path: string, data: string | Uint8Array, what = path): Promise<void> {
+export function writeFileWhole(path: string, data: string | Uint8Array, what = path): Promise<void> {
+  return writeWhole(path, (append) => append(data), what);
+}
+
+/**
+ * `writeFileWhole` for contents made piece by piece (a store of a million transitions is never one
+ * string): `write` hands each piece to `append`, in order.
+ */
+export async function writeWhole(path: string, write: (append: (piece: string | Uint8Array) => Promise<void>) => Promise<void>, what = path): Promise<void> {
   const partial = partialPath(path);
   try {
     const handle = await open(partial, 'w');
     try {
-      // FileHandle.writeFile goes on after a short write (FileHandle.write would not) and throws when the disk is full.
-      await handle.writeFile(data);
+      // FileHandle.writeFile goes on after a short write (FileHandle.write would not: a full disk
+      // writes part of a piece and says so only in its count) and throws when nothing more fits.
+      await write((piece) => handle.writeFile(piece));
       await handle.sync();
     } finally {
       await handle.close();

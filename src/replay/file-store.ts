@@ -11,10 +11,10 @@
  * work, and on opening it removes the temporary files that crashed writers left behind.
  */
 import { createReadStream } from 'node:fs';
-import { open, readdir, rename, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { DreamGymError } from '../core/errors.ts';
-import { fileProblem, FileWriteError } from '../platform/files.ts';
+import { partialPath, writeWhole } from '../platform/files.ts';
 import { lockStoreFile } from './file-lock.ts';
 import { parseLine, transitionLine } from './jsonl.ts';
 import { InputFormatError, readLines, tooLongProblem } from './lines.ts';
@@ -77,10 +77,8 @@ export async function loadStoreFile(path: string, options: { missing?: 'refuse' 
   return contents;
 }
 
-const tempName = (path: string, pid: number): string => `.${basename(path)}.${pid}.tmp`;
-
-/** Temporary files of writers that are gone: a save they never finished. The caller holds the lock, so none is in use. */
-async function removeLeftTempFiles(path: string): Promise<void> {
+/** Partial saves of writers that are gone (`partialPath`'s siblings of other processes). The caller holds the lock, so none is in use. */
+async function removeLeftPartialFiles(path: string): Promise<void> {
   const prefix = `.${basename(path)}.`;
   let names: string[];
   try {
@@ -89,42 +87,35 @@ async function removeLeftTempFiles(path: string): Promise<void> {
     return;
   }
   for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
-    const pid = Number(name.slice(prefix.length, -'.tmp'.length));
-    if (Number.isInteger(pid) && pid !== process.pid && name === tempName(path, pid)) await rm(join(dirname(path), name), { force: true });
+    if (!name.startsWith(prefix) || !name.endsWith('.partial')) continue;
+    const pid = Number(name.slice(prefix.length, -'.partial'.length));
+    const file = join(dirname(path), name);
+    if (Number.isInteger(pid) && pid !== process.pid && file === partialPath(path, pid)) await rm(file, { force: true });
   }
 }
 
 /**
- * Write a store's contents atomically (temp file, fsync, rename): a full disk or a kill mid-write
+ * Write a store's contents whole or not at all (platform/files.ts): a full disk or a kill mid-write
  * leaves the store as it was, and the error names the store and says why.
  */
 export async function saveStoreFile(path: string, contents: MemoryStoreContents): Promise<void> {
-  const temp = join(dirname(path), tempName(path, process.pid));
-  try {
-    const handle = await open(temp, 'w');
-    try {
+  await writeWhole(
+    path,
+    async (append) => {
       const meta: { $meta: StoreMeta } = { $meta: { version: FILE_STORE_VERSION, tasks: contents.tasks, runs: contents.runs, stats: contents.stats } };
       let chunk = `${JSON.stringify(meta)}\n`;
       for (const t of contents.transitions) {
         chunk += transitionLine(t);
-        // Write in ~1 MB pieces: a million transitions never become one string. writeFile, not
-        // write: write may write part of a piece and say so only in its result (a full disk does).
+        // In ~1 MB pieces: a million transitions never become one string.
         if (chunk.length > 1 << 20) {
-          await handle.writeFile(chunk);
+          await append(chunk);
           chunk = '';
         }
       }
-      await handle.writeFile(chunk);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true }).catch(() => undefined);
-    throw new FileWriteError(path, fileProblem(error), `the buffer ${path}`, { cause: error });
-  }
+      await append(chunk);
+    },
+    `the buffer ${path}`,
+  );
 }
 
 /** A memory store bound to a file, written by this process alone: `save()` persists it, `close()` saves and lets the lock go. */
@@ -142,7 +133,7 @@ export class FileReplayStore extends MemoryReplayStore {
   static async open(path: string, options: MemoryStoreOptions = {}): Promise<FileReplayStore> {
     const unlock = await lockStoreFile(path);
     try {
-      await removeLeftTempFiles(path);
+      await removeLeftPartialFiles(path);
       return new FileReplayStore(path, options, await loadStoreFile(path, { missing: 'empty' }), unlock);
     } catch (error) {
       await unlock();

@@ -58,7 +58,7 @@ describe('FileReplayStore', () => {
       });
       await new Promise((resolve) => child.on('exit', resolve));
       // A temporary file left behind means the kill landed in the middle of a save.
-      if (readdirSync(dir).some((f) => f.endsWith('.tmp'))) tornWrites++;
+      if (readdirSync(dir).some((f) => f.endsWith('.partial'))) tornWrites++;
       const contents = await loadStoreFile(file);
       const n = contents.transitions.length;
       expect(n % BATCH).toBe(0);

@@ -39,9 +39,9 @@ describe('one writer at a time', () => {
     const child = spawn(process.execPath, ['-e', '0']);
     const deadPid = await new Promise<number>((resolve) => child.on('exit', () => resolve(child.pid as number)));
     writeFileSync(path.join(dir, '.store.jsonl.lock'), JSON.stringify({ pid: deadPid, host: hostname(), command: 'buffer import', since: '2026-01-01' }));
-    writeFileSync(path.join(dir, `.store.jsonl.${deadPid}.tmp`), 'x'.repeat(1000));
+    writeFileSync(path.join(dir, `.store.jsonl.${deadPid}.partial`), 'x'.repeat(1000));
     const store = await FileReplayStore.open(file);
-    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([]);
     await store.add([transition(1)]);
     await store.close();
     expect(readdirSync(dir).sort()).toEqual(['store.jsonl']);
