@@ -37,7 +37,8 @@ function checkEncoding(head: string): void {
   const nuls = nulAt.length;
   // UTF-16 text of mostly ASCII: a NUL beside every character, so nearly all on one parity.
   const oneParity = Math.max(nulAt.filter((p) => p === 0).length, nulAt.filter((p) => p === 1).length);
-  if (utf16Bom || (nuls >= chars.length / 4 && oneParity >= 0.9 * nuls)) {
+  // The byte-order mark alone is not enough: random bytes can start with two undecodable ones too.
+  if ((utf16Bom ? nuls > 0 : nuls >= chars.length / 4) && oneParity >= 0.9 * nuls) {
     throw new InputFormatError('the file looks like UTF-16 text (a NUL byte beside every character); save it as UTF-8 and import it again');
   }
   if (nuls > 0) throw new InputFormatError('the file is binary, not JSONL text (it holds NUL bytes); choose a .jsonl file of transitions');

@@ -50,6 +50,9 @@ describe('readLines', () => {
     await expect(collect(['PK\u0003\u0004\u0000\u0001 some zip bytes and text that goes on for a while'])).rejects.toThrow(/binary/);
     const random = Buffer.from(Array.from({ length: 2000 }, (_, i) => (i * 137 + 200) % 256)).toString('utf8');
     await expect(collect([random])).rejects.toThrow(InputFormatError);
+    // Random bytes that happen to start like a UTF-16 byte-order mark are still binary, not UTF-16 text.
+    const bomLike = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(Array.from({ length: 4000 }, (_, i) => Math.floor(Math.abs(Math.sin(i + 1)) * 10_000) % 256))]).toString('utf8');
+    await expect(collect([bomLike])).rejects.toThrow(/the file is binary/);
   });
 });
 
