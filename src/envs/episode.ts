@@ -115,6 +115,8 @@ export interface RolloutSummary {
   invalidActionRate: number;
   stepsPerSec: number;
   digest: string;
+  /** Episodes an env failure ended (the last step's `info.error`: a page that hung or crashed), when any did. */
+  envErrors?: number;
 }
 
 function observationLines(o: Observation): string {
@@ -150,7 +152,7 @@ export async function rollout(options: RolloutOptions): Promise<RolloutSummary> 
   const env = spec.createEnv(options.envOptions);
   const rng = new Rng(`agent:${seed}`);
   const hash = sha256.create();
-  let wins = 0, score = 0, steps = 0, invalid = 0;
+  let wins = 0, score = 0, steps = 0, invalid = 0, envErrors = 0;
   let envSeconds = 0;
   try {
     for (let i = 0; i < tasks.length; i++) {
@@ -166,6 +168,7 @@ export async function rollout(options: RolloutOptions): Promise<RolloutSummary> 
       score += record.score;
       steps += record.steps.length;
       invalid += record.invalidActions;
+      if (record.steps.at(-1)?.result.info.error !== undefined) envErrors++;
       options.onEpisode?.(i, record);
     }
   } finally {
@@ -182,5 +185,6 @@ export async function rollout(options: RolloutOptions): Promise<RolloutSummary> 
     invalidActionRate: steps === 0 ? 0 : invalid / steps,
     stepsPerSec: steps / Math.max(envSeconds, 1e-9),
     digest: bytesToHex(hash.digest()),
+    ...(envErrors > 0 ? { envErrors } : {}),
   };
 }

@@ -35,7 +35,7 @@ export class FileWriteError extends DreamGymError {
   constructor(
     readonly path: string,
     readonly problem: string,
-    readonly what: string,
+    what: string,
     options?: { cause?: unknown; note?: string },
   ) {
     super('file-write', `could not write ${what}: ${problem}; ${path} is left as it was${options?.note ? `. ${options.note}` : ''}`, options);

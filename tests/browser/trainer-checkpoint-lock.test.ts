@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryReplayStore } from '../../src/replay/memory-store.ts';
 import { MemoryCheckpointStore } from '../../src/services/checkpoint-store.ts';
 import { MemoryNeuralModelStore } from '../../src/services/neural-model-store.ts';
-import { TRAINING_LOCK, TrainerService, type TrainRequest } from '../../src/services/trainer-service.ts';
+import { TRAINING_LOCK, TrainerService, type TrainerServiceOptions, type TrainRequest } from '../../src/services/trainer-service.ts';
 
 const REQUEST: TrainRequest = {
   env: 'shop',
@@ -27,6 +27,24 @@ class SlowDeleteStore extends MemoryCheckpointStore<TrainRequest> {
     await new Promise((resolve) => setTimeout(resolve, 300));
     await super.delete();
   }
+}
+
+/** A store and services' options, and a run that was interrupted after its first checkpoint (the checkpoint left in the store, as a closed tab leaves it). */
+async function interruptedRun(): Promise<{ store: MemoryCheckpointStore<TrainRequest>; options: TrainerServiceOptions }> {
+  const store = new MemoryCheckpointStore<TrainRequest>();
+  const options = { openReplayStore: async () => new MemoryReplayStore(), openModelStore: async () => new MemoryNeuralModelStore(), openCheckpointStore: async () => store };
+  const training = new TrainerService(options);
+  await training.init(['cpu']);
+  let kept: typeof store.saved;
+  await training.train(REQUEST, (event) => {
+    if (event.kind === 'checkpoint' && event.iteration === 1) {
+      kept = store.saved;
+      training.stop();
+    }
+  });
+  expect(kept).toBeDefined();
+  store.saved = kept;
+  return { store, options };
 }
 
 describe('an interrupted run, as another tab sees it (real Chromium, Web Locks)', () => {
@@ -64,19 +82,7 @@ describe('an interrupted run, as another tab sees it (real Chromium, Web Locks)'
   }, 120_000);
 
   it('is offered as soon as the page that trained it lets go of the lock (a reload)', async () => {
-    const store = new MemoryCheckpointStore<TrainRequest>();
-    const options = { openReplayStore: async () => new MemoryReplayStore(), openModelStore: async () => new MemoryNeuralModelStore(), openCheckpointStore: async () => store };
-    const training = new TrainerService(options);
-    await training.init(['cpu']);
-    let kept: typeof store.saved;
-    await training.train(REQUEST, (event) => {
-      if (event.kind === 'checkpoint' && event.iteration === 1) {
-        kept = store.saved;
-        training.stop();
-      }
-    });
-    expect(kept).toBeDefined();
-    store.saved = kept;
+    const { options } = await interruptedRun();
     // The old page's worker still holds the lock when the reloaded page asks.
     let letGo = () => {};
     const held = navigator.locks.request(TRAINING_LOCK, { mode: 'shared' }, () => new Promise<void>((resolve) => { letGo = resolve; }));
@@ -95,18 +101,7 @@ describe('an interrupted run, as another tab sees it (real Chromium, Web Locks)'
   }, 120_000);
 
   it('is resumed by one tab only: a second tab that tries while it runs is told so', async () => {
-    const store = new MemoryCheckpointStore<TrainRequest>();
-    const options = { openReplayStore: async () => new MemoryReplayStore(), openModelStore: async () => new MemoryNeuralModelStore(), openCheckpointStore: async () => store };
-    const crashed = new TrainerService(options);
-    await crashed.init(['cpu']);
-    let kept: typeof store.saved;
-    await crashed.train(REQUEST, (event) => {
-      if (event.kind === 'checkpoint' && event.iteration === 1) {
-        kept = store.saved;
-        crashed.stop();
-      }
-    });
-    store.saved = kept;
+    const { options } = await interruptedRun();
     const first = new TrainerService(options);
     const second = new TrainerService(options);
     await first.init(['cpu']);

@@ -64,20 +64,20 @@ describe('a browser that cannot start', () => {
   }, 40_000);
 });
 
+/** A site folder of one page with a button and one task, whose start hook is `start`. */
+function oneButtonSite(name: string, taskId: string, start: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), `dreamgym-${name}-site-`));
+  writeFileSync(path.join(dir, 'a.html'), '<!doctype html><html lang="en"><head><title>A</title></head><body><button>Go</button></body></html>');
+  writeFileSync(
+    path.join(dir, 'site.json'),
+    JSON.stringify({ name, tasks: [{ id: taskId, page: 'a.html' }], seeds: { train: [0, 5], test: [5, 7] }, maxSteps: 3, hooks: { start, instruction: "'Press Go.'", reward: '0', done: 'false' } }),
+  );
+  return dir;
+}
+
 describe('rollout on pages that stop answering', () => {
   it('counts the episodes the environment ended and warns with the first error, naming the hook', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-spin-site-'));
-    writeFileSync(path.join(dir, 'a.html'), '<!doctype html><html lang="en"><head><title>A</title></head><body><button>Go</button></body></html>');
-    writeFileSync(
-      path.join(dir, 'site.json'),
-      JSON.stringify({
-        name: 'spin',
-        tasks: [{ id: 'spin-start', page: 'a.html' }],
-        seeds: { train: [0, 5], test: [5, 7] },
-        maxSteps: 3,
-        hooks: { start: 'while (true) {}', instruction: "'Press Go.'", reward: '0', done: 'false' },
-      }),
-    );
+    const dir = oneButtonSite('spin', 'spin-start', 'while (true) {}');
     const io = capture();
     // The page spins for the host's 5 s watchdog; the episode ends with that error and the run goes on to its summary.
     expect(await main(['rollout', '--env', 'web', '--site', dir, '--policy', 'random', '--episodes', '1', '--json'], io)).toBe(0);
@@ -100,18 +100,7 @@ describe('rollout on pages that stop answering', () => {
 
 describe("a site's own mistake", () => {
   it('is one line naming the site, the task and the hook, without the usage text', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-throw-site-'));
-    writeFileSync(path.join(dir, 'a.html'), '<!doctype html><html lang="en"><head><title>A</title></head><body><button>Go</button></body></html>');
-    writeFileSync(
-      path.join(dir, 'site.json'),
-      JSON.stringify({
-        name: 'thrower',
-        tasks: [{ id: 'bad-start', page: 'a.html' }],
-        seeds: { train: [0, 5], test: [5, 7] },
-        maxSteps: 3,
-        hooks: { start: "throw new Error('no such widget')", instruction: "'Press Go.'", reward: '0', done: 'false' },
-      }),
-    );
+    const dir = oneButtonSite('thrower', 'bad-start', "throw new Error('no such widget')");
     const io = capture();
     expect(await main(['rollout', '--env', 'web', '--site', dir, '--policy', 'random', '--episodes', '1'], io)).toBe(2);
     expect(io.stderr).toHaveLength(1);

@@ -8,6 +8,7 @@ import { parseBackend, useBackend } from '../../platform/tf.ts';
 import { DEFAULT_SCRIPTED_EPISODES, policyFileRolloutSpec, scriptedRolloutSpec } from '../../jobs/rollout-spec.ts';
 import { flagNamer, numberFlags, parseFlags, readInputBytes, requireOption, stringFlags } from '../args.ts';
 import type { CommandIO } from '../io.ts';
+import { envErrorText, warnEnvErrors } from '../env-failures.ts';
 import { PolicyFileError } from '../../policy/dgp.ts';
 
 export const ROLLOUT_USAGE =
@@ -34,33 +35,15 @@ function progressEvery(io: CommandIO, label: string, total: number): (done: numb
   };
 }
 
-/**
- * Episodes an env failure ended (a page that stopped answering or could not be read: the last
- * step's `info.error`), and the first one's task and message, for the warning.
- */
-class EnvFailures {
-  count = 0;
-  first: string | null = null;
-
-  note(taskId: string, error: unknown): void {
-    if (typeof error !== 'string') return;
-    this.count++;
-    this.first ??= `${taskId}: ${error}`;
-  }
-
-  /** The text's note on the success figure, as train's. */
-  text(): string {
-    return this.count > 0 ? ` (${this.count} ended by env failures)` : '';
-  }
-
-  /** On stderr where any episode was ended by the environment rather than the policy. */
-  warn(io: CommandIO, episodes: number): void {
-    if (this.count === 0) return;
-    io.progress(
-      `warning: the environment failed in ${this.count} of the ${episodes} episodes (pages that stopped answering or could not be read; ` +
-        `first: task ${this.first}); they count as failures, so the success figure understates the policy`,
-    );
-  }
+/** The first episode an env failure ended, as `task: error`, for the warning (the jobs count them all). */
+function firstEnvFailure(): { note: (taskId: string, error: unknown) => void; first: () => string | null } {
+  let first: string | null = null;
+  return {
+    note: (taskId, error) => {
+      if (first === null && typeof error === 'string') first = `${taskId}: ${error}`;
+    },
+    first: () => first,
+  };
 }
 
 /** Greedy evaluation of a saved policy (see jobs/rollout.ts). */
@@ -70,7 +53,7 @@ async function policyFileRollout(io: CommandIO, path: string, args: RolloutArgs)
   const backend = await useBackend([parseBackend(args.backend)]);
   const report = progressEvery(io, `${spec.name}/${path}`, settings.episodes ?? spec.tasks(settings.split).length);
   let done = 0;
-  const failures = new EnvFailures();
+  const failures = firstEnvFailure();
   const { header, ...result } = await rolloutPolicyFile(spec, bytes, settings, {
     name: path,
     transfer: args.transfer,
@@ -87,32 +70,32 @@ async function policyFileRollout(io: CommandIO, path: string, args: RolloutArgs)
   if (args.json) io.result({ env: spec.name, policy: path, backend, ...(header.env !== spec.name ? { trainedOn: header.env } : {}), ...result });
   else {
     io.out(
-      `${spec.name} ${path} on ${result.split} (${backend}): success ${(result.successRate * 100).toFixed(1)}%${failures.text()}, score ${result.meanScore.toFixed(1)}, ` +
+      `${spec.name} ${path} on ${result.split} (${backend}): success ${(result.successRate * 100).toFixed(1)}%${envErrorText(result)}, score ${result.meanScore.toFixed(1)}, ` +
         `${result.meanSteps.toFixed(2)} steps/episode\nactions digest ${result.actionsDigest}`,
     );
   }
-  failures.warn(io, result.episodes);
+  warnEnvErrors(io, result, 'episodes', failures.first());
 }
 
 async function scriptedRollout(io: CommandIO, policy: ScriptedPolicy, args: RolloutArgs): Promise<void> {
   const { spec, settings } = args;
   const report = progressEvery(io, `${spec.name}/${policy}`, settings.episodes ?? DEFAULT_SCRIPTED_EPISODES);
-  const failures = new EnvFailures();
+  const failures = firstEnvFailure();
   const summary = await rollout(spec, policy, settings, {
     onEpisode: (i, record) => {
       failures.note(record.task.id, record.steps.at(-1)?.result.info.error);
       report(i + 1);
     },
   });
-  if (args.json) io.result({ ...summary, ...(failures.count > 0 ? { envErrors: failures.count } : {}) });
+  if (args.json) io.result(summary);
   else {
     io.out(
-      `${summary.env} ${summary.policy} on ${summary.split}: success ${(summary.successRate * 100).toFixed(1)}%${failures.text()}, ` +
+      `${summary.env} ${summary.policy} on ${summary.split}: success ${(summary.successRate * 100).toFixed(1)}%${envErrorText(summary)}, ` +
         `score ${summary.meanScore.toFixed(1)}, ${summary.meanSteps.toFixed(2)} steps/episode, ` +
         `invalid ${(summary.invalidActionRate * 100).toFixed(1)}%, ${Math.round(summary.stepsPerSec)} steps/s\ndigest ${summary.digest}`,
     );
   }
-  failures.warn(io, summary.episodes);
+  warnEnvErrors(io, summary, 'episodes', failures.first());
 }
 
 export async function rolloutCommand(io: CommandIO, argv: string[]): Promise<void> {

@@ -23,6 +23,7 @@ import { MAX_LEARNING_RATE, MAX_SETTING_COUNT, MIN_LEARNING_RATE, trainSpec, TRA
 import { checkOutputPath, flagNamer, numberFlags, parseFlags, readInputBytes, requireOption, stringFlags } from '../args.ts';
 import type { CommandIO } from '../io.ts';
 import { keepResult, throwUnwritten } from '../outputs.ts';
+import { envErrorText, warnEnvErrors } from '../env-failures.ts';
 import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, seedIntoExisting, bufferFileSource, createExperienceModel, experienceBackend, experienceFields, openBufferFile, type ExperienceSettings } from '../experience-options.ts';
 
 /** The seeding that gives an offline mode both successes and failures (the paper experiment's mix). */
@@ -175,13 +176,8 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
         (result.stopped ? `interrupted after ${result.iterations} iterations; ` : '') +
         (evaluation ? `held-out ${evaluation.split}: success ${(evaluation.successRate * 100).toFixed(1)}%, score ${evaluation.meanScore.toFixed(1)}${envErrorText(evaluation)}` : 'stopped before evaluation'),
     );
-  if (evaluation?.envErrors) io.progress(`warning: the environment failed in ${evaluation.envErrors} of the ${evaluation.episodes} held-out episodes (pages that stopped answering or could not be read); they count as failures, so the success figure understates the policy`);
+  if (evaluation) warnEnvErrors(io, evaluation, 'held-out episodes');
   throwUnwritten(unwritten);
-}
-
-/** An evaluation's episodes that env failures ended, when there were any. */
-function envErrorText(evaluation: { envErrors?: number }): string {
-  return evaluation.envErrors ? ` (${evaluation.envErrors} ended by env failures)` : '';
 }
 
 /**

@@ -1,0 +1,20 @@
+/**
+ * What the CLI says about episodes an env failure ended (a web page that hung or crashed): they count
+ * as failures, so a success figure beside them understates the policy. `train` and `rollout` say it
+ * the same way; the counts come from the jobs (`envErrors` of an evaluation or a rollout).
+ */
+import type { CommandIO } from './io.ts';
+
+/** The note after a success figure: ` (2 ended by env failures)`, or nothing. */
+export function envErrorText(counted: { envErrors?: number }): string {
+  return counted.envErrors ? ` (${counted.envErrors} ended by env failures)` : '';
+}
+
+/** The warning on stderr, where any episode was ended by the environment; `first` names the first such episode's task and error. */
+export function warnEnvErrors(io: CommandIO, counted: { envErrors?: number; episodes: number }, which: string, first?: string | null): void {
+  if (!counted.envErrors) return;
+  io.progress(
+    `warning: the environment failed in ${counted.envErrors} of the ${counted.episodes} ${which} (pages that stopped answering or could not be read${first ? `; first: task ${first}` : ''}); ` +
+      'they count as failures, so the success figure understates the policy',
+  );
+}
