@@ -19,6 +19,8 @@ export interface ImportReport {
   accepted: number;
   /** Lines skipped (blank lines are neither accepted nor rejected). */
   rejectedCount: number;
+  /** Good lines skipped because the store already held their transition (`dropKnown`). */
+  duplicates: number;
   /** The first of them, with why. */
   rejected: LineProblem[];
   /** Lines read in all, blank ones included. */
@@ -56,17 +58,21 @@ export async function importJsonl(
     knownEnvs?: readonly string[];
     /** A store file's first line, checked: its tasks and runs, for the importer to keep (a bad one is a bad line 1). */
     onMeta?: (meta: StoreMeta) => Promise<void>;
+    /** Keep only the batch's transitions the store lacks (known-transitions.ts); the others count as duplicates. */
+    dropKnown?: (batch: readonly Transition[]) => Promise<Transition[]>;
   } = {},
 ): Promise<ImportReport> {
   const batchSize = options.batchSize ?? 1000;
-  const report: ImportReport = { accepted: 0, rejectedCount: 0, rejected: [], lines: 0 };
+  const report: ImportReport = { accepted: 0, rejectedCount: 0, rejected: [], lines: 0, duplicates: 0 };
   let batch: Transition[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
-    const out = batch;
+    const read = batch;
     batch = [];
-    await onBatch(out);
+    const out = options.dropKnown ? await options.dropKnown(read) : read;
+    if (out.length > 0) await onBatch(out);
     report.accepted += out.length;
+    report.duplicates += read.length - out.length;
     options.onProgress?.(report);
   };
   const reject = (problem: string) => {

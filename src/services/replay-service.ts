@@ -12,6 +12,7 @@ import type { Transition } from '../core/types.ts';
 import { ENVIRONMENTS, envSpec } from '../envs/registry.ts';
 import { IdbReplayStore, requestPersistence } from '../replay/idb-store.ts';
 import { importJsonl, transitionLine, type ImportReport } from '../replay/jsonl.ts';
+import { dropStoredTransitions } from '../replay/known-transitions.ts';
 import type { StoreMeta } from '../replay/store-meta.ts';
 import { ReplayBuffer } from '../replay/retrieval.ts';
 import { validateTransition } from '../replay/schema.ts';
@@ -68,6 +69,8 @@ export interface ImportProgress {
   lines: number;
   accepted: number;
   rejected: number;
+  /** Good lines the store already held, so not stored again. */
+  duplicates: number;
 }
 
 export interface ImportResult extends ImportReport {
@@ -231,17 +234,18 @@ export class ReplayService {
 
   /**
    * Stream a JSONL file into the store, a batch at a time: every good line lands, every bad one is
-   * reported with its line number. Runs the file names get a run record (kind `import:<file>`) if
+   * reported with its line number, and a transition the store already holds is counted, not stored
+   * again (the same file twice, or again after a stop or a reload, adds only what is new). Runs the file names get a run record (kind `import:<file>`) if
    * they have none, so they show in the list and can be deleted. Stoppable between batches.
    */
   async importJsonl(file: File, onProgress: (progress: ImportProgress) => void): Promise<ImportResult> {
     return this.runJob('importing', async (signal) => {
       const buffer = await this.buffer();
       const knownRuns = new Set((await buffer.store.runs()).map((r) => r.id));
-      const progress: ImportProgress = { bytesRead: 0, totalBytes: file.size, lines: 0, accepted: 0, rejected: 0 };
+      const progress: ImportProgress = { bytesRead: 0, totalBytes: file.size, lines: 0, accepted: 0, rejected: 0, duplicates: 0 };
       const throttle = throttled(onProgress);
       // The report as of the last committed batch: what a stop or a full store leaves behind.
-      let committed: ImportReport = { accepted: 0, rejectedCount: 0, rejected: [], lines: 0 };
+      let committed: ImportReport = { accepted: 0, rejectedCount: 0, rejected: [], lines: 0, duplicates: 0 };
       const onBatch = async (batch: Transition[]) => {
         if (signal.aborted) throw new ImportStopped();
         await this.write(buffer, batch);
@@ -254,7 +258,7 @@ export class ReplayService {
       };
       const onReport = (report: ImportReport) => {
         committed = { ...report, rejected: report.rejected.slice() };
-        Object.assign(progress, { lines: report.lines, accepted: report.accepted, rejected: report.rejectedCount });
+        Object.assign(progress, { lines: report.lines, accepted: report.accepted, rejected: report.rejectedCount, duplicates: report.duplicates });
         throttle({ ...progress });
       };
       const onBytes = (bytes: number) => {
@@ -271,8 +275,10 @@ export class ReplayService {
         }
       };
       try {
-        const report = await importJsonl(textChunks(file, onBytes), onBatch, { batchSize: IMPORT_BATCH, onProgress: onReport, onMeta, knownEnvs: ENVIRONMENTS.map((e) => e.name) });
-        throttle({ ...progress, lines: report.lines, accepted: report.accepted, rejected: report.rejectedCount });
+        const report = await importJsonl(textChunks(file, onBytes), onBatch, {
+          batchSize: IMPORT_BATCH, onProgress: onReport, onMeta, knownEnvs: ENVIRONMENTS.map((e) => e.name), dropKnown: dropStoredTransitions(buffer.store),
+        });
+        throttle({ ...progress, lines: report.lines, accepted: report.accepted, rejected: report.rejectedCount, duplicates: report.duplicates });
         throttle.flush();
         return { ...report, fileName: file.name, bytes: file.size, stopped: false };
       } catch (error) {

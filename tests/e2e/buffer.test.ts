@@ -56,7 +56,7 @@ describe('the Buffer view, driven by a person in Chromium', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('seeds, imports with a line-numbered report, searches, pages, exports, and keeps it all across a reload', async () => {
+  it('seeds, imports with a line-numbered report (and a second time without doubling), searches, pages, exports, and keeps it all across a reload', async () => {
     // A fresh browser context: its own, empty IndexedDB.
     const page = await browser.newPage({ viewport: { width: 1280, height: 1100 }, acceptDownloads: true });
     const errors = collectErrors(page);
@@ -96,6 +96,14 @@ describe('the Buffer view, driven by a person in Chromium', () => {
     await expect.poll(() => number(page, 'count-total'), { timeout: 30_000 }).toBe(seeded + 3);
     expect(await number(page, 'count-shop-synthetic')).toBe(3);
     expect(await page.getByRole('alert').count()).toBe(0);
+
+    // The same file again stores nothing twice: its good lines are counted as already here.
+    await page.getByLabel('Import a JSONL file').setInputFiles(importFile);
+    await expect.poll(() => page.getByTestId('import-duplicates').textContent(), { timeout: 30_000 }).toBe('3');
+    expect(await page.getByTestId('import-accepted').textContent()).toBe('0');
+    expect(await report.textContent()).toMatch(/3 already in the buffer, not stored again/);
+    await expect.poll(() => number(page, 'count-total'), { timeout: 30_000 }).toBe(seeded + 3);
+    expect(await number(page, 'count-shop-synthetic')).toBe(3);
 
     // The imported transitions, by filter: the file's markup is shown as text and never runs.
     await page.getByLabel('Filter by source').selectOption('synthetic');

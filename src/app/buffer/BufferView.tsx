@@ -202,11 +202,11 @@ function Import() {
           }} />
         {running && <button type="button" disabled={state !== 'running'} onClick={() => void stopJob()}>Stop import</button>}
       </div>
-      <p class="muted small">One transition per line, as exported here or by the CLI. Good lines are stored; bad ones are skipped and listed.</p>
+      <p class="muted small">One transition per line, as exported here or by the CLI. Good lines are stored; bad ones are skipped and listed; transitions already here are not stored twice, so an import that was stopped or cut short by a reload can simply be run again.</p>
       {progress && running && (
         <>
           <label class="progress-label" for="import-progress" aria-live="polite">
-            Reading {importFileName.value}: {bytes(progress.bytesRead)} of {bytes(progress.totalBytes)} · {int(progress.lines)} lines · {int(progress.accepted)} imported · {int(progress.rejected)} skipped
+            Reading {importFileName.value}: {bytes(progress.bytesRead)} of {bytes(progress.totalBytes)} · {int(progress.lines)} lines · {int(progress.accepted)} imported{progress.duplicates > 0 ? ` · ${int(progress.duplicates)} already here` : ''} · {int(progress.rejected)} skipped
           </label>
           <progress id="import-progress" max={Math.max(1, progress.totalBytes)} value={progress.bytesRead} />
         </>
@@ -236,6 +236,7 @@ function ImportReport() {
     <div class="import-report" data-testid="import-report">
       <p role="status">
         {report.fileName}: <strong data-testid="import-accepted">{int(report.accepted)}</strong> transitions imported from {int(report.lines)} lines
+        {report.duplicates > 0 && <>; <strong data-testid="import-duplicates">{int(report.duplicates)}</strong> already in the buffer, not stored again</>}
         {report.rejectedCount > 0 ? <>; <strong data-testid="import-rejected">{int(report.rejectedCount)}</strong> bad lines skipped</> : '; no bad lines'}
         {report.stopped ? ' (stopped before the end of the file).' : '.'}
       </p>

@@ -184,7 +184,7 @@ export async function importFile(file: File): Promise<void> {
   if (jobRunning.value) return;
   importState.value = 'running';
   importFileName.value = file.name;
-  importProgress.value = { bytesRead: 0, totalBytes: file.size, lines: 0, accepted: 0, rejected: 0 };
+  importProgress.value = { bytesRead: 0, totalBytes: file.size, lines: 0, accepted: 0, rejected: 0, duplicates: 0 };
   importResult.value = null;
   error.value = null;
   try {

@@ -12,6 +12,7 @@ import { ENVIRONMENTS, envSpec } from '../../envs/registry.ts';
 import { FileReplayStore, loadStoreFile } from '../../replay/file-store.ts';
 import { MemoryReplayStore } from '../../replay/memory-store.ts';
 import { importJsonl } from '../../replay/jsonl.ts';
+import { dropStoredTransitions } from '../../replay/known-transitions.ts';
 import { InputFormatError } from '../../replay/lines.ts';
 import { parseMix } from '../../replay/seed.ts';
 import { seedBuffer } from '../../jobs/seed-buffer.ts';
@@ -112,6 +113,8 @@ async function importCommand(io: CommandIO, argv: string[]): Promise<void> {
       await store.add(batch);
     }, {
       knownEnvs: ENVIRONMENTS.map((e) => e.name),
+      // The same file twice (or again after an interrupted import) adds only what the store lacks.
+      dropKnown: dropStoredTransitions(store),
       // A store file's own tasks and runs come with its transitions (its statistics belong to its runs' policies, not to this store's).
       onMeta: async (meta) => {
         await store.putTasks(meta.tasks);
@@ -124,6 +127,13 @@ async function importCommand(io: CommandIO, argv: string[]): Promise<void> {
     });
     for (const problem of report.rejected) io.progress(`${input}:${problem.line}: skipped: ${problem.problem}`);
     if (report.rejectedCount > report.rejected.length) io.progress(`… and ${report.rejectedCount - report.rejected.length} more bad lines`);
+    if (report.accepted === 0 && report.duplicates > 0) {
+      await store.save();
+      const summary = { input, out, lines: report.lines, accepted: 0, duplicates: report.duplicates, rejected: report.rejectedCount, stored: await store.count() };
+      if (values.json) io.out(JSON.stringify(summary));
+      else io.out(`nothing new: ${out} already holds all ${report.duplicates} transitions of ${input}${report.rejectedCount > 0 ? `; ${report.rejectedCount} bad lines skipped` : ''}`);
+      return;
+    }
     if (report.accepted === 0) {
       const first = report.rejected[0];
       throw new DreamGymError(
@@ -132,9 +142,9 @@ async function importCommand(io: CommandIO, argv: string[]): Promise<void> {
       );
     }
     await store.save();
-    const summary = { input, out, lines: report.lines, accepted: report.accepted, rejected: report.rejectedCount, stored: await store.count() };
+    const summary = { input, out, lines: report.lines, accepted: report.accepted, duplicates: report.duplicates, rejected: report.rejectedCount, stored: await store.count() };
     if (values.json) io.out(JSON.stringify(summary));
-    else io.out(`${report.accepted} transitions imported into ${out}, ${report.rejectedCount} bad lines skipped`);
+    else io.out(`${report.accepted} transitions imported into ${out}${report.duplicates > 0 ? `, ${report.duplicates} already there not stored again` : ''}, ${report.rejectedCount} bad lines skipped`);
   } finally {
     await store.release();
   }

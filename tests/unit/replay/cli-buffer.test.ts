@@ -38,6 +38,28 @@ describe('buffer on the command line', () => {
     expect(io.stderr).toEqual([expect.stringMatching(/in\.jsonl:2: skipped: not JSON/), expect.stringMatching(/in\.jsonl:4: skipped: done: /)]);
   });
 
+  it('import adds only what the store lacks: the same file twice stores nothing the second time, a longer file only its new lines', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'dg-buffer-'));
+    const store = path.join(dir, 'store.jsonl');
+    const half = path.join(dir, 'half.jsonl');
+    const whole = path.join(dir, 'whole.jsonl');
+    writeFileSync(half, [1, 2, 3].map((n) => transitionLine(transition(n))).join(''));
+    // The whole file repeats the half (an import stopped half-way, then run on the full file) and adds two, one of them a second run.
+    writeFileSync(whole, [1, 2, 3, 4].map((n) => transitionLine(transition(n))).join('') + transitionLine(transition(1, { runId: 'run-b' })));
+    const first = capture();
+    expect(await main(['buffer', 'import', half, '--out', store, '--json'], first)).toBe(0);
+    expect(lastJson(first.stdout)).toMatchObject({ accepted: 3, duplicates: 0, stored: 3 });
+    const again = capture();
+    expect(await main(['buffer', 'import', half, '--out', store], again)).toBe(0);
+    expect(again.stdout.join('\n')).toMatch(/nothing new: .*store\.jsonl already holds all 3 transitions/);
+    const rest = capture();
+    expect(await main(['buffer', 'import', whole, '--out', store, '--json'], rest)).toBe(0);
+    expect(lastJson(rest.stdout)).toMatchObject({ lines: 5, accepted: 2, duplicates: 3, stored: 5 });
+    const stats = capture();
+    expect(await main(['buffer', 'stats', store, '--json'], stats)).toBe(0);
+    expect(lastJson(stats.stdout)).toMatchObject({ transitions: 5 });
+  });
+
   it('says what is wrong with bad usage', async () => {
     const cases: [string[], RegExp][] = [
       [['buffer'], /needs a subcommand/],
