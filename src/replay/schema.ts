@@ -30,7 +30,8 @@ export const transitionSchema = v.strictObject({
   instruction: text,
   history: v.pipe(v.array(v.pipe(v.string(), v.maxLength(1024))), v.maxLength(MAX_HISTORY)),
   state: observation,
-  action: v.pipe(v.string(), v.maxLength(1024)),
+  // An action is what the agent did: an empty one says nothing (a malformed one is kept: the env answered it as invalid, and that is experience too).
+  action: v.pipe(v.string(), v.maxLength(1024), v.check((a) => a.trim() !== '', 'empty (a transition records the action taken)')),
   reasoning: v.optional(text),
   next: observation,
   reward: v.pipe(v.number(), v.finite(), v.minValue(-MAX_REWARD), v.maxValue(MAX_REWARD)),
@@ -41,13 +42,43 @@ export const transitionSchema = v.strictObject({
 
 export type ValidationResult = { ok: true; transition: Transition } | { ok: false; problem: string };
 
+/** The fields a transition has, named when a line holds something else entirely. */
+const FIELDS = Object.keys(transitionSchema.entries);
+const REQUIRED = FIELDS.filter((k) => !['id', 'episodeId', 'reasoning'].includes(k));
+
+/** What a JSON value is, in words, for a line that is not a transition at all. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a JSON array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return 'a string';
+  return `a ${typeof value}`;
+}
+
+/** valibot's message for one issue, said in the file's terms ("missing", "not a transition field", "expected …, got …"). */
+function issueText(issue: v.BaseIssue<unknown>): string {
+  const path = v.getDotPath(issue);
+  const received = issue.received === 'undefined' ? null : issue.received;
+  let what: string;
+  if (issue.kind === 'schema' && issue.type === 'strict_object' && issue.expected === 'never') what = 'not a transition field';
+  else if (received === null) what = 'missing';
+  else if (issue.kind === 'schema') what = `expected ${issue.expected === 'Object' ? 'an object' : issue.expected}, got ${received}`;
+  else what = issue.message;
+  return path ? `${path}: ${what}` : what;
+}
+
 /** Check an untrusted value; the problem names the first few bad fields by path. */
 export function validateTransition(value: unknown): ValidationResult {
+  // A line that is no transition at all (an array, a number, another tool's object) gets one sentence, not a field-by-field list.
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, problem: `not a transition: ${kindOf(value)}, where each line holds one JSON object with ${REQUIRED.join(', ')}` };
+  }
+  const keys = Object.keys(value);
+  if (!['state', 'action', 'next'].some((k) => keys.includes(k))) {
+    const shown = keys.slice(0, 5).join(', ') + (keys.length > 5 ? ', …' : '');
+    return { ok: false, problem: `not a transition: an object with ${keys.length === 0 ? 'no fields' : `the fields ${shown}`}, where a transition has ${REQUIRED.join(', ')}` };
+  }
   const result = v.safeParse(transitionSchema, value);
   if (result.success) return { ok: true, transition: result.output as Transition };
-  const problems = result.issues.slice(0, 3).map((issue) => {
-    const path = v.getDotPath(issue);
-    return path ? `${path}: ${issue.message}` : issue.message;
-  });
-  return { ok: false, problem: problems.join('; ') };
+  return { ok: false, problem: result.issues.slice(0, 3).map(issueText).join('; ') };
 }

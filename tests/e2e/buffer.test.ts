@@ -92,7 +92,7 @@ describe('the Buffer view, driven by a person in Chromium', () => {
     const problems = await report.getByRole('listitem').allTextContents();
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/^line 3: not JSON/);
-    expect(problems[1]).toMatch(/^line 4: reward: Invalid type/);
+    expect(problems[1]).toMatch(/^line 4: reward: expected number, got /);
     await expect.poll(() => number(page, 'count-total'), { timeout: 30_000 }).toBe(seeded + 3);
     expect(await number(page, 'count-shop-synthetic')).toBe(3);
     expect(await page.getByRole('alert').count()).toBe(0);

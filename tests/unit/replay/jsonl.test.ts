@@ -64,6 +64,24 @@ describe('JSONL import and export', () => {
     expect(validateTransition(transition(1))).toMatchObject({ ok: true });
   });
 
+  it('says what a line is in the file\'s terms: not a transition at all, a missing or unknown field, a wrong type, an empty action', () => {
+    const problem = (value: unknown) => {
+      const result = validateTransition(value);
+      return result.ok ? 'ok' : result.problem;
+    };
+    expect(problem([1, 2, 3])).toMatch(/^not a transition: a JSON array, where each line holds one JSON object with runId, taskId, .*createdAt$/);
+    expect(problem(null)).toMatch(/^not a transition: null,/);
+    expect(problem({ name: 'x', price: 3 })).toMatch(/^not a transition: an object with the fields name, price, where a transition has runId, /);
+    const { runId: _runId, ...noRun } = transition(1);
+    expect(problem(noRun)).toBe('runId: missing');
+    expect(problem({ ...transition(1), extra: 1 })).toBe('extra: not a transition field');
+    expect(problem({ ...transition(1), reward: 'one' })).toBe('reward: expected number, got "one"');
+    expect(problem({ ...transition(1), state: 'page' })).toBe('state: expected an object, got "page"');
+    expect(problem({ ...transition(1), action: '  ' })).toBe('action: empty (a transition records the action taken)');
+    // A malformed action is experience too (the env answered it as invalid): it stays importable.
+    expect(problem({ ...transition(1), action: 'dance wildly' })).toBe('ok');
+  });
+
   it('ignores a store file meta line instead of calling it bad', async () => {
     const { report } = await collect([`{"$meta":{"version":1}}\n${transitionLine(transition(1))}`]);
     expect(report).toMatchObject({ accepted: 1, rejectedCount: 0 });
