@@ -189,8 +189,15 @@ export async function importFile(file: File): Promise<void> {
   error.value = null;
   try {
     // A File is cloned to the worker as a handle: the worker streams it, the page never reads it.
+    let lastCounts = Date.now();
     const result = await replayClient().importJsonl(file, proxy((progress: ImportProgress) => {
-      if (active(importState.value)) importProgress.value = progress;
+      if (!active(importState.value)) return;
+      importProgress.value = progress;
+      // The counts grow with a long import, as with seeding, rather than jumping at its end.
+      if (Date.now() - lastCounts > 1000) {
+        lastCounts = Date.now();
+        void refreshSummary();
+      }
     }));
     importResult.value = result;
     importState.value = result.stopped ? 'stopped' : 'done';
