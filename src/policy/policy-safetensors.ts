@@ -36,6 +36,10 @@ export function policyFromSafetensors(weightsFile: Uint8Array, configText: strin
   } catch (error) {
     throw new PolicyFileError('header', `${SAFETENSORS_CONFIG_FILE} is not JSON: ${(error as Error).message}`);
   }
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) {
+    throw new PolicyFileError('not-a-policy', `${SAFETENSORS_CONFIG_FILE} holds ${config === null ? 'null' : Array.isArray(config) ? 'a JSON array' : `a ${typeof config}`}, not a DreamGym policy's config (a JSON object with "format": "${SAFETENSORS_CONFIG_FORMAT}")`);
+  }
+  if (config.format === undefined) throw new PolicyFileError('not-a-policy', `${SAFETENSORS_CONFIG_FILE} has no "format" field, so it is not a DreamGym policy's config (expected "format": "${SAFETENSORS_CONFIG_FORMAT}")`);
   if (config.format !== SAFETENSORS_CONFIG_FORMAT) throw new PolicyFileError('not-a-policy', `${SAFETENSORS_CONFIG_FILE} is not a DreamGym policy's (format ${JSON.stringify(config.format)}, expected "${SAFETENSORS_CONFIG_FORMAT}")`);
   if (!Array.isArray(config.weights)) throw new PolicyFileError('header', `${SAFETENSORS_CONFIG_FILE} lists no weights`);
   const { tensors } = decodeSafetensors(weightsFile);

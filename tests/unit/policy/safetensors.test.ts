@@ -104,7 +104,11 @@ describe('a policy as safetensors and config.json', () => {
 
   it('refuses a config of something else, and weights that do not match the card', () => {
     const { weights, config } = policyToSafetensors(dgp);
-    expect(() => policyFromSafetensors(weights, '{"format":"other"}')).toThrow(/not a DreamGym policy's/);
+    expect(() => policyFromSafetensors(weights, '{"format":"other"}')).toThrow(/not a DreamGym policy's \(format "other", expected/);
+    // Another tool's config without the field, or JSON that is no object at all: said in words, not "format undefined" or a TypeError.
+    expect(() => policyFromSafetensors(weights, '{"model_type":"bert"}')).toThrow(/config\.json has no "format" field/);
+    expect(() => policyFromSafetensors(weights, 'null')).toThrow(/config\.json holds null, not a DreamGym policy's config/);
+    expect(() => policyFromSafetensors(weights, '[1]')).toThrow(/config\.json holds a JSON array/);
     const missing = { ...config, weights: config.weights.slice(1) };
     expect(() => policyFromSafetensors(weights, JSON.stringify(missing))).toThrow(/holds 15 tensors; config.json lists 14/);
     const wider = { ...config, architecture: { ...config.architecture, hidden: 32 } };
