@@ -28,6 +28,17 @@ export function parseSpec<S extends v.GenericSchema>(schema: S, input: unknown, 
   const path = issue.path?.map((p) => String(p.key)).join('.');
   // A required field left out: the object's own issue, whose words are valibot's.
   if (path && /object$/.test(issue.type) && issue.received === 'undefined') throw new UsageError(`${name(path)} is required`);
-  const got = issue.input === undefined ? '' : `, got ${JSON.stringify(issue.input)?.slice(0, 80) ?? String(issue.input)}`;
+  const got = gotText(issue.input);
   throw new UsageError(path ? `${name(path)} ${issue.message}${got}` : `${issue.message}${got}`);
+}
+
+/**
+ * What the field held, for the message. A form's number field left empty (or holding text) reads
+ * as NaN, which JSON would print as "null": say it in words; JSON's text for the rest.
+ */
+function gotText(input: unknown): string {
+  if (input === undefined) return '';
+  if (typeof input === 'number' && Number.isNaN(input)) return ', but it is empty or not a number';
+  if (typeof input === 'number' && !Number.isFinite(input)) return `, got ${String(input)}`;
+  return `, got ${JSON.stringify(input)?.slice(0, 80) ?? String(input)}`;
 }

@@ -19,6 +19,8 @@ describe("the trainer service checks the Train view's numbers with the train spe
   const cases: [string, Partial<TrainRequest>, RegExp][] = [
     ['a seed beyond 2^53', { seed: 2 ** 60 }, /^Seed must be an integer ≥ 0 and ≤ 9,007,199,254,740,991/],
     ['an absurd real budget', { realBudget: 1e99 }, /^Real-transition budget must be an integer ≥ 1 and ≤ 100,000,000/],
+    // An empty number field reads as NaN in the page: said in words, not JSON's "got null".
+    ['an empty real budget field', { realBudget: Number.NaN }, /^Real-transition budget must be an integer ≥ 1 and ≤ 100,000,000, but it is empty or not a number$/],
     ['a fractional evaluation period', { evalEvery: 1.5 }, /^Evaluate every N iterations must be an integer/],
     ['λ above 1', { curriculum: { lambda: 2 } }, /^λ \(largest share of generated tasks\) must be a number in \[0, 1\]/],
     ['a dream run without a synthetic budget', { mode: 'dream', realBudget: 0 }, /^Synthetic-transition budget is required/],
