@@ -82,8 +82,17 @@ describe('the Evaluate view, driven by a person in Chromium', () => {
 
     // The split selector comes from the env worker: shop's splits, the test split first chosen.
     await expect.poll(() => page.getByLabel('Split').inputValue(), { timeout: 30_000 }).toBe('test');
+    // A task number the split does not have is said beside the field, and Start waits for a good one.
+    const start = page.getByRole('button', { name: 'Start episode' });
+    const testSize = Number(/\((\d+)\)/.exec((await page.getByLabel('Split').locator('option:checked').textContent()) ?? '')?.[1]);
+    for (const [typed, said] of [['99999', 'got 99999'], ['-5', 'got -5'], ['', 'the field is empty']] as const) {
+      await page.getByLabel('Task').fill(typed);
+      await expect.poll(() => page.getByTestId('eval-task-problem').textContent()).toBe(`Task: a whole number from 0 to ${(testSize - 1).toLocaleString('en-US')} (the test split has ${testSize.toLocaleString('en-US')} tasks); ${said}.`);
+      expect(await start.isDisabled()).toBe(true);
+    }
     await page.getByLabel('Task').fill('3');
-    await page.getByRole('button', { name: 'Start episode' }).click();
+    await expect.poll(() => page.getByTestId('eval-task-problem').count()).toBe(0);
+    await start.click();
     await expect.poll(() => page.getByTestId('eval-instruction').textContent(), { timeout: 30_000 }).toMatch(/price lower than/);
 
     for (let i = 1; i <= 3; i++) {

@@ -8,7 +8,7 @@ import { LivePage } from '../LivePage.tsx';
 import { Transcript } from '../play/Transcript.tsx';
 import {
   busy, episode, episodeError, ensureEnvs, exportSafetensors, fileError, fileName, header, isDone, lastStep, loadPolicyFiles, loading,
-  observation, policyEnv, runToEnd, running, split, splitSize, startEpisode, stepOnce, steps, taskIndex, totalReward,
+  observation, policyEnv, runToEnd, running, split, splitSize, startEpisode, stepOnce, steps, taskIndex, taskProblem, totalReward,
 } from './evaluate-store.ts';
 
 /** Any value read from a file, as plain text (rendered by JSX as a text node, never as HTML). */
@@ -125,13 +125,15 @@ function EpisodeControls() {
         </select>
         <label for="eval-task">Task</label>
         <input id="eval-task" type="number" min={0} max={max} step={1} value={taskIndex.value} disabled={running.value}
+          aria-invalid={taskProblem.value !== null} aria-describedby={taskProblem.value ? 'eval-task-problem' : undefined}
           onInput={(e) => { taskIndex.value = (e.target as HTMLInputElement).valueAsNumber; }} />
-        <button type="submit" class="primary" disabled={busy.value || running.value}>Start episode</button>
+        <button type="submit" class="primary" disabled={busy.value || running.value || taskProblem.value !== null}>Start episode</button>
         <button type="button" disabled={!episode.value || isDone.value || busy.value || running.value} onClick={() => void stepOnce()}>Step</button>
         {running.value
           ? <button type="button" onClick={() => { running.value = false; }}>Stop</button>
           : <button type="button" disabled={!episode.value || isDone.value || busy.value} onClick={() => void runToEnd()}>Run to end</button>}
       </form>
+      {taskProblem.value && <p class="error" id="eval-task-problem" data-testid="eval-task-problem">{taskProblem.value}</p>}
       {episodeError.value && <p class="error" role="alert">{episodeError.value}</p>}
     </section>
   );

@@ -32,6 +32,13 @@ export const episodeError = signal<string | null>(null);
 /** The loaded policy's environment as the env worker describes it (its splits and sizes). */
 export const policyEnv = computed(() => (header.value ? envs.value.find((e) => e.name === header.value?.env) ?? null : null));
 export const splitSize = computed(() => policyEnv.value?.splits.find((s) => s.name === split.value)?.size ?? 0);
+/** Why the Task field's number names no task of the split (null when it does, or while the split is unknown). */
+export const taskProblem = computed(() => {
+  const n = taskIndex.value;
+  const size = splitSize.value;
+  if (size === 0 || (Number.isInteger(n) && n >= 0 && n < size)) return null;
+  return `Task: a whole number from 0 to ${(size - 1).toLocaleString('en-US')} (the ${split.value} split has ${size.toLocaleString('en-US')} tasks); ${Number.isNaN(n) ? 'the field is empty' : `got ${n}`}.`;
+});
 export const lastStep = computed(() => steps.value.at(-1) ?? null);
 export const observation = computed(() => lastStep.value?.result.observation ?? episode.value?.observation ?? null);
 export const isDone = computed(() => lastStep.value?.result.done ?? false);
@@ -129,6 +136,8 @@ async function guarded(work: () => Promise<void>): Promise<void> {
 
 export async function startEpisode(): Promise<void> {
   if (!header.value || busy.value) return;
+  // The view shows the problem beside the field and keeps Start disabled; a submit by Enter stops here.
+  if (taskProblem.value) return;
   await guarded(async () => {
     episode.value = await trainerClient().startEpisode(split.value, taskIndex.value);
     steps.value = [];
