@@ -8,6 +8,7 @@
  * kept as they are, so a stored run can be downloaded again whole. No tfjs here: this runs in the page.
  */
 import * as v from 'valibot';
+import { CHECKPOINT_CONTAINER, EXPERIENCE_CONTAINER, POLICY_CONTAINER, type ContainerKind } from '../../core/weight-file.ts';
 // modes.ts, not train/trainer.ts: importing the trainer would pull tfjs into the page.
 import { TRAIN_ALGOS, TRAIN_MODES } from '../../train/modes.ts';
 
@@ -127,12 +128,34 @@ export function validateRunData(value: unknown): { ok: true; run: RunData } | { 
   return parsed.success ? { ok: true, run: parsed.output } : { ok: false, problem: issues(parsed.issues) };
 }
 
+/** Where each of the project's binary files is opened instead of here. */
+const BINARY_HOMES: readonly [ContainerKind, string][] = [
+  [POLICY_CONTAINER, 'open it in the Evaluate view'],
+  [EXPERIENCE_CONTAINER, 'load it in the Experience view'],
+  [CHECKPOINT_CONTAINER, 'the Train view or `train --resume` goes on from it'],
+];
+
+/**
+ * What a file that is not text is, said in words: JSON.parse's own message would quote its first
+ * bytes, control characters and all. Null for text (whose JSON error is worth quoting).
+ */
+function binaryKind(content: string): string | null {
+  for (const [kind, home] of BINARY_HOMES) {
+    if (content.startsWith(kind.magic)) return `a DreamGym ${kind.noun} (${kind.extension}; ${home})`;
+  }
+  // A NUL, or bytes that are not UTF-8 (read as U+FFFD), near the start: no text format of ours has them.
+  const start = content.slice(0, 1024);
+  return start.includes('\u0000') || start.includes('\uFFFD') ? 'binary data (not text)' : null;
+}
+
 /**
  * Read a file's text as runs. Every problem message starts with the file's name and says what the
  * file is instead, where that can be told, and what file would work.
  */
 export function parseRunFile(fileName: string, content: string): RunFileResult {
   const fail = (problem: string): RunFileResult => ({ ok: false, problem: `${fileName}: ${problem}` });
+  const binary = binaryKind(content);
+  if (binary) return fail(`${binary}, not a training run. Import a training run written by \`train … --history FILE.json\` or a paper experiment report.`);
   let value: unknown;
   try {
     value = JSON.parse(content);
