@@ -62,5 +62,10 @@ describe('the built app, played by a person in Chromium', () => {
     await expect.poll(() => page.getByText('<img src=x onerror="window.__pwned=1"> shoes').count()).toBeGreaterThan(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await page.locator('.state img').count()).toBe(0);
+    // An invalid action: the transcript says why, in the env's words (malformed here), not only "invalid".
+    await page.getByLabel('Type any action').fill('dance[wildly');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const last = page.locator('ol.transcript > li').last();
+    await expect.poll(() => last.textContent()).toMatch(/dance\[wildly → reward 0\.00 \(invalid: "dance\[wildly" is not a well-formed action \(search\[\.\.\.\] or click\[\.\.\.\]\), so nothing changes/);
   });
 });

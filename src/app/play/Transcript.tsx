@@ -15,7 +15,9 @@ export function Transcript({ entries, titleId }: { entries: readonly TranscriptE
         {entries.map(({ actor, action, result }, i) => (
           <li key={i} class={result.info.valid ? '' : 'invalid'}>
             {actor && <><span class="muted">{actor}</span>{' '}</>}<code>{action}</code>
-            {' → '}reward {result.reward.toFixed(2)}{result.info.valid ? '' : ' (invalid)'}
+            {' → '}reward {result.reward.toFixed(2)}
+            {/* The env's own words for why (malformed, not on this page, does not apply here), so a person knows what to change. */}
+            {result.info.valid ? '' : <> (invalid{result.info.explanation ? <>: <span class="why">{result.info.explanation}</span></> : ''})</>}
             {result.done ? (result.info.won ? ' · won' : ' · done') : ''}
           </li>
         ))}
