@@ -38,6 +38,8 @@ export interface ExperiencePrediction {
   valid: boolean;
   /** Why `valid` is false, for the metrics and the Experience view. */
   problem?: string;
+  /** The model's last reply when it could not be used (its start), so a person sees what it said. */
+  reply?: string;
 }
 
 /** Running counters every model keeps; the trainer and `experience eval` report them. */
@@ -103,6 +105,10 @@ export function failureObservation(reason: string): Observation {
   return { text: `status: failure\nreason: ${reason.replace(/\s+/g, ' ').slice(0, 200)}`, actions: [] };
 }
 
-export function failurePrediction(problem: string): ExperiencePrediction {
-  return { reasoning: '', next: failureObservation(problem), reward: 0, done: true, valid: false, problem };
+/** A reply shown with an unusable prediction is cut to this many characters: enough to see what went wrong. */
+export const MAX_SHOWN_REPLY = 600;
+
+export function failurePrediction(problem: string, reply?: string): ExperiencePrediction {
+  const shown = reply === undefined ? {} : { reply: reply.length > MAX_SHOWN_REPLY ? `${reply.slice(0, MAX_SHOWN_REPLY)}…` : reply };
+  return { reasoning: '', next: failureObservation(problem), reward: 0, done: true, valid: false, problem, ...shown };
 }

@@ -33,7 +33,7 @@ import { KnnExperienceModel } from '../experience/knn.ts';
 import { ChatTransportError } from '../experience/llm/chat.ts';
 import { compactState } from '../experience/prompt.ts';
 import {
-  emptyStats, failurePrediction, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats, type HistoryStep,
+  emptyStats, failurePrediction, MAX_SHOWN_REPLY, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats, type HistoryStep,
 } from '../experience/types.ts';
 import { createExperienceModel } from '../jobs/experience-model.ts';
 import { EXPERIENCE_KINDS } from '../jobs/experience-spec.ts';
@@ -449,5 +449,6 @@ function checkPrediction(p: ExperiencePrediction): ExperiencePrediction {
     done: p.done,
     valid: p.valid,
     ...(typeof p.problem === 'string' ? { problem: p.problem } : {}),
+    ...(typeof p.reply === 'string' ? { reply: p.reply.slice(0, MAX_SHOWN_REPLY + 1) } : {}),
   };
 }

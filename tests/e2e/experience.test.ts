@@ -3,11 +3,12 @@
  * seeding the buffer through the Buffer view) and read the fidelity meter; fit the neural model
  * from that buffer, watch its chart, step with it, find it again after a reload, export it and have
  * a bad file refused; choose a WebLLM model with no network and get a clear error, not a hang or a
- * blank page; and an HTTP endpoint that is not running.
+ * blank page; an HTTP endpoint that is not running, and one that answers slowly in prose.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import { startChatServer } from '../../src/experience/llm/chat-server.ts';
 import { encodePolicyFile } from '../../src/policy/dgp.ts';
 import { ARTIFACTS, collectErrors, launch, number, seedShop } from './browser.ts';
 
@@ -293,5 +294,40 @@ describe('the Experience view, driven by a person in Chromium', () => {
     expect(await page.getByTestId('active-backend').textContent()).toBe('llm:http/qwen2.5:0.5b@127.0.0.1:9');
     await page.screenshot({ path: `${ARTIFACTS}/experience-http-refused.png`, fullPage: true });
     expect(pageErrors).toEqual([]);
+  }, 240_000);
+
+  it('counts the wait on a slow endpoint, and shows what it answered when the answer cannot be used', async () => {
+    const prose = 'I imagine the store would show a few pairs of shoes here.';
+    // A real OpenAI-compatible server on loopback that takes a second and answers in prose, every time.
+    const server = await startChatServer({
+      model: 'prose-model',
+      answer: async () => {
+        await new Promise((done) => setTimeout(done, 1_200));
+        return { content: prose };
+      },
+    });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const errors = collectErrors(page);
+    try {
+      await page.goto(`${inject('appUrl')}#experience`);
+      await page.getByRole('radio', { name: /HTTP endpoint/ }).check();
+      await page.getByLabel('Base URL').fill(server.url);
+      await page.getByLabel('Model name').fill('prose-model');
+      await page.getByRole('button', { name: 'Use this endpoint' }).click();
+      await expect.poll(() => page.getByTestId('active-backend').textContent(), { timeout: 30_000 }).toMatch(/^llm:http\/prose-model@/);
+      await page.getByRole('button', { name: 'Start episode' }).click();
+      await page.getByLabel('Search the store').fill('shoes');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      // Three attempts of a second each: the view counts the seconds while it waits.
+      await expect.poll(() => page.getByTestId('experience-waited').textContent(), { timeout: 30_000 }).toMatch(/^waiting [1-9]\d* s$/);
+      await expect.poll(() => page.getByTestId('predicted-problem').textContent(), { timeout: 60_000 })
+        .toMatch(/^Unusable: the model's reply could not be used after 3 attempts: no JSON object in the reply/);
+      expect(await page.getByTestId('predicted-reply').textContent()).toBe(prose);
+      expect(await page.getByTestId('experience-waited').count()).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+      await server.close();
+    }
   }, 240_000);
 });

@@ -1,10 +1,10 @@
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { envs } from '../env-client.ts';
 import { ActionPanel } from '../play/ActionPanel.tsx';
 import { EpisodeColumns } from '../play/EpisodeColumns.tsx';
 import { BackendPanel } from './BackendPanel.tsx';
 import { active, busy, error, meter, modelStats, note, selectedEnv, selectedSplit, taskIndex } from './experience-state.ts';
-import { act, bufferCounts, chooseEnv, currentEnv, episode, isDone, lastStep, observation, openView, resetMeter, splitSize, startEpisode, stepping, steps, stopStep } from './experience-store.ts';
+import { act, bufferCounts, chooseEnv, currentEnv, episode, isDone, lastStep, observation, openView, resetMeter, splitSize, startEpisode, stepping, steppingSince, steps, stopStep } from './experience-store.ts';
 import { connectJoinedRoom, joinRoomFromLocation } from './join-room.ts';
 import { FidelityMeterPanel, StepComparison, StepHistory } from './StepComparison.tsx';
 
@@ -68,9 +68,23 @@ function StepStatus() {
   return (
     <div class="row">
       <p class="status" role="status" aria-live="polite"><span data-testid="experience-status">{message}</span></p>
+      {stepping.value && steppingSince.value !== null && <Waited since={steppingSince.value} />}
       {stepping.value && <button type="button" onClick={() => void stopStep()}>Stop</button>}
     </div>
   );
+}
+
+/**
+ * Seconds spent waiting on the model, counted each second: a slow answer and a server that never
+ * answers look alike otherwise. Outside the live region, so a screen reader is not told every tick.
+ */
+function Waited({ since }: { since: number }) {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [since]);
+  return <span class="muted small" data-testid="experience-waited">waiting {Math.max(0, Math.floor((now - since) / 1000))} s</span>;
 }
 
 function ModelStats() {

@@ -60,6 +60,12 @@ export function StepComparison({ step }: { step: ExperienceStep }) {
         <section class="panel" aria-labelledby="predicted-title" data-testid="predicted">
           <h3 id="predicted-title">Experience model <span class="muted small">{step.backend}</span></h3>
           {!predicted.valid && <p class="warning small" data-testid="predicted-problem">Unusable: {predicted.problem ?? 'the model gave no valid prediction'}</p>}
+          {!predicted.valid && predicted.reply !== undefined && (
+            <details class="advanced" open>
+              <summary>What the model answered last</summary>
+              <pre class="state raw" data-testid="predicted-reply">{predicted.reply === '' ? '(an empty reply)' : predicted.reply}</pre>
+            </details>
+          )}
           {predicted.reasoning && (
             <>
               <h4>Reasoning</h4>

@@ -31,6 +31,8 @@ export const episode = signal<ExperienceStart | null>(null);
 export const steps = signal<ExperienceStep[]>([]);
 /** A step is waiting on the model: it can be stopped. */
 export const stepping = signal(false);
+/** When the step waiting on the model was asked (ms since the epoch), so the view can count the wait. */
+export const steppingSince = signal<number | null>(null);
 
 export const currentEnv = computed(() => envs.value.find((e) => e.name === selectedEnv.value));
 export const splitSize = computed(() => currentEnv.value?.splits.find((s) => s.name === selectedSplit.value)?.size ?? 0);
@@ -150,6 +152,7 @@ export async function act(action: string): Promise<void> {
   if (!episode.value || isDone.value || busy.value) return;
   busy.value = true;
   stepping.value = true;
+  steppingSince.value = Date.now();
   stopRequested = false;
   error.value = null;
   note.value = null;
@@ -176,6 +179,7 @@ export async function act(action: string): Promise<void> {
   } finally {
     busy.value = false;
     stepping.value = false;
+    steppingSince.value = null;
   }
 }
 

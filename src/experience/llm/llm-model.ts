@@ -116,6 +116,7 @@ export class LlmExperienceModel implements ExperienceModel {
     const syntax = syntaxOf(input.task.env);
     let { messages, cached } = this.openingMessages(input);
     let problem = '';
+    let reply = '';
     for (let attempt = 0; attempt <= maxRetries; attempt++) {
       if (attempt > 0) this.counters.retries++;
       const response: ChatResponse = await client.complete({
@@ -139,6 +140,7 @@ export class LlmExperienceModel implements ExperienceModel {
         return parsed.prediction;
       }
       problem = parsed.problem;
+      reply = String(response.content ?? '');
       // Say what was wrong: with temperature 0 the same request would get the same reply.
       messages = [...answered, { role: 'user', content: `Your reply could not be used: ${problem}. Answer again with only the JSON object.` }];
       cached = promptTokens + completionTokens;
@@ -146,7 +148,7 @@ export class LlmExperienceModel implements ExperienceModel {
     this.counters.predictions++;
     this.counters.invalidOutputs++;
     if (input.episodeId !== undefined) this.conversations.delete(input.episodeId);
-    return failurePrediction(`the model's reply could not be used after ${maxRetries + 1} attempts: ${problem}`);
+    return failurePrediction(`the model's reply could not be used after ${maxRetries + 1} attempts: ${problem}`, reply);
   }
 
   private account(promptTokens: number, prefillTokens: number, completionTokens: number, response: ChatResponse): void {

@@ -3,7 +3,7 @@ import { Rng } from '../../../src/core/rng.ts';
 import type { ChatClient, ChatRequest, ChatResponse } from '../../../src/experience/llm/chat.ts';
 import { LlmExperienceModel } from '../../../src/experience/llm/llm-model.ts';
 import { OUTPUT_SCHEMA, extractJsonObject, parseOutput, renderAnswer } from '../../../src/experience/output.ts';
-import type { ExperienceInput } from '../../../src/experience/types.ts';
+import { MAX_SHOWN_REPLY, type ExperienceInput } from '../../../src/experience/types.ts';
 import { shopSearchStep } from './fixtures.ts';
 
 const RESULTS = ['page: results', 'instruction: buy a red mug', 'query: red mug', '[1] button: Back to Search', '[2] text: Page 1 (Total results: 2)', '[3] link: b01 | red mug | $9.99', '[4] link: b02 | blue mug | $7.50'].join('\n');
@@ -109,6 +109,17 @@ class ScriptedClient implements ChatClient {
   }
 }
 
+describe('an LLM experience model that answers in prose', () => {
+  it('ends the step in the failure state with the reason and the start of its last reply', async () => {
+    const { input } = await shopSearchStep();
+    const prose = 'The search would show several pairs of shoes. '.repeat(30);
+    const model = new LlmExperienceModel({ client: new ScriptedClient(() => prose), maxRetries: 1, framing: 'single' });
+    const [prediction] = await model.predict([input]);
+    expect(prediction).toMatchObject({ valid: false, problem: expect.stringMatching(/could not be used after 2 attempts: no JSON object in the reply/) });
+    expect(prediction?.reply).toBe(`${prose.slice(0, MAX_SHOWN_REPLY)}…`);
+  });
+});
+
 describe('1,000 malformed replies through the LLM experience model', () => {
   it('never throws, retries a bounded number of times, and ends in the failure state with reward 0', async () => {
     const { input } = await shopSearchStep();
@@ -133,6 +144,9 @@ describe('1,000 malformed replies through the LLM experience model', () => {
       expect(p).toMatchObject({ reward: 0, done: true, valid: false, next: { actions: [] } });
       expect(p.next.text).toMatch(/^status: failure/);
       expect(p.problem).toMatch(/could not be used after 3 attempts/);
+      // What the model said last comes with it (its start), for the Experience view to show.
+      expect(typeof p.reply).toBe('string');
+      expect((p.reply as string).length).toBeLessThanOrEqual(MAX_SHOWN_REPLY + 1);
     }
     for (const p of predictions.filter((q) => q.valid)) expect(p.next.text).toBe(RESULTS);
     expect(failures.length).toBeGreaterThan(500);
