@@ -34,11 +34,13 @@ export function parseSpec<S extends v.GenericSchema>(schema: S, input: unknown, 
 
 /**
  * What the field held, for the message. A form's number field left empty (or holding text) reads
- * as NaN, which JSON would print as "null": say it in words; JSON's text for the rest.
+ * as NaN, which JSON would print as "null", and an empty flag (`--real-budget=`) as "": say both in
+ * words, alike; JSON's text for the rest.
  */
 function gotText(input: unknown): string {
   if (input === undefined) return '';
   if (typeof input === 'number' && Number.isNaN(input)) return ', but it is empty or not a number';
+  if (typeof input === 'string' && input.trim() === '') return ', but it is empty';
   if (typeof input === 'number' && !Number.isFinite(input)) return `, got ${String(input)}`;
   return `, got ${JSON.stringify(input)?.slice(0, 80) ?? String(input)}`;
 }

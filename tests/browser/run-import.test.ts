@@ -78,9 +78,10 @@ describe('run files', () => {
   const bad: [string, string, RegExp][] = [
     ['not JSON', '{"env": "shop", ', /^broken\.json: not JSON \(.+\)\. Import a training run written by `train … --history FILE\.json`/],
     // Binary files are named, never quoted: JSON's own message would show their bytes.
-    ['a policy file', 'DGPF\u0000\u0000\u0001\u0000{"format":"dreamgym-policy"}\uFFFD\uFFFD', /^broken\.json: a DreamGym policy file \(\.dgp; open it in the Evaluate view\), not a training run\. Import a training run/],
-    ['an experience model file', 'DGXF\u0000\u0002', /^broken\.json: a DreamGym experience model file \(\.dgx; load it in the Experience view\), not a training run/],
-    ['binary data', 'PK\u0003\u0004\u0000\u0000\uFFFD', /^broken\.json: binary data \(not text\), not a training run\. Import a training run written by `train … --history FILE\.json` or a paper experiment report\.$/],
+    ['a policy file', 'DGPF\u0000\u0000\u0001\u0000{"format":"dreamgym-policy"}\uFFFD\uFFFD', /^broken\.json: a DreamGym policy file \(\.dgp\), not a training run: import it in the Evaluate view\. The Runs view imports a training run/],
+    ['an experience model file', 'DGXF\u0000\u0002', /^broken\.json: a DreamGym experience model file \(\.dgx\), not a training run: import it in the Experience view\./],
+    ['a checkpoint file', 'DGCF\u0000\u0002', /^broken\.json: a DreamGym training checkpoint \(\.dgc\), not a training run: the CLI goes on from it with `train … --checkpoint FILE\.dgc --resume`\./],
+    ['binary data', 'PK\u0003\u0004\u0000\u0000\uFFFD', /^broken\.json: binary data \(not text\), not a training run\. The Runs view imports a training run written by `train … --history FILE\.json` or a paper experiment report\.$/],
     ['a list', json([trainResult(1)]), /^broken\.json: holds a list, not a training run: expected a JSON object/],
     ['a string', json('hello'), /^broken\.json: holds a string, not a training run/],
     ['another kind of file', json({ kind: 'dreamgym-policy', version: 1 }), /^broken\.json: a file of kind "dreamgym-policy", not a training run or a paper experiment report \(kind "dreamgym-paper-experiment"\)\.$/],

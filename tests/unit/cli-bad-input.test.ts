@@ -64,6 +64,9 @@ const CASES: Case[] = [
   // train, mode real
   ['train --real-budget 1e99', () => [...TRAIN, '--real-budget', '1e99'], /--real-budget must be an integer ≥ 1 and ≤ 100,000,000/],
   ['train --real-budget ten', () => [...TRAIN, '--real-budget', 'ten'], /--real-budget must be an integer/],
+  // An empty flag is said in words, as the app says an empty number field ("got \"\"" said nothing).
+  ['train --real-budget= (empty)', () => [...TRAIN, '--real-budget='], /--real-budget must be an integer ≥ 1 and ≤ 100,000,000, but it is empty$/],
+  ['rollout --split "" (empty)', () => [...ROLLOUT, '--split', ''], /--split must be one of: train, test, but it is empty$/],
   ['train --seed beyond 2^53', () => [...REAL, '--seed', '9007199254740993'], /--seed must be an integer ≥ 0 and ≤ 9,007,199,254,740,991/],
   ['train --iterations 1e12', () => [...REAL, '--iterations', '1e12'], /--iterations must be an integer ≥ 0 and ≤ 1,000,000/],
   ['train --epochs with mode real', () => [...REAL, '--epochs', '3'], /--epochs is the budget of --mode bc and dpo; PPO\/GRPO's passes over each update are --set epochs=N/],

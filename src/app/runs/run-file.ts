@@ -128,24 +128,29 @@ export function validateRunData(value: unknown): { ok: true; run: RunData } | { 
   return parsed.success ? { ok: true, run: parsed.output } : { ok: false, problem: issues(parsed.issues) };
 }
 
-/** Where each of the project's binary files is opened instead of here. */
+/**
+ * Where each of the project's binary files is opened instead of here, in the words of the view that
+ * takes it ("Import a policy", "Import a .dgx file"). No view opens a checkpoint file: the Train view
+ * resumes the one this browser keeps, and only the CLI goes on from a .dgc file.
+ */
 const BINARY_HOMES: readonly [ContainerKind, string][] = [
-  [POLICY_CONTAINER, 'open it in the Evaluate view'],
-  [EXPERIENCE_CONTAINER, 'load it in the Experience view'],
-  [CHECKPOINT_CONTAINER, 'the Train view or `train --resume` goes on from it'],
+  [POLICY_CONTAINER, 'import it in the Evaluate view'],
+  [EXPERIENCE_CONTAINER, 'import it in the Experience view'],
+  [CHECKPOINT_CONTAINER, 'the CLI goes on from it with `train … --checkpoint FILE.dgc --resume`'],
 ];
 
 /**
- * What a file that is not text is, said in words: JSON.parse's own message would quote its first
- * bytes, control characters and all. Null for text (whose JSON error is worth quoting).
+ * What a file that is not text is, said in words, and where it opens instead: JSON.parse's own
+ * message would quote its first bytes, control characters and all. Null for text (whose JSON error
+ * is worth quoting).
  */
 function binaryKind(content: string): string | null {
   for (const [kind, home] of BINARY_HOMES) {
-    if (content.startsWith(kind.magic)) return `a DreamGym ${kind.noun} (${kind.extension}; ${home})`;
+    if (content.startsWith(kind.magic)) return `a DreamGym ${kind.noun} (${kind.extension}), not a training run: ${home}.`;
   }
   // A NUL, or bytes that are not UTF-8 (read as U+FFFD), near the start: no text format of ours has them.
   const start = content.slice(0, 1024);
-  return start.includes('\u0000') || start.includes('\uFFFD') ? 'binary data (not text)' : null;
+  return start.includes('\u0000') || start.includes('\uFFFD') ? 'binary data (not text), not a training run.' : null;
 }
 
 /**
@@ -155,7 +160,7 @@ function binaryKind(content: string): string | null {
 export function parseRunFile(fileName: string, content: string): RunFileResult {
   const fail = (problem: string): RunFileResult => ({ ok: false, problem: `${fileName}: ${problem}` });
   const binary = binaryKind(content);
-  if (binary) return fail(`${binary}, not a training run. Import a training run written by \`train … --history FILE.json\` or a paper experiment report.`);
+  if (binary) return fail(`${binary} The Runs view imports a training run written by \`train … --history FILE.json\` or a paper experiment report.`);
   let value: unknown;
   try {
     value = JSON.parse(content);
