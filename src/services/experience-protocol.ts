@@ -34,6 +34,11 @@ export interface BackendInfo {
   /** True when `step` cannot be used: the page predicts and calls `prepare` and `resolve`. */
   predictsOnPage: boolean;
   /**
+   * An endpoint's time to answer one request before it is given up (with a message that says so);
+   * absent where there is no such limit. The view shows it beside the seconds waited.
+   */
+  requestTimeoutMs?: number;
+  /**
    * Kind `neural` asked about an env with no usable neural model: kNN answers there (`name` is
    * `knn`), and this says why.
    */

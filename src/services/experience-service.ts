@@ -31,6 +31,7 @@ import { envSpec } from '../envs/registry.ts';
 import { eventFidelity, meanScores, scoreTransition, type TransitionScore } from '../experience/fidelity.ts';
 import { KnnExperienceModel } from '../experience/knn.ts';
 import { ChatTransportError } from '../experience/llm/chat.ts';
+import { DEFAULT_TIMEOUT_MS } from '../experience/llm/http-client.ts';
 import { compactState } from '../experience/prompt.ts';
 import {
   emptyStats, failurePrediction, MAX_SHOWN_REPLY, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats, type HistoryStep,
@@ -203,7 +204,12 @@ export class ExperienceService {
     this.fallbackKnn = new KnnExperienceModel();
     this.lastModel = null;
     const name = choice.kind === 'neural' ? 'neural' : choice.kind === 'webllm' ? `llm:webllm/${choice.modelId.trim()}` : (model as ExperienceModel).name;
-    this.backend = { kind: choice.kind, name, predictsOnPage: choice.kind === 'webllm' };
+    this.backend = {
+      kind: choice.kind,
+      name,
+      predictsOnPage: choice.kind === 'webllm',
+      ...(choice.kind === 'http' ? { requestTimeoutMs: choice.timeoutMs ?? DEFAULT_TIMEOUT_MS } : {}),
+    };
     this.resetMeter();
     return { ...this.backend };
   }

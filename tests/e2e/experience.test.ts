@@ -3,7 +3,8 @@
  * seeding the buffer through the Buffer view) and read the fidelity meter; fit the neural model
  * from that buffer, watch its chart, step with it, find it again after a reload, export it and have
  * a bad file refused; choose a WebLLM model with no network and get a clear error, not a hang or a
- * blank page; an HTTP endpoint that is not running, and one that answers slowly in prose.
+ * blank page; an HTTP endpoint that is not running, and one that answers slowly in prose (the wait
+ * counted against its time limit, its answer shown, and a malformed action's reason after it).
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -320,10 +321,21 @@ describe('the Experience view, driven by a person in Chromium', () => {
       await page.getByRole('button', { name: 'Search', exact: true }).click();
       // Three attempts of a second each: the view counts the seconds while it waits.
       await expect.poll(() => page.getByTestId('experience-waited').textContent(), { timeout: 30_000 }).toMatch(/^waiting [1-9]\d* s$/);
+      // and how long the endpoint has before a request is given up, so the wait is seen to end.
+      expect(await page.getByTestId('experience-wait-limit').textContent()).toBe(' (the endpoint has 60 s to answer each request)');
       await expect.poll(() => page.getByTestId('predicted-problem').textContent(), { timeout: 60_000 })
         .toMatch(/^Unusable: the model's reply could not be used after 3 attempts: no JSON object in the reply/);
       expect(await page.getByTestId('predicted-reply').textContent()).toBe(prose);
       expect(await page.getByTestId('experience-waited').count()).toBe(0);
+      // A malformed action: the real panel says why the shop did not take it, and the history keeps
+      // the first step marked as an unusable answer, not a poor prediction.
+      await page.getByLabel('Type any action').fill('dance[wildly');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect.poll(() => page.getByTestId('real-invalid').textContent(), { timeout: 30_000 })
+        .toBe('The real environment did not accept the action. "dance[wildly" is not a well-formed action (search[...] or click[...]), so nothing changes and the reward is 0.');
+      const history = page.getByRole('region', { name: 'Steps so far' }).getByRole('listitem');
+      expect(await history.nth(0).textContent()).toMatch(/^search\[shoes\] → next-state F1 \d\.\d\d .* · the model's answer was unusable$/);
+      expect(await history.nth(1).textContent()).toBe('dance[wildly → not admissible (not scored)');
       expect(errors).toEqual([]);
     } finally {
       await page.close();

@@ -67,5 +67,8 @@ describe('the built app, played by a person in Chromium', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     const last = page.locator('ol.transcript > li').last();
     await expect.poll(() => last.textContent()).toMatch(/dance\[wildly → reward 0\.00 \(invalid: "dance\[wildly" is not a well-formed action \(search\[\.\.\.\] or click\[\.\.\.\]\), so nothing changes/);
+    // and so does the status line a screen reader announces, not only "not valid here".
+    expect(await page.getByTestId('status').textContent())
+      .toBe('That action is not valid here. "dance[wildly" is not a well-formed action (search[...] or click[...]), so nothing changes and the reward is 0.');
   });
 });

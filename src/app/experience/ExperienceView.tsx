@@ -68,7 +68,7 @@ function StepStatus() {
   return (
     <div class="row">
       <p class="status" role="status" aria-live="polite"><span data-testid="experience-status">{message}</span></p>
-      {stepping.value && steppingSince.value !== null && <Waited since={steppingSince.value} />}
+      {stepping.value && steppingSince.value !== null && <Waited since={steppingSince.value} limitMs={active.value.requestTimeoutMs} />}
       {stepping.value && <button type="button" onClick={() => void stopStep()}>Stop</button>}
     </div>
   );
@@ -76,15 +76,22 @@ function StepStatus() {
 
 /**
  * Seconds spent waiting on the model, counted each second: a slow answer and a server that never
- * answers look alike otherwise. Outside the live region, so a screen reader is not told every tick.
+ * answers look alike otherwise. With an endpoint, also how long it has before the request is given
+ * up (the error then says so), so a person knows the wait ends. Outside the live region, so a
+ * screen reader is not told every tick.
  */
-function Waited({ since }: { since: number }) {
+function Waited({ since, limitMs }: { since: number; limitMs: number | undefined }) {
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, [since]);
-  return <span class="muted small" data-testid="experience-waited">waiting {Math.max(0, Math.floor((now - since) / 1000))} s</span>;
+  return (
+    <span class="muted small">
+      <span data-testid="experience-waited">waiting {Math.max(0, Math.floor((now - since) / 1000))} s</span>
+      {limitMs !== undefined && <span data-testid="experience-wait-limit"> (the endpoint has {Math.round(limitMs / 1000)} s to answer each request)</span>}
+    </span>
+  );
 }
 
 function ModelStats() {

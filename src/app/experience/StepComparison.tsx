@@ -1,3 +1,4 @@
+import { whyInvalid } from '../play/invalid-action.ts';
 import { StateView } from '../play/StateView.tsx';
 import type { ExampleSummary, ExperienceStep, FidelityMeter } from '../../services/experience-protocol.ts';
 import type { EventFidelity } from '../../experience/fidelity.ts';
@@ -80,7 +81,8 @@ export function StepComparison({ step }: { step: ExperienceStep }) {
         </section>
         <section class="panel" aria-labelledby="real-title" data-testid="real">
           <h3 id="real-title">Real environment</h3>
-          {!real.info.valid && <p class="warning small">The real environment did not accept the action: nothing happened (reward 0).</p>}
+          {/* Why, in the env's own words (not well-formed, not on this page, does not apply here), as the Play view says it. */}
+          {!real.info.valid && <p class="warning small" data-testid="real-invalid">The real environment did not accept the action. {whyInvalid(real)}</p>}
           <Outcome reward={real.reward} done={real.done} testId="real-outcome" />
           <h4>Next state</h4>
           <StateView text={real.observation.text} label="Real next state" testId="real-next" />
@@ -164,6 +166,8 @@ export function StepHistory({ steps }: { steps: readonly ExperienceStep[] }) {
             {s.score
               ? `next-state F1 ${num(s.score.nextStateF1)} · action-set F1 ${num(s.score.actionSetF1)} · reward ${num(s.predicted.reward)} predicted, ${num(s.real.reward)} real`
               : 'not admissible (not scored)'}
+            {/* A step the model's answer was unusable for is scored as its failure state: without this it reads as a poor prediction. */}
+            {s.score && !s.predicted.valid ? ' · the model\'s answer was unusable' : ''}
           </li>
         ))}
       </ol>

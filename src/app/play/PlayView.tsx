@@ -3,6 +3,7 @@ import { envs } from '../env-client.ts';
 import { LivePage } from '../LivePage.tsx';
 import { ActionPanel } from './ActionPanel.tsx';
 import { EpisodeStatus } from './EpisodeStatus.tsx';
+import { whyInvalid } from './invalid-action.ts';
 import {
   act, autoplay, busy, chooseEnv, currentEnv, ensureEnvs, episode, error, isDone, lastResult, log, observation,
   oracleStep, playShown, recorded, recording, selectedEnv, selectedSplit, splitSize, startEpisode, taskIndex, totalReward, watchOracle,
@@ -43,9 +44,11 @@ function EnvPicker() {
 
 function Status() {
   const last = lastResult.value;
+  // The env's words for why (not well-formed, not on this page, does not apply here): the status is what a screen reader announces.
+  const why = last ? whyInvalid(last) : null;
   return (
     <EpisodeStatus last={last} steps={log.value.length} totalReward={totalReward.value} testId="status"
-      ongoing={last && !last.info.valid ? 'That action is not valid here: nothing happened (reward 0).' : 'Choose an action.'} />
+      ongoing={why === null ? 'Choose an action.' : `That action is not valid here. ${why}`} />
   );
 }
 

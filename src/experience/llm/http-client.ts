@@ -36,7 +36,10 @@ export interface HttpClientOptions {
   headers?: Readonly<Record<string, string>>;
 }
 
-const DEFAULTS = { concurrency: 4, timeoutMs: 60_000, retries: 3, backoffMs: 500, maxBackoffMs: 30_000 };
+/** How long one attempt waits for its answer unless told otherwise; the Experience view shows it beside the wait. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+const DEFAULTS = { concurrency: 4, timeoutMs: DEFAULT_TIMEOUT_MS, retries: 3, backoffMs: 500, maxBackoffMs: 30_000 };
 
 // --- the address -------------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 /**
  * The Experience view's worker service, in Node over a MemoryReplayStore: teacher-forced steps of
  * an experience model beside the real environment, scored and averaged; the HTTP backend over an
- * injected fetch (a perfect model, a hung one); the page-side path (prepare, then resolve); and a
+ * injected fetch (a perfect model, a hung one stopped by hand or by its time limit); the page-side path (prepare, then resolve); and a
  * buffer that changes between episodes; and the neural model: fitted from the store (cpu backend),
  * stepped, kept across a new service (a reload), exported, imported, and a bad file refused.
  */
@@ -197,7 +197,8 @@ describe('the experience service with an HTTP endpoint', () => {
   it('asks the endpoint from the real state; a model that answers as the shop does scores perfectly', async () => {
     const service = serviceOver(await seededStore(10), perfectShopFetch);
     const info = service.setBackend({ kind: 'http', baseUrl: 'http://127.0.0.1:8080/v1', model: 'perfect' });
-    expect(info).toEqual({ kind: 'http', name: 'llm:http/perfect@127.0.0.1:8080', predictsOnPage: false });
+    // The endpoint's time to answer a request, which the view shows beside the seconds waited.
+    expect(info).toEqual({ kind: 'http', name: 'llm:http/perfect@127.0.0.1:8080', predictsOnPage: false, requestTimeoutMs: 60_000 });
     await service.start('shop', 'test', 3);
     const first = await service.step('search[comfortable shoes]');
     expect(first.predicted.reasoning).toBe('as the shop does');
@@ -236,6 +237,17 @@ describe('the experience service with an HTTP endpoint', () => {
     const step = await service.step('search[shoes]');
     expect(step.index).toBe(1);
     expect(step.real.observation.text).toMatch(/^page: results/);
+  });
+
+  it('gives up on an endpoint that never answers at its time limit, with a message that says so', async () => {
+    const never: typeof fetch = (_url, init) => new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+    const service = serviceOver(await seededStore(5), never);
+    expect(service.setBackend({ kind: 'http', baseUrl: 'http://127.0.0.1:8080', model: 'hung', timeoutMs: 200 })).toMatchObject({ requestTimeoutMs: 200 });
+    await service.start('shop', 'test', 0);
+    // The message the Experience view shows in its alert: what did not answer, in how long, and what to do.
+    await expect(service.step('search[shoes]')).rejects.toThrow(/^http:\/\/127\.0\.0\.1:8080\/v1\/chat\/completions did not answer within 0\.2 s\. The server may be busy or the model \(hung\) too slow/);
+    service.setBackend({ kind: 'knn' });
+    expect((await service.step('search[shoes]')).index).toBe(1);
   });
 });
 
