@@ -586,12 +586,19 @@ const EXPERIMENTS: Record<string, (argv: string[]) => Promise<void>> = {
   'policy-steps': printPolicySteps,
 };
 
+/** node:util parseArgs' refusals (unknown option, a value missing or given where none goes). */
+function isArgumentError(error: unknown): error is Error {
+  return error instanceof TypeError && typeof (error as { code?: unknown }).code === 'string' && (error as { code: string }).code.startsWith('ERR_PARSE_ARGS_');
+}
+
 const [name, ...rest] = process.argv.slice(2);
 const experiment = name === undefined ? undefined : EXPERIMENTS[name];
 if (!experiment) usage(name === undefined ? 'which experiment?' : `unknown experiment "${name}"`);
 try {
   await experiment(rest);
 } catch (error) {
+  // An option the experiment does not take (--help, a typo): the message and the usage, not node's stack.
+  if (isArgumentError(error)) usage(`${name}: ${error.message}`);
   // A damaged input file (or any refusal of ours) is one line that names it, not a stack trace.
   if (!(error instanceof DreamGymError)) throw error;
   process.stderr.write(`error: ${error.message}\n`);

@@ -333,6 +333,9 @@ describe('the Experience view, driven by a person in Chromium', () => {
       await page.getByRole('button', { name: 'Send' }).click();
       await expect.poll(() => page.getByTestId('real-invalid').textContent(), { timeout: 30_000 })
         .toBe('The real environment did not accept the action. "dance[wildly" is not a well-formed action (search[...] or click[...]), so nothing changes and the reward is 0.');
+      // The model was not asked about it: its panel says so, not "Unusable" as if the model had failed.
+      expect(await page.getByTestId('predicted-not-asked').textContent()).toBe('Not asked: the action is not admissible, so the simulator ends in its failure state.');
+      expect(await page.getByTestId('predicted-problem').count()).toBe(0);
       const history = page.getByRole('region', { name: 'Steps so far' }).getByRole('listitem');
       expect(await history.nth(0).textContent()).toMatch(/^search\[shoes\] → next-state F1 \d\.\d\d .* · the model's answer was unusable$/);
       expect(await history.nth(1).textContent()).toBe('dance[wildly → not admissible (not scored)');

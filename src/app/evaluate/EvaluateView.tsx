@@ -6,6 +6,8 @@ import { EpisodeStatus } from '../play/EpisodeStatus.tsx';
 import { EpisodeColumns } from '../play/EpisodeColumns.tsx';
 import { LivePage } from '../LivePage.tsx';
 import { Transcript } from '../play/Transcript.tsx';
+import { whyInvalid } from '../play/invalid-action.ts';
+import type { StepResult } from '../../core/types.ts';
 import {
   busy, episode, episodeError, ensureEnvs, exportSafetensors, fileError, fileName, header, isDone, lastStep, loadPolicyFiles, loading,
   observation, policyEnv, runToEnd, running, split, splitSize, startEpisode, stepOnce, steps, taskIndex, taskProblem, totalReward,
@@ -139,12 +141,18 @@ function EpisodeControls() {
   );
 }
 
+/** The env's reason when it did not take the policy's action (its candidates were admissible when it chose). */
+function invalidNote(result: StepResult): string {
+  const why = whyInvalid(result);
+  return why === null ? '' : ` The action was not taken: ${why}`;
+}
+
 function Status() {
   const last = lastStep.value?.result ?? null;
   return (
     <EpisodeStatus last={last} steps={steps.value.length} totalReward={totalReward.value} testId="eval-status"
       ongoing={last
-        ? `Last reward ${last.reward.toFixed(2)}${last.info.valid ? '' : ' (invalid action)'}.`
+        ? `Last reward ${last.reward.toFixed(2)}.${invalidNote(last)}`
         : 'The policy has not acted yet: press Step or Run to end.'} />
   );
 }

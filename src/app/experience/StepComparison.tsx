@@ -60,8 +60,11 @@ export function StepComparison({ step }: { step: ExperienceStep }) {
       <div class="columns compare">
         <section class="panel" aria-labelledby="predicted-title" data-testid="predicted">
           <h3 id="predicted-title">Experience model <span class="muted small">{step.backend}</span></h3>
-          {!predicted.valid && <p class="warning small" data-testid="predicted-problem">Unusable: {predicted.problem ?? 'the model gave no valid prediction'}</p>}
-          {!predicted.valid && predicted.reply !== undefined && (
+          {/* An inadmissible action is never put to the model: its failure state is not the model's failing. */}
+          {step.admissible === null
+            ? <p class="muted small" data-testid="predicted-not-asked">Not asked: the action is not admissible, so the simulator ends in its failure state.</p>
+            : !predicted.valid && <p class="warning small" data-testid="predicted-problem">Unusable: {predicted.problem ?? 'the model gave no valid prediction'}</p>}
+          {!predicted.valid && step.admissible !== null && predicted.reply !== undefined && (
             <details class="advanced" open>
               <summary>What the model answered last</summary>
               <pre class="state raw" data-testid="predicted-reply">{predicted.reply === '' ? '(an empty reply)' : predicted.reply}</pre>

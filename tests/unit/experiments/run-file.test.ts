@@ -44,4 +44,14 @@ describe('run files', () => {
     expect(result.stderr.trim()).toMatch(/^error: .*home-damaged\.json: not a training history \(train --history\): history: Invalid type/);
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
+
+  it.each([
+    [['paper', '--help'], /^paper: Unknown option '--help'\nusage: npm run experiment -- paper --env/],
+    [['paper', '--env'], /^paper: Option '--env <value>' argument missing\nusage:/],
+  ])('an option an experiment does not take gets its message and the usage, exit 2: %j', (args, message) => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'experiments/run.ts', ...args], { cwd: path.resolve(import.meta.dirname, '../../..'), encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
 });
