@@ -588,7 +588,8 @@ const EXPERIMENTS: Record<string, (argv: string[]) => Promise<void>> = {
 
 /** node:util parseArgs' refusals (unknown option, a value missing or given where none goes). */
 function isArgumentError(error: unknown): error is Error {
-  return error instanceof TypeError && typeof (error as { code?: unknown }).code === 'string' && (error as { code: string }).code.startsWith('ERR_PARSE_ARGS_');
+  const code: unknown = error instanceof TypeError ? (error as TypeError & { code?: unknown }).code : undefined;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
 }
 
 const [name, ...rest] = process.argv.slice(2);
