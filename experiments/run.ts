@@ -80,7 +80,7 @@ import { curriculumVariance } from './curriculum-variance.ts';
 import { dreamScripted } from './dream-scripted.ts';
 import { bufferFileSource, createExperienceModel, openBufferFile } from '../src/cli/experience-options.ts';
 import { offlineRealTransitions } from '../src/jobs/offline-data.ts';
-import { DreamGymError, errorMessage, UsageError } from '../src/core/errors.ts';
+import { DreamGymError, errorMessage, isArgumentError, UsageError } from '../src/core/errors.ts';
 import { shopWorld } from '../src/envs/shop/world.ts';
 import { isShopGoal, type ShopGoal } from '../src/envs/shop/goal.ts';
 import type { Product } from '../src/envs/shop/catalog.ts';
@@ -585,12 +585,6 @@ const EXPERIMENTS: Record<string, (argv: string[]) => Promise<void>> = {
   'buffer-attributes': printBufferAttributes,
   'policy-steps': printPolicySteps,
 };
-
-/** node:util parseArgs' refusals (unknown option, a value missing or given where none goes). */
-function isArgumentError(error: unknown): error is Error {
-  const code: unknown = error instanceof TypeError ? (error as TypeError & { code?: unknown }).code : undefined;
-  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
-}
 
 const [name, ...rest] = process.argv.slice(2);
 const experiment = name === undefined ? undefined : EXPERIMENTS[name];

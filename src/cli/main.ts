@@ -2,7 +2,7 @@
  * The command line: the same core as the app, under Node. `npm run -s cli -- <command> …`.
  * Exit codes: 0 done, 2 bad usage (the message says what to change), 1 anything else.
  */
-import { DreamGymError, UsageError } from '../core/errors.ts';
+import { DreamGymError, isArgumentError, UsageError } from '../core/errors.ts';
 import { BUFFER_USAGE, bufferCommand } from './commands/buffer.ts';
 import { ENVS_USAGE, envsCommand } from './commands/envs.ts';
 import { EXPERIENCE_EVAL_USAGE, EXPERIENCE_FIT_USAGE, experienceCommand } from './commands/experience.ts';
@@ -89,9 +89,7 @@ export async function main(argv: string[], io: CommandIO = processIO): Promise<n
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
-    // parseArgs reports unknown or malformed options with ERR_PARSE_ARGS_* codes.
-    const code = (error as { code?: unknown }).code;
-    if (error instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
+    if (error instanceof UsageError || isArgumentError(error)) {
       // A site's own mistake (a hook that throws) is bad input too, but the usage text would not help with it.
       io.progress(error instanceof SiteError ? `error: ${error.message}` : `error: ${(error as Error).message}\n\n${USAGE}`);
       return 2;

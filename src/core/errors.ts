@@ -39,3 +39,12 @@ export class StateFormatError extends DreamGymError {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * node:util parseArgs' refusals (an unknown option, a value missing or given where none goes): a
+ * TypeError whose code starts ERR_PARSE_ARGS_. Bad input, to be answered with the usage, not a stack.
+ */
+export function isArgumentError(error: unknown): error is TypeError {
+  const code: unknown = error instanceof TypeError ? (error as TypeError & { code?: unknown }).code : undefined;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
+}

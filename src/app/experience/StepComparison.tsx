@@ -42,10 +42,13 @@ function Examples({ examples }: { examples: readonly ExampleSummary[] }) {
 /** The last step: the model's answer beside the real environment's, and how close they are. */
 export function StepComparison({ step }: { step: ExperienceStep }) {
   const { predicted, real, score } = step;
+  // An inadmissible action is never put to the model: its failure state is not the model's failing.
+  const asked = step.admissible !== null;
+  const unusable = asked && !predicted.valid;
   return (
     <section class="panel" aria-labelledby="comparison-title">
       <h2 id="comparison-title">Step {step.index}: <code>{step.action}</code></h2>
-      {step.admissible === null && (
+      {!asked && (
         <p class="warning small">Not an admissible action here: the simulator ends in its failure state without asking the model (as in the paper), and the real environment ignores it. This step is not scored.</p>
       )}
       {score && (
@@ -60,11 +63,9 @@ export function StepComparison({ step }: { step: ExperienceStep }) {
       <div class="columns compare">
         <section class="panel" aria-labelledby="predicted-title" data-testid="predicted">
           <h3 id="predicted-title">Experience model <span class="muted small">{step.backend}</span></h3>
-          {/* An inadmissible action is never put to the model: its failure state is not the model's failing. */}
-          {step.admissible === null
-            ? <p class="muted small" data-testid="predicted-not-asked">Not asked: the action is not admissible, so the simulator ends in its failure state.</p>
-            : !predicted.valid && <p class="warning small" data-testid="predicted-problem">Unusable: {predicted.problem ?? 'the model gave no valid prediction'}</p>}
-          {!predicted.valid && step.admissible !== null && predicted.reply !== undefined && (
+          {!asked && <p class="muted small" data-testid="predicted-not-asked">Not asked: the action is not admissible, so the simulator ends in its failure state.</p>}
+          {unusable && <p class="warning small" data-testid="predicted-problem">Unusable: {predicted.problem ?? 'the model gave no valid prediction'}</p>}
+          {unusable && predicted.reply !== undefined && (
             <details class="advanced" open>
               <summary>What the model answered last</summary>
               <pre class="state raw" data-testid="predicted-reply">{predicted.reply === '' ? '(an empty reply)' : predicted.reply}</pre>
