@@ -16,13 +16,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { GUIDE } from '../src/jobs/guide-plan.ts';
+import { benchOptions } from './options.ts';
 
 const run = promisify(execFile);
 
-function option(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] !== undefined ? (args[i + 1] as string) : fallback;
-}
 
 /** One CLI command with --json: its last stdout line parsed, and its wall seconds. */
 async function cli(args: string[]): Promise<{ seconds: number; result: Record<string, unknown> }> {
@@ -35,8 +32,9 @@ async function cli(args: string[]): Promise<{ seconds: number; result: Record<st
 const success = (r: Record<string, unknown>): number => Number((r['eval'] as { successRate: number }).successRate.toFixed(4));
 
 export async function e2eBench(args: string[]): Promise<unknown> {
-  const episodes = option(args, 'eval-episodes', '500');
-  const work = option(args, 'work', '') || mkdtempSync(join(tmpdir(), 'dreamgym-e2e-'));
+  const options = benchOptions(args, { 'eval-episodes': '500', work: '' });
+  const episodes = options['eval-episodes'];
+  const work = options.work || mkdtempSync(join(tmpdir(), 'dreamgym-e2e-'));
   const buffer = join(work, 'shop.jsonl');
   const model = join(work, 'shop.dgx');
   const common = ['--env', GUIDE.env, '--seed', String(GUIDE.seed)];

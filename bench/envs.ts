@@ -3,16 +3,14 @@
  * the median over repeats of a full seeded rollout (environment and agent time; digest hashing
  * excluded). A warm-up repeat builds the catalog, the search index and the task splits first.
  */
-import { parseArgs } from 'node:util';
 import { scriptedPoliciesOf } from '../src/envs/episode.ts';
 import { rollout } from '../src/jobs/rollout.ts';
 import { ENVIRONMENTS } from '../src/envs/registry.ts';
 import { median } from './stats.ts';
+import { benchOptions } from './options.ts';
 
 export async function envsBench(argv: string[]): Promise<unknown> {
-  const { values } = parseArgs({ args: argv, options: { episodes: { type: 'string', default: '200' }, repeats: { type: 'string', default: '5' } } });
-  const episodes = Number(values.episodes);
-  const repeats = Number(values.repeats);
+  const { episodes, repeats } = benchOptions(argv, { episodes: 200, repeats: 5 });
   const results = [];
   // Live pages have their own bench (`npm run bench -- web`).
   for (const spec of ENVIRONMENTS.filter((e) => e.actionSyntax !== 'page')) {

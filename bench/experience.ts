@@ -24,13 +24,10 @@ import { MemoryReplayStore } from '../src/replay/memory-store.ts';
 import { ReplayBuffer } from '../src/replay/retrieval.ts';
 import { agentSchedule, seedEpisodes } from '../src/replay/seed.ts';
 import { median } from './stats.ts';
+import { benchOptions } from './options.ts';
 
 const K = 3;
 
-function option(args: string[], name: string, fallback: number): number {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-}
 
 /** The buffer's offline data: seeded train-split episodes, the paper's expert + random mix. */
 async function seededTrainTransitions(env: string, episodes: number): Promise<Transition[]> {
@@ -94,8 +91,7 @@ async function framingTraffic(env: string, buffer: ReplayBuffer, url: string, fr
 }
 
 export async function experienceBench(args: string[]): Promise<unknown> {
-  const heldout = option(args, 'heldout', 1000);
-  const seedEpisodeCount = option(args, 'episodes', 400);
+  const { heldout, episodes: seedEpisodeCount } = benchOptions(args, { heldout: 1000, episodes: 400 });
   const out: Record<string, unknown> = { k: K, seedEpisodes: seedEpisodeCount, heldoutTransitions: heldout, tokenizer: 'llama-3' };
   for (const env of ['shop', 'home']) {
     const buffer = await ReplayBuffer.open(new MemoryReplayStore());

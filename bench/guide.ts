@@ -13,14 +13,11 @@ import { build, preview } from 'vite';
 import { GUIDE, GUIDE_PHASES } from '../src/jobs/guide-plan.ts';
 import { CHROMIUM_ARGS, chromiumPath } from '../src/platform/chromium.ts';
 import { sampleHeap } from './heap-sampler.ts';
+import { benchOptions } from './options.ts';
 
-function option(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] !== undefined ? (args[i + 1] as string) : fallback;
-}
 
 export async function guideBench(args: string[]): Promise<unknown> {
-  const backend = option(args, 'backend', 'wasm');
+  const { backend, screenshot } = benchOptions(args, { backend: 'wasm', screenshot: '' });
   await build({ logLevel: 'warn' });
   const server = await preview({ logLevel: 'warn', preview: { host: '127.0.0.1', port: 0 } });
   const url = server.resolvedUrls?.local[0];
@@ -42,7 +39,6 @@ export async function guideBench(args: string[]): Promise<unknown> {
     const heapFigures = await heap.stop();
     const state = await page.getByTestId('guide-state').textContent();
     if (state !== 'Done.') throw new Error(`the guided run ended ${state}: ${(await page.getByRole('alert').allTextContents()).join(' ')}`);
-    const screenshot = option(args, 'screenshot', '');
     if (screenshot !== '') await page.screenshot({ path: screenshot, fullPage: true });
     const phases: Record<string, number> = {};
     for (const phase of GUIDE_PHASES) {

@@ -17,18 +17,14 @@ import type { CandidateCache } from '../src/experience/neural/model.ts';
 import { useBackend } from '../src/platform/tf.ts';
 import { median } from './stats.ts';
 import { PREDICT_BATCH, predictBatches, seededShopBuffer, timePredictions } from './shop-data.ts';
+import { benchOptions } from './options.ts';
 
-function option(args: string[], name: string, fallback: number): number {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-}
 
 
 export async function neuralBench(args: string[]): Promise<unknown> {
-  const wanted = option(args, 'transitions', 5000);
-  const epochs = option(args, 'epochs', DEFAULT_FIT.epochs);
-  const batches = option(args, 'batches', 20);
-  const fits = Math.max(1, option(args, 'fits', 3));
+  const options = benchOptions(args, { transitions: 5000, epochs: DEFAULT_FIT.epochs, batches: 20, fits: 3 });
+  const { transitions: wanted, epochs, batches } = options;
+  const fits = Math.max(1, options.fits);
   const backend = await useBackend(['wasm']);
   const { buffer, transitions } = await seededShopBuffer(wanted);
 

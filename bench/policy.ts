@@ -8,7 +8,6 @@
  *  - rollout throughput: env steps/s of 32 lockstep shop episodes with sampled actions.
  * Medians over repeats, all measured in this one run, and the ratio update / matmul.
  */
-import { parseArgs } from 'node:util';
 import { Rng } from '../src/core/rng.ts';
 import { envSpec } from '../src/envs/registry.ts';
 import { updateFlops } from '../src/policy/network.ts';
@@ -20,6 +19,7 @@ import { ppoSamples } from '../src/rl/samples.ts';
 import { optimize } from '../src/rl/update.ts';
 import { parseBackend, tf, useBackend } from '../src/platform/tf.ts';
 import { median } from './stats.ts';
+import { benchOptions } from './options.ts';
 
 async function timeMs(repeats: number, run: () => Promise<void>): Promise<number[]> {
   await run(); // warm-up: kernels compiled, buffers allocated
@@ -47,13 +47,9 @@ async function matmulGflops(m: number, k: number, n: number, repeats: number, tr
 }
 
 export async function policyBench(argv: string[]): Promise<unknown> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { backend: { type: 'string', default: 'wasm' }, repeats: { type: 'string', default: '7' }, minibatch: { type: 'string', default: '256' } },
-  });
-  const backend = await useBackend([parseBackend(values.backend)]);
-  const repeats = Number(values.repeats);
-  const minibatch = Number(values.minibatch);
+  const options = benchOptions(argv, { backend: 'wasm', repeats: 7, minibatch: 256 });
+  const backend = await useBackend([parseBackend(options.backend)]);
+  const { repeats, minibatch } = options;
   const spec = envSpec('shop');
   const policy = new Policy(DEFAULT_POLICY, 1);
   const rng = new Rng('bench-policy');

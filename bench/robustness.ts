@@ -5,7 +5,6 @@
  * `untyped` (and `serverErrors`), which must be 0.
  */
 import fc from 'fast-check';
-import { parseArgs } from 'node:util';
 import { DreamGymError } from '../src/core/errors.ts';
 import { envSpec } from '../src/envs/registry.ts';
 import { inspectNeuralModel } from '../src/experience/neural/model-io.ts';
@@ -19,6 +18,7 @@ import { importPolicy } from '../src/policy/policy-file.ts';
 import { importJsonl, parseLine } from '../src/replay/jsonl.ts';
 import { parseStoreMeta } from '../src/replay/store-meta.ts';
 import { actionText, chatMessages, chatRequest, damaged, jsonlText, metaLine, modelReply, mutatedTransition, texty, validWeightFiles } from './hostile-inputs.ts';
+import { benchOptions } from './options.ts';
 
 /** How one input ended: an outcome name, counted per class. */
 type Outcome = string;
@@ -45,9 +45,7 @@ async function tally<T>(inputs: T[], run: (input: T) => Promise<Outcome> | Outco
 }
 
 export async function robustnessBench(argv: string[]): Promise<unknown> {
-  const { values } = parseArgs({ args: argv, options: { 'per-class': { type: 'string', default: '300' }, seed: { type: 'string', default: '1' } } });
-  const numRuns = Number(values['per-class']);
-  const seed = Number(values.seed);
+  const { 'per-class': numRuns, seed } = benchOptions(argv, { 'per-class': 300, seed: 1 });
   const sample = <T>(arbitrary: fc.Arbitrary<T>) => fc.sample(arbitrary, { seed, numRuns });
   await useBackend(['cpu']);
 

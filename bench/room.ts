@@ -22,15 +22,12 @@ import { MemoryReplayStore } from '../src/replay/memory-store.ts';
 import { ReplayBuffer } from '../src/replay/retrieval.ts';
 import { seedEpisodes } from '../src/replay/seed.ts';
 import { median } from './stats.ts';
+import { benchOptions } from './options.ts';
 
 const K = 3;
 /** Steps each participant takes per measurement. */
 const STEPS_PER_CLIENT = 12;
 
-function option(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] !== undefined ? (args[i + 1] as string) : fallback;
-}
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -68,9 +65,9 @@ async function participant(url: string, model: string, id: number, tasks: readon
 }
 
 export async function roomBench(args: string[]): Promise<unknown> {
-  const sizes = option(args, 'clients', '1,10,50').split(',').map(Number);
-  const episodes = Number(option(args, 'episodes', '200'));
-  const repeats = Number(option(args, 'repeats', '3'));
+  const options = benchOptions(args, { clients: '1,10,50', episodes: 200, repeats: 3 });
+  const sizes = options.clients.split(',').map(Number);
+  const { episodes, repeats } = options;
   await useBackend(['wasm']);
   const buffer = await ReplayBuffer.open(new MemoryReplayStore());
   for await (const e of seedEpisodes({ spec: envSpec('shop'), episodes, mix: { oracle: 0.6, random: 0.4 }, seed: 1, createdAt: 1 })) await buffer.add(e.transitions);

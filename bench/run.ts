@@ -3,6 +3,7 @@
  * Benchmarks measure; tests never assert timings.
  */
 import { cpus } from 'node:os';
+import { isArgumentError, UsageError } from '../src/core/errors.ts';
 import { browserBench } from './browser.ts';
 import { e2eBench } from './e2e.ts';
 import { envsBench } from './envs.ts';
@@ -29,13 +30,21 @@ const BENCHES: Record<string, (args: string[]) => Promise<unknown>> = {
   web: webBench,
 };
 
+const USAGE = `usage: npm run bench -- <${Object.keys(BENCHES).join('|')}> [options]\n`;
 const [name, ...args] = process.argv.slice(2);
 const bench = name === undefined ? undefined : BENCHES[name];
 if (!bench) {
-  process.stderr.write(`usage: npm run bench -- <${Object.keys(BENCHES).join('|')}> [options]\n`);
+  process.stderr.write(USAGE);
   process.exitCode = 2;
 } else {
-  const figures = await bench(args);
-  const machine = { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown' };
-  process.stdout.write(`${JSON.stringify({ bench: name, machine, ...(figures as object) }, null, 2)}\n`);
+  try {
+    const figures = await bench(args);
+    const machine = { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown' };
+    process.stdout.write(`${JSON.stringify({ bench: name, machine, ...(figures as object) }, null, 2)}\n`);
+  } catch (error) {
+    // An option the bench does not take (--help included) or a bad value is bad input: say which, not a stack.
+    if (!isArgumentError(error) && !(error instanceof UsageError)) throw error;
+    process.stderr.write(`${name}: ${error.message}\n${USAGE}`);
+    process.exitCode = 2;
+  }
 }

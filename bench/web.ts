@@ -9,7 +9,6 @@
  * (env, oracle, the folder's server) and each kind of Chromium process (Linux only).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { runEpisode } from '../src/envs/episode.ts';
 import { envSpec } from '../src/envs/registry.ts';
 import type { Task } from '../src/core/types.ts';
@@ -17,6 +16,7 @@ import { closePageHosts } from '../src/envs/web/hosts.ts';
 import { SUITE_SITE } from '../src/envs/web/suite/site.ts';
 import { cpuMsPer, processTreeCpuMs } from './process-cpu.ts';
 import { median } from './stats.ts';
+import { benchOptions } from './options.ts';
 
 /**
  * CPU seconds the whole machine has spent busy (Linux `/proc/stat`: user, nice, system, irq,
@@ -70,9 +70,7 @@ function medianByKind(runs: Record<string, number>[]): Record<string, number> {
 }
 
 export async function webBench(argv: string[]): Promise<unknown> {
-  const { values } = parseArgs({ args: argv, options: { episodes: { type: 'string', default: '120' }, repeats: { type: 'string', default: '3' } } });
-  const episodes = Number(values.episodes);
-  const repeats = Number(values.repeats);
+  const { episodes, repeats } = benchOptions(argv, { episodes: 120, repeats: 3 });
   const spec = envSpec('web');
   const entry = new Map(SUITE_SITE.tasks.map((t) => [t.id, t]));
   const test = spec.tasks(spec.testSplit);
