@@ -5,7 +5,8 @@
  * where a dream-trained policy finds a model's generosity: purchases it rates near 1 that the
  * real shop pays less for.
  */
-import { elementFields, parseState } from '../src/core/state.ts';
+import { elementFields, headerValue, parseState } from '../src/core/state.ts';
+import { RESULTS_PER_PAGE } from '../src/envs/shop/pages.ts';
 import type { RewardBreakdown } from '../src/envs/shop/reward.ts';
 import { pageKind } from '../src/replay/embed.ts';
 
@@ -31,17 +32,54 @@ export interface PurchaseSummary {
   accuracy: number;
 }
 
-/** Per kind (and `all`), in a fixed order; kinds with no purchase are left out. */
-export function summarizePurchases(rows: readonly { kind: PurchaseKind; real: number; predicted: number }[]): Record<string, PurchaseSummary> {
-  const order: (PurchaseKind | 'all')[] = ['all', 'win', 'options', 'attributes', 'options and attributes', 'price', 'wrong type'];
-  const out: Record<string, PurchaseSummary> = {};
-  for (const kind of order) {
+const KIND_ORDER: readonly (PurchaseKind | 'all')[] = ['all', 'win', 'options', 'attributes', 'options and attributes', 'price', 'wrong type'];
+
+/** One summary per kind (and `all`), in a fixed order; kinds with no purchase are left out. */
+function perKind<R extends { kind: PurchaseKind }, S>(rows: readonly R[], summarize: (group: readonly R[], mean: (f: (r: R) => number) => number) => S): Record<string, S> {
+  const out: Record<string, S> = {};
+  for (const kind of KIND_ORDER) {
     const group = kind === 'all' ? rows : rows.filter((r) => r.kind === kind);
     if (group.length === 0) continue;
-    const mean = (f: (r: (typeof rows)[number]) => number) => group.reduce((a, r) => a + f(r), 0) / group.length;
-    out[kind] = { purchases: group.length, real: mean((r) => r.real), predicted: mean((r) => r.predicted), accuracy: mean((r) => (Math.abs(r.predicted - r.real) <= 0.05 ? 1 : 0)) };
+    out[kind] = summarize(group, (f) => group.reduce((a, r) => a + f(r), 0) / group.length);
   }
   return out;
+}
+
+export function summarizePurchases(rows: readonly { kind: PurchaseKind; real: number; predicted: number }[]): Record<string, PurchaseSummary> {
+  return perKind(rows, (group, mean) => ({ purchases: group.length, real: mean((r) => r.real), predicted: mean((r) => r.predicted), accuracy: mean((r) => (Math.abs(r.predicted - r.real) <= 0.05 ? 1 : 0)) }));
+}
+
+/**
+ * What the pages before a purchase showed of the bought product: its rank in the results it was
+ * opened from (1 = the store's first result; the store ranks by BM25 over title, attributes and
+ * description, so attributes no page shows still move a product up), and whether the page it was
+ * bought from names every attribute the goal wants. A missing attribute is, by the reward's own
+ * test, named on none of the product's pages; a met one may be hidden as well, so the item page
+ * alone cannot tell them apart. Rank null: the product was not opened from a results page.
+ */
+export interface PurchaseEvidence {
+  rank: number | null;
+  attributesShown: boolean;
+}
+
+export function purchaseEvidence(steps: readonly { state: string; action: string; next: string }[], wantedAttributes: readonly string[]): PurchaseEvidence {
+  let rank: number | null = null;
+  for (const step of steps) {
+    const from = parseState(step.state);
+    if (pageKind(from) !== 'page results' || pageKind(parseState(step.next)) !== 'page item') continue;
+    const page = Number(/^Page (\d+) /.exec(from.elements.find((e) => e.kind === 'text')?.text ?? '')?.[1] ?? 1);
+    const clicked = /^click\[(.*)\]$/i.exec(step.action.trim())?.[1]?.toLowerCase();
+    const position = from.elements.filter((e) => e.kind === 'link').findIndex((e) => elementFields(e)[0]?.toLowerCase() === clicked);
+    rank = position < 0 ? null : (page - 1) * RESULTS_PER_PAGE + position + 1;
+  }
+  const last = steps.at(-1);
+  const shown = last === undefined ? '' : parseState(last.state).elements.map((e) => e.text.toLowerCase()).join(' ');
+  return { rank, attributesShown: last !== undefined && headerValue(parseState(last.state), 'page') === 'item' && wantedAttributes.every((a) => shown.includes(a.toLowerCase())) };
+}
+
+/** Per kind: the share of purchases of the store's first result, and of pages naming every wanted attribute. */
+export function summarizeEvidence(rows: readonly ({ kind: PurchaseKind } & PurchaseEvidence)[]): Record<string, { firstResult: number; attributesShown: number }> {
+  return perKind(rows, (_, mean) => ({ firstResult: mean((r) => (r.rank === 1 ? 1 : 0)), attributesShown: mean((r) => (r.attributesShown ? 1 : 0)) }));
 }
 
 /**

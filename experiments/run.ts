@@ -29,7 +29,8 @@
  * `npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl` prints a
  * shop policy's greedy purchases on the test split by why they fell short, each with its real
  * reward and the neural experience model's, how many products each episode opened, and whether each
- * wanted option a purchase missed was offered on its page or lacking from the product (see purchases.ts).
+ * wanted option a purchase missed was offered on its page or lacking from the product, and per kind
+ * how often the product was the store's first result and its page named every wanted attribute (see purchases.ts).
  *
  * `npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--split NAME]`
  * prints the neural model's teacher-forced fidelity on a policy's own greedy real steps on the
@@ -85,7 +86,7 @@ import { shopWorld } from '../src/envs/shop/world.ts';
 import { isShopGoal, type ShopGoal } from '../src/envs/shop/goal.ts';
 import type { Product } from '../src/envs/shop/catalog.ts';
 import { elementFields, parseState } from '../src/core/state.ts';
-import { missedOptions, productsOpened, purchaseKind, summarizePurchases, type PurchaseKind } from './purchases.ts';
+import { missedOptions, productsOpened, purchaseEvidence, purchaseKind, summarizeEvidence, summarizePurchases, type PurchaseEvidence, type PurchaseKind } from './purchases.ts';
 import type { RewardBreakdown } from '../src/envs/shop/reward.ts';
 import { importNeuralModel } from '../src/experience/neural/model-io.ts';
 import type { ExperienceInput } from '../src/experience/types.ts';
@@ -363,11 +364,14 @@ async function printPurchases(argv: string[]): Promise<void> {
   const trajectories: Trajectory[] = [];
   await evaluatePolicy({ spec, policy, split: spec.testSplit, onEpisode: (t) => trajectories.push(t) });
   const episodes = await replayEpisodes(spec, trajectories);
-  const purchases: { input: ExperienceInput; real: number; kind: PurchaseKind; missing: string[] }[] = [];
+  const purchases: { input: ExperienceInput; real: number; kind: PurchaseKind; missing: string[]; evidence: PurchaseEvidence }[] = [];
   for (const { task, steps } of episodes) {
-    for (const { state, action, result, history } of steps) {
+    const pages = steps.map((s) => ({ state: s.state.text, action: s.action, next: s.result.observation.text }));
+    for (const [i, { state, action, result, history }] of steps.entries()) {
       const score = result.info['score'] as RewardBreakdown | undefined;
-      if (result.done && score) purchases.push({ input: { task, history, state, action, examples: [] }, real: result.reward, kind: purchaseKind(score), missing: score.missingOptions });
+      if (!result.done || !score) continue;
+      const evidence = purchaseEvidence(pages.slice(0, i + 1), isShopGoal(task.goal) ? task.goal.attributes : []);
+      purchases.push({ input: { task, history, state, action, examples: [] }, real: result.reward, kind: purchaseKind(score), missing: score.missingOptions, evidence });
     }
   }
   const missed = missedOptions(
@@ -377,7 +381,7 @@ async function printPurchases(argv: string[]): Promise<void> {
   const examples = await buffer.nearest(purchases.map((p) => ({ instruction: p.input.task.instruction, state: p.input.state, action: p.input.action })), k, { env: 'shop', source: 'real' });
   const predictions = await model.predict(purchases.map((p, i) => ({ ...p.input, examples: examples[i] ?? [] })));
   const rows = purchases.map((p, i) => ({ kind: p.kind, real: p.real, predicted: predictions[i]?.reward ?? 0 }));
-  process.stdout.write(`${JSON.stringify({ policy: policyFile, model: modelFile, buffer: bufferFile, split: spec.testSplit, episodes: trajectories.length, productsOpened: productsOpened(pages), missedOptions: missed, byKind: summarizePurchases(rows) })}\n`);
+  process.stdout.write(`${JSON.stringify({ policy: policyFile, model: modelFile, buffer: bufferFile, split: spec.testSplit, episodes: trajectories.length, productsOpened: productsOpened(pages), missedOptions: missed, byKind: summarizePurchases(rows), evidenceByKind: summarizeEvidence(purchases.map((p) => ({ kind: p.kind, ...p.evidence }))) })}\n`);
 }
 
 /** A shop buffer's purchases: which wanted attributes the bought product's title hides, and whether they were met. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RewardBreakdown } from '../../../src/envs/shop/reward.ts';
-import { missedOptions, productsOpened, purchaseKind, summarizePurchases } from '../../../experiments/purchases.ts';
+import { missedOptions, productsOpened, purchaseEvidence, purchaseKind, summarizeEvidence, summarizePurchases } from '../../../experiments/purchases.ts';
 
 const score = (over: Partial<RewardBreakdown>): RewardBreakdown => ({
   reward: 1, rType: 1, titleScore: 1, categoryMatch: true, attributeMatches: 2, optionMatches: 1, missingAttributes: [], missingOptions: [], priceMatch: true, success: true, ...over,
@@ -51,5 +51,36 @@ describe('purchases', () => {
       { state: page, goalOptions: { color: 'black' }, missing: [] },
     ]);
     expect(out).toEqual({ shown: 1, absent: 2 });
+  });
+});
+
+describe('purchaseEvidence', () => {
+  const results = (page: number, ids: string[]) =>
+    ['page: results', 'instruction: x', 'query: soap', '[1] button: Back to Search', `[2] text: Page ${page} (Total results: 30)`, ...ids.map((id, i) => `[${i + 3}] link: ${id} | Soap ${id} | $5.00`)].join('\n');
+  const item = (title: string) => ['page: item', 'instruction: x', '[1] button: < Prev', `[2] text: ${title}`, '[3] text: Price: $5.00', '[4] button: Buy Now'].join('\n');
+
+  it('ranks the bought product in the results it was last opened from, later pages counted', () => {
+    const steps = [
+      { state: results(1, ['A1', 'B2', 'C3']), action: 'click[b2]', next: item('Soap B2') },
+      { state: item('Soap B2'), action: 'click[< Prev]', next: results(2, ['D4', 'E5']) },
+      { state: results(2, ['D4', 'E5']), action: 'click[E5]', next: item('Vegan lavender soap') },
+      { state: item('Vegan lavender soap'), action: 'click[Buy Now]', next: 'page: done\ninstruction: x' },
+    ];
+    expect(purchaseEvidence(steps, ['vegan', 'Lavender'])).toEqual({ rank: 12, attributesShown: true });
+    expect(purchaseEvidence(steps, ['vegan', 'unscented'])).toEqual({ rank: 12, attributesShown: false });
+    expect(purchaseEvidence(steps.slice(0, 1).concat([{ state: item('Soap B2'), action: 'click[Buy Now]', next: 'page: done\ninstruction: x' }]), [])).toEqual({ rank: 2, attributesShown: true });
+  });
+
+  it('has no rank when the product was not opened from a results page', () => {
+    expect(purchaseEvidence([{ state: item('Soap'), action: 'click[Buy Now]', next: 'page: done\ninstruction: x' }], ['vegan'])).toEqual({ rank: null, attributesShown: false });
+  });
+
+  it('summarises, per kind, the share of first results and of pages naming every wanted attribute', () => {
+    const out = summarizeEvidence([
+      { kind: 'win', rank: 1, attributesShown: true },
+      { kind: 'attributes', rank: 3, attributesShown: false },
+      { kind: 'attributes', rank: 1, attributesShown: false },
+    ]);
+    expect(out).toEqual({ all: { firstResult: 2 / 3, attributesShown: 1 / 3 }, win: { firstResult: 1, attributesShown: 1 }, attributes: { firstResult: 0.5, attributesShown: 0 } });
   });
 });
