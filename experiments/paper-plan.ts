@@ -78,6 +78,17 @@ export const DEMO_PRESETS: Readonly<Record<string, Readonly<Record<PresetName, P
   },
 };
 
+/**
+ * How the settings a work folder's runs were made with differ from a preset's, one `key: then, now`
+ * per changed setting: a resumed experiment must not put runs of two setups in one table under the
+ * newer setup's commands.
+ */
+export function settingsChanges(then: Readonly<Preset>, now: Readonly<Preset>): string[] {
+  const keys = [...new Set([...Object.keys(then), ...Object.keys(now)])] as (keyof Preset)[];
+  const shown = (value: unknown): string => (value === undefined ? 'unset' : JSON.stringify(value));
+  return keys.filter((key) => shown(then[key]) !== shown(now[key])).map((key) => `${key}: ${shown(then[key])} then, ${shown(now[key])} now`);
+}
+
 /** The presets of a regime, by environment. */
 export function regimePresets(regime: RegimeName): Readonly<Record<string, Readonly<Record<PresetName, Preset>>>> {
   return regime === 'demos' ? DEMO_PRESETS : PRESETS;

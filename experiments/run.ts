@@ -65,7 +65,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TrainResult } from '../src/train/trainer.ts';
 import { DEFAULT_IMAGINE, IMAGINE_MODES, isOfflineMode, type Imagine } from '../src/train/modes.ts';
-import { bufferCommands, fitArgs, policyFile, regimePresets, regimeRows, savedPolicyRows, selectRows, setupNeeds, trainArgs, type PresetName, type RegimeName, type RowSpec } from './paper-plan.ts';
+import { bufferCommands, fitArgs, policyFile, regimePresets, regimeRows, savedPolicyRows, selectRows, settingsChanges, setupNeeds, trainArgs, type Preset, type PresetName, type RegimeName, type RowSpec } from './paper-plan.ts';
 import { markdown, svg, type PaperReport, type PaperRow } from './paper-report.ts';
 import { realTable, type RealRun } from './real-table.ts';
 import { countByType, meanByGroup } from './by-type.ts';
@@ -168,10 +168,16 @@ async function paper(argv: string[]): Promise<void> {
   await mkdir(path.join(work, 'runs'), { recursive: true });
   // The regimes name their files alike: a work folder belongs to the regime that made it.
   const marker = path.join(work, 'regime.json');
+  const madeWith = `${JSON.stringify({ regime, env, preset: presetName, settings: preset })}\n`;
   if (existsSync(marker)) {
-    const made = (JSON.parse(await readFile(marker, 'utf8')) as { regime: string; env: string; preset: string });
+    const made = (JSON.parse(await readFile(marker, 'utf8')) as { regime: string; env: string; preset: string; settings?: Preset });
     if (made.regime !== regime || made.env !== env || made.preset !== presetName) usage(`${work} holds the ${made.env} ${made.regime} regime's ${made.preset} runs; give another --work for the ${env} ${regime} regime's ${presetName} ones`);
-  } else await writeFile(marker, `${JSON.stringify({ regime, env, preset: presetName })}\n`);
+    // The preset changed since its runs were made (a buffer mix, a budget): they belong to another table.
+    const changed = made.settings === undefined ? [] : settingsChanges(made.settings, preset);
+    if (changed.length > 0) usage(`${work} holds runs made with other ${env} ${presetName} settings (${changed.join('; ')}); give another --work, or delete ${marker} with the runs (and the buffer and model) those settings change`);
+    // A folder from before settings were recorded is taken as made with today's.
+    if (made.settings === undefined) await writeFile(marker, madeWith);
+  } else await writeFile(marker, madeWith);
   const started = performance.now();
   const buffer = path.join(work, `${env}-buffer.jsonl`);
   const model = path.join(work, `${env}-model.dgx`);

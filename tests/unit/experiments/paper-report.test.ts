@@ -1,5 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bufferCommands, DEMO_PRESETS, PRESETS, regimeRows, ROWS, savedPolicyRows, selectRows, setupNeeds, trainArgs } from '../../../experiments/paper-plan.ts';
+import { bufferCommands, DEMO_PRESETS, PRESETS, regimeRows, ROWS, savedPolicyRows, selectRows, settingsChanges, setupNeeds, trainArgs } from '../../../experiments/paper-plan.ts';
 import { baselineClaims, claims, curves, demoClaims, markdown, summarise, svg, type PaperReport, type PaperRow } from '../../../experiments/paper-report.ts';
 import type { TrainResult } from '../../../src/train/trainer.ts';
 
@@ -193,5 +197,35 @@ describe('the paper report', () => {
     expect(fromBc.at(-1)).toMatch(/What the dream adds to cloning:\*\* dream GRPO from the BC policy 95\.5 ± 0\.7% against BC \(offline\) 89\.0 ± 1\.4% \(\+6\.5 points, beyond the seed spread/);
     // Without the untrained row there is no gain to compare.
     expect(demoClaims(new Map())).toEqual([]);
+  });
+});
+
+describe('settingsChanges', () => {
+  const shop = PRESETS['shop']?.full;
+  if (!shop) throw new Error('no shop preset');
+
+  it('finds no change between a preset and itself', () => {
+    expect(settingsChanges(shop, { ...shop })).toEqual([]);
+  });
+
+  it('names each changed, added or removed setting with its value then and now', () => {
+    expect(settingsChanges(shop, { ...shop, bufferMix: 'shopper=1', trainMaxSteps: 20 })).toEqual(['bufferMix: "oracle=0.4,noisy=0.3,random=0.3" then, "shopper=1" now', 'trainMaxSteps: unset then, 20 now']);
+    expect(settingsChanges({ ...shop, exploration: { episodes: 1, mix: 'random=1' } }, shop)).toEqual(['exploration: {"episodes":1,"mix":"random=1"} then, unset now']);
+  });
+});
+
+describe('npm run experiment -- paper on a work folder made with other settings', () => {
+  it('refuses before any setup or run, naming what changed', () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'dreamgym-settings-'));
+    try {
+      const quick = PRESETS['shop']?.quick;
+      writeFileSync(path.join(work, 'regime.json'), JSON.stringify({ regime: 'standard', env: 'shop', preset: 'quick', settings: { ...quick, bufferEpisodes: 1 } }));
+      const result = spawnSync(process.execPath, ['--import', 'tsx', 'experiments/run.ts', 'paper', '--env', 'shop', '--quick', '--seeds', '1', '--work', work, '--out', work], { cwd: path.resolve(import.meta.dirname, '../../..'), encoding: 'utf8' });
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(/holds runs made with other shop quick settings \(bufferEpisodes: 1 then, 300 now\); give another --work/);
+      expect(readdirSync(work).sort()).toEqual(['regime.json', 'runs']);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 });
