@@ -372,11 +372,11 @@ async function printPurchases(argv: string[]): Promise<void> {
   const episodes = await replayEpisodes(spec, trajectories);
   const purchases: { input: ExperienceInput; real: number; kind: PurchaseKind; missing: string[]; evidence: PurchaseEvidence }[] = [];
   for (const { task, steps } of episodes) {
-    const pages = steps.map((s) => ({ state: s.state.text, action: s.action, next: s.result.observation.text }));
+    const walked = steps.map((s) => ({ state: s.state.text, action: s.action, next: s.result.observation.text }));
     for (const [i, { state, action, result, history }] of steps.entries()) {
       const score = result.info['score'] as RewardBreakdown | undefined;
       if (!result.done || !score) continue;
-      const evidence = purchaseEvidence(pages.slice(0, i + 1), isShopGoal(task.goal) ? task.goal.attributes : []);
+      const evidence = purchaseEvidence(walked.slice(0, i + 1), isShopGoal(task.goal) ? task.goal.attributes : []);
       purchases.push({ input: { task, history, state, action, examples: [] }, real: result.reward, kind: purchaseKind(score), missing: score.missingOptions, evidence });
     }
   }
