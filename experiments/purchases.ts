@@ -5,7 +5,8 @@
  * where a dream-trained policy finds a model's generosity: purchases it rates near 1 that the
  * real shop pays less for.
  */
-import { elementFields, headerValue, parseState } from '../src/core/state.ts';
+import { matchKey, parseWebAction } from '../src/core/actions.ts';
+import { elementFields, parseState } from '../src/core/state.ts';
 import { RESULTS_PER_PAGE } from '../src/envs/shop/pages.ts';
 import type { RewardBreakdown } from '../src/envs/shop/reward.ts';
 import { pageKind } from '../src/replay/embed.ts';
@@ -68,13 +69,16 @@ export function purchaseEvidence(steps: readonly { state: string; action: string
     const from = parseState(step.state);
     if (pageKind(from) !== 'page results' || pageKind(parseState(step.next)) !== 'page item') continue;
     const page = Number(/^Page (\d+) /.exec(from.elements.find((e) => e.kind === 'text')?.text ?? '')?.[1] ?? 1);
-    const clicked = /^click\[(.*)\]$/i.exec(step.action.trim())?.[1]?.toLowerCase();
-    const position = from.elements.filter((e) => e.kind === 'link').findIndex((e) => elementFields(e)[0]?.toLowerCase() === clicked);
+    const action = parseWebAction(step.action);
+    const clicked = action?.kind === 'click' ? matchKey(action.target) : undefined;
+    const position = from.elements.filter((e) => e.kind === 'link').findIndex((e) => matchKey(elementFields(e)[0] ?? '') === clicked);
     rank = position < 0 ? null : (page - 1) * RESULTS_PER_PAGE + position + 1;
   }
   const last = steps.at(-1);
-  const shown = last === undefined ? '' : parseState(last.state).elements.map((e) => e.text.toLowerCase()).join(' ');
-  return { rank, attributesShown: last !== undefined && headerValue(parseState(last.state), 'page') === 'item' && wantedAttributes.every((a) => shown.includes(a.toLowerCase())) };
+  const bought = last === undefined ? undefined : parseState(last.state);
+  if (bought === undefined || pageKind(bought) !== 'page item') return { rank, attributesShown: false };
+  const shown = bought.elements.map((e) => e.text.toLowerCase()).join(' ');
+  return { rank, attributesShown: wantedAttributes.every((a) => shown.includes(a.toLowerCase())) };
 }
 
 /** Per kind: the share of purchases of the store's first result, and of pages naming every wanted attribute. */

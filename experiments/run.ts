@@ -371,23 +371,23 @@ async function printPurchases(argv: string[]): Promise<void> {
   await evaluatePolicy({ spec, policy, split: spec.testSplit, onEpisode: (t) => trajectories.push(t) });
   const episodes = await replayEpisodes(spec, trajectories);
   const purchases: { input: ExperienceInput; real: number; kind: PurchaseKind; missing: string[]; evidence: PurchaseEvidence }[] = [];
-  for (const { task, steps } of episodes) {
-    const walked = steps.map((s) => ({ state: s.state.text, action: s.action, next: s.result.observation.text }));
+  // Each episode's steps as texts, once: the purchases' evidence and the products opened read them.
+  const walked = episodes.map((e) => e.steps.map((s) => ({ state: s.state.text, action: s.action, next: s.result.observation.text })));
+  for (const [e, { task, steps }] of episodes.entries()) {
     for (const [i, { state, action, result, history }] of steps.entries()) {
       const score = result.info['score'] as RewardBreakdown | undefined;
       if (!result.done || !score) continue;
-      const evidence = purchaseEvidence(walked.slice(0, i + 1), isShopGoal(task.goal) ? task.goal.attributes : []);
+      const evidence = purchaseEvidence((walked[e] ?? []).slice(0, i + 1), isShopGoal(task.goal) ? task.goal.attributes : []);
       purchases.push({ input: { task, history, state, action, examples: [] }, real: result.reward, kind: purchaseKind(score), missing: score.missingOptions, evidence });
     }
   }
   const missed = missedOptions(
     purchases.map((p) => ({ state: p.input.state.text, goalOptions: isShopGoal(p.input.task.goal) ? p.input.task.goal.options : {}, missing: p.missing })),
   );
-  const pages = episodes.map((e) => e.steps.map((s) => ({ state: s.state.text, next: s.result.observation.text })));
   const examples = await buffer.nearest(purchases.map((p) => ({ instruction: p.input.task.instruction, state: p.input.state, action: p.input.action })), k, { env: 'shop', source: 'real' });
   const predictions = await model.predict(purchases.map((p, i) => ({ ...p.input, examples: examples[i] ?? [] })));
   const rows = purchases.map((p, i) => ({ kind: p.kind, real: p.real, predicted: predictions[i]?.reward ?? 0 }));
-  process.stdout.write(`${JSON.stringify({ policy: policyFile, model: modelFile, buffer: bufferFile, split: spec.testSplit, episodes: trajectories.length, productsOpened: productsOpened(pages), missedOptions: missed, byKind: summarizePurchases(rows), evidenceByKind: summarizeEvidence(purchases.map((p) => ({ kind: p.kind, ...p.evidence }))) })}\n`);
+  process.stdout.write(`${JSON.stringify({ policy: policyFile, model: modelFile, buffer: bufferFile, split: spec.testSplit, episodes: trajectories.length, productsOpened: productsOpened(walked), missedOptions: missed, byKind: summarizePurchases(rows), evidenceByKind: summarizeEvidence(purchases.map((p) => ({ kind: p.kind, ...p.evidence }))) })}\n`);
 }
 
 /** A shop buffer's purchases: which wanted attributes the bought product's title hides, and whether they were met. */

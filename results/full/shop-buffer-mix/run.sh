@@ -5,7 +5,8 @@
 # the model as the full preset does, train dream GRPO at 80K (seed 1), play the policy greedily on
 # 500 train-split tasks (the split the choice is made on) and, on the test split, score the model's
 # reward on each of the policy's purchases by why it fell short. Each mix's policy is also scored by
-# the baseline mix's model: the same purchases, two models. About 25 minutes a mix on 2 cores.
+# the baseline mix's model: the same purchases, two models. The fit and the dream dominate: 157-204 s
+# and 800-901 s a mix here, two mixes sharing 2 cores (fit.json, dream-grpo-s1.json: wallSeconds).
 # Usage: bash results/full/shop-buffer-mix/run.sh WORK   (WORK keeps buffers, models, policies)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
