@@ -197,6 +197,27 @@ describe('WebLlmChatClient over the real WebLLM worker protocol (StandInEngine i
     expect(error.message).toContain('no longer loaded (it was unloaded)');
   });
 
+  it('stops a request that runs past its time limit and sets the stuck model aside; the limit counts from its turn, not the queue', async () => {
+    const worker = standInWorker();
+    const queued = await WebLlmChatClient.load({ worker, modelId: STANDIN, appConfig: standInConfig, requestTimeoutMs: 300 });
+    // Three 200 ms requests wait 600 ms in all, each within its 300 ms turn.
+    const slow = await Promise.all([0, 1, 2].map(() => queued.complete({ messages: [{ role: 'user', content: '__slow__' }] })));
+    expect(slow.map((r) => answerOf(r.content).model)).toEqual([STANDIN, STANDIN, STANDIN]);
+
+    const stuck = queued.complete({ messages: [{ role: 'user', content: '__hang__' }] });
+    const behind = queued.complete({ messages: [{ role: 'user', content: 'x' }] });
+    const [error, waiting] = await Promise.all([rejection(stuck), rejection(behind)]);
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toBe(
+      `${STANDIN} did not answer within 0.3 s, so the request was stopped and the model set aside: the GPU may have been lost or be stuck. Reload the page or load the model again; if it recurs, pick a smaller model.`,
+    );
+    expect(waiting.kind).toBe('model-load');
+    expect(waiting.message).toContain('no longer loaded (a request ran past its 0.3 s limit)');
+    // A fresh worker serves again (the stuck one still holds its engine's turn).
+    const fresh = await loadStandIn();
+    expect(answerOf((await fresh.complete({ messages: [{ role: 'user', content: 'x' }] })).content).model).toBe(STANDIN);
+  });
+
   it('holds one model per worker: a second load ends the first client', async () => {
     const worker = standInWorker();
     const first = await loadStandIn({ worker });

@@ -52,9 +52,18 @@ export interface WebLlmLoadOptions {
    * enough for a slow link and still ends a load whose connection went silent.
    */
   stallTimeoutMs?: number;
+  /**
+   * Fail a request that has not answered this long after its turn began (ms; 0 turns the guard
+   * off). A request's tokens are bounded by its max_tokens, so one that runs past this is stuck
+   * (a lost or hung GPU the worker survives), not slow; the client then ends, because the engine's
+   * next turn would wait behind the stuck one.
+   */
+  requestTimeoutMs?: number;
 }
 
 export const DEFAULT_STALL_TIMEOUT_MS = 5 * 60_000;
+/** Generous for a slow integrated GPU: a 2K-token prefill and 512 tokens at 5 tokens/s take under 2 minutes. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 5 * 60_000;
 
 const NETWORK_ADVICE =
   'Check the network connection and try again; a model that was downloaded once is kept in the browser cache and then loads offline.';
@@ -398,6 +407,7 @@ export class WebLlmChatClient implements ChatClient {
   private constructor(
     private readonly connection: Connection,
     readonly modelId: string,
+    private readonly requestTimeoutMs: number,
   ) {
     this.name = `webllm/${modelId}`;
   }
@@ -419,7 +429,7 @@ export class WebLlmChatClient implements ChatClient {
     const connection = connect(worker);
     const { engine, watch } = connection;
     if (watch.crash) throw watch.crash;
-    const client = new WebLlmChatClient(connection, modelId);
+    const client = new WebLlmChatClient(connection, modelId, options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
     connection.current?.end(`the worker was given ${modelId} to load`);
     connection.current = client;
 
@@ -476,9 +486,14 @@ export class WebLlmChatClient implements ChatClient {
     this.assertUsable();
     if (signal?.aborted) throw aborted('The request');
     const { engine, watch } = this.connection;
+    // The time limit counts from the turn's start, not from the queue: a request waiting behind
+    // another is not stuck.
+    const overdue = new AbortController();
+    let overdueTimer: ReturnType<typeof setTimeout> | undefined;
     const turn = this.tail.then(async () => {
       if (signal?.aborted) throw aborted('The request');
       this.assertUsable();
+      if (this.requestTimeoutMs > 0) overdueTimer = setTimeout(() => overdue.abort(), this.requestTimeoutMs);
       try {
         return await engine.chat.completions.create({
           messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
@@ -493,19 +508,24 @@ export class WebLlmChatClient implements ChatClient {
       }
     });
     this.tail = turn.catch(() => {});
-    const completion = await guard(
-      turn,
-      watch,
-      {
-        signal,
-        error: () => {
-          engine.interruptGenerate();
-          return aborted('The request');
+    try {
+      const completion = await guard(
+        turn,
+        watch,
+        {
+          signal,
+          error: () => {
+            engine.interruptGenerate();
+            return aborted('The request');
+          },
         },
-      },
-      { signal: this.ending.signal, error: () => this.goneError() },
-    );
-    return toChatResponse(completion);
+        { signal: overdue.signal, error: () => this.overdueError() },
+        { signal: this.ending.signal, error: () => this.goneError() },
+      );
+      return toChatResponse(completion);
+    } finally {
+      clearTimeout(overdueTimer);
+    }
   }
 
   /** Hear about the worker crashing (e.g. to tell the person and offer a reload). */
@@ -533,6 +553,18 @@ export class WebLlmChatClient implements ChatClient {
     if (this.gone) return;
     this.gone = reason;
     this.ending.abort();
+  }
+
+  /** A request past its time limit: stop the generation and end the client (see `requestTimeoutMs`). */
+  private overdueError(): ChatTransportError {
+    const limit = seconds(this.requestTimeoutMs);
+    this.connection.engine.interruptGenerate();
+    // After this request has its own error: ending first would answer it with the queued ones'.
+    queueMicrotask(() => this.end(`a request ran past its ${limit} limit`));
+    return new ChatTransportError(
+      'timeout',
+      `${this.modelId} did not answer within ${limit}, so the request was stopped and the model set aside: the GPU may have been lost or be stuck. Reload the page or load the model again; if it recurs, pick a smaller model.`,
+    );
   }
 
   private goneError(): ChatTransportError {
