@@ -1,5 +1,5 @@
 /**
- * `npm run experiment -- dream-scripted --env <shop|home> --model FILE.dgx --buffer FILE.jsonl [--agent oracle] [--tasks 40] [--split train] [--seed 1] [--k 3] [--train-max-steps N]`
+ * `npm run experiment -- dream-scripted --env <shop|home> --model FILE.dgx --buffer FILE.jsonl [--agent oracle] [--tasks 40] [--split train] [--seed 1] [--k 3] [--train-max-steps N] [--trace]`
  *
  * Free-running fidelity: a scripted agent (the oracle by default) plays each task once in the real
  * environment and once inside the experience model (the synthetic env `train --mode dream` trains
@@ -26,6 +26,15 @@ export interface DreamScriptedOptions {
   seed: number;
   trainMaxSteps?: number | undefined;
   backend: string;
+  /** Keep every step of both sides in each row (`trace`), to read where the model's episode went. */
+  trace?: boolean;
+}
+
+export interface TracedStep {
+  action: string;
+  observation: string;
+  reward: number;
+  done: boolean;
 }
 
 export interface Divergence {
@@ -43,6 +52,11 @@ export interface DreamScriptedRow {
   model: { won: boolean; steps: number; reward: number };
   /** Null when every step both sides took predicted the real observation exactly. */
   divergence: Divergence | null;
+  trace?: { real: TracedStep[]; model: TracedStep[] };
+}
+
+function traced(episode: EpisodeRecord): TracedStep[] {
+  return episode.steps.map((s) => ({ action: s.action, observation: s.result.observation.text, reward: Number(s.result.reward.toFixed(3)), done: s.result.done }));
 }
 
 export interface DreamScriptedReport {
@@ -90,6 +104,7 @@ export async function dreamScripted(spec: EnvSpec, options: DreamScriptedOptions
         real: { won: real.won, steps: real.steps.length },
         model: { won: model.won, steps: model.steps.length, reward: Number(model.score.toFixed(3)) },
         divergence: firstDivergence(real, model),
+        ...(options.trace === true ? { trace: { real: traced(real), model: traced(model) } } : {}),
       });
     }
   } finally {

@@ -19,7 +19,7 @@
  * `npm run experiment -- real-table --env <shop|home> [--dir results/real]` prints the real-mode
  * baseline's table (results/real/README.md) from `<env>-<algo>-seed<S>.json` and `.eval.json` there.
  *
- * `npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]`
+ * `npm run experiment -- by-type --env <shop|home|web> --policy <FILE.dgp|untrained> [--seed S] [--split NAME] [--episodes N (drawn with the seed; default the whole split)]`
  * prints greedy success per task type on the whole split as JSON (`untrained`: the policy `train
  * --seed S` starts from, before any update).
  *
@@ -94,6 +94,7 @@ import { loadStoreFile } from '../src/replay/file-store.ts';
 import { MemoryReplayStore } from '../src/replay/memory-store.ts';
 import { ReplayBuffer } from '../src/replay/retrieval.ts';
 import { intOption, readInputBytes } from '../src/cli/args.ts';
+import { useSite } from '../src/cli/site.ts';
 import { envSpec } from '../src/envs/registry.ts';
 import { rollout, SCRIPTED_POLICIES } from '../src/envs/episode.ts';
 import type { Task } from '../src/core/types.ts';
@@ -107,7 +108,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const CLI = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home|web> --seeds N [--quick] [--regime standard|demos (web)] [--jobs N] [--rows ID,…] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home|web> [--regime standard|demos] [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home> --policy <FILE.dgp|untrained> [--seed S] [--split NAME]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n       npm run experiment -- missed-successes --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--heldout 1000] [--k 3] [--seed 1] [--false]\n       npm run experiment -- curriculum-variance --env <shop|home> --policy <FILE.dgp|untrained> --model FILE.dgx --buffer FILE.jsonl [--experience neural|knn] [--tasks 60] [--group 8] [--split train] [--seed 1] [--k 3] [--train-max-steps N] [--imagine sample|likeliest]\n       npm run experiment -- dream-scripted --env <shop|home> --model FILE.dgx --buffer FILE.jsonl [--agent oracle] [--tasks 40] [--split train] [--seed 1] [--k 3] [--train-max-steps N] [--imagine sample|likeliest]\n`);
+  process.stderr.write(`${message}\nusage: npm run experiment -- <experiment> [--site DIR] [--web-tasks a,b|@app (web: the CLI's --site and --tasks)] …\n       npm run experiment -- paper --env <shop|home|web> --seeds N [--quick] [--regime standard|demos (web)] [--jobs N] [--rows ID,…] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home|web> [--regime standard|demos] [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home|web> --policy <FILE.dgp|untrained> [--seed S] [--split NAME] [--episodes N (drawn with the seed; default the whole split)]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n       npm run experiment -- missed-successes --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--heldout 1000] [--k 3] [--seed 1] [--false]\n       npm run experiment -- curriculum-variance --env <shop|home> --policy <FILE.dgp|untrained> --model FILE.dgx --buffer FILE.jsonl [--experience neural|knn] [--tasks 60] [--group 8] [--split train] [--seed 1] [--k 3] [--train-max-steps N] [--imagine sample|likeliest]\n       npm run experiment -- dream-scripted --env <shop|home|web> --model FILE.dgx --buffer FILE.jsonl [--agent oracle] [--tasks 40] [--split train] [--seed 1] [--k 3] [--train-max-steps N] [--imagine sample|likeliest] [--trace (every step of both sides)]\n`);
   process.exit(2);
 }
 
@@ -333,13 +334,14 @@ async function printRealTable(argv: string[]): Promise<void> {
 }
 
 async function printByType(argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { env: { type: 'string' }, policy: { type: 'string' }, seed: { type: 'string', default: '0' }, split: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({ args: argv, options: { env: { type: 'string' }, policy: { type: 'string' }, seed: { type: 'string', default: '0' }, split: { type: 'string' }, episodes: { type: 'string' } }, strict: true });
   const spec = envSpec(values.env ?? usage('--env is required'));
+  const episodes = values.episodes === undefined ? undefined : intOption(values.episodes, 'episodes', 0, 1);
   const file = values.policy ?? usage('--policy FILE.dgp or --policy untrained is required');
   await useBackend(['wasm']);
   const policy = file === 'untrained' ? new Policy(DEFAULT_POLICY, Number(values.seed)) : importPolicy(new Uint8Array(await readFile(file))).policy;
   const outcomes: Trajectory[] = [];
-  const result = await evaluatePolicy({ spec, policy, split: values.split ?? spec.testSplit, onEpisode: (t) => outcomes.push(t) });
+  const result = await evaluatePolicy({ spec, policy, split: values.split ?? spec.testSplit, ...(episodes === undefined ? {} : { episodes, seed: Number(values.seed) }), onEpisode: (t) => outcomes.push(t) });
   const byType = countByType(outcomes);
   process.stdout.write(`${JSON.stringify({ env: spec.name, policy: file, split: result.split, episodes: result.episodes, successRate: result.successRate, byGroup: meanByGroup(byType), byType })}\n`);
 }
@@ -557,6 +559,7 @@ async function printDreamScripted(argv: string[]): Promise<void> {
       k: { type: 'string' },
       'train-max-steps': { type: 'string' },
       imagine: { type: 'string', default: DEFAULT_IMAGINE },
+      trace: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -572,7 +575,7 @@ async function printDreamScripted(argv: string[]): Promise<void> {
   const backend = await useBackend(['wasm']);
   const dream = { ...(await loadDream(spec.name, 'neural', modelFile, bufferFile, k)), imagine };
   const started = performance.now();
-  const report = await dreamScripted(spec, { agent, dream, tasks: intOption(values.tasks, 'tasks', 40, 1), split, seed: intOption(values.seed, 'seed', 1, 0), trainMaxSteps, backend });
+  const report = await dreamScripted(spec, { agent, dream, tasks: intOption(values.tasks, 'tasks', 40, 1), split, seed: intOption(values.seed, 'seed', 1, 0), trainMaxSteps, backend, trace: values.trace });
   const wallSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
   process.stdout.write(`${JSON.stringify({ model: modelFile, buffer: bufferFile, k, wallSeconds, ...report })}\n`);
   const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
@@ -596,11 +599,35 @@ const EXPERIMENTS: Record<string, (argv: string[]) => Promise<void>> = {
   'policy-steps': printPolicySteps,
 };
 
-const [name, ...rest] = process.argv.slice(2);
+/**
+ * `--site DIR` and `--web-tasks a,b|@app`, which every experiment takes: the CLI's `--site` and
+ * `--tasks` (which pages the web env is), named apart because `--tasks` counts tasks in some
+ * experiments. Returns the other arguments.
+ */
+function takeWebSite(args: readonly string[]): string[] {
+  const rest: string[] = [];
+  let dir: string | null = null;
+  let tasks: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg !== '--site' && arg !== '--web-tasks') {
+      rest.push(arg);
+      continue;
+    }
+    const value = args[++i];
+    if (value === undefined || value === '' || value.startsWith('--')) usage(`${arg} needs a value`);
+    if (arg === '--site') dir = value;
+    else tasks = value.split(',').map((t) => t.trim()).filter((t) => t !== '');
+  }
+  if (dir !== null || tasks.length > 0) useSite(dir, tasks);
+  return rest;
+}
+
+const [name, ...args] = process.argv.slice(2);
 const experiment = name === undefined ? undefined : EXPERIMENTS[name];
 if (!experiment) usage(name === undefined ? 'which experiment?' : `unknown experiment "${name}"`);
 try {
-  await experiment(rest);
+  await experiment(takeWebSite(args));
 } catch (error) {
   // An option the experiment does not take (--help, a typo): the message and the usage, not node's stack.
   if (isArgumentError(error)) usage(`${name}: ${error.message}`);

@@ -10,6 +10,17 @@ export function tokens(text: string): string[] {
   return text.toLowerCase().match(TOKEN) ?? [];
 }
 
+const SPELLED_TOKEN = new RegExp(TOKEN.source, 'gi');
+
+/**
+ * `tokens` as the text spells them (`Quinn`, not `quinn`), one for one with `tokens(text)`; null
+ * where lower-casing changed the text's length (outside ASCII), so that the two cannot be paired.
+ */
+export function spelledTokens(text: string): string[] | null {
+  const spelled = text.match(SPELLED_TOKEN) ?? [];
+  return text.toLowerCase().length === text.length && spelled.length === tokens(text).length ? spelled : null;
+}
+
 /** Words and adjacent-word bigrams, the vocabulary-free bag that hashed features are made of. */
 export function wordsAndBigrams(words: readonly string[]): string[] {
   const out = words.slice();

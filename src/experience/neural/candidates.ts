@@ -21,7 +21,7 @@ import type { ExperienceInput, HistoryStep } from '../types.ts';
 import { hashBucket, type Features, type HashedFeature } from './features.ts';
 import { reasoningCandidates, reasoningMapper, reasoningSources, REASONING_SUMMARY_DENSE, REASONING_SUMMARY_SLOTS, type ReasoningCandidate, type ReasoningSource } from './reasoning.ts';
 import { namesTask, preparationRepeated, relativeForm, relativeHistory, taskAsks, taskForm, taskNames, timesTaken } from './task-relative.ts';
-import { analogy, asciiLower, containsPhrase, type AnalogySide, type Mapper, lineFields, lineFrom, lineValue, mapper, memo, memoWeak, stateLines, targetLine, wordsOf, type StateLine } from './lines.ts';
+import { analogy, asciiLower, containsPhrase, elementNumber, highestElementNumber, type AnalogySide, type Mapper, lineFields, lineFrom, lineValue, mapper, memo, memoWeak, renumbering, stateLines, targetLine, wordsOf, type StateLine } from './lines.ts';
 
 /** core/actions.ts's matchKey, memoised: the same actions are keyed for every candidate of every example. */
 const matchKey = memo(actionKey);
@@ -356,6 +356,9 @@ function persistence(before: readonly string[], after: ReadonlySet<string>, grou
 
 /** What a view needs of its example alone, whatever transition retrieved it. */
 interface ExampleFacts {
+  /** The highest element number its state shows, and the numbers its next state shows above it (see `renumbering`). */
+  highestNumber: number;
+  freshNumbers: readonly number[];
   stateLines: readonly StateLine[];
   nextLines: readonly StateLine[];
   /** The texts of its next state's lines. */
@@ -404,7 +407,10 @@ const exampleFacts = memo((example: Transition): ExampleFacts => {
   const nextActionKeyList = example.next.actions.map(matchKey);
   const nextActionKeys = new Set(nextActionKeyList);
   const target = targetLine(exState, example.action);
+  const highestNumber = highestElementNumber(exState);
   return {
+    highestNumber,
+    freshNumbers: [...new Set(exNext.map(elementNumber).filter((n): n is number => n !== null && n > highestNumber))],
     stateLines: exState,
     nextLines: exNext,
     nextTexts,
@@ -423,13 +429,14 @@ const exampleFacts = memo((example: Transition): ExampleFacts => {
   };
 }, 1 << 12);
 
-function viewOf(example: Transition, ours: AnalogySide, verb: string, ourTask: string, things: ReadonlySet<string>): ExampleView {
+function viewOf(example: Transition, ours: AnalogySide, ourHighestNumber: number, verb: string, ourTask: string, things: ReadonlySet<string>): ExampleView {
   const facts = exampleFacts(example);
   const { stateLines: exState, nextLines: exNext } = facts;
   const { action } = ours;
   const { base, lines: lineMap, wide } = analogy({ instruction: example.instruction, lines: exState, action: example.action, target: facts.target }, ours, things);
-  const map = mapper(lineMap);
-  const wideMap = mapper(wide);
+  const numbers = renumbering(facts.freshNumbers, facts.highestNumber, ourHighestNumber);
+  const map = mapper(numbers.length === 0 ? lineMap : [...lineMap, ...numbers]);
+  const wideMap = mapper(numbers.length === 0 ? wide : [...wide, ...numbers]);
   return {
     example,
     facts,
@@ -458,7 +465,8 @@ export function transitionCandidates(input: ExperienceInput, things: ReadonlySet
   const target = targetLine(current, input.action);
   const ourTask = taskForm(instruction, input.action);
   const ours: AnalogySide = { instruction, lines: current, action: input.action, target };
-  const views = input.examples.map((e) => viewOf(e, ours, verb, ourTask, things));
+  const ourHighestNumber = highestElementNumber(current);
+  const views = input.examples.map((e) => viewOf(e, ours, ourHighestNumber, verb, ourTask, things));
   const K = Math.max(1, views.length);
   const actionWords = wordsOf(input.action);
   const actionWordSet = new Set(actionWords);

@@ -15,9 +15,9 @@ import { tf } from '../../platform/tf.ts';
 import { meanScores, scoreTransition, type ScoreMeans, type TransitionScore } from '../fidelity.ts';
 import { episodeHistories, withoutReasoning } from '../history.ts';
 import type { ExperienceInput } from '../types.ts';
-import { actionCandidates, transitionCandidates } from './candidates.ts';
+import { actionCandidates, transitionCandidates, type LineCandidate } from './candidates.ts';
 import { reasoningLabels, reasoningSummary, REASONING_SUMMARY_SLOTS, type ReasoningCandidate, type ReasoningSource } from './reasoning.ts';
-import { stateLines, thingNames } from './lines.ts';
+import { elementNumber, lineFields, stateLines, thingNames, type StateLine } from './lines.ts';
 import { architectureOf, DEFAULT_NEURAL_CONFIG, HASH_SLOTS, NeuralExperienceModel, type CandidateCache, type NeuralConfig } from './model.ts';
 import { disposeBatch, headBatch, headLoss, HEADS, NeuralNetwork, Rows, type HeadName } from './network.ts';
 import { DEFAULT_FIT } from './fit-settings.ts';
@@ -146,12 +146,42 @@ interface ReasoningOfRow {
   end: number;
 }
 
+const lineKey = (line: StateLine): string => `${line.header}\u0000${line.text}`;
+
+/** A numbered element's kind and first field (`combobox`, `#12 Role`), whatever its other fields say; null for other lines. */
+function elementKey(line: StateLine): string | null {
+  return elementNumber(line) === null ? null : `${line.key}\u0000${lineFields(line)[0] ?? ''}`;
+}
+
+/**
+ * The numbered elements of the real next state that no candidate spells exactly (a form's Role
+ * box shows this user's role, which no example's page showed): any candidate of the same element
+ * is taught to stand for it. Taught only the exact lines, the model learned to drop such elements,
+ * and the page it predicted had no Role box to choose a role in.
+ */
+function uncoveredElements(truth: readonly StateLine[], candidates: readonly LineCandidate[]): Set<string> {
+  const spelled = new Set(candidates.map((c) => lineKey(c.line)));
+  const out = new Set<string>();
+  for (const line of truth) {
+    const key = elementKey(line);
+    if (key !== null && !spelled.has(lineKey(line))) out.add(key);
+  }
+  return out;
+}
+
+/** What the line head learns of each candidate: 1 for a line of the real next state, or a stand-in for one of its numbered elements (see uncoveredElements). */
+export function lineLabels(candidates: readonly LineCandidate[], next: readonly StateLine[]): number[] {
+  const truth = new Set(next.map(lineKey));
+  const standIns = uncoveredElements(next, candidates);
+  return candidates.map((c) => (truth.has(lineKey(c.line)) || (standIns.size > 0 && standIns.has(elementKey(c.line) ?? '')) ? 1 : 0));
+}
+
 function addRows(rows: Record<HeadName, Rows>, input: ExperienceInput, real: Transition, things: ReadonlySet<string>): ReasoningOfRow {
   const prepared = transitionCandidates(input, things);
   const start = rows.reasoning.count;
   reasoningLabels(prepared.reasoning, real.reasoning, input.task.instruction).forEach((label, i) => rows.reasoning.push((prepared.reasoning[i] as ReasoningCandidate).features, [label]));
-  const truth = new Set(stateLines(real.next).map((l) => `${l.header}\u0000${l.text}`));
-  for (const c of prepared.lines) rows.line.push(c.features, [truth.has(`${c.line.header}\u0000${c.line.text}`) ? 1 : 0]);
+  const labels = lineLabels(prepared.lines, stateLines(real.next));
+  prepared.lines.forEach((c, i) => rows.line.push(c.features, [labels[i] as number]));
   const actions = new Set(real.next.actions.map(matchKey));
   // Teacher forcing: templates are filled from the real next state's lines.
   for (const c of actionCandidates(prepared.actionContext, stateLines(real.next))) rows.action.push(c.features, [actions.has(matchKey(c.action)) ? 1 : 0]);

@@ -10,7 +10,7 @@
  * by position in the action and the state's header, and by the element the action names.
  */
 import { elementFields, parseState, renderState, type AbstractState } from '../../core/state.ts';
-import { tokens } from '../../core/text.ts';
+import { spelledTokens, tokens } from '../../core/text.ts';
 import type { Observation } from '../../core/types.ts';
 
 export interface StateLine {
@@ -149,7 +149,17 @@ function words(text: string): string[] {
 export function alignActions(from: string, to: string): PhraseMap {
   const a = BRACKET.exec(from.trim());
   const b = BRACKET.exec(to.trim());
-  if (a && b) return (a[2] as string).trim() !== (b[2] as string).trim() ? [[(a[2] as string).trim(), (b[2] as string).trim()]] : [];
+  if (a && b) {
+    const x = (a[2] as string).trim();
+    const y = (b[2] as string).trim();
+    if (x === y) return [];
+    // Field by field too (`#23 To | mateo.costa@example.org` → `#23 To | ivan.santos@example.org`):
+    // the next state shows the typed or chosen value alone (`value: ivan.santos@example.org`).
+    const xs = x.split(' | ');
+    const ys = y.split(' | ');
+    const fields: PhraseMap = xs.length === ys.length && xs.length > 1 ? xs.flatMap((f, i): PhraseMap => (f !== ys[i] && f.trim().length > 1 ? [[f.trim(), (ys[i] as string).trim()]] : [])) : [];
+    return [[x, y], ...fields];
+  }
   const x = words(from);
   const y = words(to);
   if (x.length === y.length) return differingRuns(x, y);
@@ -174,11 +184,15 @@ export function alignActions(from: string, to: string): PhraseMap {
 export function alignTasks(from: string, to: string): PhraseMap {
   const x = wordsOf(from);
   const y = wordsOf(to);
-  return x.length === y.length ? differingRuns(x, y) : [];
+  // Our words as our task spells them: a page shows "From: Quinn Usman", and a line carried over
+  // as "From: quinn usman" was never the real one.
+  return x.length === y.length ? differingRuns(x, y, spelledWordsOf(to) ?? y) : [];
 }
 
-/** Each run of differing words of two equally long word lists, as a phrase pair. */
-function differingRuns(x: readonly string[], y: readonly string[]): PhraseMap {
+const spelledWordsOf = memo(spelledTokens);
+
+/** Each run of differing words of two equally long word lists, as a phrase pair (`y` written as `yShown` spells it). */
+function differingRuns(x: readonly string[], y: readonly string[], yShown: readonly string[] = y): PhraseMap {
   const pairs: PhraseMap = [];
   let i = 0;
   while (i < x.length) {
@@ -188,7 +202,7 @@ function differingRuns(x: readonly string[], y: readonly string[]): PhraseMap {
     }
     let j = i;
     while (j < x.length && x[j] !== y[j]) j++;
-    pairs.push([x.slice(i, j).join(' '), y.slice(i, j).join(' ')]);
+    pairs.push([x.slice(i, j).join(' '), yShown.slice(i, j).join(' ')]);
     i = j;
   }
   return pairs;
@@ -353,11 +367,53 @@ export function alignByThings(from: string, to: string, things: ReadonlySet<stri
   const y = wordsOf(to).filter((w) => things.has(w));
   const pairs: PhraseMap = x.length === y.length ? x.flatMap((w, i): PhraseMap => (w !== y[i] && !pinned.has(w) && !pinned.has(y[i] as string) ? [[w, y[i] as string]] : [])) : [];
   for (const [a, b] of alignTasks(from, to)) {
-    const words = [...a.split(' '), ...b.split(' ')];
-    if (words.some((w) => things.has(w)) || QUANTIFIERS.has(a) || QUANTIFIERS.has(b)) continue;
+    const words = [...a.split(' '), ...b.toLowerCase().split(' ')];
+    if (words.some((w) => things.has(w)) || QUANTIFIERS.has(a) || QUANTIFIERS.has(b.toLowerCase())) continue;
     pairs.push([a, b]);
   }
   return pairs;
+}
+
+/**
+ * `#12` opening an element line's value: the number a page gives an element, counting up over the
+ * page's lifetime (the web env's element ids, BrowserGym's bids). A page shown for the first time
+ * numbers its elements on from the highest number shown so far.
+ */
+const ELEMENT_NUMBER = /^[^:]*: #(\d{1,9})(?!\d)/;
+
+/** A numbered field's name without its number (`#5 Save` → `Save`); null for a field without a number. */
+function unnumbered(field: string): string | null {
+  const match = /^#\d{1,9} (.+)$/.exec(field);
+  return match ? (match[1] as string).trim() : null;
+}
+
+/** The element's number (see ELEMENT_NUMBER), null for a line without one. */
+export function elementNumber(line: StateLine): number | null {
+  if (line.header) return null;
+  const match = ELEMENT_NUMBER.exec(line.text);
+  return match ? Number(match[1]) : null;
+}
+
+/** The highest element number the lines show; 0 for none. */
+export function highestElementNumber(lines: readonly StateLine[]): number {
+  let highest = 0;
+  for (const line of lines) highest = Math.max(highest, elementNumber(line) ?? 0);
+  return highest;
+}
+
+/**
+ * Elements an example's next state shows that its state did not number yet (`fresh`: numbers
+ * above its state's highest, `exampleHighest`) were numbered on from its page's count; carried over
+ * to a state whose highest number is `ourHighest`, they number on from ours (`#21` → `#24` when our
+ * inbox lists three e-mails more). Without it every element of a page opened by the action (an
+ * e-mail's Forward button, a form's Save) was another number here than in the real page, and the
+ * model learned to drop those lines: the oracle, played inside it, lost every task of more than
+ * one step.
+ */
+export function renumbering(fresh: readonly number[], exampleHighest: number, ourHighest: number): PhraseMap {
+  const shift = ourHighest - exampleHighest;
+  if (shift === 0 || exampleHighest === 0 || ourHighest === 0) return [];
+  return fresh.map((n) => [`#${n}`, `#${n + shift}`]);
 }
 
 export interface Analogy {
@@ -403,6 +459,11 @@ export function analogy(example: AnalogySide, current: AnalogySide, things: Read
     const a = lineFields(from);
     const b = lineFields(to);
     for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i] && (a[i] as string).length > 1) fields.push([a[i] as string, b[i] as string]);
+    // A numbered element's name alone (`#5 Thoughts on ember` → `#2 Thoughts on orbit` maps the
+    // page's heading `Thoughts on ember` too): the page it opens shows the name without the number.
+    const nameA = unnumbered(a[0] ?? '');
+    const nameB = unnumbered(b[0] ?? '');
+    if (nameA !== null && nameB !== null && nameA !== nameB && nameA.length > 1) fields.push([nameA, nameB]);
   }
   const base: PhraseMap = [...head, ...alignTasks(example.instruction, current.instruction), ...fields];
   const lines: PhraseMap = things.size > 0 ? [...head, ...alignByThings(example.instruction, current.instruction, things, pinnedThings(example, current, things)), ...fields] : base;

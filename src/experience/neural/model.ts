@@ -17,7 +17,7 @@
 import { matchKey } from '../../core/actions.ts';
 import { emptyStats, failurePrediction, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats, type PredictOptions } from '../types.ts';
 import { actionCandidates, CLAUSE_FEATURES, CLAUSE_SLOTS, EVIDENCE_WIDTH, HISTORY_STATES, successSupported, TASK_RELATIVE_DENSE, transitionCandidates, withReasoning, type LineCandidate, type TransitionCandidates } from './candidates.ts';
-import { containsPhrase, lineFields, renderLines, type StateLine } from './lines.ts';
+import { containsPhrase, elementNumber, lineFields, renderLines, type StateLine } from './lines.ts';
 import { quotingOurTask, REASONING_DENSE, REASONING_SUMMARY_DENSE, reasoningSummary } from './reasoning.ts';
 import { NeuralNetwork, Rows, type NeuralArchitecture, type RequirementShape } from './network.ts';
 
@@ -69,12 +69,16 @@ export function assembleLines(candidates: readonly LineCandidate[], scores: Arra
   const headerChoices = new Map<string, { c: LineCandidate; p: number }[]>();
   candidates.forEach((c, i) => {
     const p = sigmoid(scores[i] as number);
-    // One line per current line (itself or an edit of it), one per header key.
-    const group = c.line.header ? `h\u0000${c.line.key}` : c.origin >= 0 ? `o\u0000${c.origin}` : `t\u0000${c.line.text}`;
+    // One line per current line (itself or an edit of it), one per header key, one per element
+    // number (a page numbers one element so: `#23 To | empty` and an example's `#23 To | value: …`
+    // are two readings of one text box).
+    const number = elementNumber(c.line);
+    const group = c.line.header ? `h\u0000${c.line.key}` : number !== null ? `n\u0000${number}` : c.origin >= 0 ? `o\u0000${c.origin}` : `t\u0000${c.line.text}`;
     // Imagining, a line the state gains is drawn with its probability: each of a room's objects is
     // unlikely alone, so the likeliest room holds none of them.
     if (random && !c.line.header && c.origin < 0) {
-      if (random() < p) chosen.set(group, { c, p });
+      const held = chosen.get(group);
+      if (random() < p && (!held || p > held.p)) chosen.set(group, { c, p });
       return;
     }
     if (p < threshold && !(c.line.header && required.has(c.line.key))) return;

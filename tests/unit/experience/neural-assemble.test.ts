@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LineCandidate } from '../../../src/experience/neural/candidates.ts';
 import { stateLines } from '../../../src/experience/neural/lines.ts';
 import { assembleLines } from '../../../src/experience/neural/model.ts';
+import { lineLabels } from '../../../src/experience/neural/fit.ts';
 import { Rng } from '../../../src/core/rng.ts';
 
 /** A candidate line from the given sources (0: the current state, 1 + i: example i); a lone element line is numbered [1]. */
@@ -76,5 +77,35 @@ describe('assembling a predicted state', () => {
     // An element no kept header names is drawn with its own probability.
     expect(share('object: cloth 1 | in sinkbasin 2')).toBeGreaterThan(0.17);
     expect(share('object: cloth 1 | in sinkbasin 2')).toBeLessThan(0.23);
+  });
+
+  it('keeps one line per element number: two readings of one text box compete', () => {
+    const candidates = [
+      candidate('[1] textbox: #23 To | empty', [0], 0),
+      candidate('[1] textbox: #23 To | value: ivan.costa@example.org | focused', [1]),
+      candidate('[1] textbox: #23 To | value: ivan.santos@example.org | focused', [0], 0),
+      candidate('[1] button: #25 Send', [0, 1], 1),
+    ];
+    const texts = assembleLines(candidates, [0.1, 0.7, 0.9, 0.99].map(logit), [], 0.35).map((l) => l.text);
+    expect(texts).toEqual(['textbox: #23 To | value: ivan.santos@example.org | focused', 'button: #25 Send']);
+  });
+});
+
+describe('what the line head learns', () => {
+  it("teaches a numbered element's other reading to stand for it when no candidate spells its line", () => {
+    const candidates = [
+      candidate('[1] heading: Edit Zane Ito', [1]),
+      candidate('[1] combobox: #12 Role | value: admin', [1]),
+      candidate('[1] combobox: #12 Role | value: auditor', [2]),
+      candidate('[1] button: #14 Save', [1]),
+      candidate('[1] button: #15 Cancel', [1]),
+      candidate('[1] text: 12 votes', [1]),
+    ];
+    const next = stateLines('title: Users\n[1] heading: Edit Zane Ito\n[2] combobox: #12 Role | value: editor\n[3] button: #14 Save\n[4] text: 38 votes');
+    // The Role box stands in (either reading); Cancel is not on the page; an unnumbered line is only itself.
+    expect(lineLabels(candidates, next)).toEqual([1, 1, 1, 1, 0, 0]);
+    // Where a candidate spells the element's line, only that one is right.
+    const spelled = [...candidates, candidate('[1] combobox: #12 Role | value: editor', [0], 0)];
+    expect(lineLabels(spelled, next)).toEqual([1, 0, 0, 1, 0, 0, 1]);
   });
 });

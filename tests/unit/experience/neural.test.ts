@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalState } from '../../../src/core/state.ts';
 import { scoreTransition } from '../../../src/experience/fidelity.ts';
-import { alignActions, analogy, mapper, stateLines } from '../../../src/experience/neural/lines.ts';
+import { alignActions, alignTasks, analogy, elementNumber, highestElementNumber, mapper, renumbering, stateLines } from '../../../src/experience/neural/lines.ts';
 import { fitNeuralModel } from '../../../src/experience/neural/fit.ts';
 import { ModelFileError } from '../../../src/experience/neural/model-file.ts';
 import { exportNeuralModel, importNeuralModel, inspectNeuralModel } from '../../../src/experience/neural/model-io.ts';
@@ -45,6 +45,46 @@ describe('the analogy that carries an example over', () => {
     expect(map('text: red shoe')).toBe('text: blue hat');
     expect(map('text: Price: $10.00')).toBe('text: Price: $20.00');
     expect(map('instruction: old task')).toBe('instruction: new task');
+  });
+
+  it('aligns the fields of a bracket argument too: the page shows a typed value alone', () => {
+    expect(alignActions('type[#23 To | mateo.costa@example.org]', 'type[#26 To | ivan.santos@example.org]')).toEqual([
+      ['#23 To | mateo.costa@example.org', '#26 To | ivan.santos@example.org'],
+      ['#23 To', '#26 To'],
+      ['mateo.costa@example.org', 'ivan.santos@example.org'],
+    ]);
+    // One field: the argument whole, as before.
+    expect(alignActions('search[red shoe]', 'search[blue hat]')).toEqual([['red shoe', 'blue hat']]);
+  });
+
+  it("writes our task's words as our task spells them", () => {
+    expect(alignTasks('Forward the e-mail from Wei Kowalski.', 'Forward the e-mail from Quinn Usman.')).toEqual([['wei kowalski', 'Quinn Usman']]);
+    expect(mapper(alignTasks('Forward the e-mail from Wei Kowalski.', 'Forward the e-mail from Quinn Usman.'))('text: From: Wei Kowalski')).toBe('text: From: Quinn Usman');
+    // Lower-case tasks (the shop's, the household's) map as they did.
+    expect(alignTasks('put a hot apple in fridge.', 'put a hot mug in fridge.')).toEqual([['apple', 'mug']]);
+  });
+
+  it("numbers the elements a page opened by the action shows on from our page's count", () => {
+    const exState = stateLines('title: Forum\n[1] link: #1 Thoughts on ember\n[2] link: #2 Help with kiwi');
+    const exNext = stateLines('title: Forum\n[1] heading: Thoughts on ember\n[2] button: #3 Upvote this thread\n[3] button: #4 All threads');
+    const ours = stateLines('title: Forum\n[1] link: #1 Tips for pearl\n[2] link: #2 Thoughts on orbit\n[3] link: #3 Help with mango\n[4] link: #4 Question about kiwi');
+    expect(elementNumber(exNext[3] as (typeof exNext)[number])).toBe(4);
+    expect(elementNumber(exNext[0] as (typeof exNext)[number])).toBeNull(); // the header
+    expect(highestElementNumber(exState)).toBe(2);
+    expect(highestElementNumber(ours)).toBe(4);
+    expect(renumbering([3, 4], 2, 4)).toEqual([
+      ['#3', '#5'],
+      ['#4', '#6'],
+    ]);
+    expect(renumbering([3, 4], 2, 2)).toEqual([]); // the same count: nothing to move
+    expect(renumbering([3, 4], 0, 4)).toEqual([]); // a page without numbers says nothing
+    // The element the action names maps whole and by its name alone: the page it opens shows the name as its heading.
+    const { lines } = analogy(
+      { instruction: 'Upvote the thread.', lines: exState, action: 'click[#1 Thoughts on ember]' },
+      { instruction: 'Upvote the thread.', lines: ours, action: 'click[#2 Thoughts on orbit]' },
+    );
+    const map = mapper([...lines, ...renumbering([3, 4], 2, 4)]);
+    expect(exNext.map((l) => map(l.text))).toEqual(['title: Forum', 'heading: Thoughts on orbit', 'button: #5 Upvote this thread', 'button: #6 All threads']);
   });
 });
 
