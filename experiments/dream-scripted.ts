@@ -48,7 +48,7 @@ export interface Divergence {
 export interface DreamScriptedRow {
   task: string;
   instruction: string;
-  real: { won: boolean; steps: number };
+  real: { won: boolean; steps: number; score: number };
   model: { won: boolean; steps: number; reward: number };
   /** Null when every step both sides took predicted the real observation exactly. */
   divergence: Divergence | null;
@@ -64,6 +64,12 @@ export interface DreamScriptedReport {
   agent: ScriptedPolicy;
   tasks: number;
   successRate: { real: number; model: number };
+  /**
+   * Mean episode score (total reward) on each side: what PPO and GRPO optimise. A model's reward is
+   * a probability rounded to hundredths, so a success it is sure of may score 0.99 and not count as
+   * won (a win is a reward of 1).
+   */
+  meanScore: { real: number; model: number };
   /** Tasks won in the real env and inside the model, of those won in the real env. */
   wonBothOfRealWins: number;
   /** Mean step (0-based) of the first divergence over the tasks that diverged, and how many did. */
@@ -101,7 +107,7 @@ export async function dreamScripted(spec: EnvSpec, options: DreamScriptedOptions
       rows.push({
         task: task.id,
         instruction: task.instruction,
-        real: { won: real.won, steps: real.steps.length },
+        real: { won: real.won, steps: real.steps.length, score: Number(real.score.toFixed(3)) },
         model: { won: model.won, steps: model.steps.length, reward: Number(model.score.toFixed(3)) },
         divergence: firstDivergence(real, model),
         ...(options.trace === true ? { trace: { real: traced(real), model: traced(model) } } : {}),
@@ -118,8 +124,13 @@ export async function dreamScripted(spec: EnvSpec, options: DreamScriptedOptions
     agent: options.agent,
     tasks: rows.length,
     successRate: { real: share((r) => r.real.won), model: share((r) => r.model.won) },
+    meanScore: { real: mean(rows.map((r) => r.real.score)), model: mean(rows.map((r) => r.model.reward)) },
     wonBothOfRealWins: share((r) => r.model.won, rows.filter((r) => r.real.won)),
     firstDivergence: { meanStep: diverged.length === 0 ? null : diverged.reduce((a, r) => a + (r.divergence as Divergence).step, 0) / diverged.length, tasks: diverged.length },
     rows,
   };
+}
+
+function mean(values: readonly number[]): number {
+  return values.length === 0 ? 0 : Number((values.reduce((a, b) => a + b, 0) / values.length).toFixed(3));
 }

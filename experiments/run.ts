@@ -581,6 +581,7 @@ async function printDreamScripted(argv: string[]): Promise<void> {
   const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
   process.stderr.write(
     `${report.tasks} tasks, ${agent}: won ${pct(report.successRate.real)} real, ${pct(report.successRate.model)} inside the model (${pct(report.wonBothOfRealWins)} of the real wins); ` +
+      `mean score ${report.meanScore.real.toFixed(3)} real, ${report.meanScore.model.toFixed(3)} inside the model; ` +
       `${report.firstDivergence.tasks} diverged, first at step ${report.firstDivergence.meanStep?.toFixed(1) ?? '—'} on average (${wallSeconds} s)\n`,
   );
 }

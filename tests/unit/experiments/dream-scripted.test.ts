@@ -66,6 +66,7 @@ describe('dream-scripted', () => {
     const report = await run(mirror);
     expect(report.tasks).toBe(4);
     expect(report.successRate).toEqual({ real: 1, model: 1 });
+    expect(report.meanScore).toEqual({ real: 1, model: 1 });
     expect(report.wonBothOfRealWins).toBe(1);
     expect(report.firstDivergence).toEqual({ meanStep: null, tasks: 0 });
     for (const row of report.rows) expect(row.model.steps).toBe(row.real.steps);
@@ -74,11 +75,27 @@ describe('dream-scripted', () => {
   it('reports the first step whose prediction parts from the real episode, with both texts', async () => {
     const report = await run(still);
     expect(report.successRate).toEqual({ real: 1, model: 0 });
+    expect(report.meanScore).toEqual({ real: 1, model: 0 });
     expect(report.firstDivergence).toEqual({ meanStep: 0, tasks: 4 });
     for (const row of report.rows) {
       expect(row.divergence?.step).toBe(0);
       expect(row.divergence?.real).not.toBe(row.divergence?.model);
       expect(row.divergence?.action).toMatch(/^go to /);
+    }
+  });
+
+  it('keeps every step of both sides with --trace, and scores a sure success the model pays 0.99 though it is no win', async () => {
+    /** The environment, but paying 0.99 where it pays 1. */
+    const shy: ExperienceModel = { ...mirror, name: 'shy', predict: async (batch) => (await mirror.predict(batch)).map((p) => ({ ...p, reward: p.reward >= 1 ? 0.99 : p.reward })) };
+    // The household's dream rounds an end reward to 0 or 1 (binaryReward): here it does not.
+    const restore = replaceEnvironment({ ...spec, binaryReward: false });
+    const report = await dreamScripted(envSpec('home'), { agent: 'oracle', dream: { model: shy, buffer: null, k: 0, offlineTransitions: 0 }, tasks: 4, split: 'train', seed: 2, trainMaxSteps: 20, backend: 'cpu', trace: true }).finally(restore);
+    expect(report.successRate).toEqual({ real: 1, model: 0 });
+    expect(report.meanScore).toEqual({ real: 1, model: 0.99 });
+    for (const row of report.rows) {
+      expect(row.trace?.model.map((s) => s.action)).toEqual(row.trace?.real.map((s) => s.action));
+      expect(row.trace?.model.at(-1)).toMatchObject({ reward: 0.99, done: true });
+      expect(row.trace?.real.at(-1)?.observation).toBe(row.trace?.model.at(-1)?.observation);
     }
   });
 });
