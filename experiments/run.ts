@@ -94,7 +94,7 @@ import { loadStoreFile } from '../src/replay/file-store.ts';
 import { MemoryReplayStore } from '../src/replay/memory-store.ts';
 import { ReplayBuffer } from '../src/replay/retrieval.ts';
 import { intOption, readInputBytes } from '../src/cli/args.ts';
-import { useSite } from '../src/cli/site.ts';
+import { siteOptions, useSite } from '../src/cli/site.ts';
 import { envSpec } from '../src/envs/registry.ts';
 import { rollout, SCRIPTED_POLICIES } from '../src/envs/episode.ts';
 import type { Task } from '../src/core/types.ts';
@@ -606,21 +606,8 @@ const EXPERIMENTS: Record<string, (argv: string[]) => Promise<void>> = {
  * experiments. Returns the other arguments.
  */
 function takeWebSite(args: readonly string[]): string[] {
-  const rest: string[] = [];
-  let dir: string | null = null;
-  let tasks: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg !== '--site' && arg !== '--web-tasks') {
-      rest.push(arg);
-      continue;
-    }
-    const value = args[++i];
-    if (value === undefined || value === '' || value.startsWith('--')) usage(`${arg} needs a value`);
-    if (arg === '--site') dir = value;
-    else tasks = value.split(',').map((t) => t.trim()).filter((t) => t !== '');
-  }
-  if (dir !== null || tasks.length > 0) useSite(dir, tasks);
+  const { rest, site } = siteOptions(args, '--web-tasks');
+  if (site) useSite(site.dir, site.tasks);
   return rest;
 }
 

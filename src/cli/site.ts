@@ -8,15 +8,18 @@ import { replaceEnvironment } from '../envs/registry.ts';
 import { bundledSuiteEnvironment } from '../envs/web/index.ts';
 import { loadSiteFolder } from '../envs/web/node/site-folder.ts';
 
-/** The arguments without `--site` and `--tasks`, and what they said (`dir` null: the bundled suite). */
-export function siteOptions(args: readonly string[]): { rest: string[]; site: { dir: string | null; tasks: string[] } | null } {
+/**
+ * The arguments without `--site` and `--tasks`, and what they said (`dir` null: the bundled suite).
+ * `tasksFlag` names the tasks flag where `--tasks` means something else (the experiments' `--web-tasks`).
+ */
+export function siteOptions(args: readonly string[], tasksFlag = '--tasks'): { rest: string[]; site: { dir: string | null; tasks: string[] } | null } {
   const rest: string[] = [];
   let dir: string | null = null;
   let tasks: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    if (flag !== '--site' && flag !== '--tasks') {
+    if (flag !== '--site' && flag !== tasksFlag) {
       rest.push(arg);
       continue;
     }
@@ -27,7 +30,7 @@ export function siteOptions(args: readonly string[]): { rest: string[]; site: { 
   }
   const envAt = rest.findIndex((a) => a === '--env' || a.startsWith('--env='));
   const env = envAt < 0 ? undefined : rest[envAt]?.startsWith('--env=') ? rest[envAt]?.slice(6) : rest[envAt + 1];
-  if ((dir !== null || tasks.length > 0) && env !== undefined && env !== 'web') throw new UsageError(`${dir !== null ? '--site' : '--tasks'} is for --env web (pages); --env ${env} has no site`);
+  if ((dir !== null || tasks.length > 0) && env !== undefined && env !== 'web') throw new UsageError(`${dir !== null ? '--site' : tasksFlag} is for --env web (pages); --env ${env} has no site`);
   return { rest, site: dir === null && tasks.length === 0 ? null : { dir, tasks } };
 }
 

@@ -103,6 +103,8 @@ describe('--site and --tasks', () => {
     expect(() => siteOptions(['--site'])).toThrow(/--site needs a value/);
     // --tasks alone chooses tasks of the bundled suite; neither flag is for another env.
     expect(siteOptions(['--tasks', '@app', '--env', 'web'])).toEqual({ rest: ['--env', 'web'], site: { dir: null, tasks: ['@app'] } });
+    // The experiments' name for it, where their own --tasks is a count.
+    expect(siteOptions(['--tasks', '60', '--web-tasks=@app'], '--web-tasks')).toEqual({ rest: ['--tasks', '60'], site: { dir: null, tasks: ['@app'] } });
     expect(() => siteOptions(['--env', 'shop', '--tasks', '@app'])).toThrow(/--tasks is for --env web \(pages\); --env shop has no site/);
     expect(() => siteOptions(['--env=home', '--site', 'dir'])).toThrow(/--site is for --env web/);
   });
