@@ -156,7 +156,7 @@ export class WebEnv implements Env {
       task.instruction = episode.instruction;
     }
     const reading = started.reading ? this.checked(started.reading, entry) : await this.read(tab, entry);
-    episode.total = this.rewardOf(reading, entry);
+    episode.total = this.rewardOf(reading, entry, this.doneOf(reading, entry));
     this.show(episode, reading);
   }
 
@@ -186,10 +186,10 @@ export class WebEnv implements Env {
         return this.result(episode, 0, false, `${admitted} failed: ${performed.failed}; nothing happened.`);
       }
       const moved = performed.moved;
-      const total = this.rewardOf(reading, episode.entry);
+      const done = this.doneOf(reading, episode.entry);
+      const total = this.rewardOf(reading, episode.entry, done);
       const reward = total - episode.total;
       episode.total = total;
-      const done = this.doneOf(reading, episode.entry);
       this.show(episode, reading);
       episode.done = done;
       const won = done && total > 0;
@@ -260,9 +260,16 @@ export class WebEnv implements Env {
     return reading;
   }
 
-  private rewardOf(reading: Reading, entry: SiteTask): number {
+  /**
+   * The reward so far, held to what site.json declares of it: a dream over the site trusts the
+   * declaration (rounds to 0 or 1, pays nothing before the end), so a page that breaks it is the
+   * site's mistake, named here rather than learned from.
+   */
+  private rewardOf(reading: Reading, entry: SiteTask, done: boolean): number {
     const reward = reading.reward ?? 0;
     if (typeof reward !== 'number' || !Number.isFinite(reward)) throw this.hookError(entry, 'reward', `gave ${shown(reward)}, not a number`);
+    if (this.site.binaryReward && reward !== 0 && reward !== 1) throw this.hookError(entry, 'reward', `gave ${reward}, but site.json declares "binaryReward": 0 or 1 only`);
+    if (this.site.rewardsAtEnd && !done && reward !== 0) throw this.hookError(entry, 'reward', `gave ${reward} before the episode was over, but site.json declares "rewardsAtEnd": 0 until the end`);
     return reward;
   }
 

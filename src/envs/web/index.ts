@@ -51,6 +51,8 @@ export function webSiteEnvironment(site: SiteDefinition, source: SiteSource, pro
     splits: Object.entries(site.seeds).map(([name, [from, to]]) => ({ name, size: (to - from) * site.tasks.length })),
     testSplit,
     maxSteps: site.maxSteps,
+    ...(site.rewardsAtEnd ? { rewardsAtEnd: true } : {}),
+    ...(site.binaryReward ? { binaryReward: true } : {}),
     createEnv: () => new WebEnv(WEB_ENV, site, () => hostFor(source)),
     tasks: tasksOf,
     taskKind: (task) => (isWebGoal(task.goal) ? task.goal.task : task.id),

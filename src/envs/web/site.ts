@@ -5,7 +5,7 @@
  *   { "name": "my-site",
  *     "tasks": [ { "id": "click-button", "page": "pages/click-button.html" } ],
  *     "seeds": { "train": [0, 1000], "test": [1000, 1200] },
- *     "maxSteps": 10,
+ *     "maxSteps": 10, "rewardsAtEnd": true, "binaryReward": true,
  *     "hooks": { "start": "…statements; SEED is the episode's seed…",
  *                "instruction": "…expression…", "reward": "…expression…", "done": "…expression…" } }
  *
@@ -58,6 +58,18 @@ const siteSchema = v.strictObject({
    * already open skips the reload. Off by default: a page is loaded afresh for each episode.
    */
   reusePage: v.optional(v.boolean(), false),
+  /**
+   * The reward hook stays 0 until the episode is over (a task that pays only its outcome, as every
+   * bundled task does). A dream over the site then pays nothing before a step the model ends, so the
+   * model's small leaked rewards cannot add up into returns (experience/synthetic-env.ts); the env
+   * holds the page to it.
+   */
+  rewardsAtEnd: v.optional(v.boolean(), false),
+  /**
+   * The reward hook gives exactly 0 or 1 (the task is done or it is not). A dream over the site then
+   * rounds a model's fractional end reward to the likelier of the two; the env holds the page to it.
+   */
+  binaryReward: v.optional(v.boolean(), false),
   hooks: v.optional(hooksSchema, {}),
 });
 

@@ -189,6 +189,24 @@ describe('pages that misbehave', () => {
     expect(() => loadSiteFolder(FIXTURES)).toThrow(/task "missing": the page missing\.html is not in/);
   });
 
+  it('a reward that breaks what site.json declares of it is the site\'s mistake, named', async () => {
+    const typeHalf = async (web: WebEnv): Promise<unknown> => {
+      const first = await web.reset(task('typed-reward'));
+      return web.step(`type[#${idOf(first.text, 'textbox', 'Note')} Note | 0.5]`).catch((e: unknown) => e);
+    };
+    // Undeclared, a reward of 0.5 before the end is the page's to pay.
+    expect(await typeHalf(env())).toMatchObject({ reward: 0.5, done: false });
+    const atEnd = new WebEnv('web', { ...site, rewardsAtEnd: true }, () => hostFor({ root: FIXTURES }));
+    expect(String(await typeHalf(atEnd))).toMatch(/task "typed-reward": the reward hook gave 0\.5 before the episode was over, but site\.json declares "rewardsAtEnd"/);
+    const binary = new WebEnv('web', { ...site, binaryReward: true }, () => hostFor({ root: FIXTURES }));
+    expect(String(await typeHalf(binary))).toMatch(/task "typed-reward": the reward hook gave 0\.5, but site\.json declares "binaryReward"/);
+    // Kept, both declarations let the task be won.
+    const both = new WebEnv('web', { ...site, rewardsAtEnd: true, binaryReward: true }, () => hostFor({ root: FIXTURES }));
+    const first = await both.reset(task('typed-reward'));
+    const submit = shownElements(first.text).filter((e) => e.role === 'button' && e.name === 'Submit')[1]?.id as number;
+    expect(await both.step(`click[#${submit}]`)).toMatchObject({ reward: 1, done: true, info: { won: true } });
+  });
+
   it('1,000 malformed actions never throw and change nothing', async () => {
     const web = env();
     const first = await web.reset(task('twins'));

@@ -78,6 +78,8 @@ describe('site.json', () => {
     expect(tasks.map((t) => t.id)).toEqual(['a:0', 'b:0', 'a:1', 'b:1', 'a:2', 'b:2']);
     expect(tasks[1]).toMatchObject({ env: 'web', difficulty: 3, instruction: '', goal: { site: 'mine', task: 'b', seed: 0, split: 'train' } });
     expect(site.maxSteps).toBe(10);
+    // What the reward hook promises is declared, never assumed: a dream over the site relies on it.
+    expect(site).toMatchObject({ rewardsAtEnd: false, binaryReward: false });
   });
 
   it('names the task and the field that is wrong', () => {
@@ -91,6 +93,7 @@ describe('site.json', () => {
       [{ ...good, seeds: { train: [5, 5] } }, /seeds\.train must be \[from, to\]/],
       [{ ...good, tasks: [{ id: 'a', page: 'a.html' }, { id: 'a', page: 'b.html' }] }, /task "a" is listed twice/],
       [{ ...good, testSplit: 'valid' }, /testSplit "valid"/],
+      [{ ...good, binaryReward: 'yes' }, /site\.json: binaryReward/],
     ];
     for (const [json, message] of bad) expect(() => parseSiteDefinition(json), message.source).toThrow(message);
   });
@@ -121,6 +124,8 @@ describe('--site and --tasks', () => {
     expect(() => chooseSiteTasks(site, ['@app', 'nope', 'nada'])).toThrow(/has no task "nope", "nada"; it has click-button, .* \(or the groups @app, @widgets\)/);
     const widgetsOnly = { ...site, tasks: site.tasks.filter((t) => !t.app) };
     expect(() => chooseSiteTasks(widgetsOnly, ['@app'])).toThrow(/--tasks @app: the site "suite" has no task in that group/);
+    // Every bundled page pays 1 or 0 once, at the end (public/web/suite/lib/task.js), and says so.
+    expect(bundledSuiteEnvironment(['@app'])).toMatchObject({ rewardsAtEnd: true, binaryReward: true });
     // The chosen tasks' instances are the whole suite's, ids and instructions alike.
     const all = new Map(bundledSuiteEnvironment().tasks('test').map((t) => [t.id, t.instruction]));
     const chosen = bundledSuiteEnvironment(['@app']).tasks('test');

@@ -47,5 +47,8 @@ export const SUITE_SITE = {
   maxSteps: 12,
   // Every page's setup replaces its content, so the next episode of a task reuses its open page.
   reusePage: true,
+  // Every task's page calls task.end(1) or task.end(0) once, when the episode is over (lib/task.js).
+  rewardsAtEnd: true,
+  binaryReward: true,
   hooks: { start: 'window.task.start(SEED, TASK)', reward: 'window.task.reward', done: 'window.task.done' },
 };
