@@ -3,12 +3,16 @@
  * names the flag, no stack trace, no progress (no episode played, no server bound) and no file
  * written. Absurd numbers, unwritable output paths, and flags or arguments a command would ignore.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { capture } from '../cli-io.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Directories named like the files a command writes: an output path that is a directory. */
 const DIRECTORIES = ['isdir.dgp', 'isdir.dgx', 'isdir.json', 'isdir.jsonl'];
@@ -256,6 +260,13 @@ describe('the CLI still takes what it always took', () => {
     expect(url).toBe(`http://127.0.0.1:${port}`);
     stop();
     await running;
+  });
+
+  it('a reader that stops early (`cli envs | true`) ends it quietly with 0, as Unix tools end', () => {
+    // `true` closes the pipe before the CLI writes: every write after that fails with EPIPE.
+    const run = spawnSync('bash', ['-c', `"${process.execPath}" --import tsx src/cli/main.ts envs | true; exit \${PIPESTATUS[0]}`], { cwd: ROOT, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
   });
 });
 
