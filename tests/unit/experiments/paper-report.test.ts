@@ -180,7 +180,7 @@ describe('the paper report', () => {
     expect([...savedPolicyRows(regimeRows('standard'))]).toEqual([]);
     const runs = (id: string, seed: number) => ({ ...files, history: `/w/runs/${id}-s${seed}.json`, savePolicy: id === 'bc' });
     expect(trainArgs('web', preset, rows.find((r) => r.id === 'bc')!, 2, runs('bc', 2)).join(' ')).toContain('--history /w/runs/bc-s2.json --out /w/runs/bc-s2.dgp');
-    expect(trainArgs('web', preset, rows.find((r) => r.id === 'dream-grpo-from-bc')!, 2, runs('dream-grpo-from-bc', 2)).join(' ')).toContain('--mode dream --algo grpo --seed 2 --init /w/runs/bc-s2.dgp');
+    expect(trainArgs('web', preset, rows.find((r) => r.id === 'dream-grpo-from-bc')!, 2, runs('dream-grpo-from-bc', 2)).join(' ')).toMatch(/--mode dream --algo grpo --seed 2 --init \/w\/runs\/bc-s2\.dgp .*--set klCoef=0\.2/);
   });
 
   it('checks the demonstrations regime\'s bars: the best dream gain against the best offline one, s2r against real on the same transitions', () => {
@@ -194,7 +194,7 @@ describe('the paper report', () => {
     const losing = demoClaims(by({ untrained: [0.4, 0.4], bc: [0.3, 0.3], dpo: [0.35, 0.35], 'dream-ppo': [0.45, 0.45] }));
     expect(losing[0]).toMatch(/holds\.\*\* dream PPO \+5\.0 points .* DPO \(offline\) −5\.0: the offline rows gain nothing, so any gain clears the bar/);
     const fromBc = demoClaims(by({ untrained: [0.4, 0.4], bc: [0.9, 0.88], 'dream-grpo-from-bc': [0.95, 0.96] }));
-    expect(fromBc.at(-1)).toMatch(/What the dream adds to cloning:\*\* dream GRPO from the BC policy 95\.5 ± 0\.7% against BC \(offline\) 89\.0 ± 1\.4% \(\+6\.5 points, beyond the seed spread/);
+    expect(fromBc.at(-1)).toMatch(/What the dream adds to cloning:\*\* dream GRPO from the BC policy \(KL 0\.2 to it\) 95\.5 ± 0\.7% against BC \(offline\) 89\.0 ± 1\.4% \(\+6\.5 points, beyond the seed spread/);
     // Without the untrained row there is no gain to compare.
     expect(demoClaims(new Map())).toEqual([]);
   });
