@@ -138,13 +138,18 @@ export const ROWS: readonly RowSpec[] = [
   // BC policy and 600 train-split web episodes (BC 95.0%): klCoef 0 → 93.0%, 0.05 → 94.2%,
   // 0.2 → 96.5%, 0.5 → 96.2% (results/web-demos/declared/README.md).
   { id: 'dream-grpo-from-bc', label: 'dream GRPO from the BC policy (KL 0.2 to it)', mode: 'dream', algo: 'grpo', flags: ['--set', 'klCoef=0.2'], initFrom: 'bc' },
+  // A team that has demonstrations and can afford 1,000 real transitions starts both from its cloned
+  // policy: s2r from BC against real GRPO from BC on the same real budget (the same KL anchor) asks
+  // whether the dream phase is worth having there, which the rows from scratch cannot.
+  { id: 'real-grpo-5k-from-bc', label: "real GRPO from the BC policy, s2r's real budget (KL 0.2)", mode: 'real', algo: 'grpo', flags: ['--set', 'klCoef=0.2'], realBudget: 's2r-real', initFrom: 'bc' },
+  { id: 's2r-grpo-from-bc', label: 's2r GRPO from the BC policy (KL 0.2)', mode: 's2r', algo: 'grpo', flags: ['--set', 'klCoef=0.2'], initFrom: 'bc' },
 ];
 
 /** The demonstrations regime's rows: no ablation (they are the standard regime's question). */
-const DEMO_ROW_IDS = ['untrained', 'real-ppo', 'real-grpo', 'real-ppo-5k', 'real-grpo-5k', 'bc', 'dpo', 'dream-ppo', 'dream-grpo', 's2r-ppo', 's2r-grpo', 'dream-grpo-from-bc'];
+const DEMO_ROW_IDS = ['untrained', 'real-ppo', 'real-grpo', 'real-ppo-5k', 'real-grpo-5k', 'bc', 'dpo', 'dream-ppo', 'dream-grpo', 's2r-ppo', 's2r-grpo', 'dream-grpo-from-bc', 'real-grpo-5k-from-bc', 's2r-grpo-from-bc'];
 
 /** Rows of the demonstrations regime alone (the standard tables were made without them). */
-const DEMO_ONLY_ROW_IDS = ['dream-grpo-from-bc'];
+const DEMO_ONLY_ROW_IDS = ['dream-grpo-from-bc', 'real-grpo-5k-from-bc', 's2r-grpo-from-bc'];
 
 /** The rows of a regime's table, in the table's order. */
 export function regimeRows(regime: RegimeName): RowSpec[] {

@@ -166,22 +166,25 @@ export function demoClaims(by: ReadonlyMap<string, RowSummary>): string[] {
   if (!untrained) return [];
   const gain = (r: RowSummary): number => r.success.mean - untrained.success.mean;
   const lines: string[] = [];
-  const dreams = ['dream-ppo', 'dream-grpo'].flatMap((id) => by.get(id) ?? []);
+  // The dream from the cloned policy is a dream row too: it uses the same demonstrations and no real step.
+  const dreams = ['dream-ppo', 'dream-grpo', 'dream-grpo-from-bc'].flatMap((id) => by.get(id) ?? []);
   const offline = ['bc', 'dpo'].flatMap((id) => by.get(id) ?? []);
   if (dreams.length > 0 && offline.length > 0) {
     const dream = dreams.reduce((a, b) => (gain(b) > gain(a) ? b : a));
     const best = offline.reduce((a, b) => (gain(b) > gain(a) ? b : a));
     const holds = gain(best) > 0 ? gain(dream) >= 1.3 * gain(best) : gain(dream) > 0;
-    const ratio = gain(best) > 0 ? ` (${(gain(dream) / gain(best)).toFixed(2)} ×)` : ': the offline rows gain nothing, so any gain clears the bar';
+    const ratio = gain(best) > 0 ? ` (${(gain(dream) / gain(best)).toFixed(2).replace('-', '−')} ×)` : ': the offline rows gain nothing, so any gain clears the bar';
     lines.push(`- **The best dream row's gain ≥ 1.3 × the best offline row's: ${holds ? 'holds' : 'does not hold'}.** ${dream.label} ${signed(gain(dream))} points over the untrained policy, ${best.label} ${signed(gain(best))}${ratio}.`);
   }
-  for (const algo of ['ppo', 'grpo']) {
-    const scratch = by.get(`real-${algo}-5k`);
-    const sim = by.get(`s2r-${algo}`);
+  // Each s2r row against real mode on the same real budget from the same start (scratch, or the BC policy).
+  const pairs = [['real-ppo-5k', 's2r-ppo', 'PPO'], ['real-grpo-5k', 's2r-grpo', 'GRPO'], ['real-grpo-5k-from-bc', 's2r-grpo-from-bc', 'GRPO from BC']] as const;
+  for (const [real, s2r, name] of pairs) {
+    const scratch = by.get(real);
+    const sim = by.get(s2r);
     if (!scratch || !sim) continue;
     const margin = sim.success.mean - scratch.success.mean;
     const spread = Math.max(sim.success.std, scratch.success.std);
-    lines.push(`- **s2r ${algo.toUpperCase()} above real ${algo.toUpperCase()} on the same ${int(sim.realTransitions)} real transitions, beyond the seed spread: ${margin > spread ? 'holds' : 'does not hold'}.** ${pm(sim.success)}% against ${pm(scratch.success)}% (${signed(margin)} points; seed std up to ${spread.toFixed(1)}${sim.perSeed.length < 2 ? ', one seed: no spread to judge by' : ''}).`);
+    lines.push(`- **s2r ${name} above real ${name} on the same ${int(sim.realTransitions)} real transitions, beyond the seed spread: ${margin > spread ? 'holds' : 'does not hold'}.** ${pm(sim.success)}% against ${pm(scratch.success)}% (${signed(margin)} points; seed std up to ${spread.toFixed(1)}${sim.perSeed.length < 2 ? ', one seed: no spread to judge by' : ''}).`);
   }
   // Not a bar of the issue: where cloning is strong, whether the dream adds to the cloned policy.
   const bc = by.get('bc');

@@ -168,7 +168,7 @@ describe('the paper report', () => {
     // The standard regime's buffer is one seeding, as before.
     expect(bufferCommands('shop', PRESETS.shop!.full, '/w/b.jsonl')).toEqual([['buffer', 'seed', '--env', 'shop', '--episodes', '700', '--mix', 'oracle=0.4,noisy=0.3,random=0.3', '--seed', '1', '--out', '/w/b.jsonl']]);
     const rows = regimeRows('demos');
-    expect(rows.map((r) => r.id)).toEqual(['untrained', 'real-ppo', 'real-grpo', 'real-ppo-5k', 'real-grpo-5k', 'bc', 'dpo', 'dream-ppo', 'dream-grpo', 's2r-ppo', 's2r-grpo', 'dream-grpo-from-bc']);
+    expect(rows.map((r) => r.id)).toEqual(['untrained', 'real-ppo', 'real-grpo', 'real-ppo-5k', 'real-grpo-5k', 'bc', 'dpo', 'dream-ppo', 'dream-grpo', 's2r-ppo', 's2r-grpo', 'dream-grpo-from-bc', 'real-grpo-5k-from-bc', 's2r-grpo-from-bc']);
     expect(() => selectRows('dream-grpo-knn', rows)).toThrow(/unknown row "dream-grpo-knn"/);
     const files = { buffer: 'b.jsonl', model: 'm.dgx', history: 'h.json' };
     for (const row of rows) expect(trainArgs('web', preset, row, 1, files).slice(0, 5)).toEqual(['train', '--env', 'web', '--tasks', '@app']);
@@ -181,6 +181,9 @@ describe('the paper report', () => {
     const runs = (id: string, seed: number) => ({ ...files, history: `/w/runs/${id}-s${seed}.json`, savePolicy: id === 'bc' });
     expect(trainArgs('web', preset, rows.find((r) => r.id === 'bc')!, 2, runs('bc', 2)).join(' ')).toContain('--history /w/runs/bc-s2.json --out /w/runs/bc-s2.dgp');
     expect(trainArgs('web', preset, rows.find((r) => r.id === 'dream-grpo-from-bc')!, 2, runs('dream-grpo-from-bc', 2)).join(' ')).toMatch(/--mode dream --algo grpo --seed 2 --init \/w\/runs\/bc-s2\.dgp .*--set klCoef=0\.2/);
+    // A team with demonstrations and 1,000 real transitions: s2r and real mode both start from BC, on the same real budget.
+    expect(trainArgs('web', preset, rows.find((r) => r.id === 'real-grpo-5k-from-bc')!, 3, runs('real-grpo-5k-from-bc', 3)).join(' ')).toMatch(/--mode real --algo grpo --seed 3 --init \/w\/runs\/bc-s3\.dgp --real-budget 1000 .*--set klCoef=0\.2/);
+    expect(trainArgs('web', preset, rows.find((r) => r.id === 's2r-grpo-from-bc')!, 3, runs('s2r-grpo-from-bc', 3)).join(' ')).toMatch(/--mode s2r --algo grpo --seed 3 --init \/w\/runs\/bc-s3\.dgp --synthetic-budget 8000 .*--real-budget 1000 .*--set klCoef=0\.2/);
   });
 
   it('checks the demonstrations regime\'s bars: the best dream gain against the best offline one, s2r against real on the same transitions', () => {
@@ -194,7 +197,13 @@ describe('the paper report', () => {
     const losing = demoClaims(by({ untrained: [0.4, 0.4], bc: [0.3, 0.3], dpo: [0.35, 0.35], 'dream-ppo': [0.45, 0.45] }));
     expect(losing[0]).toMatch(/holds\.\*\* dream PPO \+5\.0 points .* DPO \(offline\) −5\.0: the offline rows gain nothing, so any gain clears the bar/);
     const fromBc = demoClaims(by({ untrained: [0.4, 0.4], bc: [0.9, 0.88], 'dream-grpo-from-bc': [0.95, 0.96] }));
+    // The dream from BC is a dream row: the best one's gain is taken over it too.
+    expect(fromBc[0]).toMatch(/best offline row's: does not hold\.\*\* dream GRPO from the BC policy \(KL 0\.2 to it\) \+55\.5 points over the untrained policy, BC \(offline\) \+49\.0 \(1\.13 ×\)/);
     expect(fromBc.at(-1)).toMatch(/What the dream adds to cloning:\*\* dream GRPO from the BC policy \(KL 0\.2 to it\) 95\.5 ± 0\.7% against BC \(offline\) 89\.0 ± 1\.4% \(\+6\.5 points, beyond the seed spread/);
+    const negative = demoClaims(by({ untrained: [0.4, 0.4], bc: [0.6, 0.6], 'dream-grpo': [0.39, 0.39] }));
+    expect(negative[0]).toContain('(−0.05 ×)');
+    const s2rFromBc = demoClaims(by({ untrained: [0.4, 0.4], 'real-grpo-5k-from-bc': [0.86, 0.88], 's2r-grpo-from-bc': [0.92, 0.93] }));
+    expect(s2rFromBc).toContainEqual(expect.stringMatching(/s2r GRPO from BC above real GRPO from BC on the same 1,000 real transitions, beyond the seed spread: holds\.\*\* 92\.5 ± 0\.7% against 87\.0 ± 1\.4%/));
     // Without the untrained row there is no gain to compare.
     expect(demoClaims(new Map())).toEqual([]);
   });
