@@ -17,6 +17,9 @@ export const homeEnvironment: EnvDefinition = {
   maxSteps: HOME_MAX_STEPS,
   rewardsAtEnd: true,
   binaryReward: true,
+  // A home dream paid 0.3 for putting an object down uncleaned and its policy learned to collect it;
+  // the published home tables ran with the end reward rounded (spec.ts).
+  dreamRoundsEndReward: true,
   createEnv: () => new HomeEnv(),
   tasks: homeTasks,
   createOracle: () => new HomeOracle(),

@@ -66,8 +66,9 @@ const siteSchema = v.strictObject({
    */
   rewardsAtEnd: v.optional(v.boolean(), false),
   /**
-   * The reward hook gives exactly 0 or 1 (the task is done or it is not). A dream over the site then
-   * rounds a model's fractional end reward to the likelier of the two; the env holds the page to it.
+   * The reward hook gives exactly 0 or 1 (the task is done or it is not); the env holds the page to
+   * it. A dream over the site still pays the model's fractional end reward as it is: rounding it cost
+   * the suite's dream (EnvSpec.dreamRoundsEndReward).
    */
   binaryReward: v.optional(v.boolean(), false),
   hooks: v.optional(hooksSchema, {}),

@@ -150,7 +150,7 @@ describe('the synthetic environment: what the model gets and what it may leave',
     expect(world.stats().rewardsBeforeEnd).toBe(2);
   });
 
-  it('imagining, hands the model its draws; where the environment pays only 0 or 1, rounds a fractional end reward to the likelier', async () => {
+  it('imagining, hands the model its draws; where the environment pays only 0 or 1 and its dream rounds (home), rounds a fractional end reward to the likelier', async () => {
     const home = envSpec('home');
     expect(home.binaryReward).toBe(true);
     expect(spec.binaryReward).not.toBe(true);
@@ -179,6 +179,15 @@ describe('the synthetic environment: what the model gets and what it may leave',
     expect(await paid('home', 1)).toEqual({ reward: 1, rounded: 0 });
     // The shop pays fractions (a purchase's attribute score): they are paid as they are.
     expect(await paid('shop', 0.3)).toEqual({ reward: 0.3, rounded: 0 });
+    // The web suite pays only 0 or 1 too, but its dream pays the model's doubt as it is (no Chromium:
+    // the first page is one the test writes).
+    const web = envSpec('web');
+    expect(web.binaryReward).toBe(true);
+    const world = new SyntheticWorld({ env: 'web', model: ending(0.7), buffer: null, runId: 'web', initialObservation: async () => ({ text: 'title: Inbox', actions: ['click[#1 Star]'] }) });
+    const synthetic = world.createEnv();
+    await synthetic.reset(web.tasks('train')[0] as Task);
+    expect((await synthetic.step('click[#1 Star]')).reward).toBe(0.7);
+    expect(world.stats().rewardsRounded).toBe(0);
     // The model is handed draws only when the world imagines.
     expect(given).toHaveLength(1);
   });
