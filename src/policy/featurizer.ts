@@ -12,6 +12,8 @@
 import { parseWebAction } from '../core/actions.ts';
 import { elementFields, elementTarget, parseState, type AbstractState, type StateElement } from '../core/state.ts';
 import type { Observation } from '../core/types.ts';
+import { parsePageAction, type PageAction } from '../envs/web/actions.ts';
+import { pageRelations, readInstruction } from './page-relations.ts';
 import { contentWords, dollarAmount, featureIndex, tokens, wordsAndBigrams } from './text.ts';
 
 export interface FeaturizerConfig {
@@ -34,7 +36,17 @@ export const DEFAULT_FEATURIZER: FeaturizerConfig = {
 
 /** Dense state facts appended after the hashed buckets. */
 export const STATE_FACTS = ['bias', 'instructionCoverage', 'progress'] as const;
-/** Dense action-relation features appended after the hashed buckets. */
+/**
+ * Dense action-relation features appended after the hashed buckets. From `argumentInInstruction`
+ * on they are a household command's (zero for the shop's `search[…]` / `click[…]`); a web page's
+ * action (`type[#16 Ship to | Bruno Nakamura]`, page-relations.ts) fills the same columns with
+ * what they mean for an element and a value: `argumentInInstruction` its value is named by the
+ * request, `destinationInInstruction` the value stands right after words of the element's name
+ * there, `verbInInstruction` the element's name holds the request's verb, `undoesRecent` it
+ * checks what was just unchecked (or the reverse); the others stay zero. Its
+ * `phraseInInstruction` is its name as a phrase of the request, or a quoted span of the request
+ * in its name.
+ */
 export const ACTION_RELATIONS = [
   'bias',
   'sharedOfAction',
@@ -180,6 +192,19 @@ function describeAction(action: string, byTarget: ReadonlyMap<string, StateEleme
   return { text: action, kind: 'command', primary: action };
 }
 
+/**
+ * A page action's text: the element's line without its id, and the value. An id (`#16`) is a
+ * page's own numbering and says nothing about which action fits, so it is not hashed as a word.
+ */
+function describePageAction(action: PageAction, byTarget: ReadonlyMap<string, StateElement>): { text: string; kind: string; primary: string } {
+  if (action.verb === 'back') return { text: 'go back', kind: 'back', primary: '' };
+  const label = action.name === '' ? `#${action.id}` : `#${action.id} ${action.name}`;
+  const element = byTarget.get(label.toLowerCase());
+  const fields = element ? elementFields(element) : [label];
+  fields[0] = (fields[0] as string).replace(/^#\d+\s*/, '');
+  return { text: [...fields, action.value ?? ''].join(' ').trim(), kind: element?.kind ?? action.verb, primary: action.name };
+}
+
 const PREPOSITIONS = new Set(['from', 'in', 'on', 'with', 'to', 'into', 'onto']);
 /** Where a command puts its object: `put X in/on R`, `move X to R`, `go to R`. */
 const DESTINATION_PREPOSITIONS = new Set(['in', 'on', 'to', 'into', 'onto']);
@@ -264,17 +289,20 @@ export class Featurizer {
     for (const a of history) counts.set(a, (counts.get(a) ?? 0) + 1);
     const last = history[history.length - 1];
     const recentParts = history.slice(-config.historyWindow).map(commandParts);
+    const recentPage = history.slice(-config.historyWindow).map(parsePageAction);
+    const instructionReading = readInstruction(input.instruction);
     const held = headers.find(([key]) => key === 'holding')?.[1] ?? '';
     const carriesWanted = namedIn(tokens(held), instructionSet);
 
     const byTarget = elementsByTarget(state);
     const actions = candidates.map((action, position) => {
-      const about = describeAction(action, byTarget);
+      const page = parsePageAction(action);
+      const about = page ? describePageAction(page, byTarget) : describeAction(action, byTarget);
       const aBag = new BagBuilder(config.actionBuckets);
       const words = tokens(about.text);
       aBag.group('action', wordsAndBigrams(words));
       const commandWords = tokens(action);
-      aBag.group('verb', commandWords.slice(0, 1).concat(commandWords.slice(0, 2).join(' ')));
+      aBag.group('verb', page ? [page.verb] : commandWords.slice(0, 1).concat(commandWords.slice(0, 2).join(' ')));
       aBag.group('kind', [about.kind]);
       const content = contentWords(about.text);
       const shared = overlap(content, instructionSet);
@@ -285,11 +313,15 @@ export class Featurizer {
       // it goes) instead: `take kettle 1 from countertop 1` shares "countertop" with "put two spoon
       // in countertop" and is still the wrong thing to take.
       const isCommand = about.kind === 'command';
+      const onPage = page ? pageRelations(page, instructionReading, recentPage) : null;
+      const phraseInInstruction = onPage
+        ? onPage.nameInInstruction
+        : !isCommand && primary.length >= 3 && contentWords(primary).length > 0 && ` ${instructionText} `.includes(` ${primary} `);
       aBag.dense(config.actionBuckets, [
         1,
         isCommand || content.length === 0 ? 0 : shared / content.length,
         isCommand || instructionSet.size === 0 ? 0 : overlap([...new Set(content)], instructionSet) / instructionSet.size,
-        !isCommand && primary.length >= 3 && contentWords(primary).length > 0 && ` ${instructionText} `.includes(` ${primary} `) ? 1 : 0,
+        phraseInInstruction ? 1 : 0,
         taken > 0 ? 1 : 0,
         // Capped at 9 repeats, not 3: a greedy policy alternating two no-op commands (`examine X`,
         // `examine R`) must keep finding them less attractive, or it loops to the step limit.
@@ -298,7 +330,9 @@ export class Featurizer {
         candidates.length > 1 ? position / (candidates.length - 1) : 0,
         price === null || budget === null ? 0 : price <= budget ? 1 : -1,
         content.length === 0 ? 0 : overlap(content, headerWords) / content.length,
-        ...commandRelations(isCommand ? commandParts(action) : null, instructionSet, recentParts, carriesWanted, byTarget),
+        ...(onPage
+          ? [onPage.valueInInstruction ? 1 : 0, onPage.valueFollowsName ? 1 : 0, onPage.undoesRecent ? 1 : 0, 0, onPage.nameHasVerb ? 1 : 0, 0, 0, 0, 0]
+          : commandRelations(isCommand ? commandParts(action) : null, instructionSet, recentParts, carriesWanted, byTarget)),
       ]);
       return aBag.row();
     });
