@@ -117,3 +117,81 @@ describe('Featurizer', () => {
     }
   });
 });
+
+describe('Featurizer on web page actions', () => {
+  /** A checkout page as the web env renders it. */
+  const checkout = {
+    text: renderState({
+      header: [['title', 'Checkout'], ['url', '/checkout.html']],
+      elements: [
+        { kind: 'heading', text: 'Checkout' },
+        { kind: 'textbox', text: joinFields('#16 Ship to', 'empty') },
+        { kind: 'combobox', text: joinFields('#7 Size', 'M') },
+        { kind: 'button', text: '#17 Place order' },
+      ],
+    }),
+    actions: ['type[#16 Ship to | ...]', 'select[#7 Size | M]', 'select[#7 Size | S]', 'click[#17 Place order]'],
+  };
+  const instruction = 'Buy the "Lumo hazel blanket" in size S and ship it to "Bruno Nakamura".';
+  const candidates = ['type[#16 Ship to | Lumo hazel blanket]', 'type[#16 Ship to | Bruno Nakamura]', 'select[#7 Size | M]', 'select[#7 Size | S]', 'click[#17 Place order]'];
+
+  function rows(input: { instruction: string; observation: { text: string; actions: string[] }; history?: string[] }, actions: string[]): Record<string, number>[] {
+    const features = new Featurizer().featurize({ history: [], ...input }, actions);
+    return features.actions.map((row) => relations(row, DEFAULT_FEATURIZER));
+  }
+
+  it('tells the value that belongs in a field by the words before it in the request, for names it never saw', () => {
+    const [product, person, sizeM, sizeS, place] = rows({ instruction, observation: checkout }, candidates);
+    // Both typed texts are named by the request; only the person stands after "ship it to".
+    expect(product).toMatchObject({ argumentInInstruction: 1 });
+    expect(product?.destinationInInstruction).toBeUndefined();
+    expect(person).toMatchObject({ argumentInInstruction: 1, destinationInInstruction: 1 });
+    // A one-letter size is still a value the request names, right after "size".
+    expect(sizeS).toMatchObject({ argumentInInstruction: 1, destinationInInstruction: 1 });
+    expect(sizeM?.argumentInInstruction).toBeUndefined();
+    expect(place?.argumentInInstruction).toBeUndefined();
+    // None of it is read as a household command (no "takes what the request does not name").
+    for (const row of [product, person, sizeM, sizeS, place]) expect(row?.takesUnwanted).toBeUndefined();
+  });
+
+  it("marks the element whose name holds the request's verb and its quoted span", () => {
+    const inbox = {
+      text: renderState({
+        header: [['title', 'Inbox']],
+        elements: [
+          { kind: 'link', text: '#5 Rosa Haddad: Maple meeting' },
+          { kind: 'button', text: '#6 Star Maple meeting' },
+          { kind: 'button', text: '#7 Delete Maple meeting' },
+          { kind: 'button', text: '#9 Star Hazel invoice' },
+        ],
+      }),
+      actions: ['click[#5 Rosa Haddad: Maple meeting]', 'click[#6 Star Maple meeting]', 'click[#7 Delete Maple meeting]', 'click[#9 Star Hazel invoice]'],
+    };
+    const [link, star, remove, otherStar] = rows({ instruction: 'Star the e-mail from Rosa Haddad about "Maple meeting".', observation: inbox }, inbox.actions);
+    expect(star).toMatchObject({ verbInInstruction: 1, phraseInInstruction: 1 });
+    expect(link).toMatchObject({ phraseInInstruction: 1 });
+    expect(link?.verbInInstruction).toBeUndefined();
+    expect(remove?.verbInInstruction).toBeUndefined();
+    expect(otherStar).toMatchObject({ verbInInstruction: 1 });
+    expect(otherStar?.phraseInInstruction).toBeUndefined();
+  });
+
+  it('does not read the page numbering: the same page under other ids gives the same rows', () => {
+    const renumbered = { text: checkout.text.replaceAll('#16', '#41').replaceAll('#7', '#3').replaceAll('#17', '#42'), actions: [] };
+    const renumber = (a: string) => a.replace('#16', '#41').replace('#7', '#3').replace('#17', '#42');
+    const featurizer = new Featurizer();
+    const a = featurizer.featurize({ instruction, observation: checkout, history: [] }, candidates);
+    const b = featurizer.featurize({ instruction, observation: renumbered, history: [] }, candidates.map(renumber));
+    expect(b.actions).toEqual(a.actions);
+  });
+
+  it('marks checking again what was just unchecked on the same element', () => {
+    const form = {
+      text: renderState({ header: [['title', 'Edit Dara Berg']], elements: [{ kind: 'checkbox', text: joinFields('#3 Active', 'unchecked') }, { kind: 'checkbox', text: joinFields('#4 Admin', 'unchecked') }] }),
+      actions: ['check[#3 Active]', 'check[#4 Admin]'],
+    };
+    const [again, other] = rows({ instruction: "Make Dara Berg's account inactive and save.", observation: form, history: ['uncheck[#3 Active]'] }, form.actions);
+    expect(again).toMatchObject({ undoesRecent: 1 });
+    expect(other?.undoesRecent).toBeUndefined();
+  });
+});
