@@ -12,6 +12,9 @@
 import type { PageAction } from '../envs/web/actions.ts';
 import { tokens } from './text.ts';
 
+/** How a policy file's header says its page actions were read (policy-file.ts refuses a web policy read otherwise). */
+export const PAGE_ACTION_READING = 'element-value';
+
 /** Words that join a name without naming anything (a field "Name of the card"). */
 const JOINERS = new Set(['a', 'an', 'the', 'and', 'or', 'of']);
 /** How many words before a value may name the field it belongs in ("ship it to", "in size"). */

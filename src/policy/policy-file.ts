@@ -7,6 +7,7 @@ import { headerInteger } from '../core/weight-file.ts';
 import { decodePolicyFile, encodePolicyFile, PolicyFileError, readPolicyHeader, type PolicyFileHeader, type PolicyFileMeta } from './dgp.ts';
 import { ACTION_RELATIONS, STATE_FACTS, type FeaturizerConfig } from './featurizer.ts';
 import { weightPlan } from './network.ts';
+import { PAGE_ACTION_READING } from './page-relations.ts';
 import { networkConfig, Policy, type PolicyConfig } from './policy.ts';
 
 export const ARCHITECTURE_KIND = 'choice-mlp';
@@ -16,7 +17,7 @@ export type PolicyFileInfo = Omit<PolicyFileMeta, 'architecture' | 'featurizer'>
 const positiveInt = (value: unknown, field: string, max: number): number => headerInteger(value, field, max, (message) => new PolicyFileError('header', message));
 
 /** The policy config a header describes, or a PolicyFileError('header') naming the bad field. */
-export function policyConfigFromHeader(header: Pick<PolicyFileHeader, 'architecture' | 'featurizer'>): PolicyConfig {
+export function policyConfigFromHeader(header: Pick<PolicyFileHeader, 'env' | 'architecture' | 'featurizer'>): PolicyConfig {
   const arch = header.architecture;
   if (arch.kind !== ARCHITECTURE_KIND) {
     throw new PolicyFileError('header', `architecture.kind is ${JSON.stringify(arch.kind)}; this build runs "${ARCHITECTURE_KIND}" policies`);
@@ -31,6 +32,12 @@ export function policyConfigFromHeader(header: Pick<PolicyFileHeader, 'architect
   const relations = f.actionRelations;
   if (JSON.stringify(relations) !== JSON.stringify(ACTION_RELATIONS) || JSON.stringify(f.stateFacts) !== JSON.stringify(STATE_FACTS)) {
     throw new PolicyFileError('header', 'the file was made with different featurizer relation features than this build computes; retrain or use a matching DreamGym');
+  }
+  // Same columns, other meanings: a web policy from before page actions were read as (element,
+  // value) learned its weights on household readings of them and would play worse without a word.
+  // Shop and home files are unaffected (their actions are read as they always were).
+  if (header.env === 'web' && f.pageActions !== PAGE_ACTION_READING) {
+    throw new PolicyFileError('header', 'this web policy was trained when page actions were read as household commands (before DreamGym read them as an element and a value); retrain it with this build');
   }
   const finite = (value: unknown, field: string): number => {
     if (typeof value !== 'number' || !Number.isFinite(value)) throw new PolicyFileError('header', `header field ${field} must be a finite number, got ${JSON.stringify(value)}`);
@@ -51,7 +58,7 @@ export async function exportPolicy(policy: Policy, info: PolicyFileInfo): Promis
   const meta: PolicyFileMeta = {
     ...info,
     architecture: { kind: ARCHITECTURE_KIND, ...networkConfig(config), priorScale: config.priorScale },
-    featurizer: { ...config.featurizer, stateFacts: [...STATE_FACTS], actionRelations: [...ACTION_RELATIONS] },
+    featurizer: { ...config.featurizer, stateFacts: [...STATE_FACTS], actionRelations: [...ACTION_RELATIONS], pageActions: PAGE_ACTION_READING },
   };
   return encodePolicyFile(meta, await policy.network.getWeights());
 }

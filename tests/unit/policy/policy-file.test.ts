@@ -86,6 +86,15 @@ describe('policy files', () => {
     expect(problemOf(() => importPolicy(relations))).toMatch(/^header: .*relation features/);
   });
 
+  it('refuses a web policy whose page actions were read as household commands, and still reads such a shop policy', async () => {
+    const old = (h: Record<string, unknown>) => delete (h.featurizer as Record<string, unknown>).pageActions;
+    const web = await exportPolicy(new Policy(small, 1), { ...info, env: 'web' });
+    expect(importPolicy(web).header.env).toBe('web');
+    expect(problemOf(() => importPolicy(withHeader(web, old)))).toMatch(/^header: this web policy was trained when page actions were read as household commands/);
+    const shop = await exportPolicy(new Policy(small, 1), info);
+    expect(importPolicy(withHeader(shop, old)).header.env).toBe('shop');
+  });
+
   it('rejects a file that is not a policy before building anything', () => {
     expect(problemOf(() => importPolicy(new TextEncoder().encode('{"hello": "world"}')))).toMatch(/^not-a-policy/);
   });
