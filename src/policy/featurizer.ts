@@ -13,7 +13,7 @@ import { parseWebAction } from '../core/actions.ts';
 import { elementFields, elementTarget, parseState, type AbstractState, type StateElement } from '../core/state.ts';
 import type { Observation } from '../core/types.ts';
 import { parsePageAction, type PageAction } from '../envs/web/actions.ts';
-import { pageRelations, readInstruction } from './page-relations.ts';
+import { pageRelations, readInstruction, type PageContext } from './page-relations.ts';
 import { contentWords, dollarAmount, featureIndex, tokens, wordsAndBigrams } from './text.ts';
 
 export interface FeaturizerConfig {
@@ -41,9 +41,10 @@ export const STATE_FACTS = ['bias', 'instructionCoverage', 'progress'] as const;
  * on they are a household command's (zero for the shop's `search[…]` / `click[…]`); a web page's
  * action (`type[#16 Ship to | Bruno Nakamura]`, page-relations.ts) fills the same columns with
  * what they mean for an element and a value: `argumentInInstruction` its value is named by the
- * request, `destinationInInstruction` the value stands right after words of the element's name
+ * request (without a value: a quoted span of the request is in the element's name), `destinationInInstruction` the value stands next to words of the element's name
  * there, `verbInInstruction` the element's name holds the request's verb, `undoesRecent` it
- * checks what was just unchecked (or the reverse); the others stay zero. Its
+ * checks what was just unchecked (or the reverse), `dropsWanted` it replaces a value
+ * the request names or unchecks what it quotes; the others stay zero. Its
  * `phraseInInstruction` is its name as a phrase of the request, or a quoted span of the request
  * in its name.
  */
@@ -196,13 +197,16 @@ function describeAction(action: string, byTarget: ReadonlyMap<string, StateEleme
  * A page action's text: the element's line without its id, and the value. An id (`#16`) is a
  * page's own numbering and says nothing about which action fits, so it is not hashed as a word.
  */
-function describePageAction(action: PageAction, byTarget: ReadonlyMap<string, StateElement>): { text: string; kind: string; primary: string } {
-  if (action.verb === 'back') return { text: 'go back', kind: 'back', primary: '' };
+function describePageAction(action: PageAction, byTarget: ReadonlyMap<string, StateElement>): { text: string; kind: string; primary: string; current: string | null } {
+  if (action.verb === 'back') return { text: 'go back', kind: 'back', primary: '', current: null };
   const label = action.name === '' ? `#${action.id}` : `#${action.id} ${action.name}`;
   const element = byTarget.get(label.toLowerCase());
   const fields = element ? elementFields(element) : [label];
   fields[0] = (fields[0] as string).replace(/^#\d+\s*/, '');
-  return { text: [...fields, action.value ?? ''].join(' ').trim(), kind: element?.kind ?? action.verb, primary: action.name };
+  // The web snapshot writes a field's text as `value: …`, or `empty` (envs/web/snapshot.ts).
+  const shown = element ? elementFields(element).slice(1).find((f) => f === 'empty' || f.startsWith('value: ')) : undefined;
+  const current = shown === undefined ? null : shown === 'empty' ? '' : shown.slice('value: '.length);
+  return { text: [...fields, action.value ?? ''].join(' ').trim(), kind: element?.kind ?? action.verb, primary: action.name, current };
 }
 
 const PREPOSITIONS = new Set(['from', 'in', 'on', 'with', 'to', 'into', 'onto']);
@@ -289,15 +293,20 @@ export class Featurizer {
     for (const a of history) counts.set(a, (counts.get(a) ?? 0) + 1);
     const last = history[history.length - 1];
     const recentParts = history.slice(-config.historyWindow).map(commandParts);
-    const recentPage = history.slice(-config.historyWindow).map(parsePageAction);
+    const pageCandidates = candidates.map(parsePageAction);
+    const pageContext: PageContext = {
+      recent: history.slice(-config.historyWindow).map(parsePageAction),
+      fields: [...new Map(pageCandidates.flatMap((a) => (a && (a.verb === 'type' || a.verb === 'select') ? [[a.id, { id: a.id, name: a.name }] as const] : []))).values()],
+    };
     const instructionReading = readInstruction(input.instruction);
     const held = headers.find(([key]) => key === 'holding')?.[1] ?? '';
     const carriesWanted = namedIn(tokens(held), instructionSet);
 
     const byTarget = elementsByTarget(state);
     const actions = candidates.map((action, position) => {
-      const page = parsePageAction(action);
-      const about = page ? describePageAction(page, byTarget) : describeAction(action, byTarget);
+      const page = pageCandidates[position] ?? null;
+      const pageAbout = page ? describePageAction(page, byTarget) : null;
+      const about = pageAbout ?? describeAction(action, byTarget);
       const aBag = new BagBuilder(config.actionBuckets);
       const words = tokens(about.text);
       aBag.group('action', wordsAndBigrams(words));
@@ -313,7 +322,7 @@ export class Featurizer {
       // it goes) instead: `take kettle 1 from countertop 1` shares "countertop" with "put two spoon
       // in countertop" and is still the wrong thing to take.
       const isCommand = about.kind === 'command';
-      const onPage = page ? pageRelations(page, instructionReading, recentPage) : null;
+      const onPage = page && pageAbout ? pageRelations(page, pageAbout.current, instructionReading, pageContext) : null;
       const phraseInInstruction = onPage
         ? onPage.nameInInstruction
         : !isCommand && primary.length >= 3 && contentWords(primary).length > 0 && ` ${instructionText} `.includes(` ${primary} `);
@@ -331,7 +340,7 @@ export class Featurizer {
         price === null || budget === null ? 0 : price <= budget ? 1 : -1,
         content.length === 0 ? 0 : overlap(content, headerWords) / content.length,
         ...(onPage
-          ? [onPage.valueInInstruction ? 1 : 0, onPage.valueFollowsName ? 1 : 0, onPage.undoesRecent ? 1 : 0, 0, onPage.nameHasVerb ? 1 : 0, 0, 0, 0, 0]
+          ? [onPage.objectInInstruction ? 1 : 0, onPage.valueFollowsName ? 1 : 0, onPage.undoesRecent ? 1 : 0, 0, onPage.nameHasVerb ? 1 : 0, 0, onPage.dropsWanted ? 1 : 0, 0, 0]
           : commandRelations(isCommand ? commandParts(action) : null, instructionSet, recentParts, carriesWanted, byTarget)),
       ]);
       return aBag.row();

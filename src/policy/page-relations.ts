@@ -10,14 +10,14 @@
  * right after words of the field's name.
  */
 import type { PageAction } from '../envs/web/actions.ts';
-import { tokens } from './text.ts';
+import { contentWords, tokens } from './text.ts';
 
 /** How a policy file's header says its page actions were read (policy-file.ts refuses a web policy read otherwise). */
 export const PAGE_ACTION_READING = 'element-value';
 
 /** Words that join a name without naming anything (a field "Name of the card"). */
 const JOINERS = new Set(['a', 'an', 'the', 'and', 'or', 'of']);
-/** How many words before a value may name the field it belongs in ("ship it to", "in size"). */
+/** How many words beside a value may name the field it belongs in ("ship it to", "in size", "as the due date"). */
 const LEAD_WINDOW = 3;
 const QUOTED = /"([^"]{1,80})"|“([^”]{1,80})”/g;
 
@@ -33,8 +33,27 @@ function phraseStarts(words: readonly string[], phrase: readonly string[]): numb
 
 const isPhraseOf = (phrase: readonly string[], words: readonly string[]): boolean => phraseStarts(words, phrase).length > 0;
 
-/** The instruction once per state: its words, its first word (the request's verb) and its quoted spans. */
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Where `value` stands whole in the request, as [first word, past the last word] positions among
+ * its words: "2028-09-06" in "Enter 2028-09-06 as the due date", but not "2028" or "06" inside it,
+ * nor "lena" inside "lena.jensen@example.org".
+ */
+function wholeOccurrences(instruction: string, value: string): [number, number][] {
+  const text = value.trim();
+  const length = tokens(text).length;
+  if (length === 0) return [];
+  const pattern = new RegExp(`(?<![\\w@.-])${escapeRegExp(text)}(?![\\w@-]|\\.\\w)`, 'gi');
+  return [...instruction.matchAll(pattern)].map((m) => {
+    const first = tokens(instruction.slice(0, m.index)).length;
+    return [first, first + length];
+  });
+}
+
+/** The instruction once per state: its text and words, its first word (the request's verb) and its quoted spans. */
 export interface InstructionReading {
+  text: string;
   words: string[];
   verb: string;
   quoted: string[][];
@@ -43,35 +62,91 @@ export interface InstructionReading {
 export function readInstruction(instruction: string): InstructionReading {
   const words = tokens(instruction);
   const quoted = [...instruction.matchAll(QUOTED)].map((m) => tokens(m[1] ?? m[2] ?? '')).filter((q) => q.length > 0);
-  return { words, verb: words[0] ?? '', quoted };
+  return { text: instruction, words, verb: words[0] ?? '', quoted };
 }
 
 /** The relations of a page action; the featurizer writes them into its command columns (see ACTION_RELATIONS). */
 export interface PageRelations {
   /** The element's name is a phrase of the request, or holds one of its quoted spans ("Star Maple meeting" for "… about "Maple meeting""). */
   nameInInstruction: boolean;
-  /** The typed or chosen value is a phrase of the request (`select[#7 Size | S]` for "in size S"). */
-  valueInInstruction: boolean;
-  /** The value stands right after words of the element's name in the request ("ship it to "Bruno Nakamura"" for the field "Ship to"). */
+  /**
+   * What the action enters or acts on is what the request names: the typed or chosen value stands
+   * whole in it (`select[#7 Size | S]` for "in size S"; "2028-09-06", not its "2028"), or, for an
+   * action without a value, one of its quoted spans is in the element's name (`check[#3 lotus]`
+   * for "Select "lotus" …", where "click Submit" only names the button to end with). Never for a
+   * value the element already holds: entering it again changes nothing.
+   */
+  objectInInstruction: boolean;
+  /**
+   * The value stands next to words of the element's name in the request, nearer than to any other
+   * field's: any of its words within three before ("ship it to "Bruno Nakamura"" for the field
+   * "Ship to"), or a content word within three after ("2028-09-06 as the due date" for "Due date";
+   * not "to", which follows a subject as often as it leads an address). Nearest wins: in "the
+   * username "sami" and the password …" "sami" belongs to "Username", one word away, not to
+   * "Password", three words on.
+   */
   valueFollowsName: boolean;
   /** The element's name holds the request's first word, its verb ("Star …" for "Star the e-mail …", "Post reply" for "Reply …"). */
   nameHasVerb: boolean;
   /** Checks what was just unchecked, or the reverse. */
   undoesRecent: boolean;
+  /** Replaces a value the request names with another, or unchecks an element the request quotes: undoes progress. */
+  dropsWanted: boolean;
 }
 
-export function pageRelations(action: PageAction, instruction: InstructionReading, recent: readonly (PageAction | null)[]): PageRelations {
-  if (action.verb === 'back') return { nameInInstruction: false, valueInInstruction: false, valueFollowsName: false, nameHasVerb: false, undoesRecent: false };
+/** A field that takes a value on the page (the target of a `type` or `select` candidate). */
+export interface PageField {
+  id: number;
+  name: string;
+}
+
+/** What pageRelations reads of the state, once per state: the recent actions and the fields that take values. */
+export interface PageContext {
+  recent: readonly (PageAction | null)[];
+  fields: readonly PageField[];
+}
+
+interface FieldWords {
+  id: number;
+  leading: ReadonlySet<string>;
+  trailing: ReadonlySet<string>;
+}
+
+const fieldWords = (id: number, name: string): FieldWords => ({
+  id,
+  leading: new Set(tokens(name).filter((w) => !JOINERS.has(w) && !/^[0-9]+$/.test(w))),
+  trailing: new Set(contentWords(name)),
+});
+
+/** How near (in words, 1 = adjacent) a field's name stands to an occurrence; Infinity beyond the window. Words before count first. */
+function nearness(words: readonly string[], [first, end]: [number, number], field: FieldWords): number {
+  for (let d = 1; d <= LEAD_WINDOW; d++) if (first - d >= 0 && field.leading.has(words[first - d] as string)) return d;
+  for (let d = 1; d <= LEAD_WINDOW; d++) if (end + d - 1 < words.length && field.trailing.has(words[end + d - 1] as string)) return d + 0.5;
+  return Infinity;
+}
+
+/** `current`: the element's value as its line shows it (a field's text, '' when empty), if it shows one. */
+export function pageRelations(action: PageAction, current: string | null, instruction: InstructionReading, context: PageContext): PageRelations {
+  const none = { nameInInstruction: false, objectInInstruction: false, valueFollowsName: false, nameHasVerb: false, undoesRecent: false, dropsWanted: false };
+  if (action.verb === 'back') return none;
   const name = tokens(action.name).filter((w) => !/^[0-9]+$/.test(w));
-  const value = action.value === undefined ? [] : tokens(action.value);
-  const valueStarts = phraseStarts(instruction.words, value);
-  const nameWords = new Set(name.filter((w) => !JOINERS.has(w)));
   const opposite = action.verb === 'check' ? 'uncheck' : action.verb === 'uncheck' ? 'check' : null;
+  const quotedInName = instruction.quoted.some((q) => isPhraseOf(q, name));
+  const holds = action.value !== undefined && current !== null && current.trim().toLowerCase() === action.value.trim().toLowerCase();
+  const places = action.value === undefined || holds ? [] : wholeOccurrences(instruction.text, action.value);
+  const own = fieldWords(action.id, action.name);
+  const others = context.fields.filter((f) => f.id !== action.id).map((f) => fieldWords(f.id, f.name));
+  const belongsHere = (place: [number, number]): boolean => {
+    const mine = nearness(instruction.words, place, own);
+    return mine !== Infinity && others.every((other) => nearness(instruction.words, place, other) > mine);
+  };
+  const replacesWanted = action.verb !== 'press' && action.value !== undefined && !holds && current !== null && current !== '' && wholeOccurrences(instruction.text, current).length > 0;
   return {
-    nameInInstruction: (name.length > 0 && isPhraseOf(name, instruction.words)) || instruction.quoted.some((q) => isPhraseOf(q, name)),
-    valueInInstruction: valueStarts.length > 0,
-    valueFollowsName: valueStarts.some((start) => instruction.words.slice(Math.max(0, start - LEAD_WINDOW), start).some((w) => nameWords.has(w))),
+    nameInInstruction: (name.length > 0 && isPhraseOf(name, instruction.words)) || quotedInName,
+    objectInInstruction: action.value === undefined ? quotedInName : places.length > 0,
+    valueFollowsName: action.verb !== 'press' && places.some(belongsHere),
     nameHasVerb: instruction.verb !== '' && name.includes(instruction.verb),
-    undoesRecent: opposite !== null && recent.some((r) => r !== null && r.verb === opposite && r.id === action.id),
+    undoesRecent: opposite !== null && context.recent.some((r) => r !== null && r.verb === opposite && r.id === action.id),
+    dropsWanted: replacesWanted || (action.verb === 'uncheck' && quotedInName),
   };
 }
