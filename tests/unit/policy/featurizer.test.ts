@@ -195,3 +195,42 @@ describe('Featurizer on web page actions', () => {
     expect(other?.undoesRecent).toBeUndefined();
   });
 });
+
+describe('Featurizer: which field a value belongs in', () => {
+  function rowsFor(instruction: string, elements: { kind: string; text: string }[], actions: string[]): Record<string, number>[] {
+    const observation = { text: renderState({ header: [['title', 'Form']], elements }), actions };
+    return new Featurizer().featurize({ instruction, observation, history: [] }, actions).actions.map((row) => relations(row, DEFAULT_FEATURIZER));
+  }
+
+  it('gives a value to the nearest field named beside it, before or after', () => {
+    const login = [
+      { kind: 'textbox', text: joinFields('#1 Username', 'empty') },
+      { kind: 'textbox', text: joinFields('#2 Password', 'empty') },
+    ];
+    const actions = ['type[#1 Username | sami]', 'type[#2 Password | sami]', 'type[#1 Username | walnut25]', 'type[#2 Password | walnut25]'];
+    const [userSami, passSami, userWalnut, passWalnut] = rowsFor('Log in with the username "sami" and the password "walnut25".', login, actions);
+    expect(userSami?.destinationInInstruction).toBe(1);
+    expect(passSami?.destinationInInstruction).toBeUndefined();
+    expect(userWalnut?.destinationInInstruction).toBeUndefined();
+    expect(passWalnut?.destinationInInstruction).toBe(1);
+    // After the value: "as the due date".
+    const [due] = rowsFor('Enter 2028-09-06 as the due date and submit.', [{ kind: 'textbox', text: joinFields('#1 Due date', 'empty') }], ['type[#1 Due date | 2028-09-06]']);
+    expect(due).toMatchObject({ argumentInInstruction: 1, destinationInInstruction: 1 });
+  });
+
+  it('reads only values that stand whole in the request', () => {
+    const field = [{ kind: 'textbox', text: joinFields('#1 Due date', 'empty') }];
+    const [whole, year, day] = rowsFor('Enter 2028-09-06 as the due date and submit.', field, ['type[#1 Due date | 2028-09-06]', 'type[#1 Due date | 2028]', 'type[#1 Due date | 06]']);
+    expect(whole?.argumentInInstruction).toBe(1);
+    expect(year?.argumentInInstruction).toBeUndefined();
+    expect(day?.argumentInInstruction).toBeUndefined();
+  });
+
+  it('does not ask again for what a field holds, and marks overwriting it', () => {
+    const filled = [{ kind: 'textbox', text: joinFields('#20 To', 'value: omar.costa@example.org', 'focused') }, { kind: 'button', text: '#22 Send' }];
+    const [again, subject] = rowsFor('Forward the e-mail from Alice Santos about "Iris photos" to omar.costa@example.org.', filled, ['type[#20 To | omar.costa@example.org]', 'type[#20 To | Iris photos]']);
+    expect(again?.argumentInInstruction).toBeUndefined();
+    expect(again?.destinationInInstruction).toBeUndefined();
+    expect(subject).toMatchObject({ argumentInInstruction: 1, dropsWanted: 1 });
+  });
+});
