@@ -41,12 +41,12 @@ export const STATE_FACTS = ['bias', 'instructionCoverage', 'progress'] as const;
  * on they are a household command's (zero for the shop's `search[…]` / `click[…]`); a web page's
  * action (`type[#16 Ship to | Bruno Nakamura]`, page-relations.ts) fills the same columns with
  * what they mean for an element and a value: `argumentInInstruction` its value is named by the
- * request (without a value: a quoted span of the request is in the element's name), `destinationInInstruction` the value stands next to words of the element's name
- * there, `verbInInstruction` the element's name holds the request's verb, `undoesRecent` it
- * checks what was just unchecked (or the reverse), `dropsWanted` it replaces a value
- * the request names or unchecks what it quotes; the others stay zero. Its
- * `phraseInInstruction` is its name as a phrase of the request, or a quoted span of the request
- * in its name.
+ * request (without a value: a quoted span of the request is in the element's name),
+ * `destinationInInstruction` the value stands next to words of the element's name there,
+ * `verbInInstruction` the element's name holds the request's verb, `undoesRecent` it checks what
+ * was just unchecked (or the reverse), `dropsWanted` it replaces a value the request names or
+ * unchecks what it quotes; the others stay zero. Its `phraseInInstruction` is its name as a
+ * phrase of the request, or a quoted span of the request in its name.
  */
 export const ACTION_RELATIONS = [
   'bias',

@@ -384,15 +384,20 @@ export class ReplayService {
     try {
       const locks = (globalThis.navigator as Navigator | undefined)?.locks;
       if (!locks) return await work(stopping.signal);
-      return await locks.request(WRITE_LOCK, { ifAvailable: true }, async (lock) => {
-        if (!lock) {
-          const held = (await locks.query()).held ?? [];
-          const other = held.map((l) => l.name ?? '').find((name) => name.startsWith(`${WRITE_LOCK}:`))?.slice(WRITE_LOCK.length + 1);
-          throw new DreamGymError('busy', `another tab of this app is ${other ?? 'writing to'} the buffer; wait for it to finish (or stop it there), then try again`);
-        }
-        // A second, named lock tells a refused tab what this one is doing.
-        return locks.request(`${WRITE_LOCK}:${job}`, () => work(stopping.signal));
-      });
+      // A second lock, named for the job and this tab, tells a refused tab what this one is doing.
+      // It is taken before the write lock, so whoever holds the write lock already shows its job
+      // (taken after, a tab refused in between was told only "writing to").
+      const own = `${WRITE_LOCK}:${job}:${Math.random().toString(36).slice(2)}`;
+      return await locks.request(own, () =>
+        locks.request(WRITE_LOCK, { ifAvailable: true }, async (lock) => {
+          if (!lock) {
+            const held = (await locks.query()).held ?? [];
+            const other = held.map((l) => l.name ?? '').find((name) => name.startsWith(`${WRITE_LOCK}:`) && name !== own)?.split(':')[1];
+            throw new DreamGymError('busy', `another tab of this app is ${other ?? 'writing to'} the buffer; wait for it to finish (or stop it there), then try again`);
+          }
+          return work(stopping.signal);
+        }),
+      );
     } finally {
       this.job = null;
       this.stopping = null;
