@@ -23,6 +23,10 @@
  * prints greedy success per task type on the whole split as JSON (`untrained`: the policy `train
  * --seed S` starts from, before any update).
  *
+ * `npm run experiment -- feature-digest --env <shop|home|web> [--episodes 60] [--seed 3]` prints a
+ * digest of the policy's features on the noisy expert's and the random agent's seeded test-split
+ * steps: the same digest at two commits means the same policy inputs (see feature-digest.ts).
+ *
  * `npm run experiment -- episode-steps FILE.json …` prints, per home `--history` file, how its
  * training steps split between won and lost episodes (see episode-steps.ts).
  *
@@ -69,6 +73,7 @@ import { bufferCommands, fitArgs, policyFile, regimePresets, regimeRows, savedPo
 import { markdown, svg, type PaperReport, type PaperRow } from './paper-report.ts';
 import { realTable, type RealRun } from './real-table.ts';
 import { countByType, meanByGroup } from './by-type.ts';
+import { featureDigest } from './feature-digest.ts';
 import { closePageHosts } from '../src/envs/web/hosts.ts';
 import { episodeSteps } from './episode-steps.ts';
 import { tallyAttributes } from './buffer-attributes.ts';
@@ -108,7 +113,8 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const CLI = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home|web> --seeds N [--quick] [--regime standard|demos (web)] [--jobs N] [--rows ID,…] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home|web> [--regime standard|demos] [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home|web> --policy <FILE.dgp|untrained> [--seed S] [--split NAME] [--episodes N (drawn with the seed; default the whole split)]\n       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n       npm run experiment -- missed-successes --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--heldout 1000] [--k 3] [--seed 1] [--false]\n       npm run experiment -- curriculum-variance --env <shop|home> --policy <FILE.dgp|untrained> --model FILE.dgx --buffer FILE.jsonl [--experience neural|knn] [--tasks 60] [--group 8] [--split train] [--seed 1] [--k 3] [--train-max-steps N] [--imagine sample|likeliest]\n       npm run experiment -- dream-scripted --env <shop|home|web> --model FILE.dgx --buffer FILE.jsonl [--agent oracle] [--tasks 40] [--split train] [--seed 1] [--k 3] [--train-max-steps N] [--imagine sample|likeliest] [--trace (every step of both sides)]\n       every experiment also takes [--site DIR] [--web-tasks a,b|@app] (web: the CLI's --site and --tasks)\n`);
+  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home|web> --seeds N [--quick] [--regime standard|demos (web)] [--jobs N] [--rows ID,…] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home|web> [--regime standard|demos] [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home|web> --policy <FILE.dgp|untrained> [--seed S] [--split NAME] [--episodes N (drawn with the seed; default the whole split)]\n       npm run experiment -- feature-digest --env <shop|home|web> [--episodes 60] [--seed 3]
+       npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n       npm run experiment -- missed-successes --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--heldout 1000] [--k 3] [--seed 1] [--false]\n       npm run experiment -- curriculum-variance --env <shop|home> --policy <FILE.dgp|untrained> --model FILE.dgx --buffer FILE.jsonl [--experience neural|knn] [--tasks 60] [--group 8] [--split train] [--seed 1] [--k 3] [--train-max-steps N] [--imagine sample|likeliest]\n       npm run experiment -- dream-scripted --env <shop|home|web> --model FILE.dgx --buffer FILE.jsonl [--agent oracle] [--tasks 40] [--split train] [--seed 1] [--k 3] [--train-max-steps N] [--imagine sample|likeliest] [--trace (every step of both sides)]\n       every experiment also takes [--site DIR] [--web-tasks a,b|@app] (web: the CLI's --site and --tasks)\n`);
   process.exit(2);
 }
 
@@ -344,6 +350,13 @@ async function printByType(argv: string[]): Promise<void> {
   const result = await evaluatePolicy({ spec, policy, split: values.split ?? spec.testSplit, ...(episodes === undefined ? {} : { episodes, seed: Number(values.seed) }), onEpisode: (t) => outcomes.push(t) });
   const byType = countByType(outcomes);
   process.stdout.write(`${JSON.stringify({ env: spec.name, policy: file, split: result.split, episodes: result.episodes, successRate: result.successRate, byGroup: meanByGroup(byType), byType })}\n`);
+}
+
+async function printFeatureDigest(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { env: { type: 'string' }, episodes: { type: 'string' }, seed: { type: 'string' } }, strict: true });
+  const spec = envSpec(values.env ?? usage('--env is required'));
+  const result = await featureDigest(spec, { episodes: intOption(values.episodes, 'episodes', 60, 1), seed: intOption(values.seed, 'seed', 3, 0) });
+  process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
 async function printEpisodeSteps(files: string[]): Promise<void> {
@@ -593,6 +606,7 @@ const EXPERIMENTS: Record<string, (argv: string[]) => Promise<void>> = {
   paper,
   'real-table': printRealTable,
   'by-type': printByType,
+  'feature-digest': printFeatureDigest,
   rebuild,
   'episode-steps': printEpisodeSteps,
   purchases: printPurchases,

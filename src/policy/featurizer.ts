@@ -13,7 +13,7 @@ import { parseWebAction } from '../core/actions.ts';
 import { elementFields, elementTarget, parseState, type AbstractState, type StateElement } from '../core/state.ts';
 import type { Observation } from '../core/types.ts';
 import { parsePageAction, type PageAction } from '../envs/web/actions.ts';
-import { pageRelations, readInstruction, type PageContext } from './page-relations.ts';
+import { pageRelations, readInstruction, readPage } from './page-relations.ts';
 import { contentWords, dollarAmount, featureIndex, tokens, wordsAndBigrams } from './text.ts';
 
 export interface FeaturizerConfig {
@@ -201,12 +201,12 @@ function describePageAction(action: PageAction, byTarget: ReadonlyMap<string, St
   if (action.verb === 'back') return { text: 'go back', kind: 'back', primary: '', current: null };
   const label = action.name === '' ? `#${action.id}` : `#${action.id} ${action.name}`;
   const element = byTarget.get(label.toLowerCase());
-  const fields = element ? elementFields(element) : [label];
-  fields[0] = (fields[0] as string).replace(/^#\d+\s*/, '');
+  const [head, ...rest] = element ? elementFields(element) : [label];
   // The web snapshot writes a field's text as `value: …`, or `empty` (envs/web/snapshot.ts).
-  const shown = element ? elementFields(element).slice(1).find((f) => f === 'empty' || f.startsWith('value: ')) : undefined;
+  const shown = rest.find((f) => f === 'empty' || f.startsWith('value: '));
   const current = shown === undefined ? null : shown === 'empty' ? '' : shown.slice('value: '.length);
-  return { text: [...fields, action.value ?? ''].join(' ').trim(), kind: element?.kind ?? action.verb, primary: action.name, current };
+  const text = [(head as string).replace(/^#\d+\s*/, ''), ...rest, action.value ?? ''].join(' ').trim();
+  return { text, kind: element?.kind ?? action.verb, primary: action.name, current };
 }
 
 const PREPOSITIONS = new Set(['from', 'in', 'on', 'with', 'to', 'into', 'onto']);
@@ -294,10 +294,7 @@ export class Featurizer {
     const last = history[history.length - 1];
     const recentParts = history.slice(-config.historyWindow).map(commandParts);
     const pageCandidates = candidates.map(parsePageAction);
-    const pageContext: PageContext = {
-      recent: history.slice(-config.historyWindow).map(parsePageAction),
-      fields: [...new Map(pageCandidates.flatMap((a) => (a && (a.verb === 'type' || a.verb === 'select') ? [[a.id, { id: a.id, name: a.name }] as const] : []))).values()],
-    };
+    const pageContext = readPage(pageCandidates, history.slice(-config.historyWindow));
     const instructionReading = readInstruction(input.instruction);
     const held = headers.find(([key]) => key === 'holding')?.[1] ?? '';
     const carriesWanted = namedIn(tokens(held), instructionSet);
@@ -307,6 +304,7 @@ export class Featurizer {
       const page = pageCandidates[position] ?? null;
       const pageAbout = page ? describePageAction(page, byTarget) : null;
       const about = pageAbout ?? describeAction(action, byTarget);
+      const onPage = page && pageAbout ? pageRelations(page, pageAbout.current, instructionReading, pageContext) : null;
       const aBag = new BagBuilder(config.actionBuckets);
       const words = tokens(about.text);
       aBag.group('action', wordsAndBigrams(words));
@@ -322,7 +320,6 @@ export class Featurizer {
       // it goes) instead: `take kettle 1 from countertop 1` shares "countertop" with "put two spoon
       // in countertop" and is still the wrong thing to take.
       const isCommand = about.kind === 'command';
-      const onPage = page && pageAbout ? pageRelations(page, pageAbout.current, instructionReading, pageContext) : null;
       const phraseInInstruction = onPage
         ? onPage.nameInInstruction
         : !isCommand && primary.length >= 3 && contentWords(primary).length > 0 && ` ${instructionText} `.includes(` ${primary} `);

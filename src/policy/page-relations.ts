@@ -9,7 +9,7 @@
  * What carries across is where the value stands in the request: "… ship it to "Bruno Nakamura"",
  * right after words of the field's name.
  */
-import type { PageAction } from '../envs/web/actions.ts';
+import { parsePageAction, type PageAction } from '../envs/web/actions.ts';
 import { contentWords, tokens } from './text.ts';
 
 /** How a policy file's header says its page actions were read (policy-file.ts refuses a web policy read otherwise). */
@@ -21,17 +21,9 @@ const JOINERS = new Set(['a', 'an', 'the', 'and', 'or', 'of']);
 const LEAD_WINDOW = 3;
 const QUOTED = /"([^"]{1,80})"|“([^”]{1,80})”/g;
 
-/** Start positions of `phrase` in `words`. */
-function phraseStarts(words: readonly string[], phrase: readonly string[]): number[] {
-  const starts: number[] = [];
-  if (phrase.length === 0) return starts;
-  for (let i = 0; i + phrase.length <= words.length; i++) {
-    if (phrase.every((w, j) => words[i + j] === w)) starts.push(i);
-  }
-  return starts;
-}
-
-const isPhraseOf = (phrase: readonly string[], words: readonly string[]): boolean => phraseStarts(words, phrase).length > 0;
+/** `phrase` occurs in `words` as consecutive words (tokens hold no spaces, so a padded substring is a phrase). */
+const isPhraseOf = (phrase: readonly string[], words: readonly string[]): boolean =>
+  phrase.length > 0 && ` ${words.join(' ')} `.includes(` ${phrase.join(' ')} `);
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -94,18 +86,6 @@ export interface PageRelations {
   dropsWanted: boolean;
 }
 
-/** A field that takes a value on the page (the target of a `type` or `select` candidate). */
-export interface PageField {
-  id: number;
-  name: string;
-}
-
-/** What pageRelations reads of the state, once per state: the recent actions and the fields that take values. */
-export interface PageContext {
-  recent: readonly (PageAction | null)[];
-  fields: readonly PageField[];
-}
-
 interface FieldWords {
   id: number;
   leading: ReadonlySet<string>;
@@ -118,6 +98,23 @@ const fieldWords = (id: number, name: string): FieldWords => ({
   trailing: new Set(contentWords(name)),
 });
 
+/** What pageRelations reads of the state, built once per state by readPage. */
+export interface PageContext {
+  /** The last few actions, as page actions (null for what is not one). */
+  recent: readonly (PageAction | null)[];
+  /** The fields that take a value (targets of `type` or `select` candidates), by id, with the words of their names. */
+  fields: ReadonlyMap<number, FieldWords>;
+}
+
+/** The context of one state: `candidates` parsed as page actions (null where not one), `recent` the last actions taken. */
+export function readPage(candidates: readonly (PageAction | null)[], recent: readonly string[]): PageContext {
+  const fields = new Map<number, FieldWords>();
+  for (const a of candidates) {
+    if (a && (a.verb === 'type' || a.verb === 'select') && !fields.has(a.id)) fields.set(a.id, fieldWords(a.id, a.name));
+  }
+  return { recent: recent.map(parsePageAction), fields };
+}
+
 /** How near (in words, 1 = adjacent) a field's name stands to an occurrence; Infinity beyond the window. Words before count first. */
 function nearness(words: readonly string[], [first, end]: [number, number], field: FieldWords): number {
   for (let d = 1; d <= LEAD_WINDOW; d++) if (first - d >= 0 && field.leading.has(words[first - d] as string)) return d;
@@ -125,20 +122,22 @@ function nearness(words: readonly string[], [first, end]: [number, number], fiel
   return Infinity;
 }
 
+const NO_RELATIONS: PageRelations = { nameInInstruction: false, objectInInstruction: false, valueFollowsName: false, nameHasVerb: false, undoesRecent: false, dropsWanted: false };
+
 /** `current`: the element's value as its line shows it (a field's text, '' when empty), if it shows one. */
 export function pageRelations(action: PageAction, current: string | null, instruction: InstructionReading, context: PageContext): PageRelations {
-  const none = { nameInInstruction: false, objectInInstruction: false, valueFollowsName: false, nameHasVerb: false, undoesRecent: false, dropsWanted: false };
-  if (action.verb === 'back') return none;
+  if (action.verb === 'back') return NO_RELATIONS;
   const name = tokens(action.name).filter((w) => !/^[0-9]+$/.test(w));
   const opposite = action.verb === 'check' ? 'uncheck' : action.verb === 'uncheck' ? 'check' : null;
   const quotedInName = instruction.quoted.some((q) => isPhraseOf(q, name));
   const holds = action.value !== undefined && current !== null && current.trim().toLowerCase() === action.value.trim().toLowerCase();
   const places = action.value === undefined || holds ? [] : wholeOccurrences(instruction.text, action.value);
-  const own = fieldWords(action.id, action.name);
-  const others = context.fields.filter((f) => f.id !== action.id).map((f) => fieldWords(f.id, f.name));
+  const own = context.fields.get(action.id) ?? fieldWords(action.id, action.name);
   const belongsHere = (place: [number, number]): boolean => {
     const mine = nearness(instruction.words, place, own);
-    return mine !== Infinity && others.every((other) => nearness(instruction.words, place, other) > mine);
+    if (mine === Infinity) return false;
+    for (const other of context.fields.values()) if (other.id !== action.id && nearness(instruction.words, place, other) <= mine) return false;
+    return true;
   };
   const replacesWanted = action.verb !== 'press' && action.value !== undefined && !holds && current !== null && current !== '' && wholeOccurrences(instruction.text, current).length > 0;
   return {
