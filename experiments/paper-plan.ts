@@ -79,6 +79,19 @@ export const DEMO_PRESETS: Readonly<Record<string, Readonly<Record<PresetName, P
 };
 
 /**
+ * The demonstrations regime with `perTask` demonstrations of each task instead of the preset's 20
+ * (`paper --regime demos --per-task N`): how few recordings a team can start from, and what the
+ * dream adds to cloning when they are few. The exploration and every budget stay the preset's; the
+ * buffer's demonstration episodes scale with the count (12 app-like tasks × N).
+ */
+export function withDemonstrationsPerTask(preset: Readonly<Preset>, perTask: number): Preset {
+  const most = preset.perTask;
+  if (most === undefined) throw new UsageError('--per-task is for the demos regime, whose buffer holds demonstrations of each task');
+  if (!Number.isInteger(perTask) || perTask < 1 || perTask > most) throw new UsageError(`--per-task must be a whole number from 1 to ${most} (the regime's demonstrations of each task), got ${perTask}`);
+  return { ...preset, perTask, bufferEpisodes: (preset.bufferEpisodes / most) * perTask };
+}
+
+/**
  * How the settings a work folder's runs were made with differ from a preset's, one `key: then, now`
  * per changed setting: a resumed experiment must not put runs of two setups in one table under the
  * newer setup's commands.

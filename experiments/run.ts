@@ -11,7 +11,8 @@
  * sitting grows over several, in a work folder that is committed (`results/full/<env>`).
  * `--regime demos` (web) runs issue 27's demonstrations-only table instead (paper-plan.ts
  * DEMO_PRESETS): the app-like tasks, a buffer of oracle demonstrations and random exploration, no
- * ablation rows; it writes `<out>/web-demos-paper.*`.
+ * ablation rows; it writes `<out>/web-demos-paper.*`. `--per-task N` gives it N demonstrations of
+ * each task instead of 20 (recorded in the work folder's settings, so each count needs its own folder).
  *
  * `npm run experiment -- rebuild --env <shop|home|web> [--regime demos] [--out DIR]` rewrites the Markdown and SVG from
  * the report's JSON, running nothing (after a change to how the results are written).
@@ -69,7 +70,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TrainResult } from '../src/train/trainer.ts';
 import { DEFAULT_IMAGINE, IMAGINE_MODES, isOfflineMode, type Imagine } from '../src/train/modes.ts';
-import { bufferCommands, fitArgs, policyFile, regimePresets, regimeRows, savedPolicyRows, selectRows, settingsChanges, setupNeeds, trainArgs, type Preset, type PresetName, type RegimeName, type RowSpec } from './paper-plan.ts';
+import { bufferCommands, fitArgs, withDemonstrationsPerTask, policyFile, regimePresets, regimeRows, savedPolicyRows, selectRows, settingsChanges, setupNeeds, trainArgs, type Preset, type PresetName, type RegimeName, type RowSpec } from './paper-plan.ts';
 import { markdown, svg, type PaperReport, type PaperRow } from './paper-report.ts';
 import { realTable, type RealRun } from './real-table.ts';
 import { countByType, meanByGroup } from './by-type.ts';
@@ -113,7 +114,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const CLI = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home|web> --seeds N [--quick] [--regime standard|demos (web)] [--jobs N] [--rows ID,…] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home|web> [--regime standard|demos] [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home|web> --policy <FILE.dgp|untrained> [--seed S] [--split NAME] [--episodes N (drawn with the seed; default the whole split)]\n       npm run experiment -- feature-digest --env <shop|home|web> [--episodes 60] [--seed 3]
+  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home|web> --seeds N [--quick] [--regime standard|demos (web)] [--per-task N (demos: demonstrations of each task, default 20)] [--jobs N] [--rows ID,…] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home|web> [--regime standard|demos] [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home|web> --policy <FILE.dgp|untrained> [--seed S] [--split NAME] [--episodes N (drawn with the seed; default the whole split)]\n       npm run experiment -- feature-digest --env <shop|home|web> [--episodes 60] [--seed 3]
        npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n       npm run experiment -- missed-successes --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--heldout 1000] [--k 3] [--seed 1] [--false]\n       npm run experiment -- curriculum-variance --env <shop|home> --policy <FILE.dgp|untrained> --model FILE.dgx --buffer FILE.jsonl [--experience neural|knn] [--tasks 60] [--group 8] [--split train] [--seed 1] [--k 3] [--train-max-steps N] [--imagine sample|likeliest]\n       npm run experiment -- dream-scripted --env <shop|home|web> --model FILE.dgx --buffer FILE.jsonl [--agent oracle] [--tasks 40] [--split train] [--seed 1] [--k 3] [--train-max-steps N] [--imagine sample|likeliest] [--trace (every step of both sides)]\n       every experiment also takes [--site DIR] [--web-tasks a,b|@app] (web: the CLI's --site and --tasks)\n`);
   process.exit(2);
 }
@@ -148,6 +149,7 @@ async function paper(argv: string[]): Promise<void> {
       jobs: { type: 'string', default: '2' },
       rows: { type: 'string' },
       regime: { type: 'string', default: 'standard' },
+      'per-task': { type: 'string' },
       work: { type: 'string' },
       out: { type: 'string', default: 'results' },
     },
@@ -168,7 +170,15 @@ async function paper(argv: string[]): Promise<void> {
     usage(errorMessage(error));
   }
   const presetName: PresetName = values.quick ? 'quick' : 'full';
-  const preset = (presets[env] as Record<PresetName, (typeof presets)[string]['quick']>)[presetName];
+  const presetOfRegime = (presets[env] as Record<PresetName, (typeof presets)[string]['quick']>)[presetName];
+  let preset: Preset = presetOfRegime;
+  if (values['per-task'] !== undefined) {
+    try {
+      preset = withDemonstrationsPerTask(presetOfRegime, Number(values['per-task']));
+    } catch (error) {
+      usage(errorMessage(error));
+    }
+  }
   const seeds = Array.from({ length: seedCount }, (_, i) => i + 1);
   const name = reportName(env, regime);
   const work = path.resolve(values.work ?? path.join(tmpdir(), `dreamgym-${name}-${presetName}`));

@@ -11,9 +11,11 @@
  */
 import { withoutReasoning } from './history.ts';
 import { matchAdmissible } from '../core/actions.ts';
+import { expandActions } from '../core/queries.ts';
 import { EnvStateError } from '../core/errors.ts';
 import type { Env, Observation, StepResult, Task, Transition } from '../core/types.ts';
 import { envSpec } from '../envs/registry.ts';
+import type { EnvSpec } from '../envs/spec.ts';
 import { withStepLimit } from '../envs/step-limit.ts';
 import { DEFAULT_K, type ReplayBuffer } from '../replay/retrieval.ts';
 import { StoreFullError } from '../replay/store.ts';
@@ -83,6 +85,7 @@ export class SyntheticWorld {
   private readonly k: number;
   private readonly rewardsAtEnd: boolean;
   private readonly roundsEndReward: boolean;
+  private readonly proposeQueries: EnvSpec['proposeQueries'];
   private queue: Pending[] = [];
   private episodes = 0;
   private readonly counters: SyntheticStats = { steps: 0, episodes: 0, inadmissibleActions: 0, modelFailures: 0, writtenBack: 0, writeBackRefused: 0, deadEnds: 0, rewardsBeforeEnd: 0, rewardsRounded: 0 };
@@ -94,6 +97,7 @@ export class SyntheticWorld {
     this.k = options.k ?? DEFAULT_K;
     this.rewardsAtEnd = spec.rewardsAtEnd === true;
     this.roundsEndReward = spec.binaryReward === true && spec.dreamRoundsEndReward === true;
+    this.proposeQueries = spec.proposeQueries;
   }
 
   /** A synthetic env over this world, with the real environment's step limit (envs/step-limit.ts). */
@@ -156,7 +160,7 @@ export class SyntheticWorld {
       const inputs = batch.map((p, i) => ({ ...p.input, examples: reasoning ? (examples[i] ?? []) : (examples[i] ?? []).map(withoutReasoning) }));
       const random = this.options.random;
       const predicted = await this.options.model.predict(inputs, random ? { random } : {});
-      const predictions = (reasoning ? predicted : predicted.map((p) => ({ ...p, reasoning: '' }))).map((p) => this.rewardAtEnd(this.endDeadEnd(p)));
+      const predictions = (reasoning ? predicted : predicted.map((p) => ({ ...p, reasoning: '' }))).map((p, i) => this.rewardAtEnd(this.endDeadEnd(p, batch[i]?.input.task.instruction ?? '')));
       this.counters.steps += batch.length;
       this.counters.modelFailures += predictions.filter((p) => !p.valid).length;
       await this.writeBack(inputs, predictions);
@@ -167,11 +171,15 @@ export class SyntheticWorld {
   }
 
   /**
-   * A predicted state that lists no admissible action leaves the policy nothing to choose: the
-   * episode ends there (with the predicted reward), and it is counted.
+   * A predicted state that leaves the policy nothing to choose ends the episode there (with the
+   * predicted reward), and it is counted: one that lists no admissible action, or only templates
+   * the task's instruction fills with nothing (a web page whose one field is a text box, when the
+   * instruction quotes no value for it: `type[#7 Reply | …]`). The policy chooses among the
+   * templates' expansions, so the second kind stopped a whole dream run with "nothing to choose
+   * from" (a web dream on 24 demonstrations did, 14 iterations in).
    */
-  private endDeadEnd(p: ExperiencePrediction): ExperiencePrediction {
-    if (!p.valid || p.done || p.next.actions.length > 0) return p;
+  private endDeadEnd(p: ExperiencePrediction, instruction: string): ExperiencePrediction {
+    if (!p.valid || p.done || expandActions(p.next.actions, instruction, this.proposeQueries).length > 0) return p;
     this.counters.deadEnds++;
     return { ...p, done: true };
   }

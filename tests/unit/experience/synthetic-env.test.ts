@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Task } from '../../../src/core/types.ts';
 import { Rng } from '../../../src/core/rng.ts';
+import { expandActions } from '../../../src/core/queries.ts';
 import { envSpec } from '../../../src/envs/registry.ts';
 import { KnnExperienceModel, adaptToTask } from '../../../src/experience/knn.ts';
 import { SyntheticWorld } from '../../../src/experience/synthetic-env.ts';
@@ -125,6 +126,31 @@ describe('the synthetic environment: what the model gets and what it may leave',
     const result = await env.step('search[shoes]');
     expect(result).toMatchObject({ done: true, reward: 0.25, info: { valid: true, truncated: false } });
     expect(world.stats().deadEnds).toBe(1);
+  });
+
+  it('ends the episode where every admissible action is a template the instruction fills with nothing', async () => {
+    // A web page whose one field is a text box: the policy chooses among the fills the instruction
+    // proposes, and a request that quotes no value proposes none (no Chromium: the pages are the test's).
+    const web = envSpec('web');
+    const task = { ...(web.tasks('train')[0] as Task), instruction: 'Reply to the latest message' };
+    expect(expandActions(['type[#7 Reply | ...]'], task.instruction, web.proposeQueries)).toEqual([]);
+    const field = (actions: string[]): ExperienceModel => ({
+      name: 'one-field',
+      async predict(batch) {
+        return batch.map(() => ({ reasoning: '', next: { text: 'title: Reply\n[7] textbox "Reply"', actions }, reward: 0, done: false, valid: true }));
+      },
+      stats: emptyStats,
+    });
+    const play = async (actions: string[], instruction: string) => {
+      const world = new SyntheticWorld({ env: 'web', model: field(actions), buffer: null, runId: 'field', initialObservation: async () => ({ text: 'title: Inbox', actions: ['click[#1 Reply]'] }) });
+      const env = world.createEnv();
+      await env.reset({ ...task, instruction });
+      return { result: await env.step('click[#1 Reply]'), deadEnds: world.stats().deadEnds };
+    };
+    expect(await play(['type[#7 Reply | ...]'], task.instruction)).toMatchObject({ result: { done: true, info: { valid: true } }, deadEnds: 1 });
+    // The same page goes on where the instruction names a value to type, or beside something to click.
+    expect(await play(['type[#7 Reply | ...]'], 'Reply "see you at noon" to the latest message')).toMatchObject({ result: { done: false }, deadEnds: 0 });
+    expect(await play(['type[#7 Reply | ...]', 'click[#8 Send]'], task.instruction)).toMatchObject({ result: { done: false }, deadEnds: 0 });
   });
 
   it('pays nothing before the end where the real environment rewards only the end, and counts what it withheld', async () => {

@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bufferCommands, DEMO_PRESETS, PRESETS, regimeRows, ROWS, savedPolicyRows, selectRows, settingsChanges, setupNeeds, trainArgs } from '../../../experiments/paper-plan.ts';
+import { bufferCommands, DEMO_PRESETS, PRESETS, regimeRows, ROWS, savedPolicyRows, selectRows, settingsChanges, setupNeeds, trainArgs, withDemonstrationsPerTask } from '../../../experiments/paper-plan.ts';
 import { baselineClaims, claims, curves, demoClaims, markdown, summarise, svg, type PaperReport, type PaperRow } from '../../../experiments/paper-report.ts';
 import type { TrainResult } from '../../../src/train/trainer.ts';
 
@@ -186,6 +186,18 @@ describe('the paper report', () => {
     expect(trainArgs('web', preset, rows.find((r) => r.id === 's2r-grpo-from-bc')!, 3, runs('s2r-grpo-from-bc', 3)).join(' ')).toMatch(/--mode s2r --algo grpo --seed 3 --init \/w\/runs\/bc-s3\.dgp --synthetic-budget 8000 .*--real-budget 1000 .*--set klCoef=0\.2/);
   });
 
+  it('gives the demonstrations regime fewer demonstrations of each task, and refuses a count it cannot take', () => {
+    const preset = DEMO_PRESETS.web!.quick;
+    const few = withDemonstrationsPerTask(preset, 5);
+    expect(bufferCommands('web', few, '/w/web-buffer.jsonl')[0]!.join(' ')).toBe('buffer seed --env web --tasks @app --episodes 60 --mix oracle=1 --per-task 5 --seed 1 --out /w/web-buffer-demos.jsonl');
+    // The exploration and the budgets are the regime's; a folder made with 20 refuses the count by name.
+    expect(bufferCommands('web', few, '/w/web-buffer.jsonl')[1]).toEqual(bufferCommands('web', preset, '/w/web-buffer.jsonl')[1]);
+    expect(settingsChanges(preset, few)).toEqual(['bufferEpisodes: 240 then, 60 now', 'perTask: 20 then, 5 now']);
+    expect(withDemonstrationsPerTask(preset, 20)).toEqual(preset);
+    for (const bad of [0, 21, 2.5, Number.NaN]) expect(() => withDemonstrationsPerTask(preset, bad)).toThrow(/--per-task must be a whole number from 1 to 20/);
+    expect(() => withDemonstrationsPerTask(PRESETS.shop!.quick, 5)).toThrow(/--per-task is for the demos regime/);
+  });
+
   it('checks the demonstrations regime\'s bars: the best dream gain against the best offline one, s2r against real on the same transitions', () => {
     const by = (success: Record<string, number[]>) => new Map(report(success).rows.map(summarise).map((r) => [r.id, r]));
     const good = demoClaims(by({ untrained: [0.4, 0.4], bc: [0.5, 0.5], dpo: [0.45, 0.45], 'dream-ppo': [0.55, 0.55], 'dream-grpo': [0.6, 0.6], 's2r-ppo': [0.7, 0.7], 'real-ppo-5k': [0.5, 0.52], 's2r-grpo': [0.5, 0.6], 'real-grpo-5k': [0.5, 0.5] }));
@@ -235,6 +247,22 @@ describe('npm run experiment -- paper on a work folder made with other settings'
       expect(readdirSync(work).sort()).toEqual(['regime.json', 'runs']);
     } finally {
       rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a demonstrations count outside the regime before it makes the work folder', () => {
+    const work = path.join(mkdtempSync(path.join(tmpdir(), 'dreamgym-per-task-')), 'w');
+    try {
+      const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'experiments/run.ts', 'paper', '--quick', '--seeds', '1', '--work', work, '--out', work, ...args], { cwd: path.resolve(import.meta.dirname, '../../..'), encoding: 'utf8' });
+      const tooMany = run('--env', 'web', '--regime', 'demos', '--per-task', '30');
+      expect(tooMany.status).toBe(2);
+      expect(tooMany.stderr).toMatch(/^--per-task must be a whole number from 1 to 20 \(the regime's demonstrations of each task\), got 30\n/);
+      const standard = run('--env', 'shop', '--per-task', '5');
+      expect(standard.status).toBe(2);
+      expect(standard.stderr).toMatch(/^--per-task is for the demos regime/);
+      expect(existsSync(work)).toBe(false);
+    } finally {
+      rmSync(path.dirname(work), { recursive: true, force: true });
     }
   });
 });
