@@ -2,7 +2,9 @@
 # Transfer from the shop to the web suite's shop-like tasks (issue 27, Deliver 3): policies trained
 # on the shop (real GRPO, and dream GRPO: 0 real shop transitions), played zero-shot on the web tasks (`--init` with `--iterations 0`: the run is its
 # starting policy, evaluated), and fine-tuned there on a small real budget, against the same budget
-# from each seed's own untrained network. Resumable: a file that exists is not made again.
+# from each seed's own untrained network. Resumable: a file that exists is not made again. Two
+# steps run at a time: the two shop policies, then their zero-shot readings, then per seed the
+# real-trained policy's runs beside the dream-trained one's.
 #
 #   bash results/transfer/run.sh [WORK (default results/transfer)] [SEEDS (default "1 2 3")]
 #   env: TASKS (default shop-buy,search-list,browse-pages), REAL (web real budget, default 1000),
@@ -21,14 +23,16 @@ SHOP="$WORK/shop-real-grpo.dgp"
 DREAM="$WORK/shop-dream-grpo.dgp"
 
 # The shop policy: real GRPO at the paper table's real budget, seed 1 (its .dgp is not committed).
-if [ ! -f "$SHOP" ]; then
+shop_real() {
+  [ -f "$SHOP" ] && return 0
   rm -f "$WORK/shop-real-grpo.train.json"
-  run "$WORK/shop-real-grpo.train.json" train --env shop --mode real --algo grpo --real-budget "$SHOP_BUDGET" --seed 1 --out "$SHOP" --json
-fi
+  run "$WORK/shop-real-grpo.train.json" train --env shop --mode real --algo grpo --real-budget "$SHOP_BUDGET" --seed 1 --out "$SHOP" --json < /dev/null
+}
 # The dream-trained shop policy: the paper table's dream GRPO row of the full preset, seed 1 (its
 # offline buffer, the neural model fitted on it, 80,000 synthetic transitions and no real one), with
 # the commands experiments/paper-plan.ts gives that row; buffer, model and .dgp are not committed.
-if [ ! -f "$DREAM" ]; then
+shop_dream() {
+  [ -f "$DREAM" ] && return 0
   rm -f "$WORK/shop-dream-grpo.train.json"
   # Lines of "step<TAB>command…": the buffer's seeding (into a partial file, renamed when whole), the fit, the run.
   node --import tsx -e "import('./experiments/paper-plan.ts').then(({ PRESETS, ROWS, bufferCommands, fitArgs, trainArgs }) => {
@@ -49,20 +53,29 @@ if [ ! -f "$DREAM" ]; then
     esac
   done < "$WORK/shop-dream.commands"
   rm -f "$WORK/shop-dream.commands"
-fi
+}
 # Zero-shot, task by task, on the whole suite's 900 test instances (beside results/web/untrained-seed1.by-type.json).
-[ -f "$WORK/zero-shot.by-type.json" ] || { npm run -s experiment -- by-type --env web --policy "$SHOP" > "$WORK/zero-shot.by-type.json.partial" && mv "$WORK/zero-shot.by-type.json.partial" "$WORK/zero-shot.by-type.json"; }
-[ -f "$WORK/zero-shot-dream.by-type.json" ] || { npm run -s experiment -- by-type --env web --policy "$DREAM" > "$WORK/zero-shot-dream.by-type.json.partial" && mv "$WORK/zero-shot-dream.by-type.json.partial" "$WORK/zero-shot-dream.by-type.json"; }
+by_type() { # NAME POLICY
+  [ -f "$WORK/$1.by-type.json" ] || { npm run -s experiment -- by-type --env web --policy "$2" > "$WORK/$1.by-type.json.partial" < /dev/null && mv "$WORK/$1.by-type.json.partial" "$WORK/$1.by-type.json"; }
+}
 
 WEB=(--env web --tasks "$TASKS" --mode real --algo grpo --real-budget "$REAL")
-for S in $SEEDS; do
-  # 0 transitions: each seed's untrained network, and the shop policy (zero-shot).
-  run "$WORK/untrained-s$S.json" train "${WEB[@]}" --iterations 0 --seed "$S" --json
-  run "$WORK/zero-shot-s$S.json" train "${WEB[@]}" --iterations 0 --seed "$S" --init "$SHOP" --json
-  # REAL real web transitions, from scratch and from the shop policy.
-  run "$WORK/scratch-s$S.json" train "${WEB[@]}" --seed "$S" --json
-  run "$WORK/from-shop-s$S.json" train "${WEB[@]}" --seed "$S" --init "$SHOP" --json
-  run "$WORK/zero-shot-dream-s$S.json" train "${WEB[@]}" --iterations 0 --seed "$S" --init "$DREAM" --json
-  run "$WORK/from-shop-dream-s$S.json" train "${WEB[@]}" --seed "$S" --init "$DREAM" --json
-done
+from_real() { # SEED: each seed's untrained network and the shop policy, at 0 transitions and after REAL real web ones
+  local S=$1
+  run "$WORK/untrained-s$S.json" train "${WEB[@]}" --iterations 0 --seed "$S" --json < /dev/null
+  run "$WORK/zero-shot-s$S.json" train "${WEB[@]}" --iterations 0 --seed "$S" --init "$SHOP" --json < /dev/null
+  run "$WORK/scratch-s$S.json" train "${WEB[@]}" --seed "$S" --json < /dev/null
+  run "$WORK/from-shop-s$S.json" train "${WEB[@]}" --seed "$S" --init "$SHOP" --json < /dev/null
+}
+from_dream() { # SEED: the same from the dream-trained shop policy
+  local S=$1
+  run "$WORK/zero-shot-dream-s$S.json" train "${WEB[@]}" --iterations 0 --seed "$S" --init "$DREAM" --json < /dev/null
+  run "$WORK/from-shop-dream-s$S.json" train "${WEB[@]}" --seed "$S" --init "$DREAM" --json < /dev/null
+}
+
+# Two at a time (the 2-core machine): each pair below shares nothing, and each step waits for its inputs.
+both() { "$1" "${@:3:$2}" & local a=$!; "${@:$(($2 + 3))}" & local b=$!; wait "$a"; wait "$b"; }
+both shop_real 0 shop_dream
+both by_type 2 zero-shot "$SHOP" by_type zero-shot-dream "$DREAM"
+for S in $SEEDS; do both from_real 1 "$S" from_dream "$S"; done
 node results/transfer/summarise.mjs "$WORK" "$SEEDS"
