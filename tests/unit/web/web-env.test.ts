@@ -105,6 +105,26 @@ describe('reading a page', () => {
   });
 });
 
+describe('a page nobody looks at', () => {
+  it('sees itself as a person\'s visible tab in a minimized window: animation frames and timers run, the window keeps its size', async () => {
+    // The Node host minimizes every tab's window (no frame is painted or composited), which must
+    // not change what page scripts and the driver see.
+    const tab = await (await hostFor({ root: FIXTURES }, { loadMs: 2000, callMs: 3000 })).openTab();
+    try {
+      await tab.load('twins.html');
+      expect(await tab.evaluate(`(async () => ({
+        visibility: document.visibilityState,
+        hidden: document.hidden,
+        frame: await new Promise((done) => { requestAnimationFrame(() => done('ran')); setTimeout(() => done('did not run in 1 s'), 1000); }),
+        timer: await new Promise((done) => { const started = performance.now(); setTimeout(() => done(performance.now() - started < 500), 10); }),
+        size: [innerWidth, innerHeight],
+      }))()`)).toEqual({ visibility: 'visible', hidden: false, frame: 'ran', timer: true, size: [1280, 720] });
+    } finally {
+      await tab.close();
+    }
+  });
+});
+
 describe('pages that misbehave', () => {
   it('a page that throws while it loads is still played', async () => {
     const web = env();

@@ -209,6 +209,8 @@ class ChromiumTab implements PageTab {
 }
 
 class ChromiumHost implements PageHost {
+  private browserCdp: Promise<CDPSession> | null = null;
+
   constructor(
     private readonly context: BrowserContext,
     private readonly origin: string,
@@ -217,10 +219,41 @@ class ChromiumHost implements PageHost {
   ) {}
 
   async openTab(): Promise<PageTab> {
-    return new ChromiumTab(await this.context.newPage(), this.origin, this.timeouts);
+    const page = await this.context.newPage();
+    await this.minimize(page);
+    return new ChromiumTab(page, this.origin, this.timeouts);
+  }
+
+  /**
+   * Minimizes the tab's window. Nobody looks at these pages, and headless Chromium otherwise paints,
+   * rasterizes and composites a frame after every step: a trace of oracle steps on single-widget
+   * pages put a third of a step's CPU in the renderer's compositor and raster threads, the GPU
+   * process's display compositor and the browser's own (`npm run bench -- web` measures the
+   * difference). Minimized, the page still reports itself `visible`, its animation frames and
+   * timers still run and layout is unchanged (the window keeps its size), so page scripts and the
+   * driver see what they saw before; only the pixels are no longer drawn. Headless Chromium puts
+   * the tabs in one window, but each tab asks for its own, which costs a few milliseconds a tab.
+   * Where the browser cannot minimize (another build, a window that is gone), the page is kept as
+   * it is: it only costs more.
+   */
+  private async minimize(page: Page): Promise<void> {
+    try {
+      this.browserCdp ??= (this.context.browser() as Browser).newBrowserCDPSession();
+      const browser = await this.browserCdp;
+      const session = await this.context.newCDPSession(page);
+      const { targetInfo } = (await session.send('Target.getTargetInfo')) as { targetInfo: { targetId: string } };
+      await session.detach();
+      const { windowId } = (await browser.send('Browser.getWindowForTarget', { targetId: targetInfo.targetId })) as { windowId: number };
+      await browser.send('Browser.setWindowBounds', { windowId, bounds: { windowState: 'minimized' } });
+    } catch {
+      this.browserCdp = null;
+    }
   }
 
   async close(): Promise<void> {
+    const browserCdp = this.browserCdp;
+    this.browserCdp = null;
+    await browserCdp?.then((session) => session.detach()).catch(() => undefined);
     await this.context.close().catch(() => undefined);
     await this.stopServing();
   }
