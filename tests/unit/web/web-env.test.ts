@@ -106,7 +106,7 @@ describe('reading a page', () => {
 });
 
 describe('a page nobody looks at', () => {
-  it('sees itself as a person\'s visible tab in a minimized window: animation frames and timers run, the window keeps its size', async () => {
+  it('sees itself as a person\'s visible tab in a minimized window: animation frames, CSS transitions and timers run, the window keeps its size', async () => {
     // The Node host minimizes every tab's window (no frame is painted or composited), which must
     // not change what page scripts and the driver see.
     const tab = await (await hostFor({ root: FIXTURES }, { loadMs: 2000, callMs: 3000 })).openTab();
@@ -117,8 +117,16 @@ describe('a page nobody looks at', () => {
         hidden: document.hidden,
         frame: await new Promise((done) => { requestAnimationFrame(() => done('ran')); setTimeout(() => done('did not run in 1 s'), 1000); }),
         timer: await new Promise((done) => { const started = performance.now(); setTimeout(() => done(performance.now() - started < 500), 10); }),
+        transition: await new Promise((done) => {
+          const box = document.body.appendChild(document.createElement('div'));
+          box.style.cssText = 'width: 10px; height: 10px; opacity: 1; transition: opacity 50ms linear';
+          box.getBoundingClientRect();
+          box.addEventListener('transitionend', () => done('ended'));
+          setTimeout(() => done('did not end in 1 s'), 1000);
+          box.style.opacity = '0';
+        }),
         size: [innerWidth, innerHeight],
-      }))()`)).toEqual({ visibility: 'visible', hidden: false, frame: 'ran', timer: true, size: [1280, 720] });
+      }))()`)).toEqual({ visibility: 'visible', hidden: false, frame: 'ran', timer: true, transition: 'ended', size: [1280, 720] });
     } finally {
       await tab.close();
     }
