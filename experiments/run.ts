@@ -170,14 +170,11 @@ async function paper(argv: string[]): Promise<void> {
     usage(errorMessage(error));
   }
   const presetName: PresetName = values.quick ? 'quick' : 'full';
-  const presetOfRegime = (presets[env] as Record<PresetName, (typeof presets)[string]['quick']>)[presetName];
-  let preset: Preset = presetOfRegime;
-  if (values['per-task'] !== undefined) {
-    try {
-      preset = withDemonstrationsPerTask(presetOfRegime, Number(values['per-task']));
-    } catch (error) {
-      usage(errorMessage(error));
-    }
+  let preset: Preset = (presets[env] as Record<PresetName, Preset>)[presetName] as Preset;
+  try {
+    if (values['per-task'] !== undefined) preset = withDemonstrationsPerTask(preset, Number(values['per-task']));
+  } catch (error) {
+    usage(errorMessage(error));
   }
   const seeds = Array.from({ length: seedCount }, (_, i) => i + 1);
   const name = reportName(env, regime);

@@ -73,9 +73,9 @@ from_dream() { # SEED: the same from the dream-trained shop policy
   run "$WORK/from-shop-dream-s$S.json" train "${WEB[@]}" --seed "$S" --init "$DREAM" --json < /dev/null
 }
 
-# Two at a time (the 2-core machine): each pair below shares nothing, and each step waits for its inputs.
-both() { "$1" "${@:3:$2}" & local a=$!; "${@:$(($2 + 3))}" & local b=$!; wait "$a"; wait "$b"; }
-both shop_real 0 shop_dream
-both by_type 2 zero-shot "$SHOP" by_type zero-shot-dream "$DREAM"
-for S in $SEEDS; do both from_real 1 "$S" from_dream "$S"; done
+# Two at a time (the 2-core machine): each pair below shares nothing, and each step waits for its
+# inputs; `wait PID` fails the script when either side failed.
+shop_real & a=$!; shop_dream & b=$!; wait "$a"; wait "$b"
+by_type zero-shot "$SHOP" & a=$!; by_type zero-shot-dream "$DREAM" & b=$!; wait "$a"; wait "$b"
+for S in $SEEDS; do from_real "$S" & a=$!; from_dream "$S" & b=$!; wait "$a"; wait "$b"; done
 node results/transfer/summarise.mjs "$WORK" "$SEEDS"

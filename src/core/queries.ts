@@ -25,3 +25,12 @@ export function expandActions(actions: readonly string[], instruction: string, p
   }
   return out;
 }
+
+/**
+ * Whether the policy has anything to choose among these actions: one that is not a template, or a
+ * template the instruction's proposed texts fill (the proposer runs only when every action is a
+ * template, so a state with a plain action costs nothing more to check).
+ */
+export function leavesAChoice(actions: readonly string[], instruction: string, propose: QueryProposer | undefined): boolean {
+  return actions.some((action) => !isTemplate(action)) || expandActions(actions, instruction, propose).length > 0;
+}

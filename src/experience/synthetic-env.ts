@@ -11,7 +11,7 @@
  */
 import { withoutReasoning } from './history.ts';
 import { matchAdmissible } from '../core/actions.ts';
-import { expandActions } from '../core/queries.ts';
+import { leavesAChoice } from '../core/queries.ts';
 import { EnvStateError } from '../core/errors.ts';
 import type { Env, Observation, StepResult, Task, Transition } from '../core/types.ts';
 import { envSpec } from '../envs/registry.ts';
@@ -179,7 +179,7 @@ export class SyntheticWorld {
    * from" (a web dream on 24 demonstrations did, 14 iterations in).
    */
   private endDeadEnd(p: ExperiencePrediction, instruction: string): ExperiencePrediction {
-    if (!p.valid || p.done || expandActions(p.next.actions, instruction, this.proposeQueries).length > 0) return p;
+    if (!p.valid || p.done || leavesAChoice(p.next.actions, instruction, this.proposeQueries)) return p;
     this.counters.deadEnds++;
     return { ...p, done: true };
   }

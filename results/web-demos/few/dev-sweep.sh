@@ -17,6 +17,8 @@ SEED=${SEED:-1}
 ROWS=${ROWS:-bc dream-from-bc dream}
 cli() { npm run -s cli -- "$@"; }
 EVAL=(--eval-split train --final-eval-episodes 600)
+# Dream GRPO, 8K synthetic, on DIR's buffer and model; the rest are the row's own flags.
+dream() { local dir=$1; shift; cli train --env web --tasks @app --mode dream --algo grpo --seed "$SEED" --synthetic-budget 8000 --buffer "$dir/web-buffer.jsonl" --experience neural --model "$dir/web-model.dgx" "$@" "${EVAL[@]}" --json; }
 mkdir -p "$OUT"
 if [ ! -f "$OUT/exploration.jsonl" ]; then
   cli buffer seed --env web --tasks @app --episodes 240 --mix random=1 --seed 2 --out "$OUT/exploration.part.jsonl" > /dev/null
@@ -40,10 +42,10 @@ count() {
     [ -f "$dir/$row-s$SEED.json" ] && [ -s "$dir/$row-s$SEED.json" ] && continue
     case $row in
       bc) cli train --env web --tasks @app --mode bc --seed "$SEED" --buffer "$dir/web-buffer.jsonl" "${EVAL[@]}" --out "$dir/bc-s$SEED.dgp" --json ;;
-      dream-from-bc) cli train --env web --tasks @app --mode dream --algo grpo --seed "$SEED" --synthetic-budget 8000 --buffer "$dir/web-buffer.jsonl" --experience neural --model "$dir/web-model.dgx" --init "$dir/bc-s$SEED.dgp" --set klCoef=0.2 "${EVAL[@]}" --json ;;
-      dream-from-bc-return) cli train --env web --tasks @app --mode dream --algo grpo --seed "$SEED" --synthetic-budget 8000 --buffer "$dir/web-buffer.jsonl" --experience neural --model "$dir/web-model.dgx" --init "$dir/bc-s$SEED.dgp" --set klCoef=0.2 --curriculum-outcome return "${EVAL[@]}" --json ;;
-      dream-from-bc-kl0.5) cli train --env web --tasks @app --mode dream --algo grpo --seed "$SEED" --synthetic-budget 8000 --buffer "$dir/web-buffer.jsonl" --experience neural --model "$dir/web-model.dgx" --init "$dir/bc-s$SEED.dgp" --set klCoef=0.5 "${EVAL[@]}" --json ;;
-      dream) cli train --env web --tasks @app --mode dream --algo grpo --seed "$SEED" --synthetic-budget 8000 --buffer "$dir/web-buffer.jsonl" --experience neural --model "$dir/web-model.dgx" "${EVAL[@]}" --json ;;
+      dream-from-bc) dream "$dir" --init "$dir/bc-s$SEED.dgp" --set klCoef=0.2 ;;
+      dream-from-bc-return) dream "$dir" --init "$dir/bc-s$SEED.dgp" --set klCoef=0.2 --curriculum-outcome return ;;
+      dream-from-bc-kl0.5) dream "$dir" --init "$dir/bc-s$SEED.dgp" --set klCoef=0.5 ;;
+      dream) dream "$dir" ;;
     esac 2> "$dir/$row-s$SEED.err" | tail -n 1 > "$dir/$row-s$SEED.json.part"
     mv "$dir/$row-s$SEED.json.part" "$dir/$row-s$SEED.json"
   done

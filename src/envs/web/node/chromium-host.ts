@@ -112,7 +112,9 @@ class ChromiumTab implements PageTab {
     private readonly page: Page,
     private readonly origin: string,
     private readonly timeouts: PageTimeouts,
+    cdp?: Promise<CDPSession>,
   ) {
+    this.cdp = cdp ?? null;
     page.on('load', () => {
       this.loads++;
       for (const wake of this.waiters.splice(0)) wake();
@@ -210,6 +212,8 @@ class ChromiumTab implements PageTab {
 
 class ChromiumHost implements PageHost {
   private browserCdp: Promise<CDPSession> | null = null;
+  /** The windows already minimized: headless Chromium puts every tab in one. */
+  private readonly minimized = new Set<number>();
 
   constructor(
     private readonly context: BrowserContext,
@@ -220,8 +224,10 @@ class ChromiumHost implements PageHost {
 
   async openTab(): Promise<PageTab> {
     const page = await this.context.newPage();
-    await this.minimize(page);
-    return new ChromiumTab(page, this.origin, this.timeouts);
+    // One DevTools session per tab: the window is found through it, and the tab's calls go over it.
+    const cdp = this.context.newCDPSession(page);
+    await this.minimize(cdp);
+    return new ChromiumTab(page, this.origin, this.timeouts, cdp);
   }
 
   /**
@@ -232,20 +238,19 @@ class ChromiumHost implements PageHost {
    * steps a second (`npm run bench -- web`, README). Minimized, the page still reports itself
    * `visible`, its animation frames, CSS transitions and timers still run and layout is unchanged
    * (the window keeps its size; tests/unit/web/web-env.test.ts), so page scripts and the
-   * driver see what they saw before; only the pixels are no longer drawn. Headless Chromium puts
-   * the tabs in one window, but each tab asks for its own, which costs a few milliseconds a tab.
-   * Where the browser cannot minimize (another build, a window that is gone), the page is kept as
+   * driver see what they saw before; only the pixels are no longer drawn. Each tab asks which
+   * window holds it (headless Chromium puts them all in one, minimized once). Where the browser cannot minimize (another build, a window that is gone), the page is kept as
    * it is: it only costs more.
    */
-  private async minimize(page: Page): Promise<void> {
+  private async minimize(tab: Promise<CDPSession>): Promise<void> {
     try {
       this.browserCdp ??= (this.context.browser() as Browser).newBrowserCDPSession();
       const browser = await this.browserCdp;
-      const session = await this.context.newCDPSession(page);
-      const { targetInfo } = (await session.send('Target.getTargetInfo')) as { targetInfo: { targetId: string } };
-      await session.detach();
+      const { targetInfo } = (await (await tab).send('Target.getTargetInfo')) as { targetInfo: { targetId: string } };
       const { windowId } = (await browser.send('Browser.getWindowForTarget', { targetId: targetInfo.targetId })) as { windowId: number };
+      if (this.minimized.has(windowId)) return;
       await browser.send('Browser.setWindowBounds', { windowId, bounds: { windowState: 'minimized' } });
+      this.minimized.add(windowId);
     } catch {
       this.browserCdp = null;
     }
@@ -254,6 +259,7 @@ class ChromiumHost implements PageHost {
   async close(): Promise<void> {
     const browserCdp = this.browserCdp;
     this.browserCdp = null;
+    this.minimized.clear();
     await browserCdp?.then((session) => session.detach()).catch(() => undefined);
     await this.context.close().catch(() => undefined);
     await this.stopServing();
