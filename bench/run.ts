@@ -4,6 +4,7 @@
  */
 import { cpus } from 'node:os';
 import { isArgumentError, UsageError } from '../src/core/errors.ts';
+import { endQuietlyWhenStdoutCloses } from '../src/cli/closed-stdout.ts';
 import { browserBench } from './browser.ts';
 import { e2eBench } from './e2e.ts';
 import { envsBench } from './envs.ts';
@@ -31,6 +32,7 @@ const BENCHES: Record<string, (args: string[]) => Promise<unknown>> = {
 };
 
 const USAGE = `usage: npm run bench -- <${Object.keys(BENCHES).join('|')}> [options]\n`;
+endQuietlyWhenStdoutCloses();
 const [name, ...args] = process.argv.slice(2);
 const bench = name === undefined ? undefined : BENCHES[name];
 if (!bench) {

@@ -101,6 +101,7 @@ import { MemoryReplayStore } from '../src/replay/memory-store.ts';
 import { ReplayBuffer } from '../src/replay/retrieval.ts';
 import { intOption, readInputBytes } from '../src/cli/args.ts';
 import { siteOptions, useSite } from '../src/cli/site.ts';
+import { endQuietlyWhenStdoutCloses } from '../src/cli/closed-stdout.ts';
 import { envSpec } from '../src/envs/registry.ts';
 import { rollout, SCRIPTED_POLICIES } from '../src/envs/episode.ts';
 import type { Task } from '../src/core/types.ts';
@@ -632,6 +633,7 @@ function takeWebSite(args: readonly string[]): string[] {
   return rest;
 }
 
+endQuietlyWhenStdoutCloses();
 const [name, ...args] = process.argv.slice(2);
 const experiment = name === undefined ? undefined : EXPERIMENTS[name];
 if (!experiment) usage(name === undefined ? 'which experiment?' : `unknown experiment "${name}"`);

@@ -14,6 +14,7 @@ import { processIO, type CommandIO } from './io.ts';
 import { SiteError } from '../envs/web/env.ts';
 import { closePageHosts } from '../envs/web/hosts.ts';
 import { siteOptions, useSite } from './site.ts';
+import { endQuietlyWhenStdoutCloses } from './closed-stdout.ts';
 
 const USAGE = `usage: npm run -s cli -- <command> [options]
 
@@ -105,11 +106,6 @@ export async function main(argv: string[], io: CommandIO = processIO): Promise<n
 
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
 if (invokedDirectly) {
-  // A reader that stops early (`cli envs | head`) closes the pipe: the output is no longer wanted,
-  // which is not a crash to report with a stack trace, so the process ends quietly, as Unix tools do.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-    process.exit(0);
-  });
+  endQuietlyWhenStdoutCloses();
   process.exitCode = await main(process.argv.slice(2));
 }

@@ -32,4 +32,11 @@ describe('npm run bench', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(result.stdout).toBe('');
   });
+
+  it('a reader that stops early (`bench envs | true`) ends it quietly with 0, as the CLI does', () => {
+    // `true` closes the pipe before the bench prints its figures: the write fails with EPIPE.
+    const result = spawnSync('bash', ['-c', `"${process.execPath}" --import tsx bench/run.ts envs --repeats 1 | true; exit \${PIPESTATUS[0]}`], { cwd: path.resolve(import.meta.dirname, '../../..'), encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
 });

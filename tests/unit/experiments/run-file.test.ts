@@ -45,6 +45,14 @@ describe('run files', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('a reader that stops early (`experiment … | true`) ends it quietly with 0, as the CLI does', () => {
+    const file = write('home-ok.json', JSON.stringify(run));
+    // `true` closes the pipe before the experiment writes: its write fails with EPIPE.
+    const result = spawnSync('bash', ['-c', `"${process.execPath}" --import tsx experiments/run.ts episode-steps "${file}" | true; exit \${PIPESTATUS[0]}`], { cwd: path.resolve(import.meta.dirname, '../../..'), encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+
   it.each([
     [['paper', '--help'], /^paper: Unknown option '--help'\nusage: npm run experiment -- paper --env/],
     [['paper', '--env'], /^paper: Option '--env <value>' argument missing\nusage:/],
