@@ -6,9 +6,11 @@
  * is the median over repeats; `parallelGain` is 4 pages' steps/s over 1 page's, in the same run;
  * `pagesNCoresBusy` how many of the machine's cores were busy meanwhile (Linux only), which bounds
  * what more pages can gain, and `pagesNCpuMsPerStep` where a step's CPU went: this Node process
- * (env, oracle, the folder's server) and each kind of Chromium process (Linux only).
+ * (env, oracle, the folder's server) and each kind of Chromium process (Linux only), and
+ * `parallelGainCeiling` the most 4 pages could give over one on this machine's cores at that CPU per step.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { runEpisode } from '../src/envs/episode.ts';
 import { envSpec } from '../src/envs/registry.ts';
 import type { Task } from '../src/core/types.ts';
@@ -63,6 +65,20 @@ function withTotal(perKind: Record<string, number>): Record<string, number> {
   return { ...perKind, total: Number(total.toFixed(2)) };
 }
 
+/**
+ * The most that 4 pages could give over one page on this machine's cores: with every core busy they
+ * make at most `cores / cpuMsPerStep` steps a millisecond, against one page's one step per
+ * `1000 / pages1StepsPerSec` ms. It stays below 2 on 2 cores while one page keeps more than one core
+ * busy (the Node process and Chromium's processes work at once, so a step's CPU exceeds its wall
+ * time), and a step made cheaper on its path lowers it, since one page speeds up as much as four. A
+ * machine that slows during the one-page runs (another tenant's load) raises it for that run only.
+ * Null where the CPU per step is not known (not Linux).
+ */
+export function parallelGainCeiling(pages1StepsPerSec: number, pages4CpuMsPerStep: number | undefined, cores = availableParallelism()): number | null {
+  if (pages4CpuMsPerStep === undefined || pages4CpuMsPerStep <= 0) return null;
+  return Number(((cores * 1000) / (pages1StepsPerSec * pages4CpuMsPerStep)).toFixed(2));
+}
+
 /** Each kind's median over runs (a kind a run did not see counts 0 there). */
 function medianByKind(runs: Record<string, number>[]): Record<string, number> {
   const kinds = [...new Set(runs.flatMap((run) => Object.keys(run)))];
@@ -96,7 +112,9 @@ export async function webBench(argv: string[]): Promise<unknown> {
         const cpu = runs.map((x) => x.cpuMsPerStep).filter((c): c is Record<string, number> => c !== null);
         if (cpu.length > 0) cpuMsPerStep[`pages${pages}CpuMsPerStep`] = medianByKind(cpu);
       }
-      results.push({ group, episodes: chosen.length, repeats, ...figures, ...cpuMsPerStep, parallelGain: Number(((figures.pages4StepsPerSec as number) / (figures.pages1StepsPerSec as number)).toFixed(2)) });
+      const parallelGain = Number(((figures.pages4StepsPerSec as number) / (figures.pages1StepsPerSec as number)).toFixed(2));
+      const ceiling = parallelGainCeiling(figures.pages1StepsPerSec as number, cpuMsPerStep.pages4CpuMsPerStep?.total);
+      results.push({ group, episodes: chosen.length, repeats, ...figures, ...cpuMsPerStep, parallelGain, ...(ceiling === null ? {} : { parallelGainCeiling: ceiling }) });
     }
   } finally {
     await closePageHosts();
