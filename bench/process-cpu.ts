@@ -15,18 +15,49 @@ interface ProcessInfo {
   kind: string;
 }
 
+/** A `/proc/…/stat` line: its name (between the parentheses), parent pid and CPU milliseconds. */
+function readStat(file: string): { name: string; parent: number; cpuMs: number } {
+  const stat = readFileSync(file, 'utf8');
+  // Fields after the command name, which may itself hold spaces and parentheses.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const cpuTicks = Number(fields[11]) + Number(fields[12]);
+  return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), parent: Number(fields[1]), cpuMs: (cpuTicks * 1000) / TICKS_PER_SECOND };
+}
+
 function readProcess(pid: number): ProcessInfo | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which may itself hold spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const cpuTicks = Number(fields[11]) + Number(fields[12]);
+    const { parent, cpuMs } = readStat(`/proc/${pid}/stat`);
     // Chromium's children rewrite their command line as one space-separated string.
     const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
-    return { parent: Number(fields[1]), cpuMs: (cpuTicks * 1000) / TICKS_PER_SECOND, kind: processKind(pid, commandLine) };
+    return { parent, cpuMs, kind: processKind(pid, commandLine) };
   } catch {
     return null; // gone meanwhile
   }
+}
+
+/**
+ * A process's CPU by thread: `main` for its first thread, else the thread's name as Linux keeps it
+ * (15 characters, a trailing number dropped so that a pool's threads add up: `ThreadPoolForeg`,
+ * `Chrome_ChildIOT`; Node names its GC and platform helpers `node`).
+ */
+function readThreads(pid: number): Map<string, number> {
+  const threads = new Map<string, number>();
+  let ids: string[] = [];
+  try {
+    ids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return threads; // gone meanwhile
+  }
+  for (const tid of ids) {
+    try {
+      const { name, cpuMs } = readStat(`/proc/${pid}/task/${tid}/stat`);
+      const thread = tid === String(pid) ? 'main' : name.replace(/[\s\d]+$/, '') || name;
+      threads.set(thread, (threads.get(thread) ?? 0) + cpuMs);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return threads;
 }
 
 /** `node` for this process; `chromium` and its `--type` (and utility sub-type); else `child` and the program's name. */
@@ -43,9 +74,10 @@ function processKind(pid: number, commandLine: string[]): string {
 
 /**
  * Milliseconds of CPU (user + system) this process and its descendants have used so far, summed
- * by kind; null where `/proc` is not there. A process that ended meanwhile is not counted.
+ * by kind (with `byThread`, by kind and thread: `chromium renderer · main`); null where `/proc` is
+ * not there. A process that ended meanwhile is not counted.
  */
-export function processTreeCpuMs(): Map<string, number> | null {
+export function processTreeCpuMs({ byThread = false }: { byThread?: boolean } = {}): Map<string, number> | null {
   if (!existsSync('/proc/self/stat')) return null;
   const processes = new Map<number, ProcessInfo>();
   for (const entry of readdirSync('/proc')) {
@@ -67,7 +99,9 @@ export function processTreeCpuMs(): Map<string, number> | null {
   const byKind = new Map<string, number>();
   for (const pid of mine) {
     const info = processes.get(pid);
-    if (info) byKind.set(info.kind, (byKind.get(info.kind) ?? 0) + info.cpuMs);
+    if (!info) continue;
+    if (!byThread) byKind.set(info.kind, (byKind.get(info.kind) ?? 0) + info.cpuMs);
+    else for (const [thread, ms] of readThreads(pid)) byKind.set(`${info.kind} · ${thread}`, (byKind.get(`${info.kind} · ${thread}`) ?? 0) + ms);
   }
   return byKind;
 }

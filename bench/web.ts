@@ -6,7 +6,8 @@
  * is the median over repeats; `parallelGain` is 4 pages' steps/s over 1 page's, in the same run;
  * `pagesNCoresBusy` how many of the machine's cores were busy meanwhile (Linux only), which bounds
  * what more pages can gain, and `pagesNCpuMsPerStep` where a step's CPU went: this Node process
- * (env, oracle, the folder's server) and each kind of Chromium process (Linux only), and
+ * (env, oracle, the folder's server) and each kind of Chromium process (Linux only),
+ * `pagesNCpuMsPerThread` the same by thread (`chromium renderer · main`, `… · Chrome_ChildIOT`), and
  * `parallelGainCeiling` the most 4 pages could give over one on this machine's cores at that CPU per step.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -35,7 +36,7 @@ function busySeconds(): number | null {
  * Steps per second of `pages` envs each playing its share of `tasks` with the oracle, resets
  * included, and how many cores the machine kept busy meanwhile (null where it cannot say).
  */
-async function oracleRate(tasks: readonly Task[], pages: number): Promise<{ stepsPerSec: number; won: number; coresBusy: number | null; cpuMsPerStep: Record<string, number> | null }> {
+async function oracleRate(tasks: readonly Task[], pages: number): Promise<{ stepsPerSec: number; won: number; coresBusy: number | null; cpuMsPerStep: Record<string, number> | null; cpuMsPerThread: Record<string, number> | null }> {
   const spec = envSpec('web');
   const envs = Array.from({ length: pages }, () => spec.createEnv());
   // Warm every tab on its first page so that opening tabs is not timed.
@@ -44,6 +45,7 @@ async function oracleRate(tasks: readonly Task[], pages: number): Promise<{ step
   let won = 0;
   const busyBefore = busySeconds();
   const cpuBefore = processTreeCpuMs();
+  const threadsBefore = processTreeCpuMs({ byThread: true });
   const started = performance.now();
   await Promise.all(envs.map(async (env, lane) => {
     for (let i = lane; i < tasks.length; i += pages) {
@@ -55,9 +57,11 @@ async function oracleRate(tasks: readonly Task[], pages: number): Promise<{ step
   const seconds = (performance.now() - started) / 1000;
   const busyAfter = busySeconds();
   const cpuAfter = processTreeCpuMs();
+  const threadsAfter = processTreeCpuMs({ byThread: true });
   const coresBusy = busyBefore === null || busyAfter === null ? null : Number(((busyAfter - busyBefore) / seconds).toFixed(2));
   const cpuMsPerStep = cpuBefore === null || cpuAfter === null ? null : withTotal(cpuMsPer(cpuBefore, cpuAfter, steps));
-  return { stepsPerSec: steps / seconds, won: won / tasks.length, coresBusy, cpuMsPerStep };
+  const cpuMsPerThread = threadsBefore === null || threadsAfter === null ? null : cpuMsPer(threadsBefore, threadsAfter, steps);
+  return { stepsPerSec: steps / seconds, won: won / tasks.length, coresBusy, cpuMsPerStep, cpuMsPerThread };
 }
 
 function withTotal(perKind: Record<string, number>): Record<string, number> {
@@ -111,6 +115,8 @@ export async function webBench(argv: string[]): Promise<unknown> {
         if (cores.length > 0) figures[`pages${pages}CoresBusy`] = median(cores);
         const cpu = runs.map((x) => x.cpuMsPerStep).filter((c): c is Record<string, number> => c !== null);
         if (cpu.length > 0) cpuMsPerStep[`pages${pages}CpuMsPerStep`] = medianByKind(cpu);
+        const threads = runs.map((x) => x.cpuMsPerThread).filter((c): c is Record<string, number> => c !== null);
+        if (threads.length > 0) cpuMsPerStep[`pages${pages}CpuMsPerThread`] = medianByKind(threads);
       }
       const parallelGain = Number(((figures.pages4StepsPerSec as number) / (figures.pages1StepsPerSec as number)).toFixed(2));
       const ceiling = parallelGainCeiling(figures.pages1StepsPerSec as number, cpuMsPerStep.pages4CpuMsPerStep?.total);

@@ -18,6 +18,21 @@ describe('processTreeCpuMs', () => {
     }
   });
 
+  it("splits a process's CPU by thread: its main thread apart from its helpers", async () => {
+    const child = spawn(process.execPath, ['-e', "const t = process.cpuUsage(); while ((process.cpuUsage(t).user) < 400000); console.log('spun'); setInterval(() => {}, 1000);"], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await once(child.stdout, 'data');
+      const threads = processTreeCpuMs({ byThread: true });
+      expect(threads?.get('child node · main')).toBeGreaterThanOrEqual(350);
+      // Node's helper threads are named `node`: whatever they did is not counted as the main thread's.
+      const byKind = processTreeCpuMs();
+      const childThreads = [...(threads ?? new Map<string, number>())].filter(([key]) => key.startsWith('child node · '));
+      expect(childThreads.reduce((sum, [, ms]) => sum + ms, 0)).toBeLessThanOrEqual((byKind?.get('child node') ?? 0) + 20);
+    } finally {
+      child.kill();
+    }
+  });
+
   it('gives CPU per unit of work by kind, leaving out kinds that did not work', () => {
     const before = new Map([['node', 100], ['chromium renderer', 50], ['idle', 7]]);
     const after = new Map([['node', 300], ['chromium renderer', 450], ['idle', 7], ['chromium gpu-process', 20]]);
