@@ -42,7 +42,7 @@ function readProcess(pid: number): ProcessInfo | null {
  */
 function readThreads(pid: number): Map<string, number> {
   const threads = new Map<string, number>();
-  let ids: string[] = [];
+  let ids: string[];
   try {
     ids = readdirSync(`/proc/${pid}/task`);
   } catch {
