@@ -73,11 +73,11 @@ function processKind(pid: number, commandLine: string[]): string {
 }
 
 /**
- * Milliseconds of CPU (user + system) this process and its descendants have used so far, summed
- * by kind (with `byThread`, by kind and thread: `chromium renderer · main`); null where `/proc` is
- * not there. A process that ended meanwhile is not counted.
+ * Milliseconds of CPU (user + system) this process and its descendants have used so far, from one
+ * walk of `/proc`: summed by kind, and by kind and thread (`chromium renderer · main`); null where
+ * `/proc` is not there. A process that ended meanwhile is not counted.
  */
-export function processTreeCpuMs({ byThread = false }: { byThread?: boolean } = {}): Map<string, number> | null {
+export function processTreeCpu(): { byKind: Map<string, number>; byThread: Map<string, number> } | null {
   if (!existsSync('/proc/self/stat')) return null;
   const processes = new Map<number, ProcessInfo>();
   for (const entry of readdirSync('/proc')) {
@@ -97,13 +97,15 @@ export function processTreeCpuMs({ byThread = false }: { byThread?: boolean } = 
     }
   }
   const byKind = new Map<string, number>();
+  const byThread = new Map<string, number>();
+  const add = (into: Map<string, number>, key: string, ms: number): void => void into.set(key, (into.get(key) ?? 0) + ms);
   for (const pid of mine) {
     const info = processes.get(pid);
     if (!info) continue;
-    if (!byThread) byKind.set(info.kind, (byKind.get(info.kind) ?? 0) + info.cpuMs);
-    else for (const [thread, ms] of readThreads(pid)) byKind.set(`${info.kind} · ${thread}`, (byKind.get(`${info.kind} · ${thread}`) ?? 0) + ms);
+    add(byKind, info.kind, info.cpuMs);
+    for (const [thread, ms] of readThreads(pid)) add(byThread, `${info.kind} · ${thread}`, ms);
   }
-  return byKind;
+  return { byKind, byThread };
 }
 
 /** CPU milliseconds per unit of work between two readings, by kind, rounded; kinds under 0.05 ms left out. */

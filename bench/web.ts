@@ -17,7 +17,7 @@ import { envSpec } from '../src/envs/registry.ts';
 import type { Task } from '../src/core/types.ts';
 import { closePageHosts } from '../src/envs/web/hosts.ts';
 import { SUITE_SITE } from '../src/envs/web/suite/site.ts';
-import { cpuMsPer, processTreeCpuMs } from './process-cpu.ts';
+import { cpuMsPer, processTreeCpu } from './process-cpu.ts';
 import { median } from './stats.ts';
 import { benchOptions } from './options.ts';
 
@@ -44,8 +44,7 @@ async function oracleRate(tasks: readonly Task[], pages: number): Promise<{ step
   let steps = 0;
   let won = 0;
   const busyBefore = busySeconds();
-  const cpuBefore = processTreeCpuMs();
-  const threadsBefore = processTreeCpuMs({ byThread: true });
+  const cpuBefore = processTreeCpu();
   const started = performance.now();
   await Promise.all(envs.map(async (env, lane) => {
     for (let i = lane; i < tasks.length; i += pages) {
@@ -56,11 +55,10 @@ async function oracleRate(tasks: readonly Task[], pages: number): Promise<{ step
   }));
   const seconds = (performance.now() - started) / 1000;
   const busyAfter = busySeconds();
-  const cpuAfter = processTreeCpuMs();
-  const threadsAfter = processTreeCpuMs({ byThread: true });
+  const cpuAfter = processTreeCpu();
   const coresBusy = busyBefore === null || busyAfter === null ? null : Number(((busyAfter - busyBefore) / seconds).toFixed(2));
-  const cpuMsPerStep = cpuBefore === null || cpuAfter === null ? null : withTotal(cpuMsPer(cpuBefore, cpuAfter, steps));
-  const cpuMsPerThread = threadsBefore === null || threadsAfter === null ? null : cpuMsPer(threadsBefore, threadsAfter, steps);
+  const cpuMsPerStep = cpuBefore === null || cpuAfter === null ? null : withTotal(cpuMsPer(cpuBefore.byKind, cpuAfter.byKind, steps));
+  const cpuMsPerThread = cpuBefore === null || cpuAfter === null ? null : cpuMsPer(cpuBefore.byThread, cpuAfter.byThread, steps);
   return { stepsPerSec: steps / seconds, won: won / tasks.length, coresBusy, cpuMsPerStep, cpuMsPerThread };
 }
 
@@ -105,7 +103,7 @@ export async function webBench(argv: string[]): Promise<unknown> {
     for (const [group, tasks] of Object.entries(groups)) {
       const chosen = tasks.slice(0, episodes);
       const figures: Record<string, number> = {};
-      const cpuMsPerStep: Record<string, Record<string, number>> = {};
+      const cpuFigures: Record<string, Record<string, number>> = {};
       for (const pages of [1, 4]) {
         const runs = [];
         for (let r = 0; r < repeats; r++) runs.push(await oracleRate(chosen, pages));
@@ -114,13 +112,13 @@ export async function webBench(argv: string[]): Promise<unknown> {
         const cores = runs.map((x) => x.coresBusy).filter((c): c is number => c !== null);
         if (cores.length > 0) figures[`pages${pages}CoresBusy`] = median(cores);
         const cpu = runs.map((x) => x.cpuMsPerStep).filter((c): c is Record<string, number> => c !== null);
-        if (cpu.length > 0) cpuMsPerStep[`pages${pages}CpuMsPerStep`] = medianByKind(cpu);
+        if (cpu.length > 0) cpuFigures[`pages${pages}CpuMsPerStep`] = medianByKind(cpu);
         const threads = runs.map((x) => x.cpuMsPerThread).filter((c): c is Record<string, number> => c !== null);
-        if (threads.length > 0) cpuMsPerStep[`pages${pages}CpuMsPerThread`] = medianByKind(threads);
+        if (threads.length > 0) cpuFigures[`pages${pages}CpuMsPerThread`] = medianByKind(threads);
       }
       const parallelGain = Number(((figures.pages4StepsPerSec as number) / (figures.pages1StepsPerSec as number)).toFixed(2));
-      const ceiling = parallelGainCeiling(figures.pages1StepsPerSec as number, cpuMsPerStep.pages4CpuMsPerStep?.total);
-      results.push({ group, episodes: chosen.length, repeats, ...figures, ...cpuMsPerStep, parallelGain, ...(ceiling === null ? {} : { parallelGainCeiling: ceiling }) });
+      const ceiling = parallelGainCeiling(figures.pages1StepsPerSec as number, cpuFigures.pages4CpuMsPerStep?.total);
+      results.push({ group, episodes: chosen.length, repeats, ...figures, ...cpuFigures, parallelGain, ...(ceiling === null ? {} : { parallelGainCeiling: ceiling }) });
     }
   } finally {
     await closePageHosts();
