@@ -1,8 +1,10 @@
 // The real-mode tables from run.sh's by-type files in a folder: greedy success on all 900 test
 // instances, single widgets and app-like tasks (each task counted alike), mean ± std over seeds;
 // then success per task, each row's mean over its seeds.
-// Usage: node results/web/summarise.mjs [DIR (default results/web)] [SEEDS (default "1 2 3")]
+// Usage: node --import tsx results/web/summarise.mjs [DIR (default results/web)] [SEEDS (default "1 2 3")]
+// (tsx: the mean and sample std over seeds are the paper report's own, experiments/paper-report.ts.)
 import { existsSync, readFileSync } from 'node:fs';
+import { meanStd } from '../../experiments/paper-report.ts';
 
 const [dir = 'results/web', seedText = '1 2 3'] = process.argv.slice(2);
 const seeds = seedText.split(/\s+/).filter(Boolean);
@@ -12,8 +14,7 @@ const rows = [
   ['ppo', 'real PPO, 30K'],
 ];
 const stats = (xs) => {
-  const mean = xs.reduce((a, x) => a + x, 0) / xs.length;
-  const std = xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1)) : 0;
+  const { mean, std } = meanStd(xs);
   return `${mean.toFixed(1)} ± ${std.toFixed(1)}`;
 };
 const runs = Object.fromEntries(rows.map(([id]) => [id, seeds.map((s) => `${dir}/${id}-seed${s}.by-type.json`).filter(existsSync).map((file) => JSON.parse(readFileSync(file, 'utf8')))]));
@@ -29,7 +30,7 @@ console.log(`\n| task | ${present.map(([, label]) => label).join(' | ')} |\n|---
 for (const task of tasks) {
   const cells = present.map(([id]) => {
     const shares = runs[id].map((r) => r.byType[task]).filter(Boolean).map((t) => (100 * t.wins) / t.episodes);
-    return shares.length ? (shares.reduce((a, x) => a + x, 0) / shares.length).toFixed(1) : '—';
+    return shares.length ? meanStd(shares).mean.toFixed(1) : '—';
   });
   console.log(`| ${task} | ${cells.join(' | ')} |`);
 }
