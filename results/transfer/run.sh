@@ -78,4 +78,4 @@ from_dream() { # SEED: the same from the dream-trained shop policy
 shop_real & a=$!; shop_dream & b=$!; wait "$a"; wait "$b"
 by_type zero-shot "$SHOP" & a=$!; by_type zero-shot-dream "$DREAM" & b=$!; wait "$a"; wait "$b"
 for S in $SEEDS; do from_real "$S" & a=$!; from_dream "$S" & b=$!; wait "$a"; wait "$b"; done
-node results/transfer/summarise.mjs "$WORK" "$SEEDS"
+node --import tsx results/transfer/summarise.mjs "$WORK" "$SEEDS"

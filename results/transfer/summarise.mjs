@@ -1,5 +1,8 @@
 // The transfer table from run.sh's files: greedy success on the web tasks' test instances, mean ± std over seeds.
+// Usage: node --import tsx results/transfer/summarise.mjs [WORK (default results/transfer)] [SEEDS (default "1 2 3")]
+// (tsx: the mean and sample std over seeds are the paper report's own, experiments/paper-report.ts.)
 import { readFileSync, existsSync, writeFileSync } from 'node:fs';
+import { meanStd } from '../../experiments/paper-report.ts';
 const [work = 'results/transfer', seedText = '1 2 3'] = process.argv.slice(2);
 const seeds = seedText.split(/\s+/).filter(Boolean);
 const rows = [
@@ -10,16 +13,11 @@ const rows = [
   ['zero-shot-dream', 'the dream-trained shop policy, zero-shot (0 web transitions)'],
   ['from-shop-dream', 'real GRPO from the dream-trained shop policy'],
 ];
-const stats = (xs) => {
-  const mean = xs.reduce((a, x) => a + x, 0) / xs.length;
-  const std = xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1)) : 0;
-  return { mean, std };
-};
 const table = rows.map(([id, label]) => {
   // A file still being written (its run goes on) is left out.
   const runs = seeds.map((s) => `${work}/${id}-s${s}.json`).filter(existsSync).map((f) => readFileSync(f, 'utf8').trim()).filter((text) => text !== '').map((text) => JSON.parse(text.split('\n').at(-1)));
   const success = runs.map((r) => 100 * r.eval.successRate);
-  return { id, label, seeds: runs.length, success, ...stats(success), realTransitions: runs.map((r) => r.realTransitions), episodes: runs[0]?.eval.episodes ?? 0 };
+  return { id, label, seeds: runs.length, success, ...meanStd(success), realTransitions: runs.map((r) => r.realTransitions), episodes: runs[0]?.eval.episodes ?? 0 };
 });
 // The source policies' own runs on the shop.
 const source = (file) => {
