@@ -269,7 +269,8 @@ async function paper(argv: string[]): Promise<void> {
     if (done.length === 0) continue;
     const runs: TrainResult[] = [];
     for (const seed of done) runs.push(await readTrainResult(historyOf(row, seed)));
-    const commands = done.map((seed) => shellLine(trainArgs(env, preset, row, seed, { buffer, model, history: historyOf(row, seed) }), work));
+    // As they ran: a row another starts from names the policy file it saved (`--out`), which that row's `--init` reads.
+    const commands = done.map((seed) => shellLine(trainArgs(env, preset, row, seed, { buffer, model, history: historyOf(row, seed), savePolicy: savesPolicy.has(row.id) }), work));
     rows.push({ id: row.id, label: row.label, mode: row.mode, algo: row.algo, seeds: done, commands, runs });
   }
   const report: PaperReport = {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -96,6 +96,11 @@ describe('the paper report', () => {
     const old: PaperReport = { ...r, rows: r.rows.filter((row) => !['untrained', 'bc', 'dpo', 'real-grpo-5k', 'real-ppo-5k', 'dream-grpo-knn'].includes(row.id)) };
     expect(markdown(old, 'x.svg')).not.toContain('vs untrained');
     expect(claims(old.rows.map(summarise))).toHaveLength(5);
+    // The standard regime's claims say what the dream adds to cloning where both rows ran (home's BC beats real RL).
+    const withFromBc = claims(report({ untrained: [0.35, 0.35], bc: [0.65, 0.71], 'dream-grpo-from-bc': [0.72, 0.66] }).rows.map(summarise));
+    expect(withFromBc).toContainEqual(expect.stringMatching(/What the dream adds to cloning:\*\* dream GRPO from the BC policy \(KL 0\.2 to it\) 69\.0 ± 4\.2% against BC \(offline\) 68\.0 ± 4\.2% \(\+1\.0 points, within the seed spread/));
+    const withoutFromBc = report({ untrained: [0.35, 0.35], bc: [0.65, 0.71] }).rows.filter((row) => row.id !== 'dream-grpo-from-bc');
+    expect(claims(withoutFromBc.map(summarise)).join('\n')).not.toContain('adds to cloning');
   });
 
   it('plans each row as a train command the CLI accepts', () => {
@@ -177,7 +182,9 @@ describe('the paper report', () => {
     expect(trainArgs('web', preset, rows.find((r) => r.id === 'real-grpo-5k')!, 1, files).join(' ')).toContain('--real-budget 1000');
     // The BC run saves its policy beside its history, and the dream row of the same seed starts from it.
     expect([...savedPolicyRows(rows)]).toEqual(['bc']);
-    expect([...savedPolicyRows(regimeRows('standard'))]).toEqual([]);
+    // The standard regime asks what the dream adds to cloning too, so its BC runs save their policies.
+    expect([...savedPolicyRows(regimeRows('standard'))]).toEqual(['bc']);
+    expect(regimeRows('standard').map((r) => r.id)).not.toContain('s2r-grpo-from-bc');
     const runs = (id: string, seed: number) => ({ ...files, history: `/w/runs/${id}-s${seed}.json`, savePolicy: id === 'bc' });
     expect(trainArgs('web', preset, rows.find((r) => r.id === 'bc')!, 2, runs('bc', 2)).join(' ')).toContain('--history /w/runs/bc-s2.json --out /w/runs/bc-s2.dgp');
     expect(trainArgs('web', preset, rows.find((r) => r.id === 'dream-grpo-from-bc')!, 2, runs('dream-grpo-from-bc', 2)).join(' ')).toMatch(/--mode dream --algo grpo --seed 2 --init \/w\/runs\/bc-s2\.dgp .*--set klCoef=0\.2/);
@@ -245,6 +252,25 @@ describe('npm run experiment -- paper on a work folder made with other settings'
       expect(result.status).toBe(2);
       expect(result.stderr).toMatch(/holds runs made with other shop quick settings \(bufferEpisodes: 1 then, 300 now\); give another --work/);
       expect(readdirSync(work).sort()).toEqual(['regime.json', 'runs']);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it('reports the commands as they ran: the BC row names the policy file the dream from BC starts from', () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'dreamgym-report-'));
+    const repo = path.resolve(import.meta.dirname, '../../..');
+    try {
+      // Home's committed runs of both rows, seed 1: nothing is left to run, so the experiment only writes its report.
+      mkdirSync(path.join(work, 'runs'));
+      copyFileSync(path.join(repo, 'results/full/home/regime.json'), path.join(work, 'regime.json'));
+      for (const id of ['bc', 'dream-grpo-from-bc']) copyFileSync(path.join(repo, `results/full/home/runs/${id}-s1.json`), path.join(work, 'runs', `${id}-s1.json`));
+      const result = spawnSync(process.execPath, ['--import', 'tsx', 'experiments/run.ts', 'paper', '--env', 'home', '--seeds', '1', '--rows', 'bc,dream-grpo-from-bc', '--work', work, '--out', work], { cwd: repo, encoding: 'utf8' });
+      expect(result.status, result.stderr).toBe(0);
+      const md = readFileSync(path.join(work, 'home-paper.md'), 'utf8');
+      expect(md).toContain("--history '$WORK/runs/bc-s1.json' --out '$WORK/runs/bc-s1.dgp'");
+      expect(md).toContain("--init '$WORK/runs/bc-s1.dgp'");
+      expect(md).toMatch(/What the dream adds to cloning:\*\* dream GRPO from the BC policy \(KL 0\.2 to it\) 71\.6 ± 0\.0% against BC \(offline\) 64\.8 ± 0\.0%/);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
