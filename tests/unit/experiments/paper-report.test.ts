@@ -98,7 +98,7 @@ describe('the paper report', () => {
     expect(claims(old.rows.map(summarise))).toHaveLength(5);
     // The standard regime's claims say what the dream adds to cloning where both rows ran (home's BC beats real RL).
     const withFromBc = claims(report({ untrained: [0.35, 0.35], bc: [0.65, 0.71], 'dream-grpo-from-bc': [0.72, 0.66] }).rows.map(summarise));
-    expect(withFromBc).toContainEqual(expect.stringMatching(/What the dream adds to cloning:\*\* dream GRPO from the BC policy \(KL 0\.2 to it\) 69\.0 ± 4\.2% against BC \(offline\) 68\.0 ± 4\.2% \(\+1\.0 points, within the seed spread/));
+    expect(withFromBc).toContainEqual(expect.stringMatching(/What the dream adds to cloning:\*\* dream GRPO from the BC policy \(KL to it\) 69\.0 ± 4\.2% against BC \(offline\) 68\.0 ± 4\.2% \(\+1\.0 points, within the seed spread/));
     const withoutFromBc = report({ untrained: [0.35, 0.35], bc: [0.65, 0.71] }).rows.filter((row) => row.id !== 'dream-grpo-from-bc');
     expect(claims(withoutFromBc.map(summarise)).join('\n')).not.toContain('adds to cloning');
   });
@@ -217,8 +217,8 @@ describe('the paper report', () => {
     expect(losing[0]).toMatch(/holds\.\*\* dream PPO \+5\.0 points .* DPO \(offline\) −5\.0: the offline rows gain nothing, so any gain clears the bar/);
     const fromBc = demoClaims(by({ untrained: [0.4, 0.4], bc: [0.9, 0.88], 'dream-grpo-from-bc': [0.95, 0.96] }));
     // The dream from BC is a dream row: the best one's gain is taken over it too.
-    expect(fromBc[0]).toMatch(/best offline row's: does not hold\.\*\* dream GRPO from the BC policy \(KL 0\.2 to it\) \+55\.5 points over the untrained policy, BC \(offline\) \+49\.0 \(1\.13 ×\)/);
-    expect(fromBc.at(-1)).toMatch(/What the dream adds to cloning:\*\* dream GRPO from the BC policy \(KL 0\.2 to it\) 95\.5 ± 0\.7% against BC \(offline\) 89\.0 ± 1\.4% \(\+6\.5 points, beyond the seed spread/);
+    expect(fromBc[0]).toMatch(/best offline row's: does not hold\.\*\* dream GRPO from the BC policy \(KL to it\) \+55\.5 points over the untrained policy, BC \(offline\) \+49\.0 \(1\.13 ×\)/);
+    expect(fromBc.at(-1)).toMatch(/What the dream adds to cloning:\*\* dream GRPO from the BC policy \(KL to it\) 95\.5 ± 0\.7% against BC \(offline\) 89\.0 ± 1\.4% \(\+6\.5 points, beyond the seed spread/);
     const negative = demoClaims(by({ untrained: [0.4, 0.4], bc: [0.6, 0.6], 'dream-grpo': [0.39, 0.39] }));
     expect(negative[0]).toContain('(−0.05 ×)');
     const s2rFromBc = demoClaims(by({ untrained: [0.4, 0.4], 'real-grpo-5k-from-bc': [0.86, 0.88], 's2r-grpo-from-bc': [0.92, 0.93] }));
@@ -270,7 +270,8 @@ describe('npm run experiment -- paper on a work folder made with other settings'
       const md = readFileSync(path.join(work, 'home-paper.md'), 'utf8');
       expect(md).toContain("--history '$WORK/runs/bc-s1.json' --out '$WORK/runs/bc-s1.dgp'");
       expect(md).toContain("--init '$WORK/runs/bc-s1.dgp'");
-      expect(md).toMatch(/What the dream adds to cloning:\*\* dream GRPO from the BC policy \(KL 0\.2 to it\) 71\.6 ± 0\.0% against BC \(offline\) 64\.8 ± 0\.0%/);
+      expect(md).toContain("--set klCoef=0.05 --history '$WORK/runs/dream-grpo-from-bc-s1.json'");
+      expect(md).toMatch(/What the dream adds to cloning:\*\* dream GRPO from the BC policy \(KL to it\) 76\.4 ± 0\.0% against BC \(offline\) 64\.8 ± 0\.0%/);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
