@@ -246,7 +246,7 @@ export function trainArgs(env: string, preset: Preset, row: RowSpec, seed: numbe
     '--final-eval-episodes', String(preset.finalEvalEpisodes),
     ...row.flags,
     // An env without a choice of its own takes the web suite's.
-    ...(row.initFrom !== undefined ? ['--set', `klCoef=${ANCHOR_KL[env] ?? 0.2}`] : []),
+    ...(row.initFrom !== undefined ? ['--set', `klCoef=${ANCHOR_KL[env] ?? ANCHOR_KL.web}`] : []),
     '--history', files.history,
     '--json',
   );

@@ -13,7 +13,11 @@ for f in "$FULL/home-buffer.jsonl" "$FULL/home-model.dgx"; do
   [ -f "$f" ] || { echo "run.sh: $f is missing; make it with the paper experiment (see this script's head)" >&2; exit 2; }
 done
 mkdir -p "$OUT"
-common=(--env home --seed 1 --buffer "$FULL/home-buffer.jsonl" --eval-split valid-seen --final-eval-episodes 250 --json)
+# The budgets and evaluations the table's runs were made with, as its folder records them (not restated here).
+read -r SYNTHETIC MAX_STEPS EVAL_EVERY EVAL_EPISODES FINAL_EPISODES < <(node -p '
+  const s = require("./results/full/home/regime.json").settings;
+  [s.syntheticBudget, s.trainMaxSteps, s.evalEvery, s.evalEpisodes, s.finalEvalEpisodes].join(" ")')
+common=(--env home --seed 1 --buffer "$FULL/home-buffer.jsonl" --eval-split valid-seen --final-eval-episodes "$FINAL_EPISODES" --json)
 # Seed 1's BC policy, as the table's BC row trains it (the eval split changes only what it is judged on).
 if [ ! -f "$OUT/bc-s1.json" ]; then
   npm run -s cli -- train --mode bc "${common[@]}" --out "$OUT/bc-s1.dgp" --history "$OUT/bc-s1.part.json" > /dev/null
@@ -23,8 +27,8 @@ fi
 dream() {
   local kl=$1 file="$OUT/dream-from-bc-kl$1-s1.json"
   [ -f "$file" ] && return 0
-  npm run -s cli -- train --mode dream --algo grpo "${common[@]}" --init "$OUT/bc-s1.dgp" --synthetic-budget 80000 \
-    --experience neural --model "$FULL/home-model.dgx" --train-max-steps 20 --eval-every 20 --eval-episodes 100 \
+  npm run -s cli -- train --mode dream --algo grpo "${common[@]}" --init "$OUT/bc-s1.dgp" --synthetic-budget "$SYNTHETIC" \
+    --experience neural --model "$FULL/home-model.dgx" --train-max-steps "$MAX_STEPS" --eval-every "$EVAL_EVERY" --eval-episodes "$EVAL_EPISODES" \
     --set "klCoef=$kl" --history "${file%.json}.part.json" > /dev/null 2> "${file%.json}.log"
   mv "${file%.json}.part.json" "$file"
 }
