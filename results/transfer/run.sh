@@ -54,7 +54,7 @@ shop_dream() {
   done < "$WORK/shop-dream.commands"
   rm -f "$WORK/shop-dream.commands"
 }
-# Zero-shot, task by task, on the whole suite's 900 test instances (beside results/web/untrained-seed1.by-type.json).
+# Zero-shot, task by task, on the whole suite's 900 test instances (beside results/real-baseline/web/untrained-seed1.by-type.json).
 by_type() { # NAME POLICY
   [ -f "$WORK/$1.by-type.json" ] || { npm run -s experiment -- by-type --env web --policy "$2" > "$WORK/$1.by-type.json.partial" < /dev/null && mv "$WORK/$1.by-type.json.partial" "$WORK/$1.by-type.json"; }
 }

@@ -17,7 +17,7 @@ mkdir -p "$WORK"
 TASKS=(--env web --tasks @app)
 BUFFER="$WORK/web-buffer.jsonl"
 
-# The demonstrations regime's buffer (results/web-demos-paper.md, Setup): 20 oracle demonstrations
+# The demonstrations regime's buffer (results/web-demos/first-table/web-demos-paper.md, Setup): 20 oracle demonstrations
 # per task and 240 random episodes.
 if [ ! -f "$BUFFER" ]; then
   rm -f "$WORK/demos.jsonl" "$WORK/exploration.jsonl" "$BUFFER.partial.jsonl"

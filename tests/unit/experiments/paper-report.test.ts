@@ -147,11 +147,11 @@ describe('the paper report', () => {
       preset: 'full',
       rows: full.rows.filter((r) => onlyReal.has(r.id)).map((r) => (r.id === 'bc' ? { ...r, seeds: [1], runs: r.runs.slice(0, 1) } : r)),
       pending: ['bc (seed 2)', 'dream-ppo (seeds 1, 2)'],
-      invocation: 'npm run experiment -- paper --env shop --seeds 2 --work results/full/shop --out results/full',
+      invocation: 'npm run experiment -- paper --env shop --seeds 2 --work results/paper/full/shop --out results/paper/full',
     };
     const md = markdown(partial, 'x.svg');
     expect(md).toContain('# shop: the DreamGym table (full preset)');
-    expect(md).toContain('Made by `npm run experiment -- paper --env shop --seeds 2 --work results/full/shop --out results/full`');
+    expect(md).toContain('Made by `npm run experiment -- paper --env shop --seeds 2 --work results/paper/full/shop --out results/paper/full`');
     expect(md).toContain('**This table is partial.** Not run yet: bc (seed 2), dream-ppo (seeds 1, 2).');
     expect(md).toMatch(/\| BC \(offline\) \(1 of 2 seeds\) \| 40\.0 ± 0\.0 \| \+10\.0 \|/);
     expect(md).not.toContain('| dream PPO |');
@@ -263,8 +263,8 @@ describe('npm run experiment -- paper on a work folder made with other settings'
     try {
       // Home's committed runs of both rows, seed 1: nothing is left to run, so the experiment only writes its report.
       mkdirSync(path.join(work, 'runs'));
-      copyFileSync(path.join(repo, 'results/full/home/regime.json'), path.join(work, 'regime.json'));
-      for (const id of ['bc', 'dream-grpo-from-bc']) copyFileSync(path.join(repo, `results/full/home/runs/${id}-s1.json`), path.join(work, 'runs', `${id}-s1.json`));
+      copyFileSync(path.join(repo, 'results/paper/full/home/regime.json'), path.join(work, 'regime.json'));
+      for (const id of ['bc', 'dream-grpo-from-bc']) copyFileSync(path.join(repo, `results/paper/full/home/runs/${id}-s1.json`), path.join(work, 'runs', `${id}-s1.json`));
       const result = spawnSync(process.execPath, ['--import', 'tsx', 'experiments/run.ts', 'paper', '--env', 'home', '--seeds', '1', '--rows', 'bc,dream-grpo-from-bc', '--work', work, '--out', work], { cwd: repo, encoding: 'utf8' });
       expect(result.status, result.stderr).toBe(0);
       const md = readFileSync(path.join(work, 'home-paper.md'), 'utf8');
