@@ -4,7 +4,7 @@
  */
 import { cpus } from 'node:os';
 import { isArgumentError, UsageError } from '../src/core/errors.ts';
-import { endQuietlyWhenStdoutCloses } from '../src/cli/closed-stdout.ts';
+import { endQuietlyWhenStdoutCloses } from '../src/platform/closed-stdout.ts';
 import { browserBench } from './browser.ts';
 import { e2eBench } from './e2e.ts';
 import { envsBench } from './envs.ts';

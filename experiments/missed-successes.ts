@@ -3,7 +3,7 @@
  * prints, one JSON line each, every real success among a policy's own greedy held-out steps (as
  * `experience eval --policy` scores them): the task, the action, what the neural model predicted
  * (reward, done) and the k examples retrieval gave it with their rewards. It shows why the model
- * misses the successes a policy earns (results/fidelity/README.md).
+ * misses the successes a policy earns (results/experience-model/fidelity/README.md).
  */
 import type { EnvSpec } from '../src/envs/spec.ts';
 import { isRealSuccess, measureFidelity, type TransitionScore } from '../src/experience/fidelity.ts';

@@ -43,7 +43,7 @@ export type RegimeName = 'standard' | 'demos';
 
 /**
  * Home's buffer gives the hasty oracle half the oracle's share: a model fitted without its episodes
- * calls a put of the unprepared object a success (issue 24, results/fidelity/). Its episodes are won
+ * calls a put of the unprepared object a success (issue 24, results/experience-model/fidelity/). Its episodes are won
  * after a detour, as the noisy expert's are, and BC clones them like any other success.
  */
 const HOME_MIX = 'oracle=0.2,hasty=0.2,noisy=0.3,random=0.3';
@@ -57,7 +57,7 @@ export const PRESETS: Readonly<Record<string, Readonly<Record<PresetName, Preset
     quick: { bufferEpisodes: 200, bufferMix: HOME_MIX, fitEpochs: 3, realBudget: 12_000, syntheticBudget: 12_000, s2rRealBudget: 1200, finalEvalEpisodes: 100, evalEvery: 4, evalEpisodes: 30, trainMaxSteps: 20 },
     full: { bufferEpisodes: 500, bufferMix: HOME_MIX, fitEpochs: 6, realBudget: 80_000, syntheticBudget: 80_000, s2rRealBudget: 5000, finalEvalEpisodes: 250, evalEvery: 20, evalEpisodes: 100, trainMaxSteps: 20 },
   },
-  // The bundled web suite: real mode reaches ~77–80% of its 900 held-out instances at 30K (results/web/),
+  // The bundled web suite: real mode reaches ~77–80% of its 900 held-out instances at 30K (results/real-baseline/web/),
   // so the full preset spends 30K, and s2r's real phase 10% of it; the final evaluation plays all 900.
   web: {
     quick: { bufferEpisodes: 300, bufferMix: 'oracle=0.4,noisy=0.3,random=0.3', fitEpochs: 3, realBudget: 8_000, syntheticBudget: 8_000, s2rRealBudget: 800, finalEvalEpisodes: 300, evalEvery: 4, evalEpisodes: 60 },
@@ -162,7 +162,7 @@ export const ROWS: readonly RowSpec[] = [
  * - web: 600 train-split episodes (BC 95.0%): klCoef 0 → 93.0%, 0.05 → 94.2%, 0.2 → 96.5%,
  *   0.5 → 96.2% (results/web-demos/declared/README.md);
  * - home: the 250 valid-seen tasks (BC 68.8%): 0.05 → 78.0%, 0.2 → 72.8%, 0.5 → 70.0%
- *   (results/full/home-kl/README.md; 0 not tried);
+ *   (results/paper/full/home-kl/README.md; 0 not tried);
  * - shop: not chosen on its own data; the web suite's.
  */
 export const ANCHOR_KL: Readonly<Record<string, number>> = { web: 0.2, home: 0.05, shop: 0.2 };

@@ -1,5 +1,5 @@
 /**
- * The real-mode baseline's table (results/real/README.md) from the runs' files: each run's held-out
+ * The real-mode baseline's table (results/real-baseline/README.md) from the runs' files: each run's held-out
  * curve from its `--history` JSON and its final figure from the `rollout` JSON beside it, then the
  * mean and standard deviation over seeds per algorithm. Formatting only: every number is a run's.
  */

@@ -3,22 +3,22 @@
  *
  * Runs the paper's table on one environment: seeds an offline buffer, fits the neural experience
  * model on it, then trains every row × seed as its own `train` CLI process (`--jobs` at a time) and
- * writes `<out>/<env>-paper.md`, `.json` and `.svg`. A run whose history file is already in the
+ * writes `<out>/<env>-paper.md`, `.json` and `.svg` (`--out` by default `results/paper/quick` or `results/paper/full`, by the preset). A run whose history file is already in the
  * work folder is not run again, so a stopped experiment picks up where it was (its wall time adds
  * up over the invocations, in the work folder's `elapsed.json`). `--rows` runs only those rows (the
  * buffer and the model are made only when a run still to do reads them); the report then shows
  * every row with finished runs and lists the rest as still to run, so a table too long for one
- * sitting grows over several, in a work folder that is committed (`results/full/<env>`).
+ * sitting grows over several, in a work folder that is committed (`results/paper/full/<env>`).
  * `--regime demos` (web) runs issue 27's demonstrations-only table instead (paper-plan.ts
  * DEMO_PRESETS): the app-like tasks, a buffer of oracle demonstrations and random exploration, no
  * ablation rows; it writes `<out>/web-demos-paper.*`. `--per-task N` gives it N demonstrations of
  * each task instead of 20 (recorded in the work folder's settings, so each count needs its own folder).
  *
- * `npm run experiment -- rebuild --env <shop|home|web> [--regime demos] [--out DIR]` rewrites the Markdown and SVG from
+ * `npm run experiment -- rebuild --env <shop|home|web> [--quick] [--regime demos] [--out DIR]` rewrites the Markdown and SVG from
  * the report's JSON, running nothing (after a change to how the results are written).
  *
- * `npm run experiment -- real-table --env <shop|home> [--dir results/real]` prints the real-mode
- * baseline's table (results/real/README.md) from `<env>-<algo>-seed<S>.json` and `.eval.json` there.
+ * `npm run experiment -- real-table --env <shop|home> [--dir results/real-baseline]` prints the real-mode
+ * baseline's table (results/real-baseline/README.md) from `<env>-<algo>-seed<S>.json` and `.eval.json` there.
  *
  * `npm run experiment -- by-type --env <shop|home|web> --policy <FILE.dgp|untrained> [--seed S] [--split NAME] [--episodes N (drawn with the seed; default the whole split)]`
  * prints greedy success per task type on the whole split as JSON (`untrained`: the policy `train
@@ -85,8 +85,13 @@ import { readRunFile, readTrainResult, rolloutEvalSchema } from './run-file.ts';
 import { missedSuccesses } from './missed-successes.ts';
 import { curriculumVariance } from './curriculum-variance.ts';
 import { dreamScripted } from './dream-scripted.ts';
-import { bufferFileSource, createExperienceModel, openBufferFile } from '../src/cli/experience-options.ts';
-import { offlineRealTransitions } from '../src/jobs/offline-data.ts';
+import { bufferFileSource, openBufferFile } from '../src/jobs/buffer-file.ts';
+import { buildDream } from '../src/jobs/dream.ts';
+import { nodeBuildContextFor } from '../src/jobs/model-file.ts';
+import { experienceModel } from '../src/jobs/experience-models/registry.ts';
+import { K } from '../src/jobs/experience-models/retrieval-k.ts';
+import { parseSpec } from '../src/jobs/spec.ts';
+import * as v from 'valibot';
 import { DreamGymError, errorMessage, isArgumentError, UsageError } from '../src/core/errors.ts';
 import { shopWorld } from '../src/envs/shop/world.ts';
 import { isShopGoal, type ShopGoal } from '../src/envs/shop/goal.ts';
@@ -99,9 +104,9 @@ import type { ExperienceInput } from '../src/experience/types.ts';
 import { loadStoreFile } from '../src/replay/file-store.ts';
 import { MemoryReplayStore } from '../src/replay/memory-store.ts';
 import { ReplayBuffer } from '../src/replay/retrieval.ts';
-import { intOption, readInputBytes } from '../src/cli/args.ts';
-import { siteOptions, useSite } from '../src/cli/site.ts';
-import { endQuietlyWhenStdoutCloses } from '../src/cli/closed-stdout.ts';
+import { intOption, readInputBytes } from '../src/jobs/node-args.ts';
+import { siteOptions, useSite } from '../src/jobs/site.ts';
+import { endQuietlyWhenStdoutCloses } from '../src/platform/closed-stdout.ts';
 import { envSpec } from '../src/envs/registry.ts';
 import { rollout, SCRIPTED_POLICIES } from '../src/envs/episode.ts';
 import type { Task } from '../src/core/types.ts';
@@ -115,7 +120,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const CLI = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home|web> --seeds N [--quick] [--regime standard|demos (web)] [--per-task N (demos: demonstrations of each task, default 20)] [--jobs N] [--rows ID,…] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home|web> [--regime standard|demos] [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real]\n       npm run experiment -- by-type --env <shop|home|web> --policy <FILE.dgp|untrained> [--seed S] [--split NAME] [--episodes N (drawn with the seed; default the whole split)]\n       npm run experiment -- feature-digest --env <shop|home|web> [--episodes 60] [--seed 3]
+  process.stderr.write(`${message}\nusage: npm run experiment -- paper --env <shop|home|web> --seeds N [--quick] [--regime standard|demos (web)] [--per-task N (demos: demonstrations of each task, default 20)] [--jobs N] [--rows ID,…] [--work DIR] [--out DIR]\n       npm run experiment -- rebuild --env <shop|home|web> [--quick] [--regime standard|demos] [--out DIR]\n       npm run experiment -- real-table --env <shop|home> [--dir results/real-baseline]\n       npm run experiment -- by-type --env <shop|home|web> --policy <FILE.dgp|untrained> [--seed S] [--split NAME] [--episodes N (drawn with the seed; default the whole split)]\n       npm run experiment -- feature-digest --env <shop|home|web> [--episodes 60] [--seed 3]
        npm run experiment -- episode-steps FILE.json …  (home --history files)\n       npm run experiment -- purchases --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--k 3]  (shop)\n       npm run experiment -- buffer-attributes --buffer FILE.jsonl  (shop)\n       npm run experiment -- policy-steps --env <shop|home> --policy <FILE.dgp|shopper|oracle|noisy|random> --model FILE.dgx --buffer FILE.jsonl [--episodes 200] [--k 3] [--split NAME]\n       npm run experiment -- missed-successes --env <shop|home> --policy FILE.dgp --model FILE.dgx --buffer FILE.jsonl [--heldout 1000] [--k 3] [--seed 1] [--false]\n       npm run experiment -- curriculum-variance --env <shop|home> --policy <FILE.dgp|untrained> --model FILE.dgx --buffer FILE.jsonl [--experience neural|knn] [--tasks 60] [--group 8] [--split train] [--seed 1] [--k 3] [--train-max-steps N] [--imagine sample|likeliest]\n       npm run experiment -- dream-scripted --env <shop|home|web> --model FILE.dgx --buffer FILE.jsonl [--agent oracle] [--tasks 40] [--split train] [--seed 1] [--k 3] [--train-max-steps N] [--imagine sample|likeliest] [--trace (every step of both sides)]\n       every experiment also takes [--site DIR] [--web-tasks a,b|@app] (web: the CLI's --site and --tasks)\n`);
   process.exit(2);
 }
@@ -152,7 +157,7 @@ async function paper(argv: string[]): Promise<void> {
       regime: { type: 'string', default: 'standard' },
       'per-task': { type: 'string' },
       work: { type: 'string' },
-      out: { type: 'string', default: 'results' },
+      out: { type: 'string' },
     },
     strict: true,
   });
@@ -290,7 +295,7 @@ async function paper(argv: string[]): Promise<void> {
     // The command for the whole table: `--rows` picked this sitting's share of it.
     invocation: `npm run experiment -- paper ${argv.filter((a, i) => !a.startsWith('--rows') && argv[i - 1] !== '--rows').map((a) => (path.isAbsolute(a) ? path.relative(process.cwd(), a) || '.' : a)).join(' ')}`,
   };
-  const out = path.resolve(values.out);
+  const out = path.resolve(values.out ?? defaultReportDir(presetName));
   await mkdir(out, { recursive: true });
   const base = path.join(out, name);
   await writeFile(`${base}.json`, `${JSON.stringify(report)}\n`);
@@ -307,6 +312,9 @@ function parseRegime(value: string | undefined): RegimeName {
 /** The results' file name: `web-paper`, `web-demos-paper`. */
 const reportName = (env: string, regime: RegimeName): string => `${env}${regime === 'standard' ? '' : `-${regime}`}-paper`;
 
+/** Where a report goes without `--out`: the quick and full presets' reports share their file names, so each preset has its folder. */
+const defaultReportDir = (preset: PresetName): string => path.join('results', 'paper', preset);
+
 /** Seconds this experiment has run over all its invocations (a resumed one adds to the first). */
 async function addElapsed(work: string, seconds: number): Promise<number> {
   const file = path.join(work, 'elapsed.json');
@@ -316,10 +324,10 @@ async function addElapsed(work: string, seconds: number): Promise<number> {
 }
 
 async function rebuild(argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { env: { type: 'string' }, regime: { type: 'string', default: 'standard' }, out: { type: 'string', default: 'results' } }, strict: true });
+  const { values } = parseArgs({ args: argv, options: { env: { type: 'string' }, quick: { type: 'boolean', default: false }, regime: { type: 'string', default: 'standard' }, out: { type: 'string' } }, strict: true });
   const env = values.env ?? usage('--env is required');
   const name = reportName(env, parseRegime(values.regime));
-  const base = path.join(path.resolve(values.out), name);
+  const base = path.join(path.resolve(values.out ?? defaultReportDir(values.quick ? 'quick' : 'full')), name);
   if (!existsSync(`${base}.json`)) usage(`${base}.json does not exist; run the experiment first`);
   const report = JSON.parse(await readFile(`${base}.json`, 'utf8')) as PaperReport;
   await writeFile(`${base}.svg`, `${svg(report)}\n`);
@@ -328,7 +336,7 @@ async function rebuild(argv: string[]): Promise<void> {
 }
 
 async function printRealTable(argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { env: { type: 'string' }, dir: { type: 'string', default: 'results/real' } }, strict: true });
+  const { values } = parseArgs({ args: argv, options: { env: { type: 'string' }, dir: { type: 'string', default: 'results/real-baseline' } }, strict: true });
   const env = values.env ?? usage('--env is required');
   const pattern = new RegExp(`^${env}-(ppo|grpo)-seed(\\d+)\\.json$`);
   const runs: RealRun[] = [];
@@ -382,7 +390,7 @@ async function printEpisodeSteps(files: string[]): Promise<void> {
 /** A shop policy's real purchases, and an experience model's reward for each (see purchases.ts). */
 async function printPurchases(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { policy: { type: 'string' }, model: { type: 'string' }, buffer: { type: 'string' }, k: { type: 'string' } }, strict: true });
-  const k = intOption(values.k, 'k', 3, 1);
+  const k = kOption(values.k);
   const policyFile = values.policy ?? usage('--policy FILE.dgp is required');
   const modelFile = values.model ?? usage('--model FILE.dgx is required');
   const bufferFile = values.buffer ?? usage('--buffer FILE.jsonl is required (the offline data the model retrieves from)');
@@ -447,7 +455,7 @@ async function printPolicySteps(argv: string[]): Promise<void> {
   // The train split holds the buffer's own tasks: what the dream gets right where it has seen the task.
   const split = values.split ?? spec.testSplit;
   const episodes = intOption(values.episodes, 'episodes', 200, 1);
-  const k = intOption(values.k, 'k', 3, 1);
+  const k = kOption(values.k);
   const policyName = values.policy ?? usage(`--policy <FILE.dgp|${SCRIPTED_POLICIES.join('|')}> is required`);
   const modelFile = values.model ?? usage('--model FILE.dgx is required');
   const bufferFile = values.buffer ?? usage('--buffer FILE.jsonl is required (the offline data the model retrieves from)');
@@ -491,7 +499,7 @@ async function printMissedSuccesses(argv: string[]): Promise<void> {
   const { policy } = importPolicy(new Uint8Array(await readFile(policyFile)));
   const buffer = await ReplayBuffer.open(new MemoryReplayStore({}, await loadStoreFile(bufferFile)));
   const which = values.false ? 'false' : 'real';
-  const rows = await missedSuccesses(spec, { policy, model, buffer, k: intOption(values.k, 'k', 3, 1), heldout: intOption(values.heldout, 'heldout', 1000, 1), seed: intOption(values.seed, 'seed', 1, 0), which });
+  const rows = await missedSuccesses(spec, { policy, model, buffer, k: kOption(values.k), heldout: intOption(values.heldout, 'heldout', 1000, 1), seed: intOption(values.seed, 'seed', 1, 0), which });
   for (const row of rows) process.stdout.write(`${JSON.stringify(row)}\n`);
   process.stderr.write(which === 'real' ? `${rows.length} real successes, ${rows.filter((r) => r.predicted.success).length} predicted\n` : `${rows.length} false successes\n`);
 }
@@ -500,12 +508,26 @@ function imagineOption(value: string | undefined): Imagine {
   return IMAGINE_MODES.find((m) => m === value) ?? usage(`--imagine must be one of: ${IMAGINE_MODES.join(', ')}; got "${value}"`);
 }
 
-/** What a dream over a model and its buffer needs: the model, the buffer it retrieves from, k and the offline transitions counted apart. */
+/** `--k`, with the one bound every caller uses (jobs/experience-models/retrieval-k.ts). */
+function kOption(text: string | undefined): number {
+  return parseSpec(v.object({ k: K }), text === undefined ? {} : { k: text.trim() === '' ? Number.NaN : Number(text) }, () => '--k').k;
+}
+
+/** What a dream over a model and its buffer needs, set up by the dream job as `train` sets it up. */
 async function loadDream(env: string, experience: 'neural' | 'knn', modelFile: string | undefined, bufferFile: string, k: number) {
-  const model = await createExperienceModel(experience, { k, model: modelFile }, env);
+  const choice = { kind: experience, settings: { k, ...(experience === 'neural' ? { model: modelFile } : {}) } };
+  const context = await nodeBuildContextFor(experienceModel(experience), choice.settings);
   const buffer = await openBufferFile(bufferFile);
-  const offlineTransitions = await offlineRealTransitions(buffer.store, env, bufferFileSource(bufferFile, env));
-  return { model, buffer, k, offlineTransitions };
+  // The synthetic budget is the caller's (these experiments play a fixed number of episodes instead).
+  return buildDream({
+    env,
+    experience: choice,
+    context,
+    store: buffer.store,
+    openBuffer: async () => buffer,
+    source: bufferFileSource(bufferFile, env),
+    syntheticBudget: 0,
+  });
 }
 
 /** Whether the curriculum's in-model outcome variance picks the tasks whose real outcome varies (see curriculum-variance.ts). */
@@ -539,7 +561,7 @@ async function printCurriculumVariance(argv: string[]): Promise<void> {
   const tasks = intOption(values.tasks, 'tasks', 60, 1);
   const group = intOption(values.group, 'group', 8, 2);
   const seed = intOption(values.seed, 'seed', 1, 0);
-  const k = intOption(values.k, 'k', 3, 1);
+  const k = kOption(values.k);
   const trainMaxSteps = values['train-max-steps'] === undefined ? undefined : intOption(values['train-max-steps'], 'train-max-steps', 0, 1);
   spec.tasks(split); // an unknown split is refused before anything is loaded
   const backend = await useBackend(['wasm']);
@@ -591,7 +613,7 @@ async function printDreamScripted(argv: string[]): Promise<void> {
   const modelFile = values.model ?? usage('--model FILE.dgx is required');
   const bufferFile = values.buffer ?? usage('--buffer FILE.jsonl is required (the offline data the model retrieves from)');
   const split = values.split ?? 'train';
-  const k = intOption(values.k, 'k', 3, 1);
+  const k = kOption(values.k);
   const trainMaxSteps = values['train-max-steps'] === undefined ? undefined : intOption(values['train-max-steps'], 'train-max-steps', 0, 1);
   spec.tasks(split);
   const backend = await useBackend(['wasm']);

@@ -1,18 +1,11 @@
-/** Small helpers over node:util.parseArgs so each command reads like its usage line. */
+/** Small helpers over node:util.parseArgs so each command reads like its usage line (jobs/node-args.ts has those the experiments share). */
 import { constants } from 'node:fs';
-import { access, readFile, stat } from 'node:fs/promises';
+import { access, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { canWriteBeside } from '../platform/files.ts';
-import { errorMessage, UsageError } from '../core/errors.ts';
+import { UsageError } from '../core/errors.ts';
 import type * as v from 'valibot';
 import { flagName, parseSpec, type FieldNamer } from '../jobs/spec.ts';
-
-export function intOption(value: string | undefined, name: string, fallback: number, min = 0): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got "${value}"`);
-  return n;
-}
 
 /** The option's value, refused when missing or (given `choices`) not one of them; typed as the choice. */
 export function requireOption<T extends string>(value: string | undefined, name: string, choices: readonly T[]): T;
@@ -92,15 +85,6 @@ export async function checkOutputPath(path: string, flag: string): Promise<void>
   if (!parent.isDirectory()) throw new UsageError(`${where}: ${dir} is not a directory`);
   const problem = await canWriteBeside(path);
   if (problem !== null) throw new UsageError(`${where} cannot be written: making a file in ${dir} failed with ${problem}`);
-}
-
-/** A file a flag names, as bytes; a UsageError naming the flag when it cannot be read. */
-export async function readInputBytes(path: string, flag: string): Promise<Uint8Array> {
-  try {
-    return new Uint8Array(await readFile(path));
-  } catch (error) {
-    throw new UsageError(`cannot read ${flag} ${path}: ${errorMessage(error)}`);
-  }
 }
 
 /**

@@ -5,18 +5,19 @@
 import { DreamGymError, isArgumentError, UsageError } from '../core/errors.ts';
 import { BUFFER_USAGE, bufferCommand } from './commands/buffer.ts';
 import { ENVS_USAGE, envsCommand } from './commands/envs.ts';
-import { EXPERIENCE_EVAL_USAGE, EXPERIENCE_FIT_USAGE, experienceCommand } from './commands/experience.ts';
+import { experienceEvalUsage, EXPERIENCE_FIT_USAGE, experienceCommand } from './commands/experience.ts';
 import { POLICY_USAGE, policyCommand } from './commands/policy.ts';
 import { ROLLOUT_USAGE, rolloutCommand } from './commands/rollout.ts';
-import { SERVE_USAGE, serveCommand } from './commands/serve.ts';
-import { TRAIN_USAGE, trainCommand } from './commands/train.ts';
+import { serveUsage, serveCommand } from './commands/serve.ts';
+import { trainUsage, trainCommand } from './commands/train.ts';
 import { processIO, type CommandIO } from './io.ts';
 import { SiteError } from '../envs/web/env.ts';
 import { closePageHosts } from '../envs/web/hosts.ts';
-import { siteOptions, useSite } from './site.ts';
-import { endQuietlyWhenStdoutCloses } from './closed-stdout.ts';
+import { siteOptions, useSite } from '../jobs/site.ts';
+import { endQuietlyWhenStdoutCloses } from '../platform/closed-stdout.ts';
 
-const USAGE = `usage: npm run -s cli -- <command> [options]
+/** The usage text; a function, since an experience model registered at run time adds its flags to it. */
+export const usage = (): string => `usage: npm run -s cli -- <command> [options]
 
 commands:
   ${ENVS_USAGE}
@@ -26,7 +27,7 @@ commands:
       {env, policy, split, episodes, successRate, meanScore, meanSteps, invalidActionRate, stepsPerSec, digest};
       --policy FILE.dgp evaluates a saved policy greedily and adds {backend, actionsDigest};
       envErrors counts the episodes a failing page ended (web), with a warning on stderr
-  ${TRAIN_USAGE}
+  ${trainUsage()}
       train a policy; progress on stderr; with --json prints {env, mode, algo, backend,
       realTransitions, syntheticTransitions, wallSeconds, eval: {split, episodes, successRate, meanScore}}
   ${BUFFER_USAGE}
@@ -37,14 +38,14 @@ commands:
       fit the neural experience model (tfjs, no download) on a buffer's real transitions, each posed
       with k examples retrieved from other episodes; progress on stderr; writes a .dgx; with --json prints
       {env, out, bytes, backend, realTransitions, validationTransitions, epochs, rows, wallSeconds, history}
-  ${EXPERIENCE_EVAL_USAGE}
+  ${experienceEvalUsage()}
       fidelity of an experience model on held-out real transitions: next-state token F1, action-set F1,
       reward accuracy/MAE, done accuracy, ε_R, ε_P, invalid-output rate, transitions/s, prompt tokens/step
   ${POLICY_USAGE}
       a policy as files others can read: its weights in the safetensors layout (model.safetensors) beside
       config.json (its card: env, mode, algorithm, budgets, held-out success, architecture); import turns
       the two back into the same .dgp
-  ${SERVE_USAGE}
+  ${serveUsage()}
       serve an experience model as an OpenAI-compatible /v1/chat/completions on loopback; with --json
       the first stdout line is {url, port, model, transitions}
 
@@ -84,7 +85,7 @@ export async function main(argv: string[], io: CommandIO = processIO): Promise<n
       case 'help':
       case '--help':
       case '-h':
-        io.out(USAGE);
+        io.out(usage());
         return command === undefined ? 2 : 0;
       default:
         throw new UsageError(`unknown command "${command}"`);
@@ -92,7 +93,7 @@ export async function main(argv: string[], io: CommandIO = processIO): Promise<n
   } catch (error) {
     if (error instanceof UsageError || isArgumentError(error)) {
       // A site's own mistake (a hook that throws) is bad input too, but the usage text would not help with it.
-      io.progress(error instanceof SiteError ? `error: ${error.message}` : `error: ${(error as Error).message}\n\n${USAGE}`);
+      io.progress(error instanceof SiteError ? `error: ${error.message}` : `error: ${(error as Error).message}\n\n${usage()}`);
       return 2;
     }
     io.progress(`error: ${error instanceof DreamGymError ? error.message : String((error as Error)?.stack ?? error)}`);

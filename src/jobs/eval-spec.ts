@@ -1,10 +1,10 @@
 /**
  * The spec of measuring an experience model's fidelity (`experience eval`): held-out real
- * transitions played fresh, and the model's settings by backend. tfjs-free.
+ * transitions played fresh, and the chosen model's settings (from its registry entry).
  */
 import * as v from 'valibot';
 import { DEFAULT_SEED, integerIn } from './bounds-spec.ts';
-import { EXPERIENCE_ENTRIES } from './experience-spec.ts';
+import { experienceModel, settingsEntries } from './experience-models/registry.ts';
 import { SEED } from './spec.ts';
 
 /** Held-out transitions at most: each is one prediction. */
@@ -22,8 +22,5 @@ const entries = {
   policy: v.optional(v.pipe(v.string(), v.endsWith('.dgp', 'must name a .dgp policy file'))),
 };
 
-export const EVAL_SPECS = {
-  neural: v.strictObject({ ...entries, ...EXPERIENCE_ENTRIES.neural }),
-  knn: v.strictObject({ ...entries, ...EXPERIENCE_ENTRIES.knn }),
-  http: v.strictObject({ ...entries, ...EXPERIENCE_ENTRIES.http }),
-};
+/** The spec of `experience eval` with the experience model `kind`. */
+export const evalSpec = (kind: string) => v.strictObject({ ...entries, ...settingsEntries(experienceModel(kind, 'node')) });

@@ -1,12 +1,12 @@
 /**
  * The spec of serving experience models over HTTP (`serve`): kNN, or a fitted neural model beside
  * it (an LLM is served by its own server), on a loopback port unless the host opens it to a room.
- * tfjs-free.
+ * The models' settings come from their registry entries.
  */
 import * as v from 'valibot';
 import { integerIn } from './bounds-spec.ts';
 import { DEFAULT_RATE_LIMIT } from '../experience/llm/chat-server.ts';
-import { EXPERIENCE_ENTRIES } from './experience-spec.ts';
+import { experienceModel, settingsEntries } from './experience-models/registry.ts';
 
 export const DEFAULT_PORT = 8088;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -27,11 +27,12 @@ const serveEntries = {
   appUrl: v.optional(v.pipe(v.string(), v.check((text) => isHttpUrl(text), 'must be the http(s) address the participants open the app at, e.g. https://dreamgym.example/'))),
 };
 
-/** `serve --experience knn` or `--experience neural --model FILE.dgx` (kNN is served beside it). */
-export const SERVE_SPECS = {
-  knn: v.strictObject({ ...EXPERIENCE_ENTRIES.knn, ...serveEntries }),
-  neural: v.strictObject({ ...EXPERIENCE_ENTRIES.neural, ...serveEntries }),
-};
+/** The models `serve` answers with: kNN, or a fitted neural model with kNN beside it (an LLM is served by its own server). */
+export const SERVED_KINDS = ['knn', 'neural'] as const;
+export type ServedKind = (typeof SERVED_KINDS)[number];
+
+/** `serve --experience knn` or `--experience neural --model FILE.dgx`. */
+export const serveSpec = (kind: ServedKind) => v.strictObject({ ...settingsEntries(experienceModel(kind, 'node')), ...serveEntries });
 
 function isHttpUrl(text: string): boolean {
   try {
@@ -66,4 +67,4 @@ function isOrigin(text: string): boolean {
 /** Hosts only this machine can reach. */
 export const isLoopbackHost = (host: string): boolean => host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 
-export type ServeSpec = v.InferOutput<typeof SERVE_SPECS.knn> | v.InferOutput<typeof SERVE_SPECS.neural>;
+export type ServeSpec = v.InferOutput<ReturnType<typeof serveSpec>>;

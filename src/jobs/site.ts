@@ -1,5 +1,5 @@
 /**
- * `--site DIR [--tasks a,b]`, taken by every command: a user's folder of pages becomes the `web`
+ * `--site DIR [--tasks a,b]`, taken by every command of the CLI and every experiment: a user's folder of pages becomes the `web`
  * environment for the command's run (envs/web/node/site-folder.ts checks it first). `--tasks`
  * alone keeps those tasks of the bundled suite (ids, or the groups `@app` and `@widgets`).
  */

@@ -1,16 +1,15 @@
 /**
- * The spec of training a policy (`train`), by mode and, where the run dreams, by the experience
- * model's backend: every default and bound, and only the settings that mode and backend read, so a
- * setting that would be ignored is refused. tfjs-free.
+ * The spec of training a policy (`train`), by mode: every default and bound, and only the settings
+ * that mode reads, so a setting that would be ignored is refused. Where the run dreams, the chosen
+ * experience model's settings join them (dream-spec.ts, from the registry). tfjs-free: the Train
+ * view checks its form with the app's part.
  */
 import * as v from 'valibot';
-import { UsageError } from '../core/errors.ts';
 import { CURRICULUM_OUTCOMES, DEFAULT_CURRICULUM, VARIATION_SCOPES } from '../curriculum/curriculum.ts';
 import { CURRICULUM_BY_DEFAULT, DEFAULT_IMAGINE, DEFAULT_S2R_REAL_BUDGET, IMAGINE_MODES, type RlMode } from '../train/modes.ts';
 import { MAX_BETA, MAX_EPOCHS } from '../train/offline/config.ts';
 import { DEFAULT_SEED, integerIn, MAX_EPISODE_STEPS, MAX_EPISODES, numberWithin, ON_OFF, oneOf, positiveUpTo } from './bounds-spec.ts';
-import { DEFAULT_K, MAX_K } from '../replay/retrieval.ts';
-import { EXPERIENCE_BACKENDS, EXPERIENCE_ENTRIES, type ExperienceBackend } from './experience-spec.ts';
+import { K, K_SETTING } from './experience-models/retrieval-k.ts';
 import { parseSpec, SEED } from './spec.ts';
 import { DEFAULT_CHECKPOINT_SECONDS } from '../train/checkpoint.ts';
 
@@ -41,7 +40,7 @@ const everyMode = {
   learningRate: v.optional(numberWithin(MIN_LEARNING_RATE, MAX_LEARNING_RATE)),
 };
 
-const common = (mode: RlMode) => ({
+export const common = (mode: RlMode) => ({
   ...everyMode,
   /** Stop after this many updates even if budget is left; 0 evaluates the policy the run starts from (the untrained baseline). */
   iterations: v.optional(integerIn(0, MAX_ITERATIONS)),
@@ -59,7 +58,7 @@ const common = (mode: RlMode) => ({
   variations: v.optional(oneOf(VARIATION_SCOPES), DEFAULT_CURRICULUM.variations),
 });
 
-const dreaming = (mode: 'dream' | 's2r') => ({
+export const dreaming = (mode: 'dream' | 's2r') => ({
   syntheticBudget: integerIn(1, MAX_BUDGET),
   /** The replay buffer file retrieval reads (required; its own message says how to make one). */
   buffer: v.optional(v.string()),
@@ -73,15 +72,6 @@ const dreaming = (mode: 'dream' | 's2r') => ({
       : v.optional(integerIn(1, MAX_BUDGET), DEFAULT_S2R_REAL_BUDGET),
 });
 
-const byBackend = (mode: 'dream' | 's2r') => {
-  const entries = { ...common(mode), ...dreaming(mode) };
-  return {
-    neural: v.strictObject({ ...entries, ...EXPERIENCE_ENTRIES.neural }),
-    knn: v.strictObject({ ...entries, ...EXPERIENCE_ENTRIES.knn }),
-    http: v.strictObject({ ...entries, ...EXPERIENCE_ENTRIES.http }),
-  };
-};
-
 /** The offline modes: no budget of transitions (they take none), epochs over the buffer's episodes instead. */
 const offline = {
   ...everyMode,
@@ -93,29 +83,20 @@ const offline = {
   evalUnseen: v.optional(v.boolean(), false),
 };
 
+/** The modes that do not dream; dream and s2r add the experience model's settings (dream-spec.ts trainSpec). */
 export const TRAIN_SPECS = {
   /** Real transitions only: no experience model, no buffer. */
   real: v.strictObject({ ...common('real'), realBudget: integerIn(1, MAX_BUDGET) }),
-  dream: byBackend('dream'),
-  /** As dream, then real training on `realBudget`. */
-  s2r: byBackend('s2r'),
   /** Behaviour cloning of the buffer's successful episodes. */
   bc: v.strictObject(offline),
   /** DPO on the buffer's success/failure pairs, with β. */
   dpo: v.strictObject({ ...offline, beta: v.optional(positiveUpTo(MAX_BETA)) }),
 };
 
-/** The spec of an RL run in `mode`, dreaming with `backend` (modes dream and s2r); the offline modes' are `TRAIN_SPECS.bc` and `.dpo`. */
-export function trainSpec(mode: RlMode, backend: ExperienceBackend | undefined) {
-  if (mode === 'real') return TRAIN_SPECS.real;
-  if (backend === undefined) throw new UsageError(`--mode ${mode} needs --experience (one of: ${EXPERIENCE_BACKENDS.join(', ')})`);
-  return TRAIN_SPECS[mode][backend];
-}
-
 /**
- * The Train view's run, as its form sends it (modes real and dream; a dream run uses the neural
- * model the Experience view keeps, so no backend settings): the same bounds and defaults as the
- * CLI's, under the form's labels.
+ * The Train view's run, as its form sends it (modes real and dream; a dream run uses the experience
+ * model chosen in the Experience view, whose settings the trainer worker checks by its registry
+ * entry, and its `k`): the same bounds and defaults as the CLI's, under the form's labels.
  */
 const appRun = {
   seed: v.optional(SEED, DEFAULT_SEED),
@@ -129,7 +110,7 @@ const appRun = {
 };
 export const APP_TRAIN_SPECS = {
   real: v.strictObject({ ...appRun, realBudget: integerIn(1, MAX_BUDGET) }),
-  dream: v.strictObject({ ...appRun, syntheticBudget: integerIn(1, MAX_BUDGET), k: v.optional(integerIn(0, MAX_K), DEFAULT_K) }),
+  dream: v.strictObject({ ...appRun, syntheticBudget: integerIn(1, MAX_BUDGET), k: K }),
 };
 
 /** The Train view's names for the fields, so a refusal names the field a person sees. */
@@ -142,7 +123,7 @@ export const APP_TRAIN_LABELS: Readonly<Record<string, string>> = {
   explorationFloor: 'The exploration share',
   realBudget: 'Real-transition budget',
   syntheticBudget: 'Synthetic-transition budget',
-  k: 'Retrieved examples (k)',
+  k: K_SETTING.label,
   checkpointEverySeconds: 'Save the run every N seconds',
 };
 

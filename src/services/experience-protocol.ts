@@ -9,7 +9,8 @@ import type { Observation, StepResult } from '../core/types.ts';
 import type { EventFidelity, ScoreMeans, TransitionScore } from '../experience/fidelity.ts';
 import type { FitProgress } from '../experience/neural/fit.ts';
 import type { ExperienceInput, ExperiencePrediction } from '../experience/types.ts';
-import type { ExperienceKind } from '../jobs/experience-spec.ts';
+import type { ExperienceChoice } from '../jobs/experience-models/create.ts';
+import type { ExperienceModelSummary } from '../jobs/experience-models/registry.ts';
 import type { BackendName } from '../platform/tf.ts';
 import type { PublicTask } from './env-session.ts';
 import type { NeuralModelInfo } from './neural-model-store.ts';
@@ -17,18 +18,21 @@ import type { NeuralModelInfo } from './neural-model-store.ts';
 export type { NeuralModelInfo } from './neural-model-store.ts';
 export type { NeuralEpoch, NeuralLoss } from '../experience/neural/training-record.ts';
 
-/** The Experience view's choice of model; its kinds are EXPERIENCE_KINDS (jobs/experience-spec.ts), the CLI's names too. */
-export type BackendChoice =
-  /** The neural model fitted for the episode's env; kNN answers where none is fitted yet. */
-  | { kind: 'neural' }
-  | { kind: 'knn' }
-  /** `participant`: a room server's participant id (sent as ROOM_CLIENT_HEADER), for a room joined from its link. */
-  | { kind: 'http'; baseUrl: string; model: string; apiKey?: string; timeoutMs?: number; participant?: string }
-  /** The page runs the model (WebLLM); this service retrieves, steps the real env and scores. */
-  | { kind: 'webllm'; modelId: string };
+export type { ExperienceChoice, ExperienceModelSummary };
 
-export interface BackendInfo {
-  kind: ExperienceKind;
+/**
+ * The Experience view's choice of model: a kind of the experience-model registry
+ * (jobs/experience-models/) and its settings, as the CLI names them (`endpoint`, `model`, `apiKey`,
+ * `modelId`…). `neural` is the model fitted here for the episode's env (kNN answers where none is
+ * fitted yet); `webllm` runs on the page, which predicts and hands its prediction back.
+ */
+export interface ExperienceViewChoice extends ExperienceChoice {
+  /** A room server's participant id (sent as ROOM_CLIENT_HEADER), for a room joined from its link. */
+  participant?: string;
+}
+
+export interface ExperienceInfo {
+  kind: string;
   /** As results record it: `knn`, `llm:http/qwen2.5:0.5b@127.0.0.1:8080`, `llm:webllm/…`. */
   name: string;
   /** True when `step` cannot be used: the page predicts and calls `prepare` and `resolve`. */
@@ -131,7 +135,8 @@ export interface ExperienceStep {
   /** Null for an action that was not admissible: the model was not asked, the step is not scored. */
   score: TransitionScore | null;
   meter: FidelityMeter;
-  backend: string;
+  /** The experience model that answered (its name, as results record it). */
+  experience: string;
 }
 
 export type PreparedStep =

@@ -16,7 +16,7 @@
  * The neural model is the default: it needs no download. It is fitted here, per environment, from
  * the same store's real transitions (tfjs on the fastest backend a probe measures), kept as `.dgx` bytes in
  * a small IndexedDB database of its own so it survives a reload, and exported or imported as a
- * file. Until one is fitted for an environment, kNN answers there (and `BackendInfo.fallback`
+ * file. Until one is fitted for an environment, kNN answers there (and `ExperienceInfo.fallback`
  * says so): the page never waits for a model to exist.
  *
  * Plain class, no DOM: it runs in workers/experience.worker.ts, or in-process with any store.
@@ -36,15 +36,17 @@ import { compactState } from '../experience/prompt.ts';
 import {
   emptyStats, failurePrediction, MAX_SHOWN_REPLY, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats, type HistoryStep,
 } from '../experience/types.ts';
-import { createExperienceModel } from '../jobs/experience-model.ts';
-import { EXPERIENCE_KINDS } from '../jobs/experience-spec.ts';
+import { createExperienceModel } from '../jobs/experience-models/create.ts';
+import { experienceModel, experienceModelSummaries, settingsSpec } from '../jobs/experience-models/registry.ts';
+import { MAX_K, MIN_K } from '../jobs/experience-models/retrieval-k.ts';
+import { parseSpec } from '../jobs/spec.ts';
 import type { BackendName } from '../platform/tf.ts';
 import { IdbReplayStore } from '../replay/idb-store.ts';
-import { DEFAULT_K, MAX_K } from '../replay/retrieval.ts';
+import { DEFAULT_K } from '../replay/retrieval.ts';
 import type { ReplayStore, StoredTransition } from '../replay/store.ts';
 import { publicTask, taskAt } from './env-session.ts';
 import type {
-  BackendChoice, BackendInfo, BufferCounts, ExampleSummary, ExperienceStart, ExperienceStep, FidelityMeter, NeuralFitEvent, NeuralFitRequest,
+  ExperienceViewChoice, ExperienceInfo, ExperienceModelSummary, BufferCounts, ExampleSummary, ExperienceStart, ExperienceStep, FidelityMeter, NeuralFitEvent, NeuralFitRequest,
   NeuralFitSummary, NeuralStatus, PreparedStep,
 } from './experience-protocol.ts';
 import { IdbNeuralModelStore, type NeuralModelInfo, type NeuralModelStore } from './neural-model-store.ts';
@@ -121,7 +123,7 @@ interface Pending {
 export class ExperienceService {
   private readonly retrieval: RetrievalCache;
   private readonly neural: NeuralModelRegistry;
-  private backend: BackendInfo = { kind: 'neural', name: 'neural', predictsOnPage: false };
+  private experience: ExperienceInfo = { kind: 'neural', name: 'neural', predictsOnPage: false };
   /** The model of a knn or http choice; null for neural (chosen per env) and WebLLM (on the page). */
   private model: ExperienceModel | null = null;
   /** What answers where the neural choice has no model for the env. */
@@ -157,77 +159,72 @@ export class ExperienceService {
       bufferFor: (env) => this.retrieval.bufferFor(env),
       // The meter measures one model: a new one starts it over.
       onInstall: () => {
-        if (this.backend.kind === 'neural') this.resetMeter();
+        if (this.experience.kind === 'neural') this.resetMeter();
       },
       ...(options.now ? { now: options.now } : {}),
     });
   }
 
   /**
-   * Choose the experience model. Neural, kNN and HTTP run here; for WebLLM the page predicts. The
-   * address of an endpoint is checked now (a UsageError says what is wrong); whether it answers
-   * shows at the first step. The fidelity meter starts over: it measures one backend.
+   * Choose the experience model, a kind of the registry (jobs/experience-models/): the neural model
+   * (fitted here per env) and every kind that runs in a worker answer here; for one that runs only
+   * on the page (WebLLM) the page predicts. The settings are checked now (a UsageError names the
+   * field as the view labels it); whether an endpoint answers shows at the first step. The
+   * fidelity meter starts over: it measures one model.
    */
-  setBackend(choice: BackendChoice): BackendInfo {
-    let model: ExperienceModel | null;
-    switch (choice.kind) {
-      case 'neural':
-        model = null;
-        break;
-      case 'knn':
-        model = createExperienceModel({ kind: 'knn' });
-        break;
-      case 'http':
-        model = createExperienceModel({
-          kind: 'http',
-          endpoint: choice.baseUrl,
-          model: choice.model,
-          apiKey: choice.apiKey,
-          timeoutMs: choice.timeoutMs,
+  async chooseExperience(choice: ExperienceViewChoice): Promise<ExperienceInfo> {
+    const entry = experienceModel(choice.kind);
+    const settings = parseSpec(settingsSpec(entry), { ...(choice.settings ?? {}), k: this.k }, (field) => entry.settings[field]?.label ?? field);
+    let model: ExperienceModel | null = null;
+    if (entry.kind !== 'neural' && entry.runsIn.includes('worker')) {
+      model = await createExperienceModel(
+        { kind: entry.kind, settings },
+        {
+          runtime: 'worker',
+          // A person is waiting on each step.
+          interactive: true,
           fetch: this.options.fetch,
           ...(choice.participant !== undefined ? { headers: { [ROOM_CLIENT_HEADER]: choice.participant } } : {}),
-          // A person is waiting on each step: one request at a time, no long retry ladder.
-          concurrency: 1,
-          retries: 1,
-          framing: 'single',
-        });
-        break;
-      case 'webllm':
-        if (typeof choice.modelId !== 'string' || choice.modelId.trim() === '') throw new UsageError('Name the WebLLM model the page loaded.');
-        model = null;
-        break;
-      default:
-        throw new UsageError(`unknown experience backend ${JSON.stringify((choice as { kind?: unknown }).kind)}; use ${EXPERIENCE_KINDS.join(', ')}`);
+        },
+      );
+    } else if (entry.kind !== 'neural' && !entry.runsIn.includes('page')) {
+      throw new UsageError(`the ${entry.kind} experience model cannot run in the app`);
     }
     this.stop();
     this.model = model;
     this.fallbackKnn = new KnnExperienceModel();
     this.lastModel = null;
-    const name = choice.kind === 'neural' ? 'neural' : choice.kind === 'webllm' ? `llm:webllm/${choice.modelId.trim()}` : (model as ExperienceModel).name;
-    this.backend = {
-      kind: choice.kind,
+    const onPage = model === null && entry.kind !== 'neural';
+    const name = entry.kind === 'neural' ? 'neural' : onPage ? `llm:${entry.kind}/${String(settings.modelId ?? '')}` : (model as ExperienceModel).name;
+    this.experience = {
+      kind: entry.kind,
       name,
-      predictsOnPage: choice.kind === 'webllm',
-      ...(choice.kind === 'http' ? { requestTimeoutMs: choice.timeoutMs ?? DEFAULT_TIMEOUT_MS } : {}),
+      predictsOnPage: onPage,
+      ...(entry.kind === 'http' ? { requestTimeoutMs: (settings.timeoutMs as number | undefined) ?? DEFAULT_TIMEOUT_MS } : {}),
     };
     this.resetMeter();
-    return { ...this.backend };
+    return { ...this.experience };
+  }
+
+  /** The experience models the app offers, from the registry: the Experience view's picker lists these. */
+  experienceModels(): ExperienceModelSummary[] {
+    return experienceModelSummaries();
   }
 
   /**
-   * The backend chosen, as it answers for `env`: with the neural choice and no usable neural model
+   * The experience model chosen, as it answers for `env`: with the neural choice and no usable neural model
    * for that env, kNN answers (`name` is `knn`) and `fallback` says why.
    */
-  async backendInfo(env?: string): Promise<BackendInfo> {
-    if (this.backend.kind !== 'neural' || env === undefined) return { ...this.backend };
+  async experienceInfo(env?: string): Promise<ExperienceInfo> {
+    if (this.experience.kind !== 'neural' || env === undefined) return { ...this.experience };
     envSpec(env);
     const answering = await this.neuralFor(env);
-    return answering.model === this.fallbackKnn ? { ...this.backend, name: 'knn', fallback: answering.fallback } : { ...this.backend };
+    return answering.model === this.fallbackKnn ? { ...this.experience, name: 'knn', fallback: answering.fallback } : { ...this.experience };
   }
 
-  /** How many retrieved transitions the model sees per step (1–8). */
+  /** How many retrieved transitions the model sees per step (the one bound of `k`: MIN_K–MAX_K, 0 without retrieval). */
   setK(k: number): void {
-    if (!Number.isInteger(k) || k < 1 || k > MAX_K) throw new UsageError(`the number of retrieved examples must be a whole number from 1 to ${MAX_K}, got ${k}`);
+    if (!Number.isInteger(k) || k < MIN_K || k > MAX_K) throw new UsageError(`the number of retrieved examples must be a whole number from ${MIN_K} to ${MAX_K}, got ${k}`);
     this.k = k;
   }
 
@@ -302,10 +299,10 @@ export class ExperienceService {
    * and move the episode on to the real next state.
    */
   resolve(prediction: ExperiencePrediction): Promise<ExperienceStep> {
-    return this.resolveAs(prediction, this.backend.name);
+    return this.resolveAs(prediction, this.experience.name);
   }
 
-  private async resolveAs(prediction: ExperiencePrediction, backend: string): Promise<ExperienceStep> {
+  private async resolveAs(prediction: ExperiencePrediction, experience: string): Promise<ExperienceStep> {
     const episode = this.current();
     const pending = this.pending;
     if (!pending || pending.episode !== episode) throw new UsageError('prepare a step before resolving it');
@@ -347,13 +344,13 @@ export class ExperienceService {
       examples: pending.examples,
       score,
       meter: this.meter(),
-      backend,
+      experience,
     };
   }
 
   /** One whole step with the model this service runs (neural, kNN or HTTP). */
   async step(action: string): Promise<ExperienceStep> {
-    if (this.backend.predictsOnPage) throw new UsageError(`${this.backend.name} runs on the page: it predicts there and hands the prediction to resolve()`);
+    if (this.experience.predictsOnPage) throw new UsageError(`${this.experience.name} runs on the page: it predicts there and hands the prediction to resolve()`);
     const controller = new AbortController();
     this.controller = controller;
     const episode = this.current();

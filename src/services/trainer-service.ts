@@ -1,6 +1,7 @@
 /**
  * What the trainer worker offers the page: training with live metrics, in the real environment or
- * in mode dream against the neural experience model this browser keeps for the environment
+ * in mode dream against the experience model chosen in the Experience view (by default the neural
+ * one this browser keeps for the environment)
  * (optionally with the curriculum, whose task table the Curriculum view reads on demand), pause /
  * resume / stop, export of the current policy at any moment, and the Evaluate view's
  * import-and-play of a `.dgp` file step by step. Plain class, no worker APIs, so it is tested in
@@ -10,8 +11,12 @@ import { OpenedSite } from './opened-site.ts';
 import { policyFromSafetensors, policyToSafetensors } from '../policy/policy-safetensors.ts';
 import { attachPageFrames } from '../envs/web/page-frames.ts';
 import { DreamGymError, errorMessage, UsageError } from '../core/errors.ts';
-import { importNeuralModelFor } from '../experience/neural/model-io.ts';
-import type { NeuralExperienceModel } from '../experience/neural/model.ts';
+import { ModelFileError } from '../experience/neural/model-file.ts';
+import { ROOM_CLIENT_HEADER } from '../experience/llm/chat.ts';
+import { buildDream, disposeModel } from '../jobs/dream.ts';
+import { experienceModel, settingsSpec } from '../jobs/experience-models/registry.ts';
+import type { ExperienceChoice } from '../jobs/experience-models/create.ts';
+import { parseSpec } from '../jobs/spec.ts';
 import type { Observation, Task } from '../core/types.ts';
 import type { CurriculumRow, CurriculumSummary } from '../curriculum/curriculum.ts';
 import { envSpec } from '../envs/registry.ts';
@@ -31,7 +36,6 @@ import type { IterationMetrics } from '../train/metrics.ts';
 import type { DreamOptions, Trainer, TrainResult } from '../train/trainer.ts';
 import { createTrainer, train, type TrainJob } from '../jobs/train.ts';
 import type { EvalResult } from '../train/evaluate.ts';
-import { offlineRealTransitions } from '../jobs/offline-data.ts';
 import { publicTask, taskAt, type EpisodeStart, type PlayedStep } from './env-session.ts';
 import { IdbNeuralModelStore, type NeuralModelStore, type SavedNeuralModel } from './neural-model-store.ts';
 import type { BackendName } from '../platform/tf.ts';
@@ -54,6 +58,12 @@ export interface TrainRequest {
   syntheticBudget?: number;
   /** Mode dream: real transitions retrieved as examples for each prediction (default 3). */
   k?: number;
+  /**
+   * Mode dream: the experience model, as the Experience view chose it (a kind of the registry,
+   * jobs/experience-models/, that runs in a worker, and its settings); default the neural model
+   * this browser keeps for the env.
+   */
+  experience?: ExperienceChoice & { participant?: string };
   /** Mode dream: the Buffer view's cap, which the synthetic transitions written back respect (default: none). */
   storeLimits?: StoreLimits;
   seed: number;
@@ -314,7 +324,7 @@ export class TrainerService {
     const control = new TrainControl();
     this.control = control;
     this.state = 'starting';
-    let dream: (DreamOptions & { model: NeuralExperienceModel }) | null = null;
+    let dream: DreamOptions | null = null;
     let job: TrainJob;
     let checkpointEverySeconds: number;
     // The run's tasks are the environment's until it ends (its evaluations included).
@@ -339,7 +349,7 @@ export class TrainerService {
       const statsStore = request.recordStats ? (dream?.buffer?.store ?? (await this.openReplayStore().catch(() => null))) : null;
       job = { env: request.env, mode, algo: request.algo, backend, run, curriculum: Boolean(request.curriculum), algoConfig: request.algoConfig, dream: dream ?? undefined, statsStore, maxDifficulty: request.maxDifficulty };
     } catch (error) {
-      dream?.model.dispose();
+      if (dream) disposeModel(dream.model);
       restoreTasks();
       this.state = previous;
       throw error;
@@ -386,7 +396,7 @@ export class TrainerService {
       throw error;
     } finally {
       // The run's own copy of the model: the Experience view keeps (and may replace) the saved file.
-      dream?.model.dispose();
+      if (dream) disposeModel(dream.model);
       restoreTasks();
     }
   }
@@ -412,13 +422,17 @@ export class TrainerService {
   }
 
   /**
-   * Mode dream's model and retrieval: the neural model saved for the env (the Experience view fits
-   * or imports it) over the replay store's real transitions of that env (the Buffer view seeds
-   * them). Synthetic transitions are written back to the same store, as the CLI writes them to its
-   * buffer file; retrieval reads only the real ones. Each missing part is named with where to get it.
+   * Mode dream's model and retrieval, set up by the dream job: the experience model chosen in the
+   * Experience view (any kind that runs in a worker; the neural one is the model saved for the env,
+   * which that view fits or imports) over the replay store's real transitions of that env (the
+   * Buffer view seeds them). Synthetic transitions are written back to the same store, as the CLI
+   * writes them to its buffer file; retrieval reads only the real ones. Each missing part is named
+   * with where to get it.
    */
-  private async dreamOptions(request: TrainRequest, run: { syntheticBudget: number; k: number }): Promise<DreamOptions & { model: NeuralExperienceModel }> {
-    const { syntheticBudget: budget, k } = run;
+  private async dreamOptions(request: TrainRequest, run: { syntheticBudget: number; k: number }): Promise<DreamOptions> {
+    const choice = request.experience ?? { kind: 'neural' };
+    const entry = experienceModel(choice.kind, 'worker');
+    const settings = parseSpec(settingsSpec(entry), { ...(choice.settings ?? {}), k: run.k }, (field) => entry.settings[field]?.label ?? field);
     let store: ReplayStore;
     try {
       store = await this.openReplayStore();
@@ -426,29 +440,36 @@ export class TrainerService {
       throw new DreamGymError('storage', `mode dream retrieves from this browser's replay buffer, which could not be opened (${errorMessage(error)})`, { cause: error });
     }
     store.setLimits(request.storeLimits ?? { cap: null, evictReal: false });
-    const offlineTransitions = await offlineRealTransitions(store, request.env, { name: 'the replay buffer', howToSeed: 'seed it in the Buffer view first' });
+    return buildDream({
+      env: request.env,
+      experience: { kind: entry.kind, settings },
+      context: {
+        runtime: 'worker',
+        readFile: () => this.savedModelBytes(request.env),
+        ...(choice.participant !== undefined ? { headers: { [ROOM_CLIENT_HEADER]: choice.participant } } : {}),
+      },
+      store,
+      openBuffer: () => ReplayBuffer.open(store, { filter: { env: request.env, source: 'real' } }),
+      source: { name: 'the replay buffer', howToSeed: 'seed it in the Buffer view first' },
+      syntheticBudget: run.syntheticBudget,
+    }).catch((error: unknown) => {
+      if (entry.kind === 'neural' && error instanceof ModelFileError) {
+        throw new UsageError(`the saved neural model for ${request.env} cannot be used (${errorMessage(error)}); fit it again or import a .dgx file in the Experience view`, { cause: error });
+      }
+      throw error;
+    });
+  }
+
+  /** The neural model this browser keeps for `env` (the Experience view fits or imports it), as bytes. */
+  private async savedModelBytes(env: string): Promise<Uint8Array> {
     let saved: SavedNeuralModel | undefined;
     try {
-      saved = await this.savedModel(request.env);
+      saved = await this.savedModel(env);
     } catch (error) {
       throw new DreamGymError('storage', `the saved neural models could not be read (${errorMessage(error)}); fit or import one in the Experience view`, { cause: error });
     }
-    if (!saved) {
-      throw new UsageError(`no neural experience model is fitted for ${request.env} in this browser: fit one (or import a .dgx file) in the Experience view first`);
-    }
-    let model: NeuralExperienceModel;
-    try {
-      model = importNeuralModelFor(saved.bytes, request.env).model;
-    } catch (error) {
-      throw new UsageError(`the saved neural model for ${request.env} cannot be used (${errorMessage(error)}); fit it again or import a .dgx file in the Experience view`, { cause: error });
-    }
-    try {
-      const buffer = await ReplayBuffer.open(store, { filter: { env: request.env, source: 'real' } });
-      return { model, buffer, k, syntheticBudget: budget, offlineTransitions };
-    } catch (error) {
-      model.dispose();
-      throw error;
-    }
+    if (!saved) throw new UsageError(`no neural experience model is fitted for ${env} in this browser: fit one (or import a .dgx file) in the Experience view first`);
+    return saved.bytes;
   }
 
   /** Pause a running run; returns the state after (a run that already ended is not 'paused'). */

@@ -30,7 +30,7 @@ export const CURRICULUM_BY_DEFAULT: Readonly<Record<TrainMode, boolean>> = { rea
  * How a dream's experience model answers each step: `sample` draws the next state where the model is
  * unsure (which objects a room holds), `likeliest` always gives its likeliest prediction. Sampling is
  * what lets a searching policy find things in a dream: the likeliest room of a household holds none
- * of the task's objects (results/fidelity/README.md).
+ * of the task's objects (results/experience-model/fidelity/README.md).
  */
 export type Imagine = 'sample' | 'likeliest';
 export const IMAGINE_MODES: readonly Imagine[] = ['sample', 'likeliest'];

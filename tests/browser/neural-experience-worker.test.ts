@@ -50,11 +50,11 @@ describe('the neural experience model in a worker (real Chromium, tfjs on WebGPU
     expect(events.some((e) => e.phase === 'prepare')).toBe(true);
     expect(events.some((e) => e.phase === 'train' && e.total > 0)).toBe(true);
 
-    expect(await service.backendInfo('shop')).toEqual({ kind: 'neural', name: 'neural', predictsOnPage: false });
+    expect(await service.experienceInfo('shop')).toEqual({ kind: 'neural', name: 'neural', predictsOnPage: false });
     const start = await service.start('shop', 'test', 0);
     expect(start.observation.text).toMatch(/^page: search/);
     const step = await service.step('search[running shoes]');
-    expect(step.backend).toBe('neural');
+    expect(step.experience).toBe('neural');
     expect(step.predicted.valid).toBe(true);
     expect(step.predicted.reasoning.length).toBeGreaterThan(0);
     expect(step.predicted.next.text).toMatch(/^page: /);
@@ -78,7 +78,7 @@ describe('the neural experience model in a worker (real Chromium, tfjs on WebGPU
     expect(status.model!.history).toEqual(fit.model.history);
     await reloaded.start('shop', 'test', 0);
     const again = await reloaded.step('search[running shoes]');
-    expect(again.backend).toBe('neural');
+    expect(again.experience).toBe('neural');
     expect(again.predicted).toEqual(step.predicted);
   }, 300_000);
 });

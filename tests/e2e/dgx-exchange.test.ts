@@ -86,7 +86,7 @@ describe('.dgx experience model files between the CLI and the app', () => {
     const errors = collectErrors(page);
     await openExperience(page);
     await expect.poll(() => page.getByTestId('neural-model').textContent(), { timeout: 30_000 }).toBe('No neural model is fitted for shop yet.');
-    expect(await page.getByTestId('active-backend').textContent()).toBe('knn');
+    expect(await page.getByTestId('active-experience').textContent()).toBe('knn');
     expect(await page.getByTestId('neural-chart').count()).toBe(0);
 
     // Import the CLI's file through the view's file input.
@@ -96,7 +96,7 @@ describe('.dgx experience model files between the CLI and the app', () => {
     );
     await expect.poll(() => page.getByTestId('neural-model').textContent(), { timeout: 60_000 }).toMatch(summary);
     expect(await page.getByTestId('neural-file-error').count()).toBe(0);
-    await expect.poll(() => page.getByTestId('active-backend').textContent(), { timeout: 30_000 }).toBe('neural');
+    await expect.poll(() => page.getByTestId('active-experience').textContent(), { timeout: 30_000 }).toBe('neural');
     expect(await page.getByTestId('neural-hint').count()).toBe(0);
 
     // The epoch chart carries the CLI's history: the latest point is epoch 2, with the CLI's scores.
@@ -126,7 +126,7 @@ describe('.dgx experience model files between the CLI and the app', () => {
     await expect.poll(() => page.getByTestId('neural-model').textContent(), { timeout: 30_000 }).toBe('No neural model is fitted for shop yet.');
     await page.getByLabel('Epochs', { exact: true }).fill(String(EPOCHS));
     await page.getByRole('button', { name: 'Fit', exact: true }).click();
-    await expect.poll(() => page.getByTestId('active-backend').textContent(), { timeout: 400_000 }).toBe('neural');
+    await expect.poll(() => page.getByTestId('active-experience').textContent(), { timeout: 400_000 }).toBe('neural');
     expect(await page.getByTestId('fit-status').textContent()).toBe('Fitted.');
     const shown = (await page.getByTestId('neural-model').textContent()) ?? '';
     const match = /^Fitted .* on (\S+) · ([\d,]+) real transitions(?: \(([\d,]+) held out\))? · (\d+) epochs? · \d+ KB, saved in this browser\.$/.exec(shown);

@@ -32,7 +32,7 @@ describe('the Experience view, driven by a person in Chromium', () => {
 
     await page.getByRole('link', { name: 'Experience' }).click();
     await expect.poll(() => page.getByRole('link', { name: 'Experience' }).getAttribute('aria-current')).toBe('page'); // the tab follows the hash change a tick later
-    await expect.poll(() => page.getByTestId('active-backend').textContent()).toBe('knn');
+    await expect.poll(() => page.getByTestId('active-experience').textContent()).toBe('knn');
     await expect.poll(() => page.getByTestId('buffer-note').textContent(), { timeout: 30_000 })
       .toBe(`Retrieval draws on the ${seeded.toLocaleString('en-US')} real shop transitions in the replay buffer (Buffer view).`);
 
@@ -98,7 +98,7 @@ describe('the Experience view, driven by a person in Chromium', () => {
     await page.getByRole('heading', { name: 'Experience model', exact: true }).waitFor();
     // Nothing fitted yet: the neural choice is the default, kNN answers, and the view says how to get one.
     expect(await page.getByRole('radio', { name: /Neural \(no download\)/ }).isChecked()).toBe(true);
-    await expect.poll(() => page.getByTestId('active-backend').textContent(), { timeout: 30_000 }).toBe('knn');
+    await expect.poll(() => page.getByTestId('active-experience').textContent(), { timeout: 30_000 }).toBe('knn');
     await expect.poll(() => page.getByTestId('neural-hint').textContent(), { timeout: 30_000 }).toMatch(/^No neural model is fitted for shop yet, so kNN answers\./);
     expect(await page.getByRole('button', { name: 'Fit the neural model (no download)' }).isVisible()).toBe(true);
     expect(await page.getByTestId('neural-model').textContent()).toBe('No neural model is fitted for shop yet.');
@@ -112,7 +112,7 @@ describe('the Experience view, driven by a person in Chromium', () => {
     const stop = page.getByRole('button', { name: 'Stop', exact: true });
     expect(await stop.count()).toBe(1);
     expect(await page.getByLabel('Retrieved real transitions per step (k)').isEnabled()).toBe(true);
-    await expect.poll(() => page.getByTestId('active-backend').textContent(), { timeout: 240_000 }).toBe('neural');
+    await expect.poll(() => page.getByTestId('active-experience').textContent(), { timeout: 240_000 }).toBe('neural');
     expect(await page.getByTestId('fit-status').textContent()).toBe('Fitted.');
     expect(await stop.isDisabled()).toBe(true);
     expect(await page.getByTestId('neural-hint').count()).toBe(0);
@@ -161,12 +161,12 @@ describe('the Experience view, driven by a person in Chromium', () => {
     await expect.poll(() => page.getByTestId('fit-status').textContent(), { timeout: 60_000 }).toBe('Stopped: the model that was there is kept.');
     expect(await page.getByRole('status').filter({ hasText: 'The fit was stopped; shop keeps the model it had.' }).count()).toBe(1);
     expect(await page.getByTestId('neural-model').textContent()).toBe(before);
-    expect(await page.getByTestId('active-backend').textContent()).toBe('neural');
+    expect(await page.getByTestId('active-experience').textContent()).toBe('neural');
     expect(await page.getByRole('alert').count()).toBe(0);
 
     // A reload finds the model in IndexedDB and uses it.
     await page.reload();
-    await expect.poll(() => page.getByTestId('active-backend').textContent(), { timeout: 60_000 }).toBe('neural');
+    await expect.poll(() => page.getByTestId('active-experience').textContent(), { timeout: 60_000 }).toBe('neural');
     const summary = await page.getByTestId('neural-model').textContent();
     expect(summary).toMatch(/^Fitted .* on wasm/);
     expect(await page.getByTestId('neural-backend').textContent()).toBe('tfjs backend: wasm');
@@ -194,14 +194,14 @@ describe('the Experience view, driven by a person in Chromium', () => {
     await importer.setInputFiles({ name: 'policy.dgx', mimeType: 'application/octet-stream', buffer: Buffer.from(policy) });
     await expect.poll(() => fileError.textContent(), { timeout: 30_000 }).toMatch(/^policy\.dgx: .*policy file \(\.dgp\), not an experience model file/);
     expect(await page.getByTestId('neural-model').textContent()).toBe(summary);
-    expect(await page.getByTestId('active-backend').textContent()).toBe('neural');
+    expect(await page.getByTestId('active-experience').textContent()).toBe('neural');
     await page.screenshot({ path: `${ARTIFACTS}/experience-neural-bad-file.png`, fullPage: true });
 
     // The exported file imports cleanly.
     await importer.setInputFiles(file);
     await expect.poll(() => page.getByTestId('neural-model').textContent(), { timeout: 60_000 }).toMatch(/^Imported from neural-shop-.*\.dgx .* on wasm/);
     expect(await fileError.count()).toBe(0);
-    expect(await page.getByTestId('active-backend').textContent()).toBe('neural');
+    expect(await page.getByTestId('active-experience').textContent()).toBe('neural');
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.screenshot({ path: `${ARTIFACTS}/experience-neural-dark.png`, fullPage: true });
     expect(errors).toEqual([]);
@@ -250,7 +250,7 @@ describe('the Experience view, driven by a person in Chromium', () => {
     expect(await load.isEnabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Cancel loading' }).isDisabled()).toBe(true);
     expect(await page.getByTestId('load-status').textContent()).toBe('Loading failed (see the message above).');
-    expect(await page.getByTestId('active-backend').textContent()).toBe('knn');
+    expect(await page.getByTestId('active-experience').textContent()).toBe('knn');
     expect((await page.locator('main').innerText()).length).toBeGreaterThan(200);
     expect(await page.getByRole('button', { name: 'Start episode' }).isEnabled()).toBe(true);
     await page.screenshot({ path: `${ARTIFACTS}/experience-webllm-offline.png`, fullPage: true });
@@ -276,7 +276,7 @@ describe('the Experience view, driven by a person in Chromium', () => {
     await page.getByLabel('Base URL').fill('http://127.0.0.1:9');
     await page.getByLabel('Model name').fill('qwen2.5:0.5b');
     await page.getByRole('button', { name: 'Use this endpoint' }).click();
-    await expect.poll(() => page.getByTestId('active-backend').textContent(), { timeout: 30_000 }).toBe('llm:http/qwen2.5:0.5b@127.0.0.1:9');
+    await expect.poll(() => page.getByTestId('active-experience').textContent(), { timeout: 30_000 }).toBe('llm:http/qwen2.5:0.5b@127.0.0.1:9');
 
     await page.getByRole('button', { name: 'Start episode' }).click();
     await page.getByLabel('Search the store').fill('shoes');
@@ -292,7 +292,7 @@ describe('the Experience view, driven by a person in Chromium', () => {
     await page.getByLabel('Base URL').fill('localhost:8080');
     await page.getByRole('button', { name: 'Use this endpoint' }).click();
     await expect.poll(() => alert.textContent(), { timeout: 30_000 }).toMatch(/must start with http:\/\/ or https:\/\//);
-    expect(await page.getByTestId('active-backend').textContent()).toBe('llm:http/qwen2.5:0.5b@127.0.0.1:9');
+    expect(await page.getByTestId('active-experience').textContent()).toBe('llm:http/qwen2.5:0.5b@127.0.0.1:9');
     await page.screenshot({ path: `${ARTIFACTS}/experience-http-refused.png`, fullPage: true });
     expect(pageErrors).toEqual([]);
   }, 240_000);
@@ -315,7 +315,7 @@ describe('the Experience view, driven by a person in Chromium', () => {
       await page.getByLabel('Base URL').fill(server.url);
       await page.getByLabel('Model name').fill('prose-model');
       await page.getByRole('button', { name: 'Use this endpoint' }).click();
-      await expect.poll(() => page.getByTestId('active-backend').textContent(), { timeout: 30_000 }).toMatch(/^llm:http\/prose-model@/);
+      await expect.poll(() => page.getByTestId('active-experience').textContent(), { timeout: 30_000 }).toMatch(/^llm:http\/prose-model@/);
       await page.getByRole('button', { name: 'Start episode' }).click();
       await page.getByLabel('Search the store').fill('shoes');
       await page.getByRole('button', { name: 'Search', exact: true }).click();

@@ -35,7 +35,7 @@ describe('joining a room from the host link', () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 1100 } });
       const errors = collectErrors(page);
       await page.goto(link);
-      await expect.poll(() => page.getByTestId('active-backend').textContent(), { timeout: 30_000 }).toBe(`llm:http/knn@${new URL(url).host}`);
+      await expect.poll(() => page.getByTestId('active-experience').textContent(), { timeout: 30_000 }).toBe(`llm:http/knn@${new URL(url).host}`);
       expect(await page.getByRole('status').filter({ hasText: 'You joined the room' }).textContent()).toMatch(/You joined the room at 127\.0\.0\.1:\d+: its knn model answers this view's steps\./);
       // The key is not left in the address bar (nor in the history).
       expect(new URL(page.url()).hash).toBe('#experience');

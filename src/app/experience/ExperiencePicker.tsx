@@ -1,20 +1,17 @@
+import { Fragment } from 'preact';
 import { BackendProbeNote } from '../BackendProbeNote.tsx';
 import type { NeuralFitEvent, NeuralModelInfo } from '../../services/experience-protocol.ts';
 import { formatNumber, LiveChart, type ChartSeries } from '../train/LiveChart.tsx';
-import { MAX_K } from '../../replay/retrieval.ts';
-import { active, backendKind, type BackendKind, busy, selectedEnv } from './experience-state.ts';
-import { applyBackend, applying, chooseKind, fitFromHint, httpApiKey, httpBaseUrl, httpModel, kExamples, setK } from './experience-store.ts';
+import { MAX_K, MIN_K } from '../../jobs/experience-models/retrieval-k.ts';
+import { active, busy, experienceKind, experienceModels, selectedEnv, type ExperienceKind } from './experience-state.ts';
+import { applyExperience, applying, chooseKind, fitFromHint, httpApiKey, httpEndpoint, httpModel, kExamples, otherSettings, setK } from './experience-store.ts';
 import { chartEpochs, exportNeural, fitEnv, fitEpochs, fitNeural, fitProgress, fitState, forgetNeural, importNeuralFile, isFitting, MAX_EPOCHS, neural, neuralFileBusy, neuralFileError, stopFit, tfBackend } from './neural-store.ts';
 import { addCustomModel, cacheState, cancelLoad, chooseModel, customId, customLibUrl, customModelUrl, deleteSelectedFromCache, deleting, loadProgress, loadState, modelListState, models, selectedModel, selectedOption, shaderF16 } from './webllm-store.ts';
 
 // Every string from WebLLM (progress text, model ids, URLs) or from a model file is a JSX text child: shown as text, never as HTML.
 
-const KINDS: { kind: BackendKind; label: string; help: string }[] = [
-  { kind: 'neural', label: 'Neural (no download)', help: 'a small network learned here from the real transitions in the buffer; the default (kNN answers until it is fitted)' },
-  { kind: 'knn', label: 'kNN', help: 'copies what happened after the most similar real transition in the buffer; no download, the floor every model must beat' },
-  { kind: 'http', label: 'HTTP endpoint', help: 'any OpenAI-compatible server: llama.cpp, Ollama, vLLM, SGLang' },
-  { kind: 'webllm', label: 'WebLLM', help: 'a small model downloaded once and run in this browser on the GPU' },
-];
+/** The models with a panel of their own below; any other kind the registry adds gets its settings as plain fields (OtherFields). */
+const OWN_PANELS: readonly ExperienceKind[] = ['neural', 'knn', 'http', 'webllm'];
 
 const CACHE_TEXT: Record<string, string> = {
   checking: 'Checking the browser cache…',
@@ -26,7 +23,7 @@ const CACHE_TEXT: Record<string, string> = {
 function KnnFields() {
   return (
     <div class="row">
-      <button type="button" class="primary" disabled={applying.value || busy.value || active.value.kind === 'knn'} onClick={() => void applyBackend()}>
+      <button type="button" class="primary" disabled={applying.value || busy.value || active.value.kind === 'knn'} onClick={() => void applyExperience()}>
         Use kNN
       </button>
     </div>
@@ -146,7 +143,7 @@ function NeuralFields() {
       <FitProgress />
       <FidelityChart />
       <div class="row">
-        <button type="button" class="primary" disabled={applying.value || busy.value || active.value.kind === 'neural'} onClick={() => void applyBackend()}>
+        <button type="button" class="primary" disabled={applying.value || busy.value || active.value.kind === 'neural'} onClick={() => void applyExperience()}>
           Use the neural model
         </button>
         <button type="button" disabled={!info || fileBusy || fitting} onClick={() => void exportNeural()}>Export .dgx</button>
@@ -167,13 +164,13 @@ function NeuralFields() {
 
 function HttpFields() {
   return (
-    <form onSubmit={(e) => { e.preventDefault(); void applyBackend(); }}>
+    <form onSubmit={(e) => { e.preventDefault(); void applyExperience(); }}>
       <fieldset class="plain" disabled={applying.value || busy.value}>
         <legend class="visually-hidden">Endpoint</legend>
         <div class="form-grid">
           <label for="http-base-url">Base URL</label>
-          <input id="http-base-url" type="text" inputMode="url" value={httpBaseUrl.value} spellcheck={false} placeholder="http://127.0.0.1:8080"
-            onInput={(e) => { httpBaseUrl.value = (e.target as HTMLInputElement).value; }} />
+          <input id="http-base-url" type="text" inputMode="url" value={httpEndpoint.value} spellcheck={false} placeholder="http://127.0.0.1:8080"
+            onInput={(e) => { httpEndpoint.value = (e.target as HTMLInputElement).value; }} />
           <label for="http-model">Model name</label>
           <input id="http-model" type="text" value={httpModel.value} spellcheck={false} placeholder="qwen2.5:0.5b"
             onInput={(e) => { httpModel.value = (e.target as HTMLInputElement).value; }} />
@@ -235,7 +232,7 @@ function WebLlmFields() {
         </p>
       )}
       <div class="row">
-        <button type="button" class="primary" disabled={loading || busy.value || !selectedModel.value} onClick={() => void applyBackend()}>Load model</button>
+        <button type="button" class="primary" disabled={loading || busy.value || !selectedModel.value} onClick={() => void applyExperience()}>Load model</button>
         <button type="button" disabled={!loading} onClick={cancelLoad}>Cancel loading</button>
         <button type="button" disabled={loading || deleting.value || !selectedModel.value || cacheState.value === 'unavailable' || cacheState.value === 'checking'}
           onClick={() => void deleteSelectedFromCache()}>
@@ -270,12 +267,42 @@ function WebLlmFields() {
   );
 }
 
-export function BackendPanel() {
-  const kind = backendKind.value;
+/** A model the registry adds without a panel here: its settings as the registry labels them, then Use. */
+function OtherFields({ kind }: { kind: ExperienceKind }) {
+  const summary = experienceModels.value.find((m) => m.kind === kind);
+  if (!summary) return null;
+  const typed = otherSettings.value[kind] ?? {};
+  const set = (field: string, text: string) => { otherSettings.value = { ...otherSettings.value, [kind]: { ...typed, [field]: text } }; };
   return (
-    <section class="panel" aria-labelledby="backend-title">
-      <h2 id="backend-title">Experience model</h2>
-      <p class="small">In use: <strong data-testid="active-backend">{active.value.name}</strong></p>
+    <form onSubmit={(e) => { e.preventDefault(); void applyExperience(); }}>
+      {summary.settings.length > 0 && (
+        <div class="form-grid">
+          {summary.settings.map((s) => (
+            <Fragment key={s.field}>
+              <label for={`setting-${kind}-${s.field}`}>{s.label}</label>
+              {s.input === 'secret'
+                ? <input id={`setting-${kind}-${s.field}`} type="password" autoComplete="off" title={s.help} value={typed[s.field] ?? ''} onInput={(e) => set(s.field, (e.target as HTMLInputElement).value)} />
+                : s.input === 'number'
+                  ? <input id={`setting-${kind}-${s.field}`} type="number" title={s.help} value={typed[s.field] ?? ''} onInput={(e) => set(s.field, (e.target as HTMLInputElement).value)} />
+                  : <input id={`setting-${kind}-${s.field}`} type="text" title={s.help} value={typed[s.field] ?? ''} onInput={(e) => set(s.field, (e.target as HTMLInputElement).value)} />}
+            </Fragment>
+          ))}
+        </div>
+      )}
+      <div class="row">
+        <button type="submit" class="primary" disabled={applying.value || busy.value || active.value.kind === kind}>Use {summary.label}</button>
+      </div>
+    </form>
+  );
+}
+
+/** The Experience view's model picker: every model the registry offers the app, each with its panel. */
+export function ExperiencePicker() {
+  const kind = experienceKind.value;
+  return (
+    <section class="panel" aria-labelledby="experience-title">
+      <h2 id="experience-title">Experience model</h2>
+      <p class="small">In use: <strong data-testid="active-experience">{active.value.name}</strong></p>
       {active.value.fallback && (
         <p class="small hint" data-testid="neural-hint">
           {active.value.fallback}{' '}
@@ -283,11 +310,11 @@ export function BackendPanel() {
         </p>
       )}
       <fieldset class="backend-kinds">
-        <legend>Backend</legend>
-        {KINDS.map((k) => (
-          <label key={k.kind} class="backend-kind">
-            <input type="radio" name="experience-backend" value={k.kind} checked={kind === k.kind} onChange={() => chooseKind(k.kind)} />
-            {' '}<strong>{k.label}</strong> <span class="muted small">{k.help}</span>
+        <legend>Model</legend>
+        {experienceModels.value.map((m) => (
+          <label key={m.kind} class="backend-kind">
+            <input type="radio" name="experience-model" value={m.kind} checked={kind === m.kind} onChange={() => chooseKind(m.kind)} />
+            {' '}<strong>{m.label}</strong> <span class="muted small">{m.help}</span>
           </label>
         ))}
       </fieldset>
@@ -295,9 +322,10 @@ export function BackendPanel() {
       {kind === 'knn' && <KnnFields />}
       {kind === 'http' && <HttpFields />}
       {kind === 'webllm' && <WebLlmFields />}
+      {!OWN_PANELS.includes(kind) && <OtherFields kind={kind} />}
       <div class="row">
         <label for="k-examples">Retrieved real transitions per step (k)</label>
-        <input id="k-examples" type="number" min={1} max={MAX_K} step={1} value={Number.isNaN(kExamples.value) ? '' : kExamples.value} disabled={busy.value}
+        <input id="k-examples" type="number" min={MIN_K} max={MAX_K} step={1} value={Number.isNaN(kExamples.value) ? '' : kExamples.value} disabled={busy.value}
           onInput={(e) => void setK((e.target as HTMLInputElement).valueAsNumber)} />
       </div>
     </section>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { envs } from '../env-client.ts';
 import { ActionPanel } from '../play/ActionPanel.tsx';
 import { EpisodeColumns } from '../play/EpisodeColumns.tsx';
-import { BackendPanel } from './BackendPanel.tsx';
+import { ExperiencePicker } from './ExperiencePicker.tsx';
 import { active, busy, error, meter, modelStats, note, selectedEnv, selectedSplit, taskIndex } from './experience-state.ts';
 import { act, bufferCounts, chooseEnv, currentEnv, episode, isDone, lastStep, observation, openView, resetMeter, splitSize, startEpisode, stepping, steppingSince, steps, stopStep } from './experience-store.ts';
 import { connectJoinedRoom, joinRoomFromLocation } from './join-room.ts';
@@ -142,7 +142,7 @@ export function ExperienceView() {
     <>
       {error.value && <p class="error" role="alert" data-testid="experience-error">{error.value}</p>}
       {note.value && <p class="note" role="status">{note.value}</p>}
-      <BackendPanel />
+      <ExperiencePicker />
       <TaskPicker />
       <Episode />
       {last && <StepComparison step={last} />}

@@ -62,7 +62,7 @@ export function StepComparison({ step }: { step: ExperienceStep }) {
       )}
       <div class="columns compare">
         <section class="panel" aria-labelledby="predicted-title" data-testid="predicted">
-          <h3 id="predicted-title">Experience model <span class="muted small">{step.backend}</span></h3>
+          <h3 id="predicted-title">Experience model <span class="muted small">{step.experience}</span></h3>
           {!asked && <p class="muted small" data-testid="predicted-not-asked">Not asked: the action is not admissible, so the simulator ends in its failure state.</p>}
           {unusable && <p class="warning small" data-testid="predicted-problem">Unusable: {predicted.problem ?? 'the model gave no valid prediction'}</p>}
           {unusable && predicted.reply !== undefined && (

@@ -1,19 +1,20 @@
 /**
- * What the Experience view's stores share: the messages, the chosen env and task, the backend in
- * use and the fidelity meter, and the command runner. The backend and the episode
+ * What the Experience view's stores share: the messages, the chosen env and task, the experience
+ * model in use and the fidelity meter, and the command runner. The model choice and the episode
  * (experience-store.ts), WebLLM (webllm-store.ts) and the neural model (neural-store.ts) each keep
  * the rest of their own state.
  */
 import { signal } from '@preact/signals';
 import type { ExperienceStats } from '../../experience/types.ts';
-import type { BackendChoice, BackendInfo, FidelityMeter } from '../../services/experience-protocol.ts';
+import type { ExperienceInfo, ExperienceModelSummary, ExperienceViewChoice, FidelityMeter } from '../../services/experience-protocol.ts';
 import { commandRunner } from '../command.ts';
 import { experienceClient } from '../experience-client.ts';
 
-export type BackendKind = BackendChoice['kind'];
+/** A kind of the experience-model registry (jobs/experience-models/). */
+export type ExperienceKind = string;
 
 /** The worker's default until it says more: the neural model, which is kNN until one is fitted. */
-const DEFAULT_BACKEND: BackendInfo = { kind: 'neural', name: 'knn', predictsOnPage: false };
+const DEFAULT_EXPERIENCE: ExperienceInfo = { kind: 'neural', name: 'knn', predictsOnPage: false };
 
 /** The last failure, shown in an alert until the next command starts. */
 export const error = signal<string | null>(null);
@@ -30,26 +31,28 @@ export interface RoomLink {
 /** The room this tab joined from its link; its requests carry `participant`, so the host counts this tab apart. */
 export const joinedRoom = signal<(RoomLink & { participant: string }) | null>(null);
 
-/** The backend the picker shows, and the one the steps use. */
-export const backendKind = signal<BackendKind>('neural');
-export const active = signal<BackendInfo>(DEFAULT_BACKEND);
+/** The experience model the picker shows, and the one the steps use. */
+export const experienceKind = signal<ExperienceKind>('neural');
+export const active = signal<ExperienceInfo>(DEFAULT_EXPERIENCE);
+/** The models the picker offers, as the experience worker derives them from the registry (empty until it answers). */
+export const experienceModels = signal<ExperienceModelSummary[]>([]);
 
 export const selectedEnv = signal('shop');
 export const selectedSplit = signal('test');
 export const taskIndex = signal(0);
 export const meter = signal<FidelityMeter | null>(null);
 export const modelStats = signal<ExperienceStats | null>(null);
-/** A command is running (start, step, backend change). */
+/** A command is running (start, step, a change of model). */
 export const busy = signal(false);
 
 /** Run a command; its failure becomes the view's error. Returns false when it failed. */
 export const command = commandRunner(error);
 
-/** Make `choice` the backend the worker steps with; the meter starts over. */
-export async function useBackend(choice: BackendChoice): Promise<void> {
+/** Make `choice` the experience model the worker steps with; the meter starts over. */
+export async function useExperience(choice: ExperienceViewChoice): Promise<void> {
   const client = experienceClient();
-  await client.setBackend(choice);
-  active.value = await client.backendInfo(selectedEnv.value);
+  await client.chooseExperience(choice);
+  active.value = await client.experienceInfo(selectedEnv.value);
   meter.value = await client.meter();
   modelStats.value = null;
 }

@@ -1,6 +1,6 @@
 /**
  * State of the Experience view as signals, and the commands that drive it: the backend picker and
- * the hand-stepped episode. The real environment, retrieval and the neural, kNN and HTTP models
+ * the hand-stepped episode. The real environment, retrieval and every model that runs in a worker
  * live in the experience worker; WebLLM (webllm-store.ts) and the neural model (neural-store.ts)
  * keep their own state; experience-state.ts holds what they share. Module signals, so switching
  * tabs keeps the backend, the episode, the meter and a fit in progress. Every failure is shown as
@@ -10,19 +10,19 @@ import { computed, signal } from '@preact/signals';
 import { errorMessage } from '../../core/errors.ts';
 import type { Observation } from '../../core/types.ts';
 import type { ExperiencePrediction } from '../../experience/types.ts';
-import { DEFAULT_K, MAX_K } from '../../replay/retrieval.ts';
-import type { BackendChoice, BufferCounts, ExperienceStart, ExperienceStep } from '../../services/experience-protocol.ts';
+import { DEFAULT_K, MAX_K, MIN_K } from '../../jobs/experience-models/retrieval-k.ts';
+import type { ExperienceViewChoice, BufferCounts, ExperienceStart, ExperienceStep } from '../../services/experience-protocol.ts';
 import { defaultSplit, envs, loadEnvs } from '../env-client.ts';
 import { experienceClient, onExperienceCrash } from '../experience-client.ts';
 import {
-  active, backendKind, busy, command, error, joinedRoom, meter, modelStats, note, selectedEnv, selectedSplit, taskIndex, useBackend, type BackendKind,
+  active, experienceKind, experienceModels, busy, command, error, joinedRoom, meter, modelStats, note, selectedEnv, selectedSplit, taskIndex, useExperience, type ExperienceKind,
 } from './experience-state.ts';
 import { fitNeural, fitState, isFitting, neuralFileBusy, refreshNeural } from './neural-store.ts';
 import { currentPageModel, listWebLlmModels, loadWebLlm, modelListState, releasePageModel } from './webllm-store.ts';
 
 export const applying = signal(false);
 export const kExamples = signal(DEFAULT_K);
-export const httpBaseUrl = signal('http://127.0.0.1:8080');
+export const httpEndpoint = signal('http://127.0.0.1:8080');
 export const httpModel = signal('');
 export const httpApiKey = signal('');
 
@@ -57,12 +57,19 @@ onExperienceCrash((message) => {
   if (isFitting.value) fitState.value = 'error';
 });
 
-/** The view opened: envs, the buffer's counts, and (once) the backend the worker has. */
+/**
+ * The settings of a model the picker offers without a panel of its own (one added to the registry):
+ * field → the text typed, by kind.
+ */
+export const otherSettings = signal<Record<string, Record<string, string>>>({});
+
+/** The view opened: envs, the models the worker offers, the buffer's counts, and (once) the model the worker has. */
 export async function openView(): Promise<void> {
   if (envs.value.length === 0) await command(async () => void (await loadEnvs()));
+  if (experienceModels.value.length === 0) await command(async () => void (experienceModels.value = await experienceClient().experienceModels()));
   await refreshCounts();
   await refreshNeural();
-  if (backendKind.value === 'webllm' && modelListState.value === 'idle') await listWebLlmModels();
+  if (experienceKind.value === 'webllm' && modelListState.value === 'idle') await listWebLlmModels();
 }
 
 export async function refreshCounts(): Promise<void> {
@@ -79,40 +86,51 @@ export function chooseEnv(name: string): void {
   void refreshNeural();
 }
 
-export function chooseKind(kind: BackendKind): void {
-  backendKind.value = kind;
+export function chooseKind(kind: ExperienceKind): void {
+  experienceKind.value = kind;
   if (kind === 'webllm' && (modelListState.value === 'idle' || modelListState.value === 'error')) void listWebLlmModels();
 }
 
-// --- the backend -------------------------------------------------------------------------------
+// --- the experience model ----------------------------------------------------------------------
 
-/** Make the picked backend the one the steps use (WebLLM: download and load the model). */
-export async function applyBackend(): Promise<void> {
-  if (backendKind.value === 'webllm') return loadWebLlm();
+/** The picked model as the worker takes it: its kind and the settings its panel holds. */
+export function pickedExperience(kind: ExperienceKind = experienceKind.value): ExperienceViewChoice {
+  if (kind === 'http') {
+    const room = joinedRoom.value;
+    const endpoint = httpEndpoint.value.trim();
+    return {
+      kind,
+      settings: { endpoint, model: httpModel.value.trim(), ...(httpApiKey.value ? { apiKey: httpApiKey.value } : {}) },
+      // Only the room's own server gets the participant header (another server's CORS may refuse it).
+      ...(room && room.endpoint === endpoint ? { participant: room.participant } : {}),
+    };
+  }
+  if (kind === 'neural' || kind === 'knn') return { kind };
+  const typed = otherSettings.value[kind] ?? {};
+  const summary = experienceModels.value.find((m) => m.kind === kind);
+  const settings = Object.fromEntries(
+    Object.entries(typed)
+      .filter(([, text]) => text.trim() !== '')
+      .map(([field, text]) => [field, summary?.settings.find((s) => s.field === field)?.input === 'number' ? Number(text) : text]),
+  );
+  return { kind, settings };
+}
+
+/** Make the picked model the one the steps use (WebLLM: download and load the model). */
+export async function applyExperience(): Promise<void> {
+  if (experienceKind.value === 'webllm') return loadWebLlm();
   if (applying.value || busy.value) return;
   applying.value = true;
   error.value = null;
   note.value = null;
-  const room = joinedRoom.value;
-  const baseUrl = httpBaseUrl.value.trim();
-  const choice: BackendChoice = backendKind.value === 'http'
-    ? {
-        kind: 'http',
-        baseUrl,
-        model: httpModel.value.trim(),
-        ...(httpApiKey.value ? { apiKey: httpApiKey.value } : {}),
-        // Only the room's own server gets the participant header (another server's CORS may refuse it).
-        ...(room && room.endpoint === baseUrl ? { participant: room.participant } : {}),
-      }
-    : { kind: backendKind.value === 'knn' ? 'knn' : 'neural' };
-  const ok = await command(() => useBackend(choice));
+  const ok = await command(() => useExperience(pickedExperience()));
   if (ok) await releasePageModel();
   applying.value = false;
 }
 
 export async function setK(k: number): Promise<void> {
   kExamples.value = k;
-  if (!Number.isInteger(k) || k < 1 || k > MAX_K) return;
+  if (!Number.isInteger(k) || k < MIN_K || k > MAX_K) return;
   await command(() => experienceClient().setK(k));
 }
 

@@ -52,7 +52,7 @@ export async function refreshNeural(): Promise<void> {
   await command(async () => {
     const client = experienceClient();
     // What answers first: it loads a saved model (starting tfjs), which the status then reports.
-    const info = await client.backendInfo(env);
+    const info = await client.experienceInfo(env);
     const status = await client.neuralStatus(env);
     if (selectedEnv.value !== env) return;
     neural.value = status;

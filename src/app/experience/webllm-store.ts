@@ -4,7 +4,7 @@
  */
 import { computed, signal } from '@preact/signals';
 import { errorMessage } from '../../core/errors.ts';
-import { active, busy, command, error, note, useBackend } from './experience-state.ts';
+import { active, busy, command, error, note, useExperience } from './experience-state.ts';
 import type { LoadProgress, ModelCacheStatus, ModelOption, ModelRecord, PageModel } from './webllm.ts';
 
 export type LoadState = 'idle' | 'loading' | 'ready' | 'stopped' | 'error';
@@ -124,7 +124,7 @@ export async function loadWebLlm(): Promise<void> {
   // default (the neural model, or kNN where none is fitted) meanwhile.
   if (active.value.kind === 'webllm') {
     await releasePageModel();
-    await command(() => useBackend({ kind: 'neural' }));
+    await command(() => useExperience({ kind: 'neural' }));
   }
   try {
     const mod = await webllmModule();
@@ -142,7 +142,7 @@ export async function loadWebLlm(): Promise<void> {
     }
     pageModel = model;
     stopPageModelCrashWatch = model.onCrash((crash) => void pageModelCrashed(crash.message));
-    await useBackend({ kind: 'webllm', modelId });
+    await useExperience({ kind: 'webllm', settings: { modelId } });
     loadState.value = 'ready';
     loadProgress.value = { progress: 1, text: `${modelId} is loaded and ready.` };
     void refreshCacheState();
@@ -171,6 +171,6 @@ async function pageModelCrashed(message: string): Promise<void> {
   pageModel = null;
   stopPageModelCrashWatch();
   (await webllmModule()).endWorker();
-  await command(() => useBackend({ kind: 'neural' }));
+  await command(() => useExperience({ kind: 'neural' }));
 }
 

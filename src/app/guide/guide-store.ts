@@ -14,7 +14,7 @@ import { DEFAULT_CURRICULUM } from '../../curriculum/curriculum.ts';
 import type { EvalResult } from '../../train/evaluate.ts';
 import type { TrainResult } from '../../train/trainer.ts';
 import { experienceClient } from '../experience-client.ts';
-import { useBackend as useExperienceBackend } from '../experience/experience-state.ts';
+import { useExperience } from '../experience/experience-state.ts';
 import { replayClient } from '../replay-client.ts';
 import { keepFinishedRun } from '../runs/runs-store.ts';
 import { trainerClient } from '../trainer-client.ts';
@@ -192,7 +192,7 @@ async function compareEpisode(policyBytes: Uint8Array, report: (done: number) =>
   const experience = experienceClient();
   await trainer.loadPolicy(policyBytes);
   const played = await trainer.startEpisode('test', GUIDE.comparisonTask);
-  await useExperienceBackend({ kind: 'neural' });
+  await useExperience({ kind: 'neural' });
   await experience.start(GUIDE.env, 'test', GUIDE.comparisonTask);
   const rows: ComparisonRow[] = [];
   for (let step = 1; step <= GUIDE.comparisonSteps && !stopRequested; step++) {

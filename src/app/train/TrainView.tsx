@@ -10,8 +10,9 @@ import {
   formAlgo, formBackend, formBudget, formCurriculum, formEnv, formEvalEpisodes, formEvalEvery, formLambda, formMode, formProblem, formSeed, formTasks,
   formSyntheticBudget, history, isActive, latest, lossData, pauseTraining, result, resumeTraining, runRequest, runState, secondsLeft, setFormMode,
   stabilityData, startTraining, stopTraining, successData, type RunState,
-  discardSavedRun, formCheckpointSeconds, lastSave, loadSavedRun, resumeSavedRun, savedRun, saveProblem,
+  discardSavedRun, experienceLabel, formCheckpointSeconds, lastSave, loadSavedRun, resumeSavedRun, savedRun, saveProblem,
 } from './train-store.ts';
+import { kExamples } from '../experience/experience-store.ts';
 import type { AppTrainMode } from '../../services/trainer-service.ts';
 
 const STATE_TEXT: Record<RunState, string> = {
@@ -120,9 +121,10 @@ function RunForm() {
           )}
           <p id="train-mode-help" class="muted small">
             {formMode.value === 'dream'
-              ? <>Dream mode takes no real step (0 real transitions): the policy learns from what this browser's neural experience model
-                predicts (fit or import it in the <a href="#experience">Experience</a> view), which retrieves similar real transitions
-                from the <a href="#buffer">Buffer</a>; the synthetic transitions are added to the buffer.</>
+              ? <>Dream mode takes no real step (0 real transitions): the policy learns from what the experience model chosen in the
+                {' '}<a href="#experience">Experience</a> view predicts (now: <strong data-testid="dream-experience">{experienceLabel.value}</strong>,
+                {' '}k = {kExamples.value}), which retrieves similar real transitions from the <a href="#buffer">Buffer</a>; the synthetic
+                transitions are added to the buffer.</>
               : <>The policy learns from real environment steps.</>}
             {' '}Held-out evaluations always play the real environment: those during training use that many episodes; the final one
             plays every held-out task once.

@@ -23,6 +23,11 @@ import { commandRunner } from '../command.ts';
 import { keepFinishedRun } from '../runs/runs-store.ts';
 import { savedStoreLimits } from '../buffer/store-limits.ts';
 import { backendPreference, type BackendChoice } from '../BackendSelect.tsx';
+import { experienceKind, experienceModels } from '../experience/experience-state.ts';
+import { kExamples, pickedExperience } from '../experience/experience-store.ts';
+
+/** The experience model a dream run will use, as the Experience view's picker names it. */
+export const experienceLabel = computed(() => experienceModels.value.find((m) => m.kind === experienceKind.value)?.label ?? experienceKind.value);
 
 export type RunState = 'idle' | 'starting' | 'running' | 'pausing' | 'paused' | 'stopping' | 'done' | 'stopped' | 'error';
 
@@ -30,7 +35,7 @@ export type RunState = 'idle' | 'starting' | 'running' | 'pausing' | 'paused' | 
 // The form.
 export const formEnv = signal<string>('shop');
 export const formAlgo = signal<AlgoName>('ppo');
-/** Real environment, or dream: the neural experience model this browser keeps for the env. */
+/** Real environment, or dream: the experience model chosen in the Experience view (by default the neural one this browser keeps for the env). */
 export const formMode = signal<AppTrainMode>('real');
 /** Real transitions (mode real). */
 export const formBudget = signal(20_000);
@@ -194,7 +199,7 @@ export async function startTraining(): Promise<void> {
     algo: formAlgo.value,
     mode: formMode.value,
     ...(formMode.value === 'dream'
-      ? { realBudget: 0, syntheticBudget: formSyntheticBudget.value, storeLimits: savedStoreLimits() }
+      ? { realBudget: 0, syntheticBudget: formSyntheticBudget.value, storeLimits: savedStoreLimits(), experience: pickedExperience(), k: kExamples.value }
       : { realBudget: formBudget.value }),
     ...(tasks.length > 0 ? { tasks } : {}),
     seed: formSeed.value,

@@ -12,20 +12,27 @@ import { evaluateFidelity } from '../../jobs/evaluate-fidelity.ts';
 import { parseMix } from '../../replay/seed.ts';
 import { fitExperienceModel, fitSpec } from '../../jobs/fit-experience-model.ts';
 import { parseBackend, useBackend } from '../../platform/tf.ts';
-import { EVAL_SPECS } from '../../jobs/eval-spec.ts';
-import { checkOutputPath, flagNamer, numberFlags, parseFlags, readInputBytes, requireOption, stringFlags } from '../args.ts';
-import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, bufferFileSource, createExperienceModel, experienceBackend, experienceFields, openBufferFile } from '../experience-options.ts';
+import { evalSpec } from '../../jobs/eval-spec.ts';
+import { createExperienceModel } from '../../jobs/experience-models/create.ts';
+import { nodeBuildContext } from '../../jobs/model-file.ts';
+import { bufferFileSource, openBufferFile } from '../../jobs/buffer-file.ts';
+import { checkOutputPath, flagNamer, numberFlags, parseFlags, requireOption, stringFlags } from '../args.ts';
+import { readInputBytes } from '../../jobs/node-args.ts';
+import { experienceEntry, experienceFields, experienceFlagNames, experienceOptions, experienceSettings, experienceUsage } from '../experience-flags.ts';
 import type { CommandIO } from '../io.ts';
 import { keepResult, throwUnwritten } from '../outputs.ts';
 
-export const EXPERIENCE_EVAL_USAGE =
-  'experience eval --env <shop|home|web> ' + EXPERIENCE_USAGE + '\n' +
+export const experienceEvalUsage = (): string =>
+  'experience eval --env <shop|home|web> ' + experienceUsage() + '\n' +
   '        --buffer FILE.jsonl --heldout N [--mix oracle=0.5,random=0.5 | --policy FILE.dgp (on-policy: its own greedy steps)] [--seed S]\n' +
   '        [--only-action ACTION] [--backend wasm|cpu] [--json]';
 
 export const EXPERIENCE_FIT_USAGE =
   'experience fit --env <shop|home|web> --buffer FILE.jsonl --out FILE.dgx [--epochs 6] [--k 3] [--max-transitions N] [--event-weight W (1: none)] [--reasoning on|off]\n' +
   '        [--validation 0.1] [--seed S] [--backend wasm|cpu] [--json]';
+
+/** `experience eval`'s own settings as its spec checked them, beside the model's (experience-flags.ts). */
+type EvalSettings = Readonly<Record<string, unknown>> & { heldout: number; mix: string; seed: number; k: number; onlyAction?: string; policy?: string };
 
 /** The tfjs backend a neural model runs on where --backend names none. */
 const DEFAULT_BACKEND = 'wasm';
@@ -37,7 +44,7 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
   const { values } = parseArgs({
     args: rest,
     options: {
-      ...EXPERIENCE_OPTIONS,
+      ...experienceOptions(),
       env: { type: 'string' },
       buffer: { type: 'string' },
       heldout: { type: 'string' },
@@ -52,7 +59,8 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
   });
   const spec = envSpec(requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name)));
   if (values.heldout === undefined) throw new UsageError('--heldout N is required (held-out real transitions to predict)');
-  const experience = experienceBackend(values);
+  const entry = experienceEntry(values);
+  const experience = entry.kind;
   if (values.backend !== undefined && experience !== 'neural' && values.policy === undefined) {
     throw new UsageError(`--backend goes with --experience neural or --policy (the tfjs models), not ${experience} alone; drop it`);
   }
@@ -62,12 +70,12 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
     ...stringFlags(values, { mix: 'mix', onlyAction: 'only-action', policy: 'policy' }),
     ...experienceFields(values),
   };
-  const settings = parseFlags(EVAL_SPECS[experience], input, flagNamer(), `with --experience ${experience}`);
+  const settings = parseFlags(evalSpec(experience), input, flagNamer(experienceFlagNames()), `with --experience ${experience}`) as EvalSettings;
   const { seed, k } = settings;
   // The mix's own words, before the model loads.
   parseMix(settings.mix);
   const backend = await useBackend([parseBackend(values.backend ?? DEFAULT_BACKEND)]);
-  const model = await createExperienceModel(experience, settings, spec.name);
+  const model = await createExperienceModel({ kind: experience, settings: experienceSettings(entry, settings) }, nodeBuildContext(spec.name));
   const buffer = await openBufferFile(values.buffer);
   const policy = settings.policy === undefined ? undefined : await loadPolicyFile(settings.policy, spec.name);
   const only = settings.onlyAction;
@@ -88,7 +96,7 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
   const result = {
     env: spec.name,
     experience: model.name,
-    ...(model.name === 'neural' ? { backend, modelFile: values.model } : {}),
+    ...(model.name === 'neural' ? { backend, modelFile: (values as Record<string, unknown>).model } : {}),
     k,
     buffer: { file: values.buffer, realTransitions: fidelity.offlineTransitions },
     heldout: { split: spec.testSplit, episodes: fidelity.episodes, transitions: fidelity.scored, ...(settings.policy !== undefined ? { policy: settings.policy } : { mix: settings.mix }), seed, ...(only !== undefined ? { onlyAction: only, played: fidelity.played } : {}) },

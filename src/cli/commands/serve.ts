@@ -12,16 +12,22 @@ import { KnnExperienceModel } from '../../experience/knn.ts';
 import { protocolAnswerer } from '../../experience/serve-answer.ts';
 import type { ExperienceModel } from '../../experience/types.ts';
 import { NeuralExperienceModel } from '../../experience/neural/model.ts';
-import { isLoopbackHost, roomLink, SERVE_SPECS } from '../../jobs/serve-spec.ts';
+import { isLoopbackHost, roomLink, serveSpec, SERVED_KINDS, type ServedKind } from '../../jobs/serve-spec.ts';
+import { createExperienceModel } from '../../jobs/experience-models/create.ts';
+import { nodeBuildContext } from '../../jobs/model-file.ts';
+import { openBufferFile } from '../../jobs/buffer-file.ts';
 import { parseBackend, useBackend } from '../../platform/tf.ts';
 import { flagNamer, numberFlags, parseFlags, stringFlags } from '../args.ts';
-import { EXPERIENCE_OPTIONS, createExperienceModel, experienceFields, openBufferFile } from '../experience-options.ts';
+import { experienceFields, experienceFlags, experienceOptions } from '../experience-flags.ts';
 import type { CommandIO } from '../io.ts';
+
+/** What serve's spec checked: the model's settings and the server's (jobs/serve-spec.ts). */
+type ServeSettings = { k: number; model?: string; port: number; host: string; faults?: string; apiKey?: string; allowOrigin?: string; rateLimit: number; appUrl?: string };
 
 /** How often the host's terminal gets the room's line (clients, requests/s, failures). */
 const ROOM_REPORT_SECONDS = 10;
 
-export const SERVE_USAGE =
+export const serveUsage = (): string =>
   'serve --experience knn|neural [--model FILE.dgx (neural; kNN is served beside it)] --buffer FILE.jsonl [--port P (0: any free port)]\n' +
   '        [--host 127.0.0.1 (another host needs --api-key)] [--k 3] [--api-key KEY (clients send Authorization: Bearer KEY)]\n' +
   '        [--allow-origin https://app.example,… (pages beyond loopback)] [--allow-private-network]\n' +
@@ -31,10 +37,10 @@ export const SERVE_USAGE =
 
 /** Serves until `stop` settles (default: Ctrl-C or SIGTERM, listened for once the server is up). */
 export async function serveCommand(io: CommandIO, argv: string[], stop?: Promise<void>): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = (parseArgs as (config: object) => { values: Record<string, string | boolean | undefined> })({
     args: argv,
     options: {
-      ...EXPERIENCE_OPTIONS,
+      ...experienceOptions(),
       buffer: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
@@ -49,12 +55,13 @@ export async function serveCommand(io: CommandIO, argv: string[], stop?: Promise
     },
     strict: true,
   });
-  const kind = values.experience;
-  if (kind !== 'knn' && kind !== 'neural') {
+  const kind = values.experience as ServedKind | undefined;
+  if (kind === undefined || !SERVED_KINDS.includes(kind)) {
     throw new UsageError(`serve answers with --experience knn, or neural --model FILE.dgx with knn beside it (an LLM is already served by its own server); got ${kind === undefined ? 'none' : `"${kind}"`}`);
   }
-  for (const flag of ['endpoint', 'framing', 'concurrency', 'timeout-ms'] as const) {
-    if (values[flag] !== undefined) throw new UsageError(`--${flag} does not apply to serve`);
+  // --api-key is the server's own key here, not a model's.
+  for (const flag of experienceFlags().filter((f) => !['experience', 'model', 'k', 'api-key'].includes(f))) {
+    if ((values as Record<string, unknown>)[flag] !== undefined) throw new UsageError(`--${flag} does not apply to serve`);
   }
   if (kind === 'knn' && values.model !== undefined) throw new UsageError('--model FILE.dgx goes with --experience neural (kNN needs only the buffer)');
   if (kind === 'neural' && values.model === undefined) throw new UsageError('--experience neural needs --model FILE.dgx (fit one with: experience fit --env E --buffer FILE.jsonl --out FILE.dgx)');
@@ -63,18 +70,18 @@ export async function serveCommand(io: CommandIO, argv: string[], stop?: Promise
     ...numberFlags(values, { port: 'port', rateLimit: 'rate-limit' }),
     ...stringFlags(values, { host: 'host', faults: 'faults', allowOrigin: 'allow-origin', appUrl: 'app-url' }),
   };
-  const spec = parseFlags(SERVE_SPECS[kind], input, flagNamer(), `to serve with --experience ${kind}`);
+  const spec = parseFlags(serveSpec(kind), input, flagNamer(), `to serve with --experience ${kind}`) as ServeSettings;
   if (!isLoopbackHost(spec.host) && spec.apiKey === undefined) {
     throw new UsageError(`--host ${spec.host} is reachable from other machines: set --api-key KEY (at least 8 characters) so only the room's clients can call it`);
   }
   const faults = spec.faults === undefined ? [] : parseFaults(spec.faults);
   // As always, --k 0 serves with one example.
   const k = Math.max(1, spec.k);
-  const buffer = await openBufferFile(values.buffer);
+  const buffer = await openBufferFile(values.buffer as string | undefined);
   const models: { model: ExperienceModel; env?: string }[] = [];
-  if ('model' in spec) {
-    await useBackend([parseBackend(values.backend)]);
-    const neural = await createExperienceModel('neural', spec);
+  if (kind === 'neural') {
+    await useBackend([parseBackend(values.backend as string)]);
+    const neural = await createExperienceModel({ kind, settings: { model: spec.model, k: spec.k } }, nodeBuildContext());
     models.push({ model: neural, ...(neural instanceof NeuralExperienceModel ? { env: neural.meta.env } : {}) });
   }
   models.push({ model: new KnnExperienceModel() });
@@ -91,7 +98,7 @@ export async function serveCommand(io: CommandIO, argv: string[], stop?: Promise
     roomReport: { everySeconds: ROOM_REPORT_SECONDS, print: (line) => io.progress(line) },
     ...(spec.apiKey !== undefined ? { apiKey: spec.apiKey } : {}),
     allowedOrigins: spec.allowOrigin?.split(',').map((o) => o.trim()) ?? [],
-    allowPrivateNetwork: values['allow-private-network'],
+    allowPrivateNetwork: values['allow-private-network'] === true,
     rateLimit: spec.rateLimit,
     answer: (request, _signal, model) => (answerers.get(model) as NonNullable<ReturnType<typeof answerers.get>>)(request),
   });

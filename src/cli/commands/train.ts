@@ -3,6 +3,7 @@ import { CheckpointError, decodeCheckpoint, DEFAULT_CHECKPOINT_SECONDS, encodeCh
 import type { CheckpointHooks } from '../../train/trainer.ts';
 import { historyCsv, historyJsonl } from '../../train/metrics-export.ts';
 import { parseArgs } from 'node:util';
+import type * as v from 'valibot';
 import { UsageError } from '../../core/errors.ts';
 import { FileWriteError, writeFileWhole } from '../../platform/files.ts';
 import { ENVIRONMENTS } from '../../envs/registry.ts';
@@ -10,28 +11,33 @@ import { exportTrainedPolicy } from '../../jobs/policy-export.ts';
 import { ALGORITHMS, LOSS_AVERAGES, LR_SCHEDULES, defaultConfig, type AlgoConfig, type AlgoName } from '../../rl/config.ts';
 import { parseBackend, useBackend } from '../../platform/tf.ts';
 import type { DreamOptions, Trainer, TrainResult } from '../../train/trainer.ts';
+import { buildDream } from '../../jobs/dream.ts';
+import { nodeBuildContextFor } from '../../jobs/model-file.ts';
+import { bufferFileSource, openBufferFile, seedIntoExisting } from '../../jobs/buffer-file.ts';
+import { trainSpec } from '../../jobs/dream-spec.ts';
 import type { ExperienceModel } from '../../experience/types.ts';
 import type { OfflineTrainer } from '../../train/offline/trainer.ts';
 import type { IterationMetrics } from '../../train/metrics.ts';
 import { train, type TrainJobHooks } from '../../jobs/train.ts';
-import { offlineEpisodes, offlineRealTransitions, type OfflineDataSource } from '../../jobs/offline-data.ts';
+import { offlineEpisodes, type OfflineDataSource } from '../../jobs/offline-data.ts';
 import { DEFAULT_IMAGINE, DEFAULT_S2R_REAL_BUDGET, isOfflineMode, TRAIN_MODES, type Imagine, type OfflineMode, type RlMode, type TrainMode } from '../../train/modes.ts';
+import type { ExperienceModelEntry } from '../../jobs/experience-models/entry.ts';
 import { OFFLINE_DEFAULTS } from '../../train/offline/config.ts';
 import { DEFAULT_CURRICULUM } from '../../curriculum/curriculum.ts';
-import type { ExperienceBackend } from '../../jobs/experience-spec.ts';
-import { MAX_LEARNING_RATE, MAX_SETTING_COUNT, MIN_LEARNING_RATE, trainSpec, TRAIN_SPECS } from '../../jobs/train-spec.ts';
-import { checkOutputPath, flagNamer, numberFlags, parseFlags, readInputBytes, requireOption, stringFlags } from '../args.ts';
+import { MAX_LEARNING_RATE, MAX_SETTING_COUNT, MIN_LEARNING_RATE, TRAIN_SPECS } from '../../jobs/train-spec.ts';
+import { checkOutputPath, flagNamer, numberFlags, parseFlags, requireOption, stringFlags } from '../args.ts';
+import { readInputBytes } from '../../jobs/node-args.ts';
 import type { CommandIO } from '../io.ts';
 import { keepResult, throwUnwritten } from '../outputs.ts';
 import { envErrorText, warnEnvErrors } from '../env-failures.ts';
-import { EXPERIENCE_OPTIONS, EXPERIENCE_USAGE, seedIntoExisting, bufferFileSource, createExperienceModel, experienceBackend, experienceFields, openBufferFile, type ExperienceSettings } from '../experience-options.ts';
+import { experienceEntry, experienceFields, experienceFlagNames, experienceFlags, experienceOptions, experienceSettings, experienceUsage } from '../experience-flags.ts';
 
 /** The seeding that gives an offline mode both successes and failures (the paper experiment's mix). */
 const OFFLINE_SEED_MIX = 'oracle=0.4,noisy=0.3,random=0.3';
 
-export const TRAIN_USAGE =
+export const trainUsage = (): string =>
   'train --env <shop|home|web> --mode real --algo <ppo|grpo> --real-budget N [--seed S] [--out FILE.dgp] [--init FILE.dgp (start from a saved policy, of any env)]\n' +
-  '        | --mode dream --algo <ppo|grpo> --synthetic-budget N --buffer SEEDED.jsonl ' + EXPERIENCE_USAGE + '\n' +
+  '        | --mode dream --algo <ppo|grpo> --synthetic-budget N --buffer SEEDED.jsonl ' + experienceUsage() + '\n' +
   '        | --mode s2r (as dream, then real training) [--real-budget N (default ' + DEFAULT_S2R_REAL_BUDGET + ')]\n' +
   '        | --mode bc|dpo --buffer SEEDED.jsonl (offline, no --algo: behaviour cloning of its successful episodes,\n' +
   '          or DPO on success/failure pairs) [--epochs N] [--lr RATE] [--beta B (dpo)] (defaults: the environment\'s, chosen on its validation\n' +
@@ -62,7 +68,6 @@ const OPTIONS = {
   variations: { type: 'string' },
   reasoning: { type: 'string' },
   imagine: { type: 'string' },
-  ...EXPERIENCE_OPTIONS,
   seed: { type: 'string' },
   out: { type: 'string' },
   init: { type: 'string' },
@@ -87,7 +92,10 @@ const OPTIONS = {
   json: { type: 'boolean', default: false },
 } as const;
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
+/** The command's flags and every experience model's (experience-flags.ts), as parseArgs options. */
+export const trainOptions = () => ({ ...OPTIONS, ...experienceOptions() });
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'] & Readonly<Record<string, string | boolean | undefined>>;
 
 /** A checked run, ready to start: how to run it and how to word its progress. */
 interface Launch {
@@ -100,7 +108,7 @@ interface Launch {
 }
 
 export async function trainCommand(io: CommandIO, argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: OPTIONS, strict: true });
+  const { values } = parseArgs({ args: argv, options: trainOptions(), strict: true }) as { values: Values };
   const env = requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name));
   const mode = requireOption(values.mode, 'mode', TRAIN_MODES);
   const checkpointing = await checkpointFlags(values, mode);
@@ -271,13 +279,13 @@ async function rlLaunch(io: CommandIO, env: string, mode: RlMode, values: Values
     if (values['synthetic-budget'] !== undefined || values.experience !== undefined) throw new UsageError('--synthetic-budget and --experience go with --mode dream or s2r');
     if (values.reasoning !== undefined) throw new UsageError('--reasoning goes with --mode dream or s2r (it ablates the experience model)');
     if (values.imagine !== undefined) throw new UsageError('--imagine goes with --mode dream or s2r (it sets how the experience model answers)');
-    for (const flag of ['buffer', ...(Object.keys(EXPERIENCE_OPTIONS) as (keyof typeof EXPERIENCE_OPTIONS)[])] as const) {
+    for (const flag of ['buffer', ...experienceFlags()]) {
       if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --mode dream or s2r (the experience model and its buffer); drop it`);
     }
   }
   if (values.epochs !== undefined) throw new UsageError(`--epochs is the budget of --mode bc and dpo; PPO/GRPO's passes over each update are --set epochs=N`);
   if (dreaming && values['synthetic-budget'] === undefined) throw new UsageError(`--mode ${mode} needs --synthetic-budget N (synthetic transitions, e.g. 80000)`);
-  const experience = dreaming ? experienceBackend(values) : undefined;
+  const experience = dreaming ? experienceEntry(values) : undefined;
   const input = {
     ...heldOutFields(values),
     ...numberFlags(values, {
@@ -293,8 +301,8 @@ async function rlLaunch(io: CommandIO, env: string, mode: RlMode, values: Values
     ...stringFlags(values, { curriculum: 'curriculum', reasoning: 'reasoning', imagine: 'imagine', buffer: 'buffer', curriculumOutcome: 'curriculum-outcome', variations: 'variations' }),
     ...experienceFields(values),
   };
-  const fieldName = flagNamer({ learningRate: '--lr', explorationFloor: '--exploration' });
-  const settings = parseFlags(trainSpec(mode, experience), input, fieldName, experience ? `with --experience ${experience}` : `with --mode ${mode}`);
+  const fieldName = flagNamer({ learningRate: '--lr', explorationFloor: '--exploration', ...experienceFlagNames() });
+  const settings = parseFlags(trainSpec(mode, experience?.kind), input, fieldName, experience ? `with --experience ${experience.kind}` : `with --mode ${mode}`) as v.InferOutput<typeof TRAIN_SPECS.real> & DreamSettings;
   const { realBudget, seed } = settings;
   if (settings.curriculum === 'off' && (['lambda', 'exploration', 'curriculum-outcome', 'variations'] as const).some((flag) => values[flag] !== undefined)) {
     throw new UsageError('--lambda, --exploration, --curriculum-outcome and --variations set the curriculum; drop them or use --curriculum on');
@@ -313,7 +321,7 @@ async function rlLaunch(io: CommandIO, env: string, mode: RlMode, values: Values
   if (values.init !== undefined && !values.init.endsWith('.dgp')) throw new UsageError(`--init must name a .dgp policy file, got "${values.init}"`);
   const initialPolicy = values.init === undefined ? undefined : { name: values.init, bytes: await readInputBytes(values.init, '--init') };
   const backend = await useBackend([parseBackend(values.backend)]);
-  const dream = 'syntheticBudget' in settings && experience ? await dreamOptions(experience, settings, { env, buffer: values.buffer }, io) : undefined;
+  const dream = settings.syntheticBudget !== undefined && experience ? await dreamOptions(experience, settings, { env, buffer: values.buffer }, io) : undefined;
   const curriculum = settings.curriculum === 'on';
   const unusable = dream ? unusableOutputWatch(dream.model) : () => '';
   return {
@@ -392,20 +400,28 @@ async function offlineLaunch(io: CommandIO, env: string, mode: OfflineMode, valu
   };
 }
 
-/** Mode dream's experience model and the offline buffer its retrieval reads. */
-async function dreamOptions(
-  experience: ExperienceBackend,
-  settings: ExperienceSettings & { syntheticBudget: number; reasoning: 'on' | 'off'; imagine: Imagine },
-  files: { env: string; buffer: string | undefined },
-  io: CommandIO,
-): Promise<DreamOptions> {
+/** What a dreaming run's spec holds beyond the real mode's: the dream's settings and the model's (its registry entry's). */
+type DreamSettings = Readonly<Record<string, unknown>> & { syntheticBudget?: number; reasoning?: 'on' | 'off'; imagine?: Imagine };
+
+/** Mode dream's experience model and the offline buffer its retrieval reads, set up by the dream job. */
+async function dreamOptions(experience: ExperienceModelEntry, settings: DreamSettings, files: { env: string; buffer: string | undefined }, io: CommandIO): Promise<DreamOptions> {
   const { env, buffer: bufferFile } = files;
-  const model = await createExperienceModel(experience, settings, env);
+  const chosen = experienceSettings(experience, settings);
+  const context = await nodeBuildContextFor(experience, chosen);
   const buffer = await openBufferFile(bufferFile);
-  const offlineTransitions = await offlineRealTransitions(buffer.store, env, bufferFileSource(bufferFile, env));
-  io.progress(`buffer ${bufferFile}: ${offlineTransitions} offline real transitions`);
-  const reasoning = settings.reasoning === 'on';
-  return { model, buffer, k: settings.k, syntheticBudget: settings.syntheticBudget, offlineTransitions, imagine: settings.imagine, ...(reasoning ? {} : { reasoning: false }) };
+  const dream = await buildDream({
+    env,
+    experience: { kind: experience.kind, settings: chosen },
+    context,
+    store: buffer.store,
+    openBuffer: async () => buffer,
+    source: bufferFileSource(bufferFile, env),
+    syntheticBudget: settings.syntheticBudget as number,
+    reasoning: settings.reasoning,
+    imagine: settings.imagine,
+  });
+  io.progress(`buffer ${bufferFile}: ${dream.offlineTransitions} offline real transitions`);
+  return dream;
 }
 
 /** Where a quarter or more of an iteration's predictions were unusable, the share that was. */

@@ -29,7 +29,7 @@ export const homeEnvironment: EnvDefinition = {
   training: {
     all: {
       // Home gets only about 30 updates in 80K transitions; the entropy bonus did not clearly help
-      // there (results/real/home-*-seed1-entropy-default.json).
+      // there (results/real-baseline/home-*-seed1-entropy-default.json).
       ppo: { entropyCoef: 0 },
       // Lost episodes run to the 50-step limit and won ones average 21–24 steps, so under a mean
       // over steps lost episodes supply about 80% of the steps (`npm run experiment -- episode-steps`);

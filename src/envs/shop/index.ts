@@ -29,14 +29,14 @@ export const shopEnvironment: EnvDefinition = {
     all: {
       // With the generic bonus PPO's entropy fell to 0.32 by 80K and it reached 54.5% on 3 seeds; a
       // larger entropy bonus with Monte Carlo returns (λ = 1) gives 62.0% on the same seeds (the
-      // runs that chose it are listed in results/real/README.md).
+      // runs that chose it are listed in results/real-baseline/README.md).
       ppo: { entropyCoef: 0.05, gaeLambda: 1 },
     },
     dream: {
       // Dream PPO with one episode per task reached 48.7% on 3 seeds (78.5% of real mode) and rarely
       // went back to open another product; 8 episodes of each of 8 tasks an iteration, the
       // curriculum scoring a task by its own outcomes, gives 52.4% (84.5%). In real mode the same
-      // setting gives 56.9% against 62.0%, so it is a dream setting only (results/neural/README.md).
+      // setting gives 56.9% against 62.0%, so it is a dream setting only (results/experience-model/neural/README.md).
       ppo: { rolloutsPerTask: 8 },
     },
     offline: {

@@ -58,8 +58,8 @@ describe('the experience service (kNN over the replay store)', () => {
     const store = await seededStore(30);
     const service = serviceOver(store);
     // The default is the neural model; with none fitted for the shop, kNN answers and the info says so.
-    expect(await service.backendInfo()).toEqual({ kind: 'neural', name: 'neural', predictsOnPage: false });
-    expect(await service.backendInfo('shop')).toEqual({
+    expect(await service.experienceInfo()).toEqual({ kind: 'neural', name: 'neural', predictsOnPage: false });
+    expect(await service.experienceInfo('shop')).toEqual({
       kind: 'neural', name: 'knn', predictsOnPage: false,
       fallback: 'No neural model is fitted for shop yet, so kNN answers.',
     });
@@ -83,7 +83,7 @@ describe('the experience service (kNN over the replay store)', () => {
     expect(first.score!.nextStateF1).toBeGreaterThan(0);
     expect(first.score!.nextStateF1).toBeLessThanOrEqual(1);
     expect(first.meter).toMatchObject({ steps: 1, unscored: 0, invalidOutputs: 0, nextStateF1: first.score!.nextStateF1, actionSetF1: first.score!.actionSetF1 });
-    expect(first.backend).toBe('knn');
+    expect(first.experience).toBe('knn');
 
     // The next step starts from the REAL results page, whatever kNN predicted.
     const product = first.real.observation.actions.find((a) => /^click\[b0/i.test(a)) as string;
@@ -157,8 +157,9 @@ describe('the experience service (kNN over the replay store)', () => {
     await expect(service.step('search[x]')).rejects.toThrow(/start an episode first/);
     await expect(service.start('garden', 'test', 0)).rejects.toThrow(UsageError);
     await expect(service.start('shop', 'test', 99_999)).rejects.toThrow(/task number must be between 0 and/);
-    expect(() => service.setK(0)).toThrow(/from 1 to 16/);
-    expect(() => service.setK(17)).toThrow(/from 1 to 16/);
+    expect(() => service.setK(-1)).toThrow(/from 0 to 16/);
+    expect(() => service.setK(17)).toThrow(/from 0 to 16/);
+    expect(() => service.setK(1.5)).toThrow(/from 0 to 16/);
     service.setK(1);
     await service.start('shop', 'test', 0);
     expect((await service.step('search[shoes]')).examples).toHaveLength(1);
@@ -188,7 +189,7 @@ describe('the experience service (kNN over the replay store)', () => {
     expect(service.meter().steps).toBe(1);
     expect(service.resetMeter().steps).toBe(0);
     await service.step('search[shoes]');
-    service.setBackend({ kind: 'knn' });
+    await service.chooseExperience({ kind: 'knn' });
     expect(service.meter()).toEqual(fidelityMeter([], 0));
   });
 });
@@ -196,7 +197,7 @@ describe('the experience service (kNN over the replay store)', () => {
 describe('the experience service with an HTTP endpoint', () => {
   it('asks the endpoint from the real state; a model that answers as the shop does scores perfectly', async () => {
     const service = serviceOver(await seededStore(10), perfectShopFetch);
-    const info = service.setBackend({ kind: 'http', baseUrl: 'http://127.0.0.1:8080/v1', model: 'perfect' });
+    const info = await service.chooseExperience({ kind: 'http', settings: { endpoint: 'http://127.0.0.1:8080/v1', model: 'perfect' } });
     // The endpoint's time to answer a request, which the view shows beside the seconds waited.
     expect(info).toEqual({ kind: 'http', name: 'llm:http/perfect@127.0.0.1:8080', predictsOnPage: false, requestTimeoutMs: 60_000 });
     await service.start('shop', 'test', 3);
@@ -212,10 +213,10 @@ describe('the experience service with an HTTP endpoint', () => {
 
   it('checks the address when the backend is chosen', async () => {
     const service = serviceOver(new MemoryReplayStore());
-    expect(() => service.setBackend({ kind: 'http', baseUrl: 'my server', model: 'm' })).toThrow(/not an absolute URL/);
-    expect(() => service.setBackend({ kind: 'http', baseUrl: 'localhost:8080', model: 'm' })).toThrow(/must start with http:\/\/ or https:\/\//);
-    expect(() => service.setBackend({ kind: 'http', baseUrl: 'http://127.0.0.1:8080', model: ' ' })).toThrow(/Name the model/);
-    expect((await service.backendInfo()).kind).toBe('neural');
+    await expect(service.chooseExperience({ kind: 'http', settings: { endpoint: 'my server', model: 'm' } })).rejects.toThrow(/not an absolute URL/);
+    await expect(service.chooseExperience({ kind: 'http', settings: { endpoint: 'localhost:8080', model: 'm' } })).rejects.toThrow(/must start with http:\/\/ or https:\/\//);
+    await expect(service.chooseExperience({ kind: 'http', settings: { endpoint: 'http://127.0.0.1:8080', model: ' ' } })).rejects.toThrow(/Name the model/);
+    expect((await service.experienceInfo()).kind).toBe('neural');
   });
 
   it('stops a request that hangs, leaving the real environment where it was', async () => {
@@ -225,7 +226,7 @@ describe('the experience service with an HTTP endpoint', () => {
       return new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
     };
     const service = serviceOver(await seededStore(5), hung);
-    service.setBackend({ kind: 'http', baseUrl: 'http://127.0.0.1:8080', model: 'slow' });
+    await service.chooseExperience({ kind: 'http', settings: { endpoint: 'http://127.0.0.1:8080', model: 'slow' } });
     await service.start('shop', 'test', 0);
     const stepping = service.step('search[shoes]');
     await new Promise((r) => setTimeout(r, 20));
@@ -233,7 +234,7 @@ describe('the experience service with an HTTP endpoint', () => {
     service.stop();
     await expect(stepping).rejects.toThrow(/stopped/);
     // The real env did not move: the same search from the start still works, with kNN.
-    service.setBackend({ kind: 'knn' });
+    await service.chooseExperience({ kind: 'knn' });
     const step = await service.step('search[shoes]');
     expect(step.index).toBe(1);
     expect(step.real.observation.text).toMatch(/^page: results/);
@@ -242,11 +243,11 @@ describe('the experience service with an HTTP endpoint', () => {
   it('gives up on an endpoint that never answers at its time limit, with a message that says so', async () => {
     const never: typeof fetch = (_url, init) => new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
     const service = serviceOver(await seededStore(5), never);
-    expect(service.setBackend({ kind: 'http', baseUrl: 'http://127.0.0.1:8080', model: 'hung', timeoutMs: 200 })).toMatchObject({ requestTimeoutMs: 200 });
+    expect(await service.chooseExperience({ kind: 'http', settings: { endpoint: 'http://127.0.0.1:8080', model: 'hung', timeoutMs: 200 } })).toMatchObject({ requestTimeoutMs: 200 });
     await service.start('shop', 'test', 0);
     // The message the Experience view shows in its alert: what did not answer, in how long, and what to do.
     await expect(service.step('search[shoes]')).rejects.toThrow(/^http:\/\/127\.0\.0\.1:8080\/v1\/chat\/completions did not answer within 0\.2 s\. The server may be busy or the model \(hung\) too slow/);
-    service.setBackend({ kind: 'knn' });
+    await service.chooseExperience({ kind: 'knn' });
     expect((await service.step('search[shoes]')).index).toBe(1);
   });
 });
@@ -254,7 +255,7 @@ describe('the experience service with an HTTP endpoint', () => {
 describe('the experience service with the model on the page (WebLLM)', () => {
   it('prepares the input with retrieved examples and no goal, then scores the prediction handed back', async () => {
     const service = serviceOver(await seededStore(10));
-    const info = service.setBackend({ kind: 'webllm', modelId: 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC' });
+    const info = await service.chooseExperience({ kind: 'webllm', settings: { modelId: 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC' } });
     expect(info).toEqual({ kind: 'webllm', name: 'llm:webllm/Qwen2.5-0.5B-Instruct-q4f32_1-MLC', predictsOnPage: true });
     await service.start('shop', 'test', 0);
     await expect(service.step('search[shoes]')).rejects.toThrow(/runs on the page/);
@@ -271,7 +272,7 @@ describe('the experience service with the model on the page (WebLLM)', () => {
 
     const real = await realOutcome(0, [], 'search[shoes]');
     const step = await service.resolve({ reasoning: 'a search shows results', next: real.observation, reward: 0, done: false, valid: true });
-    expect(step.backend).toBe('llm:webllm/Qwen2.5-0.5B-Instruct-q4f32_1-MLC');
+    expect(step.experience).toBe('llm:webllm/Qwen2.5-0.5B-Instruct-q4f32_1-MLC');
     expect(step.score).toMatchObject({ nextStateF1: 1, actionSetF1: 1, sameNextState: true });
     expect(step.meter.steps).toBe(1);
 
@@ -323,11 +324,11 @@ describe('the experience service with the neural model (tfjs cpu in Node)', () =
     expect(fit.model.history.map((h) => h.epoch)).toEqual([1, 2]);
     expect(fit.model.history[1]!.validation).toEqual(validated[1]!.validation);
     expect(models.records.get('shop')?.bytes.byteLength).toBe(fit.model.bytes);
-    expect(await service.backendInfo('shop')).toEqual({ kind: 'neural', name: 'neural', predictsOnPage: false });
-    expect((await service.backendInfo('home')).fallback).toMatch(/No neural model is fitted for home/);
+    expect(await service.experienceInfo('shop')).toEqual({ kind: 'neural', name: 'neural', predictsOnPage: false });
+    expect((await service.experienceInfo('home')).fallback).toMatch(/No neural model is fitted for home/);
 
     const step = await firstStep(service);
-    expect(step.backend).toBe('neural');
+    expect(step.experience).toBe('neural');
     expect(step.predicted.valid).toBe(true);
     expect(step.predicted.reasoning.length).toBeGreaterThan(0);
     expect(step.predicted.next.text).toMatch(/^page: /);
@@ -339,8 +340,8 @@ describe('the experience service with the neural model (tfjs cpu in Node)', () =
     expect(service.modelStats()).toMatchObject({ predictions: 1 });
 
     // Choosing kNN by hand uses kNN, whatever is fitted.
-    service.setBackend({ kind: 'knn' });
-    expect((await firstStep(service)).backend).toBe('knn');
+    await service.chooseExperience({ kind: 'knn' });
+    expect((await firstStep(service)).experience).toBe('knn');
   }, 120_000);
 
   it('keeps the model for the next session (a reload), exports it and imports it; a bad file changes nothing', async () => {
@@ -354,7 +355,7 @@ describe('the experience service with the neural model (tfjs cpu in Node)', () =
     const status = await reloaded.neuralStatus('shop');
     expect(status.model).toMatchObject({ env: 'shop', origin: 'fitted', saved: true });
     const after = await firstStep(reloaded);
-    expect(after.backend).toBe('neural');
+    expect(after.experience).toBe('neural');
     expect(after.predicted).toEqual(before.predicted);
 
     const bytes = await reloaded.exportNeural('shop');
@@ -387,7 +388,7 @@ describe('the experience service with the neural model (tfjs cpu in Node)', () =
     await forgetful.importNeural(bytes);
     await forgetful.forgetNeural('shop');
     expect(saved.records.size).toBe(0);
-    expect((await forgetful.backendInfo('shop')).name).toBe('knn');
+    expect((await forgetful.experienceInfo('shop')).name).toBe('knn');
   }, 120_000);
 
   it('stops a fit on request and keeps the model it had; refuses a second fit and bad epochs', async () => {
@@ -411,13 +412,13 @@ describe('the experience service with the neural model (tfjs cpu in Node)', () =
     expect(status.fitting).toBe(false);
     expect(status.model).toEqual(fitted.model);
     expect(models.records.get('shop')?.info.createdAt).toBe(fitted.model.createdAt);
-    expect((await firstStep(service)).backend).toBe('neural');
+    expect((await firstStep(service)).experience).toBe('neural');
 
     // With nothing fitted before, a stopped fit leaves kNN answering.
     const fresh = neuralService(new MemoryNeuralModelStore());
     const again = fresh.fitNeural({ env: 'shop', epochs: 2 }, (e) => { if (e.phase === 'train') fresh.stopFit(); });
     await expect(again).rejects.toThrow(/shop still has none, so kNN answers there/);
-    expect((await fresh.backendInfo('shop')).name).toBe('knn');
+    expect((await fresh.experienceInfo('shop')).name).toBe('knn');
   }, 120_000);
 
   it('falls back to kNN, and says why, when the saved model cannot be used', async () => {
@@ -426,11 +427,11 @@ describe('the experience service with the neural model (tfjs cpu in Node)', () =
     const record = models.records.get('shop')!;
     await models.put({ ...record, bytes: record.bytes.subarray(0, 64) });
     const service = neuralService(models);
-    const info = await service.backendInfo('shop');
+    const info = await service.experienceInfo('shop');
     expect(info.name).toBe('knn');
     expect(info.fallback).toMatch(/^The saved neural model for shop cannot be used \(.+\); fit it again or import a \.dgx file\. kNN answers meanwhile\.$/);
     expect((await service.neuralStatus('shop')).model?.problem).toMatch(/cannot be used/);
-    expect((await firstStep(service)).backend).toBe('knn');
+    expect((await firstStep(service)).experience).toBe('knn');
   }, 60_000);
 
   it('says what to do when the buffer holds no real transitions of the env', async () => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { main } from '../../../src/cli/main.ts';
-import { useSite } from '../../../src/cli/site.ts';
+import { useSite } from '../../../src/jobs/site.ts';
 import type { Agent, Observation, Task } from '../../../src/core/types.ts';
 import { runEpisode } from '../../../src/envs/episode.ts';
 import { envSpec } from '../../../src/envs/registry.ts';

@@ -4,7 +4,7 @@ import { admitPageAction, pageAction, parsePageAction } from '../../../src/envs/
 import { proposeTexts } from '../../../src/envs/web/queries.ts';
 import { chooseSiteTasks, parseSiteDefinition, siteTasks } from '../../../src/envs/web/site.ts';
 import { admissiblePageActions, shownElements, snapshotText, type PageSnapshot } from '../../../src/envs/web/snapshot.ts';
-import { siteOptions } from '../../../src/cli/site.ts';
+import { siteOptions } from '../../../src/jobs/site.ts';
 
 const SNAPSHOT: PageSnapshot = {
   title: 'Sign in',

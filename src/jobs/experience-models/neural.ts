@@ -1,0 +1,38 @@
+/**
+ * The learned tfjs experience model (experience/neural/): the offline default, fitted from a
+ * buffer's real transitions into a `.dgx` file (`experience fit`, or the Experience view). Its
+ * tensors live on the tfjs backend the caller started first.
+ */
+import * as v from 'valibot';
+import { UsageError } from '../../core/errors.ts';
+import { importNeuralModelFor, inspectNeuralModel } from '../../experience/neural/model-io.ts';
+import type { ExperienceModelEntry } from './entry.ts';
+
+export const neuralExperience: ExperienceModelEntry = {
+  kind: 'neural',
+  label: 'Neural (no download)',
+  help: 'a small network learned here from the real transitions in the buffer; the default (kNN answers until it is fitted)',
+  runsIn: ['node', 'worker'],
+  settings: {
+    model: {
+      flag: 'model',
+      label: 'Model file (.dgx)',
+      help: 'the fitted model (in the app: the one this browser keeps for the env, fitted or imported in the Experience view)',
+      value: 'FILE.dgx',
+      input: 'file',
+      // Required on the command line (requiredHint); a worker reads the model it keeps instead.
+      schema: v.optional(v.string()),
+      requiredHint: '(fit one with: experience fit --env E --buffer FILE.jsonl --out FILE.dgx)',
+    },
+  },
+  async build(settings, context) {
+    const path = settings.model as string | undefined;
+    if (!context.readFile) throw new UsageError('a neural experience model is read from a .dgx file, and this caller reads none');
+    const bytes = await context.readFile(path, 'model');
+    // The header alone first: a model of another env is refused before its weights are loaded.
+    const header = inspectNeuralModel(bytes);
+    const env = context.env ?? header.env;
+    if (header.env !== env) throw new UsageError(`${path !== undefined ? `--model ${path}` : 'the neural model'} simulates ${header.env}, not ${env}; fit one on ${env} transitions`);
+    return importNeuralModelFor(bytes, env).model;
+  },
+};
