@@ -1,10 +1,11 @@
 /**
  * The page's handle on the trainer worker (tfjs training, policy export, and the Evaluate view's
- * import-and-play). One worker per page, shared by the Train and Evaluate views and started on
+ * player of a saved policy, `playerClient`). One worker per page, shared by the Train and Evaluate views and started on
  * first use. `Remote<TrainerService>` has the same methods as the in-process class, returning
  * promises.
  */
 import type { Remote } from 'comlink';
+import type { PolicyPlayer } from '../services/policy-player.ts';
 import type { TrainerService } from '../services/trainer-service.ts';
 import { givePageFrames } from './page-frames.ts';
 import { workerHandle } from './worker-handle.ts';
@@ -19,3 +20,10 @@ const trainer = workerHandle<TrainerService>(
 
 export const trainerClient = trainer.client;
 export const onTrainerCrash = trainer.onCrash;
+
+/**
+ * The Evaluate view's player in the same worker (`TrainerService.player`): comlink follows the
+ * property, so `playerClient().loadPolicy(…)` runs the player's method there. (Remote's types treat
+ * a plain property as a value to fetch, hence the cast.)
+ */
+export const playerClient = (): Remote<PolicyPlayer> => (trainerClient() as unknown as { player: Remote<PolicyPlayer> }).player;

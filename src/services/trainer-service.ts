@@ -3,12 +3,12 @@
  * in mode dream against the experience model chosen in the Experience view (by default the neural
  * one this browser keeps for the environment)
  * (optionally with the curriculum, whose task table the Curriculum view reads on demand), pause /
- * resume / stop, export of the current policy at any moment, and the Evaluate view's
- * import-and-play of a `.dgp` file step by step. Plain class, no worker APIs, so it is tested in
+ * resume / stop, export of the current policy at any moment; and beside them the Evaluate view's
+ * player of a saved policy (policy-player.ts). Plain class, no worker APIs, so it is tested in
  * Node and in a page.
  */
 import { OpenedSite } from './opened-site.ts';
-import { policyFromSafetensors, policyToSafetensors } from '../policy/policy-safetensors.ts';
+import { PolicyPlayer } from './policy-player.ts';
 import { attachPageFrames } from '../envs/web/page-frames.ts';
 import { DreamGymError, errorMessage, UsageError } from '../core/errors.ts';
 import { ModelFileError } from '../experience/neural/model-file.ts';
@@ -17,15 +17,10 @@ import { buildDream, disposeModel } from '../jobs/dream.ts';
 import { experienceModel, settingsSpec } from '../jobs/experience-models/registry.ts';
 import type { ExperienceChoice } from '../jobs/experience-models/create.ts';
 import { parseSpec } from '../jobs/spec.ts';
-import type { Observation, Task } from '../core/types.ts';
 import type { CurriculumRow, CurriculumSummary } from '../curriculum/curriculum.ts';
-import { envSpec } from '../envs/registry.ts';
-import type { PolicyFileHeader } from '../policy/dgp.ts';
-import { importPolicy, inspectPolicyFile } from '../policy/policy-file.ts';
 import { exportTrainedPolicy } from '../jobs/policy-export.ts';
 import { Once } from './once.ts';
 import { checkAppTrainRun } from '../jobs/train-spec.ts';
-import type { Policy } from '../policy/policy.ts';
 import { IdbReplayStore } from '../replay/idb-store.ts';
 import { ReplayBuffer } from '../replay/retrieval.ts';
 import type { ReplayStore, StoreLimits } from '../replay/store.ts';
@@ -36,7 +31,6 @@ import type { IterationMetrics } from '../train/metrics.ts';
 import type { DreamOptions, Trainer, TrainResult } from '../train/trainer.ts';
 import { createTrainer, train, type TrainJob } from '../jobs/train.ts';
 import type { EvalResult } from '../train/evaluate.ts';
-import { publicTask, taskAt, type EpisodeStart, type PlayedStep } from './env-session.ts';
 import { IdbNeuralModelStore, type NeuralModelStore, type SavedNeuralModel } from './neural-model-store.ts';
 import type { BackendName } from '../platform/tf.ts';
 import type { BackendProbe } from '../platform/backend-probe.ts';
@@ -144,12 +138,6 @@ export type TrainerEvent =
 /** `starting`: a run is being set up (a dream run indexes the buffer first); Stop already applies. */
 export type TrainerState = 'idle' | 'starting' | 'running' | 'paused' | 'done' | 'stopped' | 'error';
 
-/** One step of the loaded policy: the step as the Play view shows it, plus why the policy chose it. */
-export interface PolicyStep extends PlayedStep {
-  /** Every candidate the policy scored, with its probability, best first. */
-  candidates: { action: string; probability: number }[];
-  value: number;
-}
 
 /**
  * The Web Lock a run holds while it trains (in any tab of this origin): the checkpoint it saves is
@@ -200,17 +188,24 @@ export class TrainerService {
   private trainer: Trainer | null = null;
   private control: TrainControl | null = null;
   private state: TrainerState = 'idle';
-  private loaded: { policy: Policy; header: PolicyFileHeader; bytes: Uint8Array } | null = null;
   private readonly opened = new OpenedSite();
   /** `savedRun`'s wait for the training lock to be let go, while one is pending. */
   private noRunTrains: Promise<void> | null = null;
   /** The Tasks of the run going on (the web environment is narrowed to them until it ends). */
   private activeTasks: string[] | null = null;
-  private episode: { env: ReturnType<ReturnType<typeof envSpec>['createEnv']>; task: Task; observation: Observation; history: string[]; done: boolean } | null = null;
   private readonly replayStore = new Once(() => (this.options.openReplayStore ?? (() => IdbReplayStore.open()))());
   private readonly checkpointStore = new Once(() => (this.options.openCheckpointStore ?? (() => IdbCheckpointStore.open<TrainRequest>()))());
 
-  constructor(private readonly options: TrainerServiceOptions = {}) {}
+  /**
+   * The Evaluate view's player of a saved policy (policy-player.ts): it shares this worker's tfjs
+   * backend, and waits while a run narrows the web environment to some tasks. The page reaches it
+   * as `trainerClient().player` (comlink follows the property).
+   */
+  readonly player: PolicyPlayer;
+
+  constructor(private readonly options: TrainerServiceOptions = {}) {
+    this.player = new PolicyPlayer({ ensureBackend: async () => void (this.backend ?? (await this.init())), activeTasks: () => this.activeTasks });
+  }
 
   /** The page's frames, where web pages live (the app attaches them when it starts this worker). */
   attachPages(port: MessagePort): void {
@@ -562,70 +557,5 @@ export class TrainerService {
     return exportTrainedPolicy(trainer, this.backend);
   }
 
-  /** Header only, for showing a file before loading it. Throws PolicyFileError on a bad file. */
-  inspectPolicy(bytes: Uint8Array): PolicyFileHeader {
-    return inspectPolicyFile(bytes);
-  }
 
-  /** Load a `.dgp` for the Evaluate view; a bad file is rejected before anything is replaced. */
-  async loadPolicy(bytes: Uint8Array): Promise<PolicyFileHeader> {
-    if (!this.backend) await this.init();
-    const loaded = importPolicy(bytes);
-    this.loaded?.policy.dispose();
-    this.loaded = { ...loaded, bytes };
-    this.episode = null;
-    return loaded.header;
-  }
-
-  /** Load a policy exported as safetensors (its `model.safetensors` and `config.json`), checked as a `.dgp` is. */
-  async loadSafetensorsPolicy(weights: Uint8Array, config: string): Promise<PolicyFileHeader> {
-    return this.loadPolicy(policyFromSafetensors(weights, config));
-  }
-
-  /** The loaded policy as files others can read: `model.safetensors` and `config.json` (its card). */
-  exportLoadedSafetensors(): { weights: Uint8Array; config: string } {
-    const { weights, config } = policyToSafetensors(this.requireLoaded().bytes);
-    return { weights, config: `${JSON.stringify(config, null, 2)}\n` };
-  }
-
-  /** Reset the loaded policy's env on a task of a split; answers as `EnvSession.start` does. */
-  async startEpisode(split: string, index: number): Promise<EpisodeStart> {
-    const envName = this.requireLoaded().header.env;
-    // A run's Tasks narrow the environment here until it ends; the Evaluate view numbers tasks over the whole split.
-    if (this.activeTasks && envName === 'web') throw new UsageError(`a training run on some web tasks (${this.activeTasks.join(', ')}) is going on; play episodes here when it has ended`);
-    const task = taskAt(envName, split, index);
-    await this.episode?.env.close?.();
-    this.episode = null;
-    const env = envSpec(envName).createEnv();
-    const observation = await env.reset(task);
-    this.episode = { env, task, observation, history: [], done: false };
-    return { task: publicTask(task), split, index, observation };
-  }
-
-  /** One greedy step of the loaded policy in the real env. */
-  async stepPolicy(): Promise<PolicyStep> {
-    const loaded = this.requireLoaded();
-    const episode = this.episode;
-    if (!episode) throw new UsageError('start an episode first');
-    if (episode.done) throw new UsageError('the episode has ended; start another');
-    const [choice] = await loaded.policy.act([{ env: episode.task.env, instruction: episode.task.instruction, observation: episode.observation, history: episode.history }], { greedy: true });
-    if (!choice) throw new DreamGymError('no-choice', 'the policy returned no action');
-    const result = await episode.env.step(choice.action);
-    episode.history.push(choice.action);
-    episode.observation = result.observation;
-    episode.done = result.done;
-    return {
-      action: choice.action,
-      result,
-      candidates: choice.candidates
-        .map((action, k) => ({ action, probability: Math.exp(choice.logProbs[k] as number) }))
-        .sort((a, b) => b.probability - a.probability),
-      value: choice.value,
-    };
-  }
-
-  private requireLoaded(): { policy: Policy; header: PolicyFileHeader; bytes: Uint8Array } {
-    if (!this.loaded) throw new UsageError('load a .dgp policy file first');
-    return this.loaded;
-  }
 }

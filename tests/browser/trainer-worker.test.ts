@@ -1,7 +1,8 @@
-import { proxy, wrap } from 'comlink';
+import { proxy, wrap, type Remote } from 'comlink';
 import { describe, expect, it, vi } from 'vitest';
 import { commands } from 'vitest/browser';
 import type { TrainerEvent, TrainerService } from '../../src/services/trainer-service.ts';
+import type { PolicyPlayer } from '../../src/services/policy-player.ts';
 
 function trainerWorker() {
   const worker = new Worker(new URL('../../workers/trainer.worker.ts', import.meta.url), { type: 'module' });
@@ -53,7 +54,7 @@ describe('the trainer worker (real Chromium, tfjs in a Worker)', () => {
     await vi.waitFor(() => expect(events[events.length - 1]).toBe('done'));
     const bytes = await service.exportPolicy();
     expect(new TextDecoder().decode(bytes.subarray(0, 4))).toBe('DGPF');
-    const header = await service.inspectPolicy(bytes);
+    const header = await (service as unknown as { player: Remote<PolicyPlayer> }).player.inspectPolicy(bytes);
     expect(header.backend).toBe('webgpu');
     expect(header.algorithm).toBe('grpo');
     // The same file under the Node CLI (wasm) takes the same greedy actions on the same tasks.

@@ -30,7 +30,7 @@ describe('dream mode in the Train view, driven by a person in Chromium', () => {
   }, 120_000);
   afterAll(async () => { await browser?.close(); });
 
-  it('offline after the first visit: says what dream mode needs, then trains against the imported neural model with 0 real transitions', async () => {
+  it('offline after the first visit: says what dream mode needs, then trains against the imported neural model with 0 real transitions, then against kNN chosen in the Experience view', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1200 }, acceptDownloads: true });
     const errors = collectErrors(page);
     // The views' tabs (the dream help text links to two of them too).
@@ -108,6 +108,22 @@ describe('dream mode in the Train view, driven by a person in Chromium', () => {
     await tab('Buffer').click();
     await expect.poll(() => number(page, 'count-shop-synthetic'), { timeout: 30_000 }).toBeGreaterThan(0);
     expect(await number(page, 'count-shop-real')).toBe(seeded);
+
+    // The dream uses the model chosen in the Experience view: kNN now, with k = 2 (stopped once it dreams).
+    await tab('Experience').click();
+    await page.getByRole('radio', { name: /^kNN/ }).check();
+    await page.getByRole('button', { name: 'Use kNN' }).click();
+    await expect.poll(() => page.getByTestId('active-experience').textContent(), { timeout: 30_000 }).toBe('knn');
+    await page.getByLabel('Retrieved real transitions per step (k)').fill('2');
+    await tab('Train').click();
+    await expect.poll(() => tab('Train').getAttribute('aria-current')).toBe('page');
+    expect(await page.getByTestId('dream-experience').textContent()).toBe('kNN');
+    expect(await page.locator('#train-mode-help').textContent()).toMatch(/k = 2/);
+    await start.click();
+    await expect.poll(synthetic, { timeout: 240_000, interval: 250 }).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await expect.poll(() => state.textContent(), { timeout: 240_000, interval: 500 }).toBe('Stopped');
+    expect(await page.getByTestId('train-result').textContent()).toMatch(/dream: [\d,]+ synthetic transitions from knn, 0 real,/);
     // A failed start before the import must not be reported as a page error.
     expect(errors).toEqual([]);
   }, 600_000);

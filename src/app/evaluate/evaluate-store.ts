@@ -10,9 +10,9 @@ import { DGP_MAX_BYTES, type PolicyFileHeader } from '../../policy/dgp.ts';
 import { downloadBlob } from '../download.ts';
 import { tooLargeMessage } from '../file-size.ts';
 import type { EpisodeStart } from '../../services/env-session.ts';
-import type { PolicyStep } from '../../services/trainer-service.ts';
+import type { PolicyStep } from '../../services/policy-player.ts';
 import { defaultSplit, envs, loadEnvs } from '../env-client.ts';
-import { onTrainerCrash, trainerClient } from '../trainer-client.ts';
+import { onTrainerCrash, playerClient } from '../trainer-client.ts';
 
 export const header = signal<PolicyFileHeader | null>(null);
 export const fileName = signal<string | null>(null);
@@ -92,8 +92,8 @@ export async function loadPolicyFile(file: File, config?: File): Promise<void> {
   try {
     const bytes = new Uint8Array(await file.arrayBuffer());
     const loaded = config
-      ? await trainerClient().loadSafetensorsPolicy(transfer(bytes, [bytes.buffer]), await config.text())
-      : await trainerClient().loadPolicy(transfer(bytes, [bytes.buffer]));
+      ? await playerClient().loadSafetensorsPolicy(transfer(bytes, [bytes.buffer]), await config.text())
+      : await playerClient().loadPolicy(transfer(bytes, [bytes.buffer]));
     header.value = loaded;
     fileName.value = config ? `${file.name} + ${config.name}` : file.name;
     fileError.value = null;
@@ -113,7 +113,7 @@ export async function loadPolicyFile(file: File, config?: File): Promise<void> {
 /** The loaded policy as files others can read: `model.safetensors` and `config.json`, two downloads. */
 export async function exportSafetensors(): Promise<void> {
   try {
-    const { weights, config } = await trainerClient().exportLoadedSafetensors();
+    const { weights, config } = await playerClient().exportLoadedSafetensors();
     downloadBlob(new Blob([weights as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }), 'model.safetensors');
     downloadBlob(new Blob([config], { type: 'application/json' }), 'config.json');
   } catch (e) {
@@ -139,7 +139,7 @@ export async function startEpisode(): Promise<void> {
   // The view shows the problem beside the field and keeps Start disabled; a submit by Enter stops here.
   if (taskProblem.value) return;
   await guarded(async () => {
-    episode.value = await trainerClient().startEpisode(split.value, taskIndex.value);
+    episode.value = await playerClient().startEpisode(split.value, taskIndex.value);
     steps.value = [];
   });
 }
@@ -147,7 +147,7 @@ export async function startEpisode(): Promise<void> {
 export async function stepOnce(): Promise<void> {
   if (!episode.value || isDone.value || busy.value) return;
   await guarded(async () => {
-    const step = await trainerClient().stepPolicy();
+    const step = await playerClient().stepPolicy();
     steps.value = [...steps.value, step];
   });
 }

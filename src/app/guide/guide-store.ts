@@ -17,7 +17,7 @@ import { experienceClient } from '../experience-client.ts';
 import { useExperience } from '../experience/experience-state.ts';
 import { replayClient } from '../replay-client.ts';
 import { keepFinishedRun } from '../runs/runs-store.ts';
-import { trainerClient } from '../trainer-client.ts';
+import { playerClient, trainerClient } from '../trainer-client.ts';
 import { backendPreference as preferenceOf, type BackendChoice } from '../BackendSelect.tsx';
 
 export type PhaseState = 'waiting' | 'running' | 'done' | 'stopped' | 'failed';
@@ -188,15 +188,15 @@ export async function runGuide(): Promise<void> {
  * view's stepping): what it imagines, beside what the shop did.
  */
 async function compareEpisode(policyBytes: Uint8Array, report: (done: number) => void): Promise<{ instruction: string; rows: ComparisonRow[] }> {
-  const trainer = trainerClient();
   const experience = experienceClient();
-  await trainer.loadPolicy(policyBytes);
-  const played = await trainer.startEpisode('test', GUIDE.comparisonTask);
+  const player = playerClient();
+  await player.loadPolicy(policyBytes);
+  const played = await player.startEpisode('test', GUIDE.comparisonTask);
   await useExperience({ kind: 'neural' });
   await experience.start(GUIDE.env, 'test', GUIDE.comparisonTask);
   const rows: ComparisonRow[] = [];
   for (let step = 1; step <= GUIDE.comparisonSteps && !stopRequested; step++) {
-    const chosen = await trainer.stepPolicy();
+    const chosen = await player.stepPolicy();
     const imagined = await experience.step(chosen.action);
     rows.push({
       step,
