@@ -11,7 +11,7 @@ import { NeuralNetwork, weightPlan } from './network.ts';
 import { headerInteger } from '../../core/weight-file.ts';
 
 export const ARCHITECTURE_KIND = 'candidate-mlp';
-/** Bump when candidates.ts computes different features: old files then fail with a clear message. */
+/** Bump when the candidates (transition-candidates.ts and the modules it draws on) compute different features: old files then fail with a clear message. */
 export const FEATURES_VERSION = 9;
 
 export interface NeuralFileInfo {

@@ -1,7 +1,8 @@
 /**
  * `NeuralExperienceModel`: the learned experience model that needs no download. For a batch of
- * inputs it lists candidate lines and actions (candidates.ts), scores them all in one pass per head
- * (network.ts), and assembles each next state from the lines it keeps:
+ * inputs it lists candidate lines and actions (transition-candidates.ts, action-candidates.ts),
+ * scores them all in one pass per head (network.ts), and assembles each next state from the lines
+ * it keeps:
  *
  * - lines derived from one current line (the line itself and its edits) compete: at most one stays;
  * - a header key appears once (the likeliest line with that key);
@@ -16,8 +17,15 @@
  */
 import { matchKey } from '../../core/actions.ts';
 import { emptyStats, failurePrediction, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats, type PredictOptions } from '../types.ts';
-import { actionCandidates, CLAUSE_FEATURES, CLAUSE_SLOTS, EVIDENCE_WIDTH, HISTORY_STATES, successSupported, TASK_RELATIVE_DENSE, transitionCandidates, withReasoning, type LineCandidate, type TransitionCandidates } from './candidates.ts';
-import { containsPhrase, elementNumber, lineFields, renderLines, type StateLine } from './lines.ts';
+import { actionCandidates } from './action-candidates.ts';
+import { successSupported, TASK_RELATIVE_DENSE } from './analogous-steps.ts';
+import { HISTORY_STATES } from './history-sources.ts';
+import { CLAUSE_FEATURES, CLAUSE_SLOTS, EVIDENCE_WIDTH } from './requirement-evidence.ts';
+import { transitionCandidates, type LineCandidate, type TransitionCandidates } from './transition-candidates.ts';
+import { withReasoning } from './transition-features.ts';
+import { elementNumber } from './element-numbers.ts';
+import { lineFields, renderLines, type StateLine } from './lines.ts';
+import { containsPhrase } from './phrase-map.ts';
 import { quotingOurTask, REASONING_DENSE, REASONING_SUMMARY_DENSE, reasoningSummary } from './reasoning.ts';
 import { NeuralNetwork, Rows, type NeuralArchitecture, type RequirementShape } from './network.ts';
 

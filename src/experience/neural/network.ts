@@ -7,7 +7,7 @@
  *   reasoning head   candidate sentence → logit "the real annotation says it" (read by the transition head)
  *
  * A row is the candidate's dense features followed by its hashed strings, one-hot in `buckets`
- * columns (candidates.ts). Rows are kept compact (dense numbers + bucket indices), so a dataset of
+ * columns (features.ts). Rows are kept compact (dense numbers + bucket indices), so a dataset of
  * a million candidates stays in tens of megabytes; a minibatch's dense values become a matrix and
  * its buckets stay indices, which the first layer looks up as rows of its weights.
  */

@@ -18,7 +18,8 @@
 import { matchKey } from '../../core/actions.ts';
 import type { ExperienceInput } from '../types.ts';
 import type { Features } from './features.ts';
-import { mapper, wordsOf } from './lines.ts';
+import { wordsOf } from './lines.ts';
+import { mapper } from './phrase-map.ts';
 import { preparationRepeated, relativeForm, taskAsks, taskNames } from './task-relative.ts';
 
 export interface ReasoningSource {
@@ -39,7 +40,7 @@ export interface ReasoningSource {
 
 export interface ReasoningCandidate {
   text: string;
-  /** A row of the reasoning head: dense numbers and hashed strings (candidates.ts's Features). */
+  /** A row of the reasoning head: dense numbers and hashed strings (features.ts). */
   features: Features;
   /** The sentence in relative form: what labels and hashes compare. */
   form: string;

@@ -12,7 +12,8 @@
  * speaks for ours, and a history of `clean · # _ _ #` says the object was prepared as asked, in
  * any environment whose actions name what their tasks name.
  */
-import { memo, memoWeak, wordsOf } from './lines.ts';
+import { wordsOf } from './lines.ts';
+import { memo, memoWeak } from './memo.ts';
 
 /**
  * The words of an instruction that can name what it asks for: not numbers, not two-letter words

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LineCandidate } from '../../../src/experience/neural/candidates.ts';
+import type { LineCandidate } from '../../../src/experience/neural/transition-candidates.ts';
 import { stateLines } from '../../../src/experience/neural/lines.ts';
 import { assembleLines } from '../../../src/experience/neural/model.ts';
 import { lineLabels } from '../../../src/experience/neural/fit.ts';

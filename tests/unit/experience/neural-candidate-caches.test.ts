@@ -7,8 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { envSpec } from '../../../src/envs/registry.ts';
 import { heldoutInput, heldoutTransitions } from '../../../src/experience/fidelity.ts';
-import { actionCandidates, transitionCandidates } from '../../../src/experience/neural/candidates.ts';
-import { stateLines, thingNames } from '../../../src/experience/neural/lines.ts';
+import { actionCandidates } from '../../../src/experience/neural/action-candidates.ts';
+import { transitionCandidates } from '../../../src/experience/neural/transition-candidates.ts';
+import { thingNames } from '../../../src/experience/neural/analogy.ts';
+import { stateLines } from '../../../src/experience/neural/lines.ts';
 import type { ExperienceInput } from '../../../src/experience/types.ts';
 import { seededBuffer, seededTransitions } from './fixtures.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Transition } from '../../../src/core/types.ts';
-import { transitionCandidates } from '../../../src/experience/neural/candidates.ts';
+import { transitionCandidates } from '../../../src/experience/neural/transition-candidates.ts';
 import { featureText } from '../../../src/experience/neural/features.ts';
 import type { ExperienceInput } from '../../../src/experience/types.ts';
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Transition } from '../../../src/core/types.ts';
 import { episodeHistories } from '../../../src/experience/history.ts';
-import { actionCandidates, HISTORY_STATES, transitionCandidates } from '../../../src/experience/neural/candidates.ts';
+import { actionCandidates } from '../../../src/experience/neural/action-candidates.ts';
+import { HISTORY_STATES } from '../../../src/experience/neural/history-sources.ts';
+import { transitionCandidates } from '../../../src/experience/neural/transition-candidates.ts';
 import { featureText } from '../../../src/experience/neural/features.ts';
 import { stateLines } from '../../../src/experience/neural/lines.ts';
 import type { ExperienceInput } from '../../../src/experience/types.ts';

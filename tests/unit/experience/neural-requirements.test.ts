@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLAUSE_FEATURES, CLAUSE_SLOTS, EVIDENCE_WIDTH, transitionCandidates } from '../../../src/experience/neural/candidates.ts';
+import { CLAUSE_FEATURES, CLAUSE_SLOTS, EVIDENCE_WIDTH } from '../../../src/experience/neural/requirement-evidence.ts';
+import { transitionCandidates } from '../../../src/experience/neural/transition-candidates.ts';
 import { disposeBatch, headBatch, NeuralNetwork, Rows, type NeuralArchitecture } from '../../../src/experience/neural/network.ts';
 import type { ExperienceInput } from '../../../src/experience/types.ts';
 import { useBackend } from '../../../src/platform/tf.ts';

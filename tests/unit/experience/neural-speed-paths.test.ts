@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../src/core/rng.ts';
-import { containsPhrase, mapper, memo, type PhraseMap } from '../../../src/experience/neural/lines.ts';
+import { memo } from '../../../src/experience/neural/memo.ts';
+import { containsPhrase, mapper, type PhraseMap } from '../../../src/experience/neural/phrase-map.ts';
 import { HostAdam } from '../../../src/experience/neural/host-adam.ts';
 import { disposeBatch, headBatch, headLoss, NeuralNetwork, Rows, type HeadName, type NamedWeight, type NeuralArchitecture } from '../../../src/experience/neural/network.ts';
 import { bucketedInputDense } from '../../../src/platform/dense.ts';

@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalState } from '../../../src/core/state.ts';
 import { scoreTransition } from '../../../src/experience/fidelity.ts';
-import { alignActions, alignTasks, analogy, elementNumber, highestElementNumber, mapper, renumbering, stateLines } from '../../../src/experience/neural/lines.ts';
+import { alignActions, alignTasks, analogy } from '../../../src/experience/neural/analogy.ts';
+import { elementNumber, highestElementNumber, renumbering } from '../../../src/experience/neural/element-numbers.ts';
+import { stateLines } from '../../../src/experience/neural/lines.ts';
+import { mapper } from '../../../src/experience/neural/phrase-map.ts';
 import { fitNeuralModel } from '../../../src/experience/neural/fit.ts';
 import { ModelFileError } from '../../../src/experience/neural/model-file.ts';
 import { exportNeuralModel, importNeuralModel, inspectNeuralModel } from '../../../src/experience/neural/model-io.ts';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fitNeuralModel } from '../../../src/experience/neural/fit.ts';
-import { transitionCandidates } from '../../../src/experience/neural/candidates.ts';
+import { transitionCandidates } from '../../../src/experience/neural/transition-candidates.ts';
 import { HASH_SLOTS } from '../../../src/experience/neural/model.ts';
 import { Rows } from '../../../src/experience/neural/network.ts';
 import { reasoningLabels } from '../../../src/experience/neural/reasoning.ts';

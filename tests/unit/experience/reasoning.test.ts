@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Transition } from '../../../src/core/types.ts';
-import { transitionCandidates, withReasoning } from '../../../src/experience/neural/candidates.ts';
+import { transitionCandidates } from '../../../src/experience/neural/transition-candidates.ts';
+import { withReasoning } from '../../../src/experience/neural/transition-features.ts';
 import { reasoningLabels, reasoningSummary, REASONING_SUMMARY_DENSE, sentenceForm, sentences } from '../../../src/experience/neural/reasoning.ts';
 import { taskNames } from '../../../src/experience/neural/task-relative.ts';
 import type { ExperienceInput } from '../../../src/experience/types.ts';

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { CLAUSE_FEATURES, CLAUSE_SLOTS, successSupported, TASK_RELATIVE_DENSE, transitionCandidates } from '../../../src/experience/neural/candidates.ts';
+import { successSupported, TASK_RELATIVE_DENSE } from '../../../src/experience/neural/analogous-steps.ts';
+import { CLAUSE_FEATURES, CLAUSE_SLOTS } from '../../../src/experience/neural/requirement-evidence.ts';
+import { transitionCandidates } from '../../../src/experience/neural/transition-candidates.ts';
 import { preparationRepeated, relativeForm, relativeHistory, taskAsks, taskForm, taskNames, timesTaken } from '../../../src/experience/neural/task-relative.ts';
 import type { Transition } from '../../../src/core/types.ts';
-import { alignByThings, alignTasks, analogy, mapper, stateLines, thingNames } from '../../../src/experience/neural/lines.ts';
+import { alignByThings, alignTasks, analogy, thingNames } from '../../../src/experience/neural/analogy.ts';
+import { stateLines } from '../../../src/experience/neural/lines.ts';
+import { mapper } from '../../../src/experience/neural/phrase-map.ts';
 import type { ExperienceInput } from '../../../src/experience/types.ts';
 
 const mugTask = 'put a clean mug in coffeemachine.';
