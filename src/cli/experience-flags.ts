@@ -6,6 +6,7 @@
 import { UsageError } from '../core/errors.ts';
 import { findExperienceModel, experienceKinds, experienceModel, settingsByField, settingsOf } from '../jobs/experience-models/registry.ts';
 import type { ExperienceModelEntry } from '../jobs/experience-models/entry.ts';
+import { DEFAULT_K } from '../jobs/experience-models/retrieval-k.ts';
 import { numberFlags, stringFlags } from './args.ts';
 
 /** parseArgs option specs for `--experience` and every setting of a model that runs under Node, spread into a command's own. */
@@ -35,7 +36,7 @@ export function experienceUsage(kinds: readonly string[] = experienceKinds('node
       const parts = Object.values(e.settings).map((s) => (s.requiredHint !== undefined ? `--${s.flag} ${s.value}` : `[--${s.flag} ${s.value}]`));
       return `[${parts.join(' ')} (${e.kind})]`;
     });
-  return `--experience <${kinds.join('|')}> ${own.join(' ')} [--k 3]`;
+  return `--experience <${kinds.join('|')}> ${own.join(' ')} [--k ${DEFAULT_K}]`;
 }
 
 /**

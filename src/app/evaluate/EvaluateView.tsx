@@ -104,7 +104,7 @@ function HeaderView({ h }: { h: PolicyFileHeader }) {
       </dl>
       <div class="row">
         <button type="button" onClick={() => void exportSafetensors()}>Export as safetensors</button>
-        <span class="muted small">model.safetensors and config.json: weights numpy can read, and this card (see the README).</span>
+        <span class="muted small">model.safetensors and config.json: weights numpy can read, and this card (see docs/training.md, "Files others can read").</span>
       </div>
     </section>
   );

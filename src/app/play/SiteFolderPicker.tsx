@@ -33,7 +33,7 @@ export function SiteFolderPicker() {
         }} />
       {openSite.value
         ? <><span class="muted small">Playing the site <strong>{openSite.value}</strong>.</span><button type="button" onClick={() => void closeSiteFolder()}>Back to the bundled suite</button></>
-        : <span class="muted small">A folder with a site.json and its pages (see the README's "Bring your own site").</span>}
+        : <span class="muted small">A folder with a site.json and its pages (see docs/web.md, "Bring your own site").</span>}
     </div>
   );
 }

@@ -152,7 +152,7 @@ pageFrames.onPerson((input) => {
 export async function openSiteFolder(folder: string, files: ReadonlyMap<string, Blob>): Promise<void> {
   await guarded(async () => {
     const manifest = files.get('site.json');
-    if (!manifest) throw new Error(`the folder ${folder} has no site.json at its top (see the README's "Bring your own site")`);
+    if (!manifest) throw new Error(`the folder ${folder} has no site.json at its top (see docs/web.md, "Bring your own site")`);
     let json: unknown;
     try {
       json = JSON.parse(await manifest.text());

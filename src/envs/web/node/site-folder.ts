@@ -20,7 +20,7 @@ export function loadSiteFolder(dir: string, options: LoadSiteOptions = {}): { si
   if (!existsSync(root)) throw new UsageError(`--site ${dir}: no such folder`);
   if (!statSync(root).isDirectory()) throw new UsageError(`--site ${dir} is a file; name the site's folder (the one holding site.json)`);
   const file = path.join(root, 'site.json');
-  if (!existsSync(file)) throw new UsageError(`--site ${dir}: the folder has no site.json (see the README's "Bring your own site")`);
+  if (!existsSync(file)) throw new UsageError(`--site ${dir}: the folder has no site.json (see docs/web.md, "Bring your own site")`);
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
