@@ -7,10 +7,10 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { describeEnv, envSpec } from '../../../src/envs/registry.ts';
 import type { PolicyFileHeader } from '../../../src/policy/dgp.ts';
 
-// The trainer worker, faked: the store's only way to start an episode.
+// The trainer worker's player, faked: the store's only way to start an episode.
 const startEpisodeInWorker = vi.fn((split: string, index: number) => Promise.resolve({ split, index, observation: null }));
 vi.mock('../../../src/app/trainer-client.ts', () => ({
-  trainerClient: () => ({ player: { startEpisode: startEpisodeInWorker } }),
+  playerClient: () => ({ startEpisode: startEpisodeInWorker }),
   onTrainerCrash: () => () => undefined,
 }));
 // The env worker's frames for live pages need a document; the shop needs none.
