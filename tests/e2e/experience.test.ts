@@ -273,7 +273,7 @@ describe('the Experience view, driven by a person in Chromium', () => {
     page.on('pageerror', (e) => pageErrors.push(e.message));
     await page.goto(`${inject('appUrl')}#experience`);
     await page.getByRole('radio', { name: /HTTP endpoint/ }).check();
-    await page.getByLabel('Base URL').fill('http://127.0.0.1:9');
+    await page.getByLabel('Endpoint', { exact: true }).fill('http://127.0.0.1:9');
     await page.getByLabel('Model name').fill('qwen2.5:0.5b');
     await page.getByRole('button', { name: 'Use this endpoint' }).click();
     await expect.poll(() => page.getByTestId('active-experience').textContent(), { timeout: 30_000 }).toBe('llm:http/qwen2.5:0.5b@127.0.0.1:9');
@@ -289,7 +289,7 @@ describe('the Experience view, driven by a person in Chromium', () => {
     expect(await page.getByLabel('Search the store').isEnabled()).toBe(true);
 
     // A bad address is refused when chosen, in words.
-    await page.getByLabel('Base URL').fill('localhost:8080');
+    await page.getByLabel('Endpoint', { exact: true }).fill('localhost:8080');
     await page.getByRole('button', { name: 'Use this endpoint' }).click();
     await expect.poll(() => alert.textContent(), { timeout: 30_000 }).toMatch(/must start with http:\/\/ or https:\/\//);
     expect(await page.getByTestId('active-experience').textContent()).toBe('llm:http/qwen2.5:0.5b@127.0.0.1:9');
@@ -312,7 +312,7 @@ describe('the Experience view, driven by a person in Chromium', () => {
     try {
       await page.goto(`${inject('appUrl')}#experience`);
       await page.getByRole('radio', { name: /HTTP endpoint/ }).check();
-      await page.getByLabel('Base URL').fill(server.url);
+      await page.getByLabel('Endpoint', { exact: true }).fill(server.url);
       await page.getByLabel('Model name').fill('prose-model');
       await page.getByRole('button', { name: 'Use this endpoint' }).click();
       await expect.poll(() => page.getByTestId('active-experience').textContent(), { timeout: 30_000 }).toMatch(/^llm:http\/prose-model@/);

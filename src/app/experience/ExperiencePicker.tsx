@@ -168,8 +168,8 @@ function HttpFields() {
       <fieldset class="plain" disabled={applying.value || busy.value}>
         <legend class="visually-hidden">Endpoint</legend>
         <div class="form-grid">
-          <label for="http-base-url">Base URL</label>
-          <input id="http-base-url" type="text" inputMode="url" value={httpEndpoint.value} spellcheck={false} placeholder="http://127.0.0.1:8080"
+          <label for="http-endpoint">Endpoint</label>
+          <input id="http-endpoint" type="text" inputMode="url" value={httpEndpoint.value} spellcheck={false} placeholder="http://127.0.0.1:8080"
             onInput={(e) => { httpEndpoint.value = (e.target as HTMLInputElement).value; }} />
           <label for="http-model">Model name</label>
           <input id="http-model" type="text" value={httpModel.value} spellcheck={false} placeholder="qwen2.5:0.5b"
@@ -309,10 +309,10 @@ export function ExperiencePicker() {
           <button type="button" disabled={isFitting.value} onClick={() => void fitFromHint()}>Fit the neural model (no download)</button>
         </p>
       )}
-      <fieldset class="backend-kinds">
+      <fieldset class="experience-kinds">
         <legend>Model</legend>
         {experienceModels.value.map((m) => (
-          <label key={m.kind} class="backend-kind">
+          <label key={m.kind} class="experience-kind">
             <input type="radio" name="experience-model" value={m.kind} checked={kind === m.kind} onChange={() => chooseKind(m.kind)} />
             {' '}<strong>{m.label}</strong> <span class="muted small">{m.help}</span>
           </label>
