@@ -1,8 +1,17 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig, mergeConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import viteConfig from './vite.config.ts';
 import { CHROMIUM_ARGS, chromiumPath } from './tests/chromium.ts';
 import { cliRolloutPolicy } from './tests/browser/cli-command.ts';
+import { LongestFirstSequencer } from './tests/sequencer.ts';
+
+// Workers for the Node projects (unit and e2e share one pool): vitest's default is one less than the
+// cores, which on a 2-core machine is one, so everything in Node ran in a single queue beside the
+// browser project's while a core sat idle once the browser project was done. Two at least; the
+// files run in separate processes and write only to their own temp folders, so side by side is safe.
+const CORES = availableParallelism();
+const NODE_WORKERS = Math.max(2, CORES - 1);
 
 // Three suites, one command (`npm test`): unit tests in Node, browser tests in the system Chromium
 // (real WebGPU through SwiftShader, real IndexedDB, real workers), and end-to-end tests that build
@@ -11,6 +20,9 @@ export default mergeConfig(
   viteConfig,
   defineConfig({
     test: {
+      maxWorkers: NODE_WORKERS,
+      // Longest files first (tests/sequencer.ts), so no long file starts last with a worker idle.
+      sequence: { sequencer: LongestFirstSequencer },
       projects: [
         {
           extends: true,
@@ -26,6 +38,9 @@ export default mergeConfig(
               enabled: true,
               headless: true,
               screenshotFailures: false,
+              // One test file at a time in Chromium on a small machine (as vitest's default did on 2
+              // cores): its WebGPU is SwiftShader, which takes every core it is given.
+              fileParallelism: CORES > 2,
               provider: playwright({ launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS } }),
               instances: [{ browser: 'chromium' }],
               commands: { cliRolloutPolicy },

@@ -34,7 +34,7 @@ describe('the guided first run', () => {
     await expect.poll(() => page.getByTestId('guide-phase-dream-state').textContent(), { timeout: 300_000, interval: 1000 }).toBe('running');
     await expect.poll(() => page.getByTestId('guide-phase-dream').textContent(), { timeout: 120_000, interval: 500 }).toMatch(/[\d,]+ \/ 8,000 synthetic steps · about .* left/);
 
-    await expect.poll(() => page.getByTestId('guide-state').textContent(), { timeout: 600_000, interval: 2000 }).toBe('Done.');
+    await expect.poll(() => page.getByTestId('guide-state').textContent(), { timeout: 1_200_000, interval: 2000 }).toBe('Done.');
     for (const id of ['seed', 'fit', 'baseline', 'dream', 'real', 'compare']) expect(await page.getByTestId(`guide-phase-${id}-state`).textContent()).toBe('done');
     // The two policies, judged the same way, side by side; each figure links to where it lives.
     const dream = page.getByTestId('guide-dream');
@@ -61,5 +61,5 @@ describe('the guided first run', () => {
     await page.reload();
     await expect.poll(() => page.getByRole('link', { name: 'Play' }).getAttribute('aria-current')).toBe('page');
     expect(errors).toEqual([]);
-  }, 900_000);
+  }, 1_500_000);
 });

@@ -38,7 +38,7 @@ describe('a training run survives a reload', () => {
     const errors = collectErrors(page);
     await fillRun(page);
     await page.getByRole('button', { name: 'Start', exact: true }).click();
-    await expect.poll(() => page.getByTestId('last-save').textContent(), { timeout: 240_000, interval: 250 }).toMatch(/after iteration [2-9]/);
+    await expect.poll(() => page.getByTestId('last-save').textContent(), { timeout: 480_000, interval: 250 }).toMatch(/after iteration [2-9]/);
     const spentBefore = await number(page, 'real-transitions');
     expect(spentBefore).toBeLessThan(BUDGET);
 

@@ -130,7 +130,8 @@ describe('OpenAiHttpClient against the serve command', () => {
         servers[name] = await serve(buffer, faults);
       }),
     );
-  }, 60_000);
+    // Seven CLI processes start here (tsx, tfjs): minutes on a busy 2-core machine beside other test files.
+  }, 240_000);
 
   afterAll(async () => {
     await Promise.all(Object.values(servers).map(stop));

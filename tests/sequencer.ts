@@ -1,0 +1,80 @@
+/**
+ * The order `npm test` hands files to its workers: longest first (LPT), so that on two cores the
+ * long e2e files start at once and no long file starts last with the other worker idle.
+ *
+ * A file's expected length is its duration from the last run in vitest's cache
+ * (node_modules/.vite/vitest/…/results.json) where there is one; on a clean clone (CI) there is
+ * none, so it comes from ESTIMATE_MS below: seconds measured on the 2-core machine, relative figures
+ * only. A file in neither runs after the estimated ones, in vitest's own order (larger files first).
+ * The order changes nothing a test asserts: files run in separate processes either way.
+ */
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import path from 'node:path';
+
+/** Milliseconds, project:path → duration on the busy 2-core machine (`npx vitest run --reporter=json`); only their order matters. */
+export const ESTIMATE_MS: Readonly<Record<string, number>> = {
+  'e2e:tests/e2e/guide.test.ts': 350_000,
+  'e2e:tests/e2e/train-resume.test.ts': 227_000,
+  'e2e:tests/e2e/experience.test.ts': 111_000,
+  'e2e:tests/e2e/dgx-exchange.test.ts': 96_000,
+  'e2e:tests/e2e/web-demonstrations.test.ts': 93_000,
+  'e2e:tests/e2e/train.test.ts': 88_000,
+  'e2e:tests/e2e/runs.test.ts': 72_000,
+  'e2e:tests/e2e/evaluate.test.ts': 72_000,
+  'e2e:tests/e2e/room.test.ts': 72_000,
+  'e2e:tests/e2e/train-dream.test.ts': 68_000,
+  'e2e:tests/e2e/play-web.test.ts': 53_000,
+  'e2e:tests/e2e/accessibility.test.ts': 26_000,
+  'e2e:tests/e2e/backend-probe.test.ts': 24_000,
+  'e2e:tests/e2e/buffer.test.ts': 19_000,
+  'e2e:tests/e2e/play.test.ts': 16_000,
+  'e2e:tests/e2e/two-tabs.test.ts': 12_000,
+  'unit:tests/unit/cli-resume.test.ts': 130_000,
+  'unit:tests/unit/train/real-training.test.ts': 82_000,
+  'unit:tests/unit/train/tensor-leak.test.ts': 37_000,
+  'unit:tests/unit/bench/run-args.test.ts': 34_000,
+  'unit:tests/unit/experiments/missed-successes.test.ts': 30_000,
+  'unit:tests/unit/web/own-demonstrations.test.ts': 79_000,
+  'unit:tests/unit/envs/third-environment.test.ts': 61_000,
+  'unit:tests/unit/train/dream-training.test.ts': 54_000,
+  'unit:tests/unit/experience/neural.test.ts': 53_000,
+  'unit:tests/unit/cli-web-failures.test.ts': 33_000,
+  'unit:tests/unit/experience/http-transport.test.ts': 32_000,
+  'unit:tests/unit/web/web-env.test.ts': 29_000,
+  'unit:tests/unit/services/trainer-checkpoint.test.ts': 28_000,
+  'unit:tests/unit/jobs/entry-points.test.ts': 27_000,
+  'unit:tests/unit/experience/room-server.test.ts': 23_000,
+  'unit:tests/unit/experiments/run-file.test.ts': 23_000,
+  'unit:tests/unit/cli-interrupt.test.ts': 23_000,
+  'unit:tests/unit/train/offline-training.test.ts': 22_000,
+  'unit:tests/unit/experiments/paper-report.test.ts': 17_000,
+  'unit:tests/unit/fuzz/parsers.test.ts': 17_000,
+  'unit:tests/unit/cli.test.ts': 17_000,
+  'unit:tests/unit/experiments/curriculum-variance.test.ts': 16_000,
+  'unit:tests/unit/experience/experience-service.test.ts': 16_000,
+  'browser:tests/browser/neural-experience-worker.test.ts': 300_000,
+  'browser:tests/browser/trainer-worker.test.ts': 217_000,
+  'browser:tests/browser/webllm-transport.test.ts': 78_000,
+  'browser:tests/browser/trainer-checkpoint-lock.test.ts': 47_000,
+  'browser:tests/browser/trainer-curriculum.test.ts': 46_000,
+};
+
+export class LongestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const byDefault = await super.sort(files);
+    const root = this.ctx.config.root;
+    const expected = (spec: TestSpecification): number | undefined => {
+      const key = `${spec.project.name}:${path.relative(root, spec.moduleId).split(path.sep).join('/')}`;
+      return this.ctx.cache.getFileTestResults(key)?.duration ?? ESTIMATE_MS[key];
+    };
+    const position = new Map(byDefault.map((spec, i) => [spec, i]));
+    return [...byDefault].sort((a, b) => {
+      const ea = expected(a);
+      const eb = expected(b);
+      if (ea !== undefined && eb !== undefined && ea !== eb) return eb - ea;
+      if (ea !== undefined && eb === undefined) return -1;
+      if (ea === undefined && eb !== undefined) return 1;
+      return (position.get(a) as number) - (position.get(b) as number);
+    });
+  }
+}
