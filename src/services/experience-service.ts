@@ -37,9 +37,8 @@ import {
   emptyStats, failurePrediction, MAX_SHOWN_REPLY, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats, type HistoryStep,
 } from '../experience/types.ts';
 import { createExperienceModel } from '../jobs/experience-models/create.ts';
-import { experienceModel, experienceModelSummaries, settingsSpec } from '../jobs/experience-models/registry.ts';
+import { checkFormSettings, experienceModel, experienceModelSummaries } from '../jobs/experience-models/registry.ts';
 import { MAX_K, MIN_K } from '../jobs/experience-models/retrieval-k.ts';
-import { parseSpec } from '../jobs/spec.ts';
 import type { BackendName } from '../platform/tf.ts';
 import { IdbReplayStore } from '../replay/idb-store.ts';
 import { DEFAULT_K } from '../replay/retrieval.ts';
@@ -174,7 +173,7 @@ export class ExperienceService {
    */
   async chooseExperience(choice: ExperienceViewChoice): Promise<ExperienceInfo> {
     const entry = experienceModel(choice.kind);
-    const settings = parseSpec(settingsSpec(entry), { ...(choice.settings ?? {}), k: this.k }, (field) => entry.settings[field]?.label ?? field);
+    const settings = checkFormSettings(entry, choice.settings, this.k);
     let model: ExperienceModel | null = null;
     if (entry.kind !== 'neural' && entry.runsIn.includes('worker')) {
       model = await createExperienceModel(

@@ -14,9 +14,8 @@ import { DreamGymError, errorMessage, UsageError } from '../core/errors.ts';
 import { ModelFileError } from '../experience/neural/model-file.ts';
 import { ROOM_CLIENT_HEADER } from '../experience/llm/chat.ts';
 import { buildDream, disposeModel } from '../jobs/dream.ts';
-import { experienceModel, settingsSpec } from '../jobs/experience-models/registry.ts';
+import { checkFormSettings, experienceModel } from '../jobs/experience-models/registry.ts';
 import type { ExperienceChoice } from '../jobs/experience-models/create.ts';
-import { parseSpec } from '../jobs/spec.ts';
 import type { CurriculumRow, CurriculumSummary } from '../curriculum/curriculum.ts';
 import { exportTrainedPolicy } from '../jobs/policy-export.ts';
 import { Once } from './once.ts';
@@ -427,7 +426,7 @@ export class TrainerService {
   private async dreamOptions(request: TrainRequest, run: { syntheticBudget: number; k: number }): Promise<DreamOptions> {
     const choice = request.experience ?? { kind: 'neural' };
     const entry = experienceModel(choice.kind, 'worker');
-    const settings = parseSpec(settingsSpec(entry), { ...(choice.settings ?? {}), k: run.k }, (field) => entry.settings[field]?.label ?? field);
+    const settings = checkFormSettings(entry, choice.settings, run.k);
     let store: ReplayStore;
     try {
       store = await this.openReplayStore();

@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot';
 import { UsageError } from '../../core/errors.ts';
+import { parseSpec } from '../spec.ts';
 import type { ExperienceModelEntry, ExperienceRuntime, ExperienceSetting } from './entry.ts';
 import { httpExperience } from './http.ts';
 import { knnExperience } from './knn.ts';
@@ -71,6 +72,14 @@ export function settingsEntries(entry: ExperienceModelEntry): Record<string, v.G
 /** The settings of `entry` alone, checked: a strict object, so a setting the model does not read is refused. */
 export function settingsSpec(entry: ExperienceModelEntry) {
   return v.strictObject(settingsEntries(entry));
+}
+
+/**
+ * A model's settings as an app form gives them, with the `k` the app chose, checked by its entry:
+ * defaults filled in, and a refusal that names the field by its form label (the workers' check).
+ */
+export function checkFormSettings(entry: ExperienceModelEntry, settings: Readonly<Record<string, unknown>> | undefined, k: number): Record<string, unknown> {
+  return parseSpec(settingsSpec(entry), { ...(settings ?? {}), k }, (field) => settingsOf(entry)[field]?.label ?? field);
 }
 
 /**
