@@ -1,5 +1,5 @@
 /**
- * Runs survive a reload: a run on the cpu backend, reloaded mid-training, is offered on the Train
+ * Runs survive a reload: a run on the wasm backend, reloaded mid-training, is offered on the Train
  * view, resumes from its checkpoint in IndexedDB and ends with the same actions digest as the same
  * run left alone.
  */
@@ -7,9 +7,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { collectErrors, launch, number } from './browser.ts';
 
-const BUDGET = 1500;
+// Seven GRPO iterations of 768 steps: enough left after the reload (at iteration 2 or later) that
+// the run is caught mid-training; the final evaluation plays 50 held-out tasks, not all 500.
+const BUDGET = 5000;
+const FINAL_EVAL_EPISODES = 50;
 
-/** The Train form with the test's run: shop, GRPO, cpu, a checkpoint after every iteration. */
+/** The Train form with the test's run: shop, GRPO, wasm, a checkpoint after every iteration. */
 async function fillRun(page: Page): Promise<void> {
   await page.goto(`${inject('appUrl')}#train`);
   await expect.poll(() => page.getByRole('link', { name: 'Train' }).getAttribute('aria-current')).toBe('page');
@@ -18,8 +21,9 @@ async function fillRun(page: Page): Promise<void> {
   await page.getByLabel('Real-transition budget').fill(String(BUDGET));
   await page.getByLabel('Seed').fill('3');
   await page.getByLabel('Evaluate every N iterations').fill('0');
+  await page.getByLabel('Final evaluation episodes').fill(String(FINAL_EVAL_EPISODES));
   await page.getByText('Advanced').click();
-  await page.getByLabel('Backend', { exact: true }).selectOption('cpu');
+  await page.getByLabel('Backend', { exact: true }).selectOption('wasm');
   await page.getByLabel('Save the run every N seconds').fill('0');
 }
 
@@ -45,14 +49,14 @@ describe('a training run survives a reload', () => {
     await page.reload();
     await page.goto(`${inject('appUrl')}#train`);
     const offer = page.getByTestId('saved-run');
-    await expect.poll(() => offer.textContent(), { timeout: 60_000 }).toMatch(/shop · GRPO · real · seed 3: \d+ iterations done, [\d,]+ of 1,500 real transitions, saved .* on cpu\./);
+    await expect.poll(() => offer.textContent(), { timeout: 60_000 }).toMatch(/shop · GRPO · real · seed 3: \d+ iterations done, [\d,]+ of 5,000 real transitions, saved .* on wasm\./);
     await page.getByRole('button', { name: 'Resume the run' }).click();
-    expect(await page.getByTestId('backend').textContent()).toMatch(/^Backend: (—|cpu)$/);
+    expect(await page.getByTestId('backend').textContent()).toMatch(/^Backend: (—|wasm)$/);
     const resumed = await digestWhenDone(page);
-    expect(await page.getByTestId('backend').textContent()).toBe('Backend: cpu');
+    expect(await page.getByTestId('backend').textContent()).toBe('Backend: wasm');
     expect(resumed).toMatch(/^[0-9a-f]{16}$/);
     // The curve goes on from the checkpoint's: the chart's first iterations are those before the reload.
-    expect(await page.getByTestId('train-result').textContent()).toMatch(/shop · GRPO · seed 3 · [\d,]+ real transitions in \d+ iterations/);
+    expect(await page.getByTestId('train-result').textContent()).toMatch(/shop · GRPO · seed 3 · [\d,]+ real transitions in \d+ iterations.* over 50 episodes\./);
     expect(await offer.count()).toBe(0);
 
     // The same run, left alone.

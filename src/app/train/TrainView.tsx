@@ -7,7 +7,7 @@ import { BackendSelect } from '../BackendSelect.tsx';
 import { formatNumber, LiveChart, type ChartSeries } from './LiveChart.tsx';
 import {
   backend, backendProbe, budgetKind, budgetTotal, budgetUsed, canExport, canStop, ensureEnvs, error, evaluating, exportCurrentPolicy, exporting,
-  formAlgo, formBackend, formBudget, formCurriculum, formEnv, formEvalEpisodes, formEvalEvery, formLambda, formMode, formProblem, formSeed, formTasks,
+  formAlgo, formBackend, formBudget, formCurriculum, formEnv, formEvalEpisodes, formEvalEvery, formFinalEvalEpisodes, formLambda, formMode, formProblem, formSeed, formTasks,
   formSyntheticBudget, history, isActive, latest, lossData, pauseTraining, result, resumeTraining, runRequest, runState, secondsLeft, setFormMode,
   stabilityData, startTraining, stopTraining, successData, type RunState,
   discardSavedRun, experienceLabel, formCheckpointSeconds, lastSave, loadSavedRun, resumeSavedRun, savedRun, saveProblem,
@@ -112,6 +112,10 @@ function RunForm() {
             {numberInput('train-eval-every', formEvalEvery.value, (n) => { formEvalEvery.value = n; }, 0)}
             <label for="train-eval-episodes">Evaluation episodes</label>
             {numberInput('train-eval-episodes', formEvalEpisodes.value, (n) => { formEvalEpisodes.value = n; }, 1)}
+            <label for="train-final-eval-episodes">Final evaluation episodes</label>
+            <input id="train-final-eval-episodes" type="number" min={1} step={1} placeholder="every held-out task"
+              value={Number.isNaN(formFinalEvalEpisodes.value) ? '' : formFinalEvalEpisodes.value}
+              onInput={(e) => { formFinalEvalEpisodes.value = (e.target as HTMLInputElement).valueAsNumber; }} />
           </div>
           {formEnv.value === 'web' && (
             <p id="train-tasks-help" class="muted small">
@@ -127,7 +131,7 @@ function RunForm() {
                 transitions are added to the buffer.</>
               : <>The policy learns from real environment steps.</>}
             {' '}Held-out evaluations always play the real environment: those during training use that many episodes; the final one
-            plays every held-out task once.
+            plays every held-out task once, or N of them drawn with the seed when Final evaluation episodes says N.
           </p>
           <div class="row curriculum-settings">
             <label>

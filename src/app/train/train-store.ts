@@ -44,8 +44,15 @@ export const formSyntheticBudget = signal(20_000);
 export const formSeed = signal(1);
 export const formEvalEvery = signal(10);
 export const formEvalEpisodes = signal(100);
+/** Episodes of the final held-out evaluation; empty (NaN): every held-out task once, as the CLI does without --final-eval-episodes. */
+export const formFinalEvalEpisodes = signal(Number.NaN);
 /** Env web: the tasks to train on (ids, or @app / @widgets, comma-separated); empty: all of the site's. */
 export const formTasks = signal('');
+
+/** The form's final evaluation size: undefined when the field is empty (every held-out task). */
+function finalEvalEpisodes(): number | undefined {
+  return Number.isNaN(formFinalEvalEpisodes.value) ? undefined : formFinalEvalEpisodes.value;
+}
 
 /** The form's Tasks as the request's list (env web only). */
 export function chosenTasks(): string[] {
@@ -110,6 +117,7 @@ export const formProblem = computed(() => {
     seed: formSeed.value,
     evalEvery: formEvalEvery.value,
     evalEpisodes: formEvalEpisodes.value,
+    finalEvalEpisodes: finalEvalEpisodes(),
     curriculum: formCurriculum.value ? { lambda: formLambda.value } : null,
     checkpointEverySeconds: formCheckpointSeconds.value,
   };
@@ -205,6 +213,7 @@ export async function startTraining(): Promise<void> {
     seed: formSeed.value,
     evalEvery: formEvalEvery.value,
     evalEpisodes: formEvalEpisodes.value,
+    ...(finalEvalEpisodes() !== undefined ? { finalEvalEpisodes: finalEvalEpisodes() } : {}),
     curriculum: formCurriculum.value ? { lambda: formLambda.value } : null,
     // Outcomes by policy version (and generated tasks) go to the replay store with the buffer's data.
     recordStats: true,
