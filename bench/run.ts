@@ -5,42 +5,34 @@
 import { cpus } from 'node:os';
 import { isArgumentError, UsageError } from '../src/core/errors.ts';
 import { endQuietlyWhenStdoutCloses } from '../src/platform/closed-stdout.ts';
-import { browserBench } from './browser.ts';
-import { e2eBench } from './e2e.ts';
-import { envsBench } from './envs.ts';
-import { experienceBench } from './experience.ts';
-import { guideBench } from './guide.ts';
-import { neuralBench } from './neural.ts';
-import { policyBench } from './policy.ts';
-import { replayBench } from './replay.ts';
-import { robustnessBench } from './robustness.ts';
-import { roomBench } from './room.ts';
-import { webBench } from './web.ts';
+type Bench = (args: string[]) => Promise<unknown>;
 
-const BENCHES: Record<string, (args: string[]) => Promise<unknown>> = {
-  browser: browserBench,
-  e2e: e2eBench,
-  envs: envsBench,
-  experience: experienceBench,
-  guide: guideBench,
-  neural: neuralBench,
-  policy: policyBench,
-  replay: replayBench,
-  robustness: robustnessBench,
-  room: roomBench,
-  web: webBench,
+// Each bench is imported only when named: most pull in tfjs or Playwright, and a typo or --help
+// should answer at once rather than after loading all of them.
+const BENCHES: Record<string, () => Promise<Bench>> = {
+  browser: async () => (await import('./browser.ts')).browserBench,
+  e2e: async () => (await import('./e2e.ts')).e2eBench,
+  envs: async () => (await import('./envs.ts')).envsBench,
+  experience: async () => (await import('./experience.ts')).experienceBench,
+  guide: async () => (await import('./guide.ts')).guideBench,
+  neural: async () => (await import('./neural.ts')).neuralBench,
+  policy: async () => (await import('./policy.ts')).policyBench,
+  replay: async () => (await import('./replay.ts')).replayBench,
+  robustness: async () => (await import('./robustness.ts')).robustnessBench,
+  room: async () => (await import('./room.ts')).roomBench,
+  web: async () => (await import('./web.ts')).webBench,
 };
 
 const USAGE = `usage: npm run bench -- <${Object.keys(BENCHES).join('|')}> [options]\n`;
 endQuietlyWhenStdoutCloses();
 const [name, ...args] = process.argv.slice(2);
-const bench = name === undefined ? undefined : BENCHES[name];
-if (!bench) {
+const load = name === undefined ? undefined : BENCHES[name];
+if (!load) {
   process.stderr.write(USAGE);
   process.exitCode = 2;
 } else {
   try {
-    const figures = await bench(args);
+    const figures = await (await load())(args);
     const machine = { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown' };
     process.stdout.write(`${JSON.stringify({ bench: name, machine, ...(figures as object) }, null, 2)}\n`);
   } catch (error) {

@@ -6,8 +6,12 @@
 import type { CommandIO } from './io.ts';
 
 /** The note after a success figure: ` (2 ended by env failures)`, or nothing. */
-export function envErrorText(counted: { envErrors?: number }): string {
-  return counted.envErrors ? ` (${counted.envErrors} ended by env failures)` : '';
+export function envErrorText(counted: { envErrors?: number; stalled?: number }): string {
+  const notes = [
+    ...(counted.envErrors ? [`${counted.envErrors} ended by env failures`] : []),
+    ...(counted.stalled ? [`${counted.stalled} ended on a page with nothing to act on`] : []),
+  ];
+  return notes.length > 0 ? ` (${notes.join(', ')})` : '';
 }
 
 /** The warning on stderr, where any episode was ended by the environment; `first` names the first such episode's task and error. */

@@ -117,6 +117,8 @@ export interface RolloutSummary {
   digest: string;
   /** Episodes an env failure ended (the last step's `info.error`: a page that hung or crashed), when any did. */
   envErrors?: number;
+  /** Episodes that ended because the page offered nothing to act on (web), when any did. */
+  stalled?: number;
 }
 
 function observationLines(o: Observation): string {
@@ -152,7 +154,7 @@ export async function rollout(options: RolloutOptions): Promise<RolloutSummary> 
   const env = spec.createEnv(options.envOptions);
   const rng = new Rng(`agent:${seed}`);
   const hash = sha256.create();
-  let wins = 0, score = 0, steps = 0, invalid = 0, envErrors = 0;
+  let wins = 0, score = 0, steps = 0, invalid = 0, envErrors = 0, stalled = 0;
   let envSeconds = 0;
   try {
     for (let i = 0; i < tasks.length; i++) {
@@ -169,6 +171,7 @@ export async function rollout(options: RolloutOptions): Promise<RolloutSummary> 
       steps += record.steps.length;
       invalid += record.invalidActions;
       if (record.steps.at(-1)?.result.info.error !== undefined) envErrors++;
+      if (record.steps.at(-1)?.result.info.stalled === true) stalled++;
       options.onEpisode?.(i, record);
     }
   } finally {
@@ -186,5 +189,6 @@ export async function rollout(options: RolloutOptions): Promise<RolloutSummary> 
     stepsPerSec: steps / Math.max(envSeconds, 1e-9),
     digest: bytesToHex(hash.digest()),
     ...(envErrors > 0 ? { envErrors } : {}),
+    ...(stalled > 0 ? { stalled } : {}),
   };
 }

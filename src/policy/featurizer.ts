@@ -199,6 +199,7 @@ function describeAction(action: string, byTarget: ReadonlyMap<string, StateEleme
  */
 function describePageAction(action: PageAction, byTarget: ReadonlyMap<string, StateElement>): { text: string; kind: string; primary: string; current: string | null } {
   if (action.verb === 'back') return { text: 'go back', kind: 'back', primary: '', current: null };
+  if (action.verb === 'wait') return { text: 'wait', kind: 'wait', primary: '', current: null };
   const label = action.name === '' ? `#${action.id}` : `#${action.id} ${action.name}`;
   const element = byTarget.get(label.toLowerCase());
   const [head, ...rest] = element ? elementFields(element) : [label];

@@ -126,7 +126,7 @@ const NO_RELATIONS: PageRelations = { nameInInstruction: false, objectInInstruct
 
 /** `current`: the element's value as its line shows it (a field's text, '' when empty), if it shows one. */
 export function pageRelations(action: PageAction, current: string | null, instruction: InstructionReading, context: PageContext): PageRelations {
-  if (action.verb === 'back') return NO_RELATIONS;
+  if (action.verb === 'back' || action.verb === 'wait') return NO_RELATIONS;
   const name = tokens(action.name).filter((w) => !/^[0-9]+$/.test(w));
   const opposite = action.verb === 'check' ? 'uncheck' : action.verb === 'uncheck' ? 'check' : null;
   const quotedInName = instruction.quoted.some((q) => isPhraseOf(q, name));

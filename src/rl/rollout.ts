@@ -26,6 +26,8 @@ export interface Trajectory {
   truncated: boolean;
   /** What ended the episode when the env failed rather than the policy (a page that stopped answering: `info.error`). */
   envError?: string;
+  /** The page offered nothing to act on for several waits in a row (web), so the episode ended: neither a failure of the env nor a decided task. */
+  stalled?: true;
 }
 
 export interface CollectOptions {
@@ -117,6 +119,7 @@ export async function collectTrajectories(options: CollectOptions): Promise<Coll
         won: outcome.info.won,
         truncated: outcome.info.truncated || forcedEnd,
         ...(typeof outcome.info.error === 'string' ? { envError: outcome.info.error } : {}),
+        ...(outcome.info.stalled === true ? { stalled: true as const } : {}),
       };
       results[lane.taskIndex] = trajectory;
       options.onEpisode?.(trajectory, lane.taskIndex);

@@ -23,6 +23,8 @@ export interface EvalResult {
    * says less about the policy (a machine out of memory or CPU makes pages miss their timeouts).
    */
   envErrors?: number;
+  /** Episodes that ended because the page offered nothing to act on (web), present when there were any. */
+  stalled?: number;
 }
 
 export interface EvaluateOptions {
@@ -45,6 +47,7 @@ export function summarize(split: string, trajectories: readonly Trajectory[]): E
   const n = trajectories.length;
   const mean = (f: (t: Trajectory) => number) => (n === 0 ? 0 : trajectories.reduce((a, t) => a + f(t), 0) / n);
   const envErrors = trajectories.filter((t) => t.envError !== undefined).length;
+  const stalled = trajectories.filter((t) => t.stalled === true).length;
   return {
     split,
     episodes: n,
@@ -53,6 +56,7 @@ export function summarize(split: string, trajectories: readonly Trajectory[]): E
     meanSteps: mean((t) => t.steps.length),
     actionsDigest: actionsDigest(trajectories),
     ...(envErrors > 0 ? { envErrors } : {}),
+    ...(stalled > 0 ? { stalled } : {}),
   };
 }
 

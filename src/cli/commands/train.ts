@@ -146,6 +146,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     meanScore: result.eval.meanScore,
     actionsDigest: result.eval.actionsDigest,
     ...(result.eval.envErrors ? { envErrors: result.eval.envErrors } : {}),
+    ...(result.eval.stalled ? { stalled: result.eval.stalled } : {}),
   };
   // Each output is tried even when another fails; what failed is the command's error, after the summary.
   const unwritten = [];

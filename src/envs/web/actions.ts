@@ -3,7 +3,7 @@
  *
  *   click[#17 Submit]                    type[#9 Email | alice@example.com]
  *   select[#11 Country | France]         check[#10 Remember me]     uncheck[#10 Remember me]
- *   press[#9 Email | Enter]              go back
+ *   press[#9 Email | Enter]              go back                    wait
  *
  * The id (`#17`) is what the page acts on: two buttons named "Submit" differ by it. The accessible
  * name after it is for the reader (the policy, the prompts, the experience model) and is not
@@ -21,9 +21,15 @@ const VALUED: ReadonlySet<PageVerb> = new Set(['type', 'select', 'press']);
 
 export type PageAction =
   | { verb: PageVerb; id: number; name: string; value?: string }
-  | { verb: 'back' };
+  | { verb: 'back' }
+  | { verb: 'wait' };
 
 export const GO_BACK = 'go back';
+/**
+ * What a page with nothing else to act on admits (still loading, between two states): the page's
+ * timers and requests run until it changes, for a moment at most; reward as the page says.
+ */
+export const WAIT = 'wait';
 /** The keys `press` admits: what submits a field and what closes a dialog. */
 export const PRESSABLE_KEYS = ['Enter', 'Escape'] as const;
 
@@ -34,6 +40,7 @@ export function parsePageAction(action: string): PageAction | null {
   if (typeof action !== 'string' || action.length > 4096) return null;
   const text = action.trim();
   if (text.toLowerCase() === GO_BACK) return { verb: 'back' };
+  if (text.toLowerCase() === WAIT) return { verb: 'wait' };
   const match = ACTION.exec(text);
   if (!match) return null;
   const verb = (match[1] as string).toLowerCase() as PageVerb;
@@ -65,6 +72,7 @@ export function admitPageAction(action: unknown, admissible: readonly string[]):
   const wanted = parsePageAction(action);
   if (!wanted) return null;
   if (wanted.verb === 'back') return admissible.includes(GO_BACK) ? GO_BACK : null;
+  if (wanted.verb === 'wait') return admissible.includes(WAIT) ? WAIT : null;
   for (const candidate of admissible) {
     const template = isTemplate(candidate);
     const listed = parsePageAction(template ? fillTemplate(candidate, 'x') : candidate);

@@ -17,7 +17,7 @@ import { EnvStateError, UsageError } from '../../core/errors.ts';
 import { renderState } from '../../core/state.ts';
 import type { Env, Observation, StepResult, Task } from '../../core/types.ts';
 import { finish, quote, rewardText } from '../explain.ts';
-import { admitPageAction, parsePageAction, type PageAction } from './actions.ts';
+import { WAIT, admitPageAction, parsePageAction, type PageAction } from './actions.ts';
 import { PageError, type PageHost, type PageTab } from './host.ts';
 import { hookOf, isWebGoal, type HookName, type SiteDefinition, type SiteTask, type WebGoal } from './site.ts';
 import { admissiblePageActions, snapshotText, type PageSnapshot } from './snapshot.ts';
@@ -29,8 +29,11 @@ export interface ObserveCap {
 }
 export const DEFAULT_CAP: ObserveCap = { maxElements: 150, maxChars: 12_000 };
 
-/** The one action a page that could not be read admits: it ends the episode. */
-export const WAIT = 'wait';
+/**
+ * Waits in a row on a page that admits nothing else, after which the episode ends (`info.stalled`:
+ * counted apart from failures, as the page's doing rather than the policy's).
+ */
+export const MAX_IDLE_WAITS = 3;
 
 /** A site's mistake: a hook that throws or answers the wrong type, a page that is not there. */
 export class SiteError extends UsageError {
@@ -63,6 +66,8 @@ interface Episode {
   done: boolean;
   /** Why the page could not be read at reset (the PageError's message), for the step that ends the episode. */
   failure?: string;
+  /** Waits in a row after which the page still admitted nothing else. */
+  idleWaits: number;
 }
 
 /**
@@ -95,7 +100,7 @@ export class WebEnv implements Env {
     const entry = this.site.tasks.find((t) => t.id === goal.task);
     if (!entry) throw new UsageError(`the site "${this.site.name}" has no task "${goal.task}"`);
     this.episode = null;
-    const episode: Episode = { task, entry, instruction: task.instruction, depth: 0, total: 0, observation: { text: '', actions: [] }, snapshot: null, done: false };
+    const episode: Episode = { task, entry, instruction: task.instruction, depth: 0, total: 0, observation: { text: '', actions: [] }, snapshot: null, done: false, idleWaits: 0 };
     const reuse = this.site.reusePage === true && this.tab !== null && this.tab.path() === `/${entry.page}`;
     try {
       try {
@@ -191,11 +196,16 @@ export class WebEnv implements Env {
       const reward = total - episode.total;
       episode.total = total;
       this.show(episode, reading);
-      episode.done = done;
+      const idle = parsed.verb === 'wait' && episode.observation.actions.every((a) => a === WAIT || parsePageAction(a)?.verb === 'back');
+      episode.idleWaits = idle ? episode.idleWaits + 1 : 0;
+      const stalled = !done && episode.idleWaits >= MAX_IDLE_WAITS;
+      episode.done = done || stalled;
       const won = done && total > 0;
       const outcome = describeChange(before, reading.snapshot, moved);
-      const end = done ? (won ? ` The task is done: reward ${rewardText(total)}.` : ` The episode is over without success (reward ${rewardText(total)}).`) : '';
-      return this.result(episode, reward, true, `${admitted}: ${outcome}${end}`, { won, ...(reading.pageErrors.length > 0 ? { pageErrors: reading.pageErrors } : {}), ...(moved === 'refused' ? { refused: true } : {}) });
+      const end = done
+        ? (won ? ` The task is done: reward ${rewardText(total)}.` : ` The episode is over without success (reward ${rewardText(total)}).`)
+        : stalled ? ` The page offered nothing to act on after ${MAX_IDLE_WAITS} waits, so the episode ends.` : '';
+      return this.result(episode, reward, true, `${admitted}: ${outcome}${end}`, { won, ...(stalled ? { stalled: true } : {}), ...(reading.pageErrors.length > 0 ? { pageErrors: reading.pageErrors } : {}), ...(moved === 'refused' ? { refused: true } : {}) });
     } catch (error) {
       if (!(error instanceof PageError)) throw error;
       // The page stopped answering: a watchdog ends the episode, and the next reset opens a fresh tab.

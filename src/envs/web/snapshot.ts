@@ -20,7 +20,7 @@
  */
 import { FREE_TEXT } from '../../core/actions.ts';
 import { FIELD_SEPARATOR, elementFields, parseState, renderState, type AbstractState } from '../../core/state.ts';
-import { GO_BACK, pageAction } from './actions.ts';
+import { GO_BACK, WAIT, pageAction } from './actions.ts';
 
 export interface PageElement {
   /** The element's id while it lives; absent on text lines (nothing acts on them). */
@@ -50,6 +50,11 @@ export interface PageSnapshot {
 
 /** Roles whose element the policy can act on, and how (the driver reads these as controls too). */
 const CLICKABLE = new Set(['button', 'link', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'switch']);
+/**
+ * Roles that are controls only where the driver found the element clickable (a day of a date
+ * picker, a clickable table row): their lines then carry an id, and a click is admitted.
+ */
+const CLICKABLE_WHEN_FOUND = new Set(['gridcell', 'row', 'cell']);
 const TYPABLE = new Set(['textbox', 'searchbox', 'spinbutton']);
 const CHECKABLE = new Set(['checkbox', 'radio']);
 const SELECTABLE = new Set(['combobox', 'listbox']);
@@ -87,14 +92,18 @@ export function snapshotText(snapshot: PageSnapshot, options: RenderOptions): st
   return renderState(snapshotState(snapshot, options));
 }
 
-/** Every action the page admits, in document order; `go back` last where the episode can go back. */
+/**
+ * Every action the page admits, in document order; `wait` where the page has nothing else to act
+ * on (loading, between two states: the episode goes on rather than stopping the run); `go back`
+ * last where the episode can go back.
+ */
 export function admissiblePageActions(snapshot: PageSnapshot, canGoBack: boolean): string[] {
   const actions: string[] = [];
   for (const element of snapshot.elements) {
     const id = element.id;
     if (id === undefined || element.states.includes('disabled')) continue;
     const { role, name } = element;
-    if (CLICKABLE.has(role)) actions.push(pageAction('click', id, name));
+    if (CLICKABLE.has(role) || CLICKABLE_WHEN_FOUND.has(role)) actions.push(pageAction('click', id, name));
     else if (TYPABLE.has(role)) actions.push(pageAction('type', id, name, FREE_TEXT), pageAction('press', id, name, 'Enter'));
     else if (CHECKABLE.has(role)) {
       const checked = element.states.includes('checked');
@@ -102,8 +111,13 @@ export function admissiblePageActions(snapshot: PageSnapshot, canGoBack: boolean
       else if (role === 'checkbox') actions.push(pageAction('uncheck', id, name));
     } else if (SELECTABLE.has(role) && element.options) {
       for (const option of element.options) if (option !== element.value) actions.push(pageAction('select', id, name, option));
+    } else if (role === 'combobox') {
+      // A combobox made of other elements: typed into where it is a field (it then has a value), else opened by a click.
+      if (element.value !== undefined) actions.push(pageAction('type', id, name, FREE_TEXT), pageAction('press', id, name, 'Enter'));
+      else actions.push(pageAction('click', id, name));
     }
   }
+  if (actions.length === 0) actions.push(WAIT);
   if (canGoBack) actions.push(GO_BACK);
   return actions;
 }

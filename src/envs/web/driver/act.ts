@@ -16,43 +16,57 @@ function describe(element: Element, id: number): string {
   return `#${id} (${element.localName})`;
 }
 
+/** The window the element lives in (an iframe's element has its own: its classes and its events). */
+function windowOf(element: Element): Window & typeof globalThis {
+  return (element.ownerDocument.defaultView ?? window) as Window & typeof globalThis;
+}
+
+function isHtml(element: Element): element is HTMLElement {
+  return typeof (element as HTMLElement).focus === 'function' && typeof (element as HTMLElement).click === 'function';
+}
+
 function pointerSequence(element: Element): void {
   element.scrollIntoView?.({ block: 'center', inline: 'center' });
   const box = element.getBoundingClientRect();
-  const at = { bubbles: true, cancelable: true, composed: true, clientX: box.left + box.width / 2, clientY: box.top + box.height / 2, view: window };
+  const view = windowOf(element);
+  const { PointerEvent, MouseEvent } = view;
+  const at = { bubbles: true, cancelable: true, composed: true, clientX: box.left + box.width / 2, clientY: box.top + box.height / 2, view };
   element.dispatchEvent(new PointerEvent('pointerover', at));
   element.dispatchEvent(new MouseEvent('mouseover', at));
   element.dispatchEvent(new PointerEvent('pointerdown', { ...at, button: 0, buttons: 1, isPrimary: true }));
   element.dispatchEvent(new MouseEvent('mousedown', { ...at, button: 0, buttons: 1 }));
-  if (element instanceof HTMLElement) element.focus({ preventScroll: true });
+  if (isHtml(element)) element.focus({ preventScroll: true });
   element.dispatchEvent(new PointerEvent('pointerup', { ...at, button: 0, isPrimary: true }));
   element.dispatchEvent(new MouseEvent('mouseup', { ...at, button: 0 }));
 }
 
 function click(element: Element): void {
   pointerSequence(element);
-  if (element instanceof HTMLElement) element.click();
-  else element.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, composed: true }));
+  if (isHtml(element)) element.click();
+  else element.dispatchEvent(new (windowOf(element).MouseEvent)('click', { bubbles: true, cancelable: true, composed: true }));
 }
 
 function setValue(element: HTMLInputElement | HTMLTextAreaElement, value: string): void {
-  const proto = element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+  const view = windowOf(element);
+  const proto = element.localName === 'textarea' ? view.HTMLTextAreaElement.prototype : view.HTMLInputElement.prototype;
   const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set;
   if (setter) setter.call(element, value);
   else element.value = value;
 }
 
 function type(element: Element, text: string): ActOutcome {
-  if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
-    if (element.readOnly) return { ok: false, reason: 'the field is read-only' };
+  const { InputEvent, Event } = windowOf(element);
+  if (element.localName === 'input' || element.localName === 'textarea') {
+    const field = element as HTMLInputElement | HTMLTextAreaElement;
+    if (field.readOnly) return { ok: false, reason: 'the field is read-only' };
     pointerSequence(element);
     element.dispatchEvent(new InputEvent('beforeinput', { bubbles: true, cancelable: true, inputType: 'insertReplacementText', data: text }));
-    setValue(element, text);
+    setValue(field, text);
     element.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertReplacementText', data: text }));
     element.dispatchEvent(new Event('change', { bubbles: true }));
     return { ok: true };
   }
-  if (element instanceof HTMLElement && element.isContentEditable) {
+  if (isHtml(element) && element.isContentEditable) {
     pointerSequence(element);
     element.textContent = text;
     element.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertReplacementText', data: text }));
@@ -62,9 +76,10 @@ function type(element: Element, text: string): ActOutcome {
 }
 
 function select(element: Element, option: string): ActOutcome {
-  if (!(element instanceof HTMLSelectElement)) return { ok: false, reason: 'it is not a select' };
+  if (element.localName !== 'select') return { ok: false, reason: 'it is not a select' };
+  const { Event } = windowOf(element);
   const wanted = option.trim().toLowerCase();
-  const match = [...element.options].find((o) => !o.disabled && (o.label || o.text).replace(/\s+/g, ' ').trim().toLowerCase() === wanted);
+  const match = [...(element as HTMLSelectElement).options].find((o) => !o.disabled && (o.label || o.text).replace(/\s+/g, ' ').trim().toLowerCase() === wanted);
   if (!match) return { ok: false, reason: `it has no option "${option}"` };
   pointerSequence(element);
   match.selected = true;
@@ -74,21 +89,23 @@ function select(element: Element, option: string): ActOutcome {
 }
 
 function isChecked(element: Element): boolean {
-  return element instanceof HTMLInputElement ? element.checked : element.getAttribute('aria-checked') === 'true';
+  return element.localName === 'input' ? (element as HTMLInputElement).checked : element.getAttribute('aria-checked') === 'true';
 }
 
 function press(element: Element, key: string): void {
-  if (element instanceof HTMLElement) element.focus({ preventScroll: true });
+  const { KeyboardEvent } = windowOf(element);
+  if (isHtml(element)) element.focus({ preventScroll: true });
   const init = { key, code: key, bubbles: true, cancelable: true, composed: true };
   const down = element.dispatchEvent(new KeyboardEvent('keydown', init));
   if (key === 'Enter') element.dispatchEvent(new KeyboardEvent('keypress', { ...init, charCode: 13, keyCode: 13 }));
   element.dispatchEvent(new KeyboardEvent('keyup', init));
   // A browser submits a field's form on Enter unless a handler prevented it; synthetic keys do not.
-  if (down && key === 'Enter' && element instanceof HTMLInputElement && element.form) element.form.requestSubmit();
+  const form = element.localName === 'input' ? (element as HTMLInputElement).form : null;
+  if (down && key === 'Enter' && form) form.requestSubmit();
 }
 
 /** Performs `action` on the element with its id; `go back` is the host's (it leaves the page). */
-export function act(ids: ElementIds, action: Exclude<PageAction, { verb: 'back' }>): ActOutcome {
+export function act(ids: ElementIds, action: Exclude<PageAction, { verb: 'back' | 'wait' }>): ActOutcome {
   const element = ids.element(action.id);
   if (!element || !element.isConnected) return { ok: false, reason: `element #${action.id} is no longer on the page` };
   const label = describe(element, action.id);

@@ -10,7 +10,8 @@ import { HOST_NUMBER_TAG } from '../host-value.ts';
 import type { PageSnapshot } from '../snapshot.ts';
 import { act, type ActOutcome } from './act.ts';
 import { installFrameBridge } from './frame-bridge.ts';
-import { ElementIds, clean, observe, type ObserveLimits } from './observe.ts';
+import { ElementIds, clean, observe, type ObserveLimits, type SignalsOf } from './observe.ts';
+import { UNWATCHED, watchPage, type PageSignals } from './page-signals.ts';
 
 export interface PageDriver {
   observe(limits: ObserveLimits): PageSnapshot;
@@ -21,6 +22,8 @@ export interface PageDriver {
    * page written into a sandboxed frame cannot navigate to its site's other pages).
    */
   act(action: Exclude<PageAction, { verb: 'back' }>): Promise<ActOutcome & { leaving: boolean; refused?: string; navigate?: string }>;
+  /** What the driver watched in this window since before the page's scripts ran (a parent frame reads an iframe's through it). */
+  signals: PageSignals;
   /** Errors the page's own scripts threw since the last call (uncaught errors, rejections). */
   takeErrors(): string[];
   /**
@@ -53,6 +56,41 @@ function yieldTask(): Promise<void> {
   });
 }
 
+/** How long `wait` lets the page's timers and requests run at most, for the page to change. */
+const WAIT_MS = 1000;
+/** How long an action waits at most for the requests it started (content a click fetches). */
+const REQUESTS_MS = 1000;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Until the page has no request in flight, or `ms` passed. */
+async function requestsSettled(signals: PageSignals, ms: number): Promise<void> {
+  const until = performance.now() + ms;
+  while (signals.requestsInFlight() > 0 && performance.now() < until) await sleep(20);
+}
+
+/**
+ * The `wait` action: until the page changes (a timer or a request's answer rendered something)
+ * and its requests are over, or WAIT_MS passed.
+ */
+async function waitForChange(signals: PageSignals): Promise<void> {
+  const started = performance.now();
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(done, WAIT_MS);
+    const observer = new MutationObserver(() => done());
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    function done(): void {
+      clearTimeout(timer);
+      observer.disconnect();
+      resolve();
+    }
+  });
+  await requestsSettled(signals, Math.max(0, WAIT_MS - (performance.now() - started)));
+  await yieldTask();
+}
+
 // Taken when the driver is injected, before any script of the page runs.
 const isArray = Array.isArray;
 const ownKeys = Object.keys;
@@ -78,6 +116,9 @@ function forHost(value: unknown, depth = 0): unknown {
 
 function install(): void {
   if (window.__dreamgym) return;
+  const signals = watchPage(window);
+  // An iframe of the page has its own driver (the host injects it into every frame) and its own signals.
+  const signalsOf: SignalsOf = (doc) => (doc === document ? signals : ((doc.defaultView as Window | null)?.__dreamgym?.signals ?? UNWATCHED));
   let ids = new ElementIds();
   const errors: string[] = [];
   let dialog: string | undefined;
@@ -141,7 +182,7 @@ function install(): void {
 
   window.__dreamgym = {
     observe(limits) {
-      const snapshot: PageSnapshot = observe(ids, limits, sitePath());
+      const snapshot: PageSnapshot = observe(ids, limits, sitePath(), signalsOf);
       if (dialog !== undefined) snapshot.dialog = dialog;
       dialog = undefined;
       return snapshot;
@@ -150,9 +191,16 @@ function install(): void {
       leaving = false;
       refused = undefined;
       navigate = undefined;
-      const outcome = act(ids, action);
+      let outcome: ActOutcome = { ok: true };
+      if (action.verb === 'wait') await waitForChange(signals);
+      else outcome = act(ids, action);
       await yieldTask();
       await yieldTask();
+      // Content a click asked the server for arrives before the page is read (a person waits for it too).
+      if (signals.requestsInFlight() > 0 && !leaving) {
+        await requestsSettled(signals, REQUESTS_MS);
+        await yieldTask();
+      }
       return { ...outcome, leaving: leaving || navigate !== undefined, ...(refused !== undefined ? { refused } : {}), ...(navigate !== undefined ? { navigate } : {}) };
     },
     takeErrors() {
@@ -164,6 +212,7 @@ function install(): void {
       dialog = undefined;
     },
     forHost: (value) => forHost(value),
+    signals,
   };
   if (frame) installFrameBridge(() => ids);
 }

@@ -5,9 +5,18 @@
  * is rendered is read: a subtree that is `display: none`, `hidden`, `aria-hidden` or `inert` is
  * skipped whole. The cap stops reading at `maxElements` lines or `maxChars` characters and counts
  * what is left, cheaply (no names, no styles).
+ *
+ * The page is read as it is rendered, not as its markup nests: shadow roots (closed ones too) in
+ * place of their hosts' children, a slot's assigned elements in place of the slot, and a
+ * same-origin iframe's document in place of the frame.
+ *
+ * What a person can click is more than what ARIA calls a control (see `clickableRole`): an element
+ * with a click listener of its own or an `onclick`, the element where a pointer cursor starts, one
+ * in the tab order (`tabindex` ≥ 0); a contenteditable region is a text box.
  */
 import { computeAccessibleName, getRole } from 'dom-accessibility-api';
 import { ACTIONABLE_ROLES, type PageElement, type PageSnapshot } from '../snapshot.ts';
+import { UNWATCHED, type PageSignals } from './page-signals.ts';
 
 export interface ObserveLimits {
   maxElements: number;
@@ -20,6 +29,19 @@ const INTERACTIVE = new Set([...ACTIONABLE_ROLES, 'slider']);
 const NAMED_TEXT = new Set(['heading', 'img', 'alert', 'status']);
 const NAME_LIMIT = 120;
 const TEXT_LIMIT = 300;
+/**
+ * Roles an element found clickable keeps (a day cell of a date picker is a `gridcell`, a clickable
+ * table row a `row`); any other becomes a `link` (shown inline) or a `button`.
+ */
+const KEPT_CLICKABLE_ROLES = new Set(['option', 'gridcell', 'row', 'tab', 'menuitem', 'treeitem', 'cell']);
+/**
+ * A region with a click listener (closing menus, analytics) is not a control: one whose text is
+ * longer than this, or that holds more blocks than this, is read as what it holds.
+ */
+const CLICKABLE_TEXT_LIMIT = TEXT_LIMIT;
+const CLICKABLE_BLOCK_LIMIT = 6;
+/** Input types ARIA gives no role that a person still fills in by typing. */
+const TYPED_INPUTS = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color']);
 
 /** Element ids for the page's lifetime: the same element keeps its id from one snapshot to the next. */
 export class ElementIds {
@@ -53,31 +75,89 @@ export function clean(text: string, limit: number): string {
   return single.length > limit ? `${single.slice(0, limit - 1)}…` : single;
 }
 
+/** The element's computed style, from its own window (an iframe's element has its own). */
+function styleOf(element: Element): CSSStyleDeclaration {
+  return (element.ownerDocument.defaultView ?? window).getComputedStyle(element);
+}
+
+/** `display: contents` (and a slot) has no box of its own, but its children are rendered. */
+function isContents(element: Element): boolean {
+  return element.localName === 'slot' || styleOf(element).display === 'contents';
+}
+
 function skipsSubtree(element: Element): boolean {
-  if (element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('inert') || (element as HTMLElement).hidden) return true;
+  if (element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('inert') || (element as HTMLElement).hidden === true) return true;
   const tag = element.localName;
   if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'noscript' || tag === 'head') return true;
-  return typeof element.checkVisibility === 'function' ? !element.checkVisibility() : false;
+  if (typeof element.checkVisibility !== 'function') return false;
+  return !element.checkVisibility() && !isContents(element);
 }
 
 function isInline(element: Element): boolean {
-  const display = getComputedStyle(element).display;
+  const display = styleOf(element).display;
   return display.startsWith('inline') || display === 'contents';
+}
+
+/** The element as the tag it is, whichever window made it (`instanceof` fails across frames). */
+function isInput(element: Element): element is HTMLInputElement {
+  return element.localName === 'input';
+}
+function isEditableRoot(element: Element): boolean {
+  const html = element as HTMLElement;
+  return html.isContentEditable === true && (element.parentElement as HTMLElement | null)?.isContentEditable !== true;
 }
 
 function roleOf(element: Element): string | null {
   const role = getRole(element);
   if (role) return role;
-  // ARIA gives a password field no role; a person sees a text field.
-  if (element instanceof HTMLInputElement && element.type === 'password') return 'textbox';
+  // ARIA gives a password or a date field no role; a person sees a text field.
+  if (isInput(element) && (element.type === 'password' || TYPED_INPUTS.has(element.type))) return 'textbox';
   if (element.localName === 'summary') return 'button';
+  if (isEditableRoot(element)) return 'textbox';
   return null;
 }
 
+/** What the element holds as rendered: its shadow root's children, a slot's assigned elements, an iframe's body. */
+function renderedChildren(element: Element, signals: SignalsOf): Element[] {
+  const root = signals(element.ownerDocument).shadowRootOf(element);
+  if (root) return [...root.children];
+  if (element.localName === 'slot') {
+    const assigned = (element as HTMLSlotElement).assignedElements({ flatten: true });
+    return assigned.length > 0 ? assigned : [...element.children];
+  }
+  if (element.localName === 'iframe') {
+    const body = sameOriginDocument(element)?.body;
+    return body ? [body] : [];
+  }
+  return [...element.children];
+}
+
+function renderedChildNodes(element: Element, signals: SignalsOf): Node[] {
+  const root = signals(element.ownerDocument).shadowRootOf(element);
+  if (root) return [...root.childNodes];
+  if (element.localName === 'slot') {
+    const assigned = (element as HTMLSlotElement).assignedNodes({ flatten: true });
+    return assigned.length > 0 ? assigned : [...element.childNodes];
+  }
+  return [...element.childNodes];
+}
+
+/** An iframe's document where the page may read it (same origin), else null. */
+function sameOriginDocument(frame: Element): Document | null {
+  try {
+    return (frame as HTMLIFrameElement).contentDocument;
+  } catch {
+    return null;
+  }
+}
+
+/** The watched signals of the document an element lives in (the driver's own window, or an iframe's). */
+export type SignalsOf = (doc: Document) => PageSignals;
+
 /** The text of an element's own inline content: its text and inline children's, not its blocks' or controls'. */
-function inlineText(element: Element): string {
+function inlineText(element: Element, reading: Reading): string {
   let text = '';
-  for (const child of element.childNodes) {
+  for (const child of renderedChildNodes(element, reading.signals)) {
     if (child.nodeType === Node.TEXT_NODE) text += child.textContent ?? '';
     else if (child.nodeType === Node.ELEMENT_NODE) {
       const el = child as Element;
@@ -85,16 +165,112 @@ function inlineText(element: Element): string {
       const role = roleOf(el);
       if (role && (INTERACTIVE.has(role) || NAMED_TEXT.has(role))) continue;
       if (el.localName === 'label' && (el as HTMLLabelElement).control) continue; // it names a control
+      if (reading.clickable(el) !== null) continue; // a line of its own
       if (el.localName === 'br') text += ' ';
-      else text += ` ${inlineText(el)} `;
+      else text += ` ${inlineText(el, reading)} `;
     }
   }
   return text;
 }
 
-function rowText(row: Element): string {
-  const cells = [...row.children].filter((c) => !skipsSubtree(c)).map((c) => clean(inlineText(c), TEXT_LIMIT)).filter((t) => t !== '');
+/** All the text an element shows, blocks included (a clickable card's name), without what is hidden. */
+function shownText(element: Element, signals: SignalsOf): string {
+  let text = '';
+  for (const child of renderedChildNodes(element, signals)) {
+    if (child.nodeType === Node.TEXT_NODE) text += child.textContent ?? '';
+    else if (child.nodeType === Node.ELEMENT_NODE && !skipsSubtree(child as Element)) {
+      const el = child as Element;
+      text += el.localName === 'img' ? ` ${el.getAttribute('alt') ?? ''} ` : ` ${shownText(el, signals)} `;
+    }
+  }
+  return text;
+}
+
+function rowText(row: Element, reading: Reading): string {
+  const cells = renderedChildren(row, reading.signals).filter((c) => !skipsSubtree(c)).map((c) => clean(inlineText(c, reading), TEXT_LIMIT)).filter((t) => t !== '');
   return cells.join(' | ');
+}
+
+/** One reading of the page: its signals, and what it decided of each element (each is asked once). */
+interface Reading {
+  signals: SignalsOf;
+  /** The role the element gets as something a person clicks, or null (a control by ARIA is not asked here). */
+  clickable(element: Element): string | null;
+  /** Something inside the element is a control or clickable. */
+  holdsControls(element: Element): boolean;
+}
+
+function reading(signals: SignalsOf): Reading {
+  const clickables = new Map<Element, string | null>();
+  const holds = new Map<Element, boolean>();
+  const self: Reading = {
+    signals,
+    clickable(element) {
+      let role = clickables.get(element);
+      if (role === undefined) clickables.set(element, (role = clickableRole(element, self)));
+      return role;
+    },
+    holdsControls(element) {
+      let found = holds.get(element);
+      if (found === undefined) {
+        found = renderedChildren(element, signals).some((child) => {
+          if (skipsSubtree(child)) return false;
+          const role = roleOf(child);
+          return (role !== null && INTERACTIVE.has(role)) || self.clickable(child) !== null || self.holdsControls(child);
+        });
+        holds.set(element, found);
+      }
+      return found;
+    },
+  };
+  return self;
+}
+
+/**
+ * The role of an element a person would click though ARIA does not call it a control, or null.
+ * Signals, any of: a click-type listener of its own (page-signals.ts), an `onclick` handler, a
+ * place in the tab order (`tabindex` ≥ 0), or a pointer cursor that starts here (its parent's is
+ * another: the children of a clickable card inherit its cursor, and the card is what is meant).
+ * Nested clickables reduce to the innermost: a clickable that holds other controls is read as
+ * what it holds (a person clicks the inner ones, and the outer one's own click is usually a
+ * backdrop or a delegate). A region too big to be one control is read as what it holds too.
+ */
+function clickableRole(element: Element, reading: Reading): string | null {
+  const tag = element.localName;
+  if (tag === 'body' || tag === 'html' || tag === 'iframe' || tag === 'slot' || tag === 'label' || tag === 'option') return null;
+  const html = element as HTMLElement;
+  const signals = reading.signals(element.ownerDocument);
+  const tabbable = element.hasAttribute('tabindex') && html.tabIndex >= 0;
+  const handled = signals.hasClickListener(element) || typeof html.onclick === 'function' || element.hasAttribute('onclick');
+  if (!handled && !tabbable && !pointerStartsAt(element)) return null;
+  if (reading.holdsControls(element)) return null;
+  const blocks = element.querySelectorAll('p,div,li,h1,h2,h3,h4,h5,h6,tr,section,article').length;
+  if (blocks > CLICKABLE_BLOCK_LIMIT || clean(shownText(element, reading.signals), CLICKABLE_TEXT_LIMIT + 2).length > CLICKABLE_TEXT_LIMIT) return null;
+  const explicit = element.getAttribute('role')?.trim().split(/\s+/)[0] ?? '';
+  if (KEPT_CLICKABLE_ROLES.has(explicit)) return explicit;
+  if (tag === 'tr') return 'row';
+  return isInline(element) ? 'link' : 'button';
+}
+
+function pointerStartsAt(element: Element): boolean {
+  if (styleOf(element).cursor !== 'pointer') return false;
+  const parent = element.parentElement ?? ((element.parentNode as ShadowRoot | null)?.host ?? null);
+  return parent === null || styleOf(parent).cursor !== 'pointer';
+}
+
+/** A clickable element's name: its accessible name, else the text it shows, else its title or an image's alt. */
+function clickableName(element: Element, reading: Reading): string {
+  const name = clean(computeAccessibleName(element), NAME_LIMIT);
+  if (name !== '') return name;
+  const text = clean(shownText(element, reading.signals), NAME_LIMIT);
+  if (text !== '') return text;
+  const described = element.getAttribute('title') ?? element.querySelector('[title],[aria-label]')?.getAttribute('title') ?? element.querySelector('[aria-label]')?.getAttribute('aria-label') ?? '';
+  return clean(described, NAME_LIMIT);
+}
+
+/** A field a person types into: an input, a text area, a contenteditable region. */
+function isTypable(element: Element): boolean {
+  return isInput(element) || element.localName === 'textarea' || (element as HTMLElement).isContentEditable === true;
 }
 
 function controlState(element: Element, role: string, out: PageElement): void {
@@ -102,17 +278,18 @@ function controlState(element: Element, role: string, out: PageElement): void {
   const html = element as HTMLInputElement;
   if (role === 'checkbox' || role === 'radio' || role === 'switch' || role === 'menuitemcheckbox' || role === 'menuitemradio') {
     const aria = element.getAttribute('aria-checked');
-    const checked = element instanceof HTMLInputElement ? html.checked : aria === 'true';
+    const checked = isInput(element) ? html.checked : aria === 'true';
     states.push(checked ? 'checked' : 'not checked');
   }
-  if (role === 'textbox' || role === 'searchbox' || role === 'spinbutton') {
-    const text = element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement ? html.value : (element.textContent ?? '');
+  if (role === 'textbox' || role === 'searchbox' || role === 'spinbutton' || (role === 'combobox' && isTypable(element))) {
+    const text = isInput(element) || element.localName === 'textarea' ? html.value : (element.textContent ?? '');
     // A password is shown as a person sees it: one dot per character.
-    out.value = element instanceof HTMLInputElement && element.type === 'password' ? '•'.repeat(Math.min(text.length, 40)) : clean(text, TEXT_LIMIT);
+    out.value = isInput(element) && element.type === 'password' ? '•'.repeat(Math.min(text.length, 40)) : clean(text, TEXT_LIMIT);
   }
-  if ((role === 'combobox' || role === 'listbox') && element instanceof HTMLSelectElement) {
-    out.options = [...element.options].filter((o) => !o.disabled && !o.hidden).map((o) => clean(o.label || o.text, NAME_LIMIT));
-    const chosen = element.selectedOptions[0];
+  if ((role === 'combobox' || role === 'listbox') && element.localName === 'select') {
+    const select = element as HTMLSelectElement;
+    out.options = [...select.options].filter((o) => !o.disabled && !o.hidden).map((o) => clean(o.label || o.text, NAME_LIMIT));
+    const chosen = select.selectedOptions[0];
     out.value = chosen ? clean(chosen.label || chosen.text, NAME_LIMIT) : '';
   }
   const expanded = element.getAttribute('aria-expanded');
@@ -125,7 +302,7 @@ function controlState(element: Element, role: string, out: PageElement): void {
   if (element.getAttribute('aria-selected') === 'true' || element.getAttribute('aria-current') === 'page') states.push('selected');
   if ((element as HTMLButtonElement).disabled === true || element.getAttribute('aria-disabled') === 'true' || element.closest('fieldset:disabled') !== null) states.push('disabled');
   if ((element as HTMLInputElement).required === true || element.getAttribute('aria-required') === 'true') states.push('required');
-  if (element === document.activeElement) states.push('focused');
+  if (element === element.ownerDocument.activeElement) states.push('focused');
   out.states = states;
 }
 
@@ -142,10 +319,12 @@ function countable(element: Element): boolean {
 
 /**
  * Reads the page. `ids` must live as long as the page (driver/index.ts keeps one); `path` is the
- * page's path in its site where `location` cannot say it (a page the app's frame host wrote in).
+ * page's path in its site where `location` cannot say it (a page the app's frame host wrote in);
+ * `signals` gives what the driver watched in each document (page-signals.ts).
  */
-export function observe(ids: ElementIds, limits: ObserveLimits, path = `${location.pathname}${location.search}`): Omit<PageSnapshot, 'dialog'> {
+export function observe(ids: ElementIds, limits: ObserveLimits, path = `${location.pathname}${location.search}`, signals: SignalsOf = () => UNWATCHED): Omit<PageSnapshot, 'dialog'> {
   const elements: PageElement[] = [];
+  const read = reading(signals);
   let chars = 0;
   let cut = 0;
   const full = (): boolean => elements.length >= limits.maxElements || chars >= limits.maxChars;
@@ -158,7 +337,8 @@ export function observe(ids: ElementIds, limits: ObserveLimits, path = `${locati
     chars += element.name.length + (element.value?.length ?? 0) + 12;
   };
 
-  const visit = (element: Element): void => {
+  /** `controlsOnly`: inside a row whose text is read already, only its controls get lines. */
+  const visit = (element: Element, controlsOnly = false): void => {
     if (full()) {
       // Past the cap only count, without styles or names: a line per control, per element with text of its own.
       for (const el of [element, ...element.querySelectorAll('*')]) if (countable(el)) cut++;
@@ -167,31 +347,52 @@ export function observe(ids: ElementIds, limits: ObserveLimits, path = `${locati
     if (skipsSubtree(element)) return;
     const role = roleOf(element);
     if (role && INTERACTIVE.has(role)) {
+      const native = element.localName === 'select' || isTypable(element);
+      if ((role === 'listbox' || role === 'combobox') && !native && read.holdsControls(element)) {
+        // A listbox or combobox made of other elements: its options (or its field) are what a person acts on.
+        const name = clean(computeAccessibleName(element), NAME_LIMIT);
+        if (!controlsOnly) push({ role, name, states: [] });
+        for (const child of renderedChildren(element, signals)) visit(child, controlsOnly);
+        return;
+      }
       const line: PageElement = { id: ids.idOf(element), role, name: clean(computeAccessibleName(element), NAME_LIMIT), states: [] };
       controlState(element, role, line);
       push(line);
       return; // a control's content is its name
     }
+    const clickable = read.clickable(element);
+    if (clickable !== null) {
+      const line: PageElement = { id: ids.idOf(element), role: clickable, name: clickableName(element, read), states: [] };
+      controlState(element, clickable, line);
+      push(line);
+      return;
+    }
+    if (controlsOnly) {
+      for (const child of renderedChildren(element, signals)) visit(child, true);
+      return;
+    }
     if (role && NAMED_TEXT.has(role)) {
-      const name = clean(role === 'img' ? computeAccessibleName(element) : (element.textContent ?? ''), TEXT_LIMIT);
+      // Text a slot shows lives elsewhere (the host's children): read as rendered where there is a slot.
+      const slotted = element.querySelector('slot') !== null;
+      const name = clean(role === 'img' ? computeAccessibleName(element) : slotted ? shownText(element, signals) : (element.textContent ?? ''), TEXT_LIMIT);
       if (name !== '') push({ role, name, states: [] });
       if (role !== 'alert' && role !== 'status') return;
-      for (const child of element.children) if (!isInline(child)) visit(child);
+      for (const child of renderedChildren(element, signals)) if (!isInline(child)) visit(child);
       return;
     }
     if (element.localName === 'tr') {
-      const text = rowText(element);
+      const text = rowText(element, read);
       if (text !== '') push({ role: 'row', name: text, states: [] });
       // The row's controls still get their own lines.
-      for (const control of element.querySelectorAll(CONTROL_SELECTOR)) visit(control);
+      for (const child of renderedChildren(element, signals)) visit(child, true);
       return;
     }
     const namesControl = element.localName === 'label' && (element as HTMLLabelElement).control !== null;
-    if (!namesControl && (!isInline(element) || element === document.body)) {
-      const text = clean(inlineText(element), TEXT_LIMIT);
+    if (!namesControl && (!isInline(element) || element.localName === 'body')) {
+      const text = clean(inlineText(element, read), TEXT_LIMIT);
       if (text !== '') push({ role: 'text', name: text, states: [] });
     }
-    for (const child of element.children) visit(child);
+    for (const child of renderedChildren(element, signals)) visit(child);
   };
   if (document.body) visit(document.body);
   return { title: clean(document.title, NAME_LIMIT), path, elements, cut };
