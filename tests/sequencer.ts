@@ -14,7 +14,7 @@ import path from 'node:path';
 /** Milliseconds, project:path → duration on the busy 2-core machine (`npx vitest run --reporter=json`); only their order matters. */
 export const ESTIMATE_MS: Readonly<Record<string, number>> = {
   'e2e:tests/e2e/guide.test.ts': 350_000,
-  'e2e:tests/e2e/train-resume.test.ts': 227_000,
+  'e2e:tests/e2e/train-resume.test.ts': 100_000,
   'e2e:tests/e2e/experience.test.ts': 111_000,
   'e2e:tests/e2e/dgx-exchange.test.ts': 96_000,
   'e2e:tests/e2e/web-demonstrations.test.ts': 93_000,
@@ -29,7 +29,8 @@ export const ESTIMATE_MS: Readonly<Record<string, number>> = {
   'e2e:tests/e2e/buffer.test.ts': 19_000,
   'e2e:tests/e2e/play.test.ts': 16_000,
   'e2e:tests/e2e/two-tabs.test.ts': 12_000,
-  'unit:tests/unit/cli-resume.test.ts': 130_000,
+  'unit:tests/unit/cli-resume.test.ts': 45_000,
+  'unit:tests/unit/web/actionable.test.ts': 25_000,
   'unit:tests/unit/train/real-training.test.ts': 82_000,
   'unit:tests/unit/train/tensor-leak.test.ts': 37_000,
   'unit:tests/unit/bench/run-args.test.ts': 34_000,

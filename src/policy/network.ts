@@ -128,7 +128,7 @@ export class PolicyNetwork {
     const rng = new Rng(`network:${seed}`);
     this.variables = weightPlan(config).map((plan) => {
       // In a tidy: the uploaded tensor is a temporary, the variable keeps the data (else both hold it until the end).
-      const v = tf.tidy(() => tf.variable(tf.tensor(initialValues(plan, config, rng), plan.shape), true, `${plan.name}_${nextId++}`));
+      const v = tf.tidy(() => tf.variable(tf.tensor(initialValues(plan, config, rng), plan.shape), true, freeVariableName(plan.name)));
       this.byName.set(plan.name, v);
       return v;
     });
@@ -195,6 +195,19 @@ export class PolicyNetwork {
 }
 
 let nextId = 0;
+
+/**
+ * A name no live variable of the engine holds: tfjs refuses a second variable of a name, and the
+ * engine is global (one per page or process) while this counter is one per copy of this module (a
+ * page that loads it twice, a test runner that evaluates it again in one process).
+ */
+function freeVariableName(base: string): string {
+  const taken = tf.engine().registeredVariables;
+  let name: string;
+  do name = `${base}_${nextId++}`;
+  while (name in taken);
+  return name;
+}
 
 /**
  * Multiply-adds of one forward pass counted as 2 FLOPs each, matmuls only (the rest is O(N·K·H)).
