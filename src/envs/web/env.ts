@@ -226,14 +226,16 @@ export class WebEnv implements Env {
    * (`reading`), so a step costs one round trip.
    */
   private async perform(tab: PageTab, episode: Episode, action: PageAction): Promise<{ moved: Moved; reading?: Reading } | { failed: string; reading?: Reading }> {
-    if (action.verb === 'back') {
+    if (action.verb === 'back' && (episode.snapshot?.pushedStates ?? 0) === 0) {
       if (!(await tab.goBack())) return { failed: 'there is no page to go back to' };
       episode.depth = Math.max(0, episode.depth - 1);
       return { moved: 'navigated' };
     }
+    // The latest entry is a route the page pushed itself (a single-page app): the page goes back through it.
+    const call = action.verb === 'back' ? 'window.__dreamgym.back()' : `window.__dreamgym.act(${JSON.stringify(action)})`;
     type Acted = { ok: boolean; reason?: string; leaving: boolean; refused?: string; reading?: Reading };
     const { result, navigated, refused } = await tab.act<Acted>(`(async () => {
-      const acted = await window.__dreamgym.act(${JSON.stringify(action)});
+      const acted = await ${call};
       return acted.leaving ? acted : { ...acted, reading: ${this.readExpression(episode.entry)} }; })()`);
     const reading = !navigated && !refused && result?.reading ? this.checked(result.reading, episode.entry) : undefined;
     const withReading = <T extends object>(outcome: T): T & { reading?: Reading } => (reading ? { ...outcome, reading } : outcome);
@@ -292,7 +294,8 @@ export class WebEnv implements Env {
   private show(episode: Episode, reading: Reading): void {
     const snapshot = reading.snapshot as PageSnapshot;
     episode.snapshot = snapshot;
-    const canGoBack = episode.depth > 0;
+    // Back to a page loaded before, or through a route the page pushed (a single-page app's Back button).
+    const canGoBack = episode.depth > 0 || (snapshot.pushedStates ?? 0) > 0;
     episode.observation = { text: snapshotText(snapshot, { instruction: episode.instruction, canGoBack }), actions: admissiblePageActions(snapshot, canGoBack) };
   }
 

@@ -46,6 +46,8 @@ export interface PageSnapshot {
   cut: number;
   /** The last `alert` / `confirm` / `prompt` the page opened since the previous snapshot (answered by the driver). */
   dialog?: string;
+  /** Client-side routes the page pushed this episode (`history.pushState`) that `go back` returns through. */
+  pushedStates?: number;
 }
 
 /** Roles whose element the policy can act on, and how (the driver reads these as controls too). */

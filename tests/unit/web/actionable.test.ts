@@ -51,6 +51,11 @@ describe('elements a person clicks though ARIA calls nothing there a control', (
     for (const word of ['One', 'Seven']) expect(shown).toContain(`text: ${word}`);
     // A listener taken off again, and one on the body (delegation), make nothing clickable.
     expect(shown).toContain('text: Plain words');
+    // A list whose listener handles its items' clicks: the items are buttons; an empty one offers nothing.
+    expect(shown).toEqual(expect.arrayContaining(['button #: Apple pie', 'button #: Banana bread']));
+    expect(shown.filter((l) => l.endsWith('#: '))).toEqual(['textbox #: ']); // the contenteditable only
+    // A span drawn as a box of its own (inline-block) reads as a button, one in a line of text as a link.
+    expect(shown).toContain('button #: Save list');
     // contenteditable and a date field are text boxes.
     expect(line(first.text, '')).toMatchObject({ role: 'textbox', value: 'draft text' });
     expect(line(first.text, 'Due date')).toMatchObject({ role: 'textbox', value: '' });
@@ -61,6 +66,8 @@ describe('elements a person clicks though ARIA calls nothing there a control', (
     const clicked = await web.step(`click[#${ann}]`);
     expect(clicked.info.valid).toBe(true);
     expect(lines(clicked.observation.text)).toContain('text: clicked ann');
+    const item = await web.step(`click[#${line(first.text, 'Banana bread')?.id}]`);
+    expect(lines(item.observation.text)).toContain('text: clicked Banana bread');
     await web.close();
   });
 
@@ -68,6 +75,9 @@ describe('elements a person clicks though ARIA calls nothing there a control', (
     const web = env();
     const first = await web.reset(task('widgets'));
     expect(lines(first.text).slice(0, 4)).toEqual(['listbox: Fruit', 'option #: Apple', 'option #: Pear', 'combobox #: City']);
+    // A day that cannot be chosen is shown as one, greyed out, with nothing to do on it.
+    expect(line(first.text, '13')).toMatchObject({ role: 'gridcell', states: ['disabled'] });
+    expect(line(first.text, '13')?.id).toBeUndefined();
     const pear = await web.step(`click[#${line(first.text, 'Pear')?.id}]`);
     expect(line(pear.observation.text, 'Pear')?.states).toContain('selected');
     // The combobox is a field: typing opens its options, which are clickable.
@@ -85,14 +95,38 @@ describe('elements a person clicks though ARIA calls nothing there a control', (
     const web = env();
     const shadow = await web.reset(task('shadow'));
     expect(lines(shadow.text)).toEqual(['heading: Slotted title', 'button #: Like', 'textbox #: Code', 'button #: Unlock']);
-    await web.step(`type[#${line(shadow.text, 'Code')?.id} | 1234]`);
+    const typed = await web.step(`type[#${line(shadow.text, 'Code')?.id} | 1234]`);
+    expect(line(typed.observation.text, 'Code')?.states).toContain('focused'); // focus inside a closed shadow root
     expect(await web.step(`click[#${line(shadow.text, 'Unlock')?.id}]`)).toMatchObject({ reward: 1, done: true });
 
     const frame = await web.reset(task('frame'));
     expect(lines(frame.text)).toEqual(['heading: Outer page', 'textbox #: Email', 'link #: Send']);
-    const typed = await web.step(`type[#${line(frame.text, 'Email')?.id} | a@b.co]`);
-    expect(line(typed.observation.text, 'Email')?.value).toBe('a@b.co');
+    const email = await web.step(`type[#${line(frame.text, 'Email')?.id} | a@b.co]`);
+    expect(line(email.observation.text, 'Email')?.value).toBe('a@b.co');
     expect(await web.step(`click[#${line(frame.text, 'Send')?.id}]`)).toMatchObject({ reward: 1, done: true });
+
+    // A form that navigates its frame: the state after the click is the frame's next page.
+    const portal = await web.reset(task('frame-nav'));
+    await web.step(`type[#${line(portal.text, 'Name')?.id} | Ada]`);
+    const signedIn = await web.step(`click[#${line(portal.text, 'Sign in')?.id}]`);
+    expect(lines(signedIn.observation.text)).toEqual(['heading: Portal', 'text: Welcome, Ada', 'button #: Continue']);
+    expect(await web.step(`click[#${line(signedIn.observation.text, 'Continue')?.id}]`)).toMatchObject({ reward: 1, done: true });
+    await web.close();
+  });
+
+  it('goes back through the routes a single-page app pushed, as its Back button would', async () => {
+    const web = env();
+    const home = await web.reset(task('routes'));
+    expect(home.actions).not.toContain('go back');
+    const orders = await web.step(`click[#${line(home.text, 'Orders')?.id}]`);
+    expect(orders.observation.text).toMatch(/^url: \/orders$/m);
+    expect(lines(orders.observation.text)).toContain('text: Order list');
+    expect(orders.observation.actions).toContain('go back');
+    const back = await web.step('go back');
+    expect(back.info.valid).toBe(true);
+    expect(back.observation.text).toMatch(/^url: \/routes\.html$/m);
+    expect(lines(back.observation.text)).toContain('text: Home');
+    expect(back.observation.actions).not.toContain('go back');
     await web.close();
   });
 });

@@ -11,6 +11,9 @@
  * choose) reaches the page as typed; it is posted when the field changes.
  */
 import type { ElementIds } from './observe.ts';
+import { capturePersonInput, type PersonInput } from './person-capture.ts';
+
+export type { PersonInput };
 
 /** How the host put the page in its frame: at its own URL (a bundled page), or written into a sandboxed frame. */
 export interface FrameConfig {
@@ -23,12 +26,6 @@ export interface FrameConfig {
   siteOrigin?: string;
 }
 
-/** What a person did on the live page, by the element's id (the app maps it to an admissible action). */
-export type PersonInput =
-  | { kind: 'click'; id: number }
-  | { kind: 'type'; id: number; text: string }
-  | { kind: 'select'; id: number; option: string }
-  | { kind: 'press'; id: number; key: string };
 
 export type FrameMessage =
   | { dreamgym: 'answer'; id: number; ok: true; value: unknown }
@@ -39,21 +36,6 @@ declare global {
   interface Window {
     __dreamgymFrame?: FrameConfig;
   }
-}
-
-const TEXT_INPUT = /^(text|search|email|url|tel|password|number|date|time|datetime-local|month|week)$/;
-
-function isTextField(element: Element): element is HTMLInputElement | HTMLTextAreaElement {
-  return element instanceof HTMLTextAreaElement || (element instanceof HTMLInputElement && TEXT_INPUT.test(element.type));
-}
-
-/** The nearest element (itself or an ancestor) the driver has given an id: what the person meant. */
-function knownControl(ids: ElementIds, target: EventTarget | null): { element: Element; id: number } | null {
-  for (let element = target instanceof Element ? target : null; element; element = element.parentElement) {
-    const id = ids.known(element);
-    if (id !== undefined) return { element, id };
-  }
-  return null;
 }
 
 function post(message: FrameMessage): void {
@@ -79,35 +61,5 @@ export function installFrameBridge(ids: () => ElementIds): void {
     );
   });
 
-  const person = (input: PersonInput): void => post({ dreamgym: 'person', input });
-  // Clicks on controls are the env's to perform: stopped before the page's own handlers see them.
-  window.addEventListener('click', (event) => {
-    if (!event.isTrusted) return;
-    const control = knownControl(ids(), event.target);
-    if (!control || isTextField(control.element) || control.element instanceof HTMLSelectElement) return;
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    person({ kind: 'click', id: control.id });
-  }, true);
-  window.addEventListener('change', (event) => {
-    if (!event.isTrusted) return;
-    const control = knownControl(ids(), event.target);
-    if (!control) return;
-    const element = control.element;
-    if (isTextField(element)) person({ kind: 'type', id: control.id, text: element.value });
-    else if (element instanceof HTMLSelectElement) {
-      const chosen = element.selectedOptions[0];
-      if (chosen) person({ kind: 'select', id: control.id, option: (chosen.label || chosen.text).trim() });
-    }
-  }, true);
-  window.addEventListener('keydown', (event) => {
-    if (!event.isTrusted || (event.key !== 'Enter' && event.key !== 'Escape')) return;
-    const control = knownControl(ids(), event.target);
-    if (!control) return;
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    // What was typed first (a field's `change` comes only when it loses focus), then the key.
-    if (event.key === 'Enter' && isTextField(control.element)) person({ kind: 'type', id: control.id, text: control.element.value });
-    person({ kind: 'press', id: control.id, key: event.key });
-  }, true);
+  capturePersonInput(ids, (input) => post({ dreamgym: 'person', input }));
 }

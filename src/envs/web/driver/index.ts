@@ -10,6 +10,7 @@ import { HOST_NUMBER_TAG } from '../host-value.ts';
 import type { PageSnapshot } from '../snapshot.ts';
 import { act, type ActOutcome } from './act.ts';
 import { installFrameBridge } from './frame-bridge.ts';
+import { capturePersonInput, type PersonInput } from './person-capture.ts';
 import { ElementIds, clean, observe, type ObserveLimits, type SignalsOf } from './observe.ts';
 import { UNWATCHED, watchPage, type PageSignals } from './page-signals.ts';
 
@@ -24,6 +25,10 @@ export interface PageDriver {
   act(action: Exclude<PageAction, { verb: 'back' }>): Promise<ActOutcome & { leaving: boolean; refused?: string; navigate?: string }>;
   /** What the driver watched in this window since before the page's scripts ran (a parent frame reads an iframe's through it). */
   signals: PageSignals;
+  /** Goes back through a route the page pushed (a single-page app's Back button), as `act` does an action. */
+  back(): Promise<ActOutcome & { leaving: boolean }>;
+  /** The page started to unload (a parent frame waits for an iframe that navigates). */
+  isLeaving(): boolean;
   /** Errors the page's own scripts threw since the last call (uncaught errors, rejections). */
   takeErrors(): string[];
   /**
@@ -44,6 +49,8 @@ export interface PageDriver {
 declare global {
   interface Window {
     __dreamgym?: PageDriver;
+    /** Exposed by the Node host while a person is recorded (`record`): what they did, for the host to play. */
+    __dreamgymPerson?: (input: PersonInput) => unknown;
   }
 }
 
@@ -65,6 +72,25 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** The same-origin iframes of the page, whose documents the driver reads. */
+function sameOriginFrames(): HTMLIFrameElement[] {
+  return [...document.querySelectorAll('iframe')].filter((frame) => {
+    try {
+      return frame.contentDocument !== null;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Until every iframe that started to navigate has loaded its next page, or `ms` passed: a person sees the frame's next page. */
+async function framesLoaded(ms: number): Promise<void> {
+  const leaving = sameOriginFrames().filter((frame) => (frame.contentWindow as Window | null)?.__dreamgym?.isLeaving() === true);
+  if (leaving.length === 0) return;
+  await Promise.race([Promise.all(leaving.map((frame) => new Promise((resolve) => frame.addEventListener('load', resolve, { once: true })))), sleep(ms)]);
+  await yieldTask();
+}
+
 /** Until the page has no request in flight, or `ms` passed. */
 async function requestsSettled(signals: PageSignals, ms: number): Promise<void> {
   const until = performance.now() + ms;
@@ -80,10 +106,18 @@ async function waitForChange(signals: PageSignals): Promise<void> {
   await new Promise<void>((resolve) => {
     const timer = setTimeout(done, WAIT_MS);
     const observer = new MutationObserver(() => done());
-    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    const watch = { subtree: true, childList: true, attributes: true, characterData: true };
+    observer.observe(document, watch);
+    // A same-origin iframe's document changes, or the frame loads its next page.
+    const frames = sameOriginFrames();
+    for (const frame of frames) {
+      if (frame.contentDocument) observer.observe(frame.contentDocument, watch);
+      frame.addEventListener('load', done, { once: true });
+    }
     function done(): void {
       clearTimeout(timer);
       observer.disconnect();
+      for (const frame of frames) frame.removeEventListener('load', done);
       resolve();
     }
   });
@@ -196,7 +230,8 @@ function install(): void {
       else outcome = act(ids, action);
       await yieldTask();
       await yieldTask();
-      // Content a click asked the server for arrives before the page is read (a person waits for it too).
+      // Content a click asked the server for, and the next page of a frame it navigated, arrive before the page is read (a person waits for them too).
+      if (!leaving) await framesLoaded(REQUESTS_MS);
       if (signals.requestsInFlight() > 0 && !leaving) {
         await requestsSettled(signals, REQUESTS_MS);
         await yieldTask();
@@ -206,8 +241,26 @@ function install(): void {
     takeErrors() {
       return errors.splice(0);
     },
+    async back() {
+      leaving = false;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, REQUESTS_MS);
+        window.addEventListener('popstate', done, { once: true });
+        function done(): void {
+          clearTimeout(timer);
+          window.removeEventListener('popstate', done);
+          resolve();
+        }
+        history.back();
+      });
+      await yieldTask();
+      await yieldTask();
+      return { ok: true, leaving };
+    },
+    isLeaving: () => leaving,
     restart() {
       ids = new ElementIds();
+      signals.forgetPushedStates();
       errors.splice(0);
       dialog = undefined;
     },
@@ -215,6 +268,8 @@ function install(): void {
     signals,
   };
   if (frame) installFrameBridge(() => ids);
+  // Under Node, a person's input is taken only while the host records them (it exposes the binding then).
+  else capturePersonInput(() => ids, (input) => void window.__dreamgymPerson?.(input), () => typeof window.__dreamgymPerson === 'function');
 }
 
 install();

@@ -240,16 +240,54 @@ function clickableRole(element: Element, reading: Reading): string | null {
   if (tag === 'body' || tag === 'html' || tag === 'iframe' || tag === 'slot' || tag === 'label' || tag === 'option') return null;
   const html = element as HTMLElement;
   const signals = reading.signals(element.ownerDocument);
+  // A list whose click listener handles its items (`$(list).on('click', 'li', …)`): the items are what a person clicks.
+  if (delegatesToItems(element, signals)) return null;
   const tabbable = element.hasAttribute('tabindex') && html.tabIndex >= 0;
   const handled = signals.hasClickListener(element) || typeof html.onclick === 'function' || element.hasAttribute('onclick');
-  if (!handled && !tabbable && !pointerStartsAt(element)) return null;
+  const delegated = delegatingList(element, reading.signals) !== null && shownText(element, reading.signals).trim() !== '';
+  if (!handled && !tabbable && !delegated && !pointerStartsAt(element)) return null;
   if (reading.holdsControls(element)) return null;
+  // Nothing a person could hit: an empty list, a collapsed box.
+  const box = element.getBoundingClientRect();
+  if (box.width * box.height === 0) return null;
   const blocks = element.querySelectorAll('p,div,li,h1,h2,h3,h4,h5,h6,tr,section,article').length;
   if (blocks > CLICKABLE_BLOCK_LIMIT || clean(shownText(element, reading.signals), CLICKABLE_TEXT_LIMIT + 2).length > CLICKABLE_TEXT_LIMIT) return null;
-  const explicit = element.getAttribute('role')?.trim().split(/\s+/)[0] ?? '';
+  const explicit = explicitRole(element);
   if (KEPT_CLICKABLE_ROLES.has(explicit)) return explicit;
   if (tag === 'tr') return 'row';
-  return isInline(element) ? 'link' : 'button';
+  // Text in a line reads as a link; a box of its own (inline-block, block, flex) as a button.
+  return styleOf(element).display === 'inline' ? 'link' : 'button';
+}
+
+function explicitRole(element: Element): string {
+  return element.getAttribute('role')?.trim().split(/\s+/)[0] ?? '';
+}
+
+/** Tags and roles of a list of items a person picks one of. */
+const LIST_TAGS = new Set(['ul', 'ol', 'tbody', 'table', 'dl', 'menu']);
+const LIST_ROLES = new Set(['list', 'listbox', 'menu', 'menubar', 'tablist', 'grid', 'tree', 'rowgroup', 'radiogroup']);
+
+/** A list (by tag or role, or children that are all alike) with a `click` listener of its own. */
+function delegatesToItems(element: Element, signals: PageSignals): boolean {
+  if (!signals.listensToClicks(element)) return false;
+  if (LIST_TAGS.has(element.localName) || LIST_ROLES.has(explicitRole(element))) return true;
+  const children = [...element.children];
+  if (children.length < 2) return false;
+  const first = children[0] as Element;
+  return first.className !== '' && children.every((c) => c.localName === first.localName && c.className === first.className);
+}
+
+/** The list whose listener handles this item's clicks, or null (a table's rows count from the table or its body). */
+function delegatingList(element: Element, signals: SignalsOf): Element | null {
+  const parent = element.parentElement;
+  if (!parent) return null;
+  const own = signals(element.ownerDocument);
+  if (delegatesToItems(parent, own)) return parent;
+  if (element.localName === 'tr' && (parent.localName === 'tbody' || parent.localName === 'thead')) {
+    const table = parent.parentElement;
+    if (table && delegatesToItems(table, own)) return table;
+  }
+  return null;
 }
 
 function pointerStartsAt(element: Element): boolean {
@@ -273,7 +311,18 @@ function isTypable(element: Element): boolean {
   return isInput(element) || element.localName === 'textarea' || (element as HTMLElement).isContentEditable === true;
 }
 
-function controlState(element: Element, role: string, out: PageElement): void {
+/** The element that has focus, inside shadow roots and same-origin frames (a document's activeElement stops at a shadow host). */
+function focusedElement(doc: Document, signals: SignalsOf): Element | null {
+  let active = doc.activeElement;
+  for (let depth = 0; active && depth < 32; depth++) {
+    const inner = signals(active.ownerDocument).shadowRootOf(active)?.activeElement ?? (active.localName === 'iframe' ? sameOriginDocument(active)?.activeElement : null);
+    if (!inner || inner === active) break;
+    active = inner;
+  }
+  return active;
+}
+
+function controlState(element: Element, role: string, out: PageElement, signals: SignalsOf = () => UNWATCHED): void {
   const states: string[] = [];
   const html = element as HTMLInputElement;
   if (role === 'checkbox' || role === 'radio' || role === 'switch' || role === 'menuitemcheckbox' || role === 'menuitemradio') {
@@ -302,7 +351,7 @@ function controlState(element: Element, role: string, out: PageElement): void {
   if (element.getAttribute('aria-selected') === 'true' || element.getAttribute('aria-current') === 'page') states.push('selected');
   if ((element as HTMLButtonElement).disabled === true || element.getAttribute('aria-disabled') === 'true' || element.closest('fieldset:disabled') !== null) states.push('disabled');
   if ((element as HTMLInputElement).required === true || element.getAttribute('aria-required') === 'true') states.push('required');
-  if (element === element.ownerDocument.activeElement) states.push('focused');
+  if (element === focusedElement(element.ownerDocument, signals)) states.push('focused');
   out.states = states;
 }
 
@@ -356,15 +405,20 @@ export function observe(ids: ElementIds, limits: ObserveLimits, path = `${locati
         return;
       }
       const line: PageElement = { id: ids.idOf(element), role, name: clean(computeAccessibleName(element), NAME_LIMIT), states: [] };
-      controlState(element, role, line);
+      controlState(element, role, line, signals);
       push(line);
       return; // a control's content is its name
     }
     const clickable = read.clickable(element);
     if (clickable !== null) {
       const line: PageElement = { id: ids.idOf(element), role: clickable, name: clickableName(element, read), states: [] };
-      controlState(element, clickable, line);
+      controlState(element, clickable, line, signals);
       push(line);
+      return;
+    }
+    if (KEPT_CLICKABLE_ROLES.has(explicitRole(element)) && element.getAttribute('aria-disabled') === 'true') {
+      // A widget's part that cannot be used now (a past day of a date picker): shown as one, greyed out.
+      push({ role: explicitRole(element), name: clickableName(element, read), states: ['disabled'] });
       return;
     }
     if (controlsOnly) {
@@ -395,5 +449,6 @@ export function observe(ids: ElementIds, limits: ObserveLimits, path = `${locati
     for (const child of renderedChildren(element, signals)) visit(child);
   };
   if (document.body) visit(document.body);
-  return { title: clean(document.title, NAME_LIMIT), path, elements, cut };
+  const pushed = signals(document).pushedStates();
+  return { title: clean(document.title, NAME_LIMIT), path, elements, cut, ...(pushed > 0 ? { pushedStates: pushed } : {}) };
 }

@@ -15,10 +15,19 @@ const CLICK_EVENTS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'p
 export interface PageSignals {
   /** The element has a click-type listener attached to it (not one inherited by delegation). */
   hasClickListener(element: Element): boolean;
+  /** The element has a `click` listener itself: on a list, the handler of its items (delegation). */
+  listensToClicks(element: Element): boolean;
   /** The element's shadow root, open or closed. */
   shadowRootOf(element: Element): ShadowRoot | null;
   /** Requests the page started (`fetch`, `XMLHttpRequest`) that have not ended yet. */
   requestsInFlight(): number;
+  /**
+   * History entries the page pushed (`history.pushState`: a client-side route) that a Back button
+   * would return through, less the ones gone back through since (`popstate`).
+   */
+  pushedStates(): number;
+  /** Starts counting pushed entries afresh (a new episode on the page already open). */
+  forgetPushedStates(): void;
 }
 
 /**
@@ -92,6 +101,17 @@ export function watchPage(win: Window & typeof globalThis): PageSignals {
       }
     };
   }
+  let pushed = 0;
+  const history = win.history;
+  const pushState = history.pushState;
+  history.pushState = function (this: History, ...args: Parameters<History['pushState']>) {
+    const result = pushState.apply(this, args);
+    pushed++;
+    return result;
+  };
+  add.call(win, 'popstate', () => {
+    pushed = Math.max(0, pushed - 1);
+  });
   const attach = ElementClass.prototype.attachShadow;
   ElementClass.prototype.attachShadow = function (this: Element, init: ShadowRootInit) {
     const root = attach.call(this, init);
@@ -100,14 +120,22 @@ export function watchPage(win: Window & typeof globalThis): PageSignals {
   };
   return {
     hasClickListener: (element) => (listeners.get(element)?.size ?? 0) > 0,
+    listensToClicks: (element) => [...(listeners.get(element) ?? [])].some((key) => key.startsWith('click:')),
     shadowRootOf: (element) => roots.get(element) ?? element.shadowRoot ?? null,
     requestsInFlight: () => inFlight,
+    pushedStates: () => pushed,
+    forgetPushedStates: () => {
+      pushed = 0;
+    },
   };
 }
 
 /** For a page the driver was not injected into first (nothing watched): only what the DOM says. */
 export const UNWATCHED: PageSignals = {
   hasClickListener: () => false,
+  listensToClicks: () => false,
   shadowRootOf: (element) => element.shadowRoot ?? null,
   requestsInFlight: () => 0,
+  pushedStates: () => 0,
+  forgetPushedStates: () => undefined,
 };
