@@ -58,7 +58,7 @@ const EXPERIMENTS: Record<string, (argv: string[]) => Promise<void>> = {
  */
 function takeWebSite(args: readonly string[]): string[] {
   const { rest, site } = siteOptions(args, '--web-tasks');
-  if (site) useSite(site.dir, site.tasks);
+  if (site) useSite(site.dir, site.tasks, site.url);
   return rest;
 }
 

@@ -5,10 +5,12 @@
  */
 import { expose, transfer } from 'comlink';
 import driver from 'virtual:page-driver';
+// The rasteriser goes into a page as text (envs/web/frame/page-picture.ts): its UMD build, unbundled.
+import rasteriser from 'modern-screenshot/dist/index.js?raw';
 import { FramePages } from '../envs/web/frame/frame-pages.ts';
 
 /** The bundled sites are served under the app's `web/` (public/web/, which the build copies). */
-export const pageFrames = new FramePages(driver, new URL('web/', document.baseURI).href);
+export const pageFrames = new FramePages(driver, new URL('web/', document.baseURI).href, rasteriser);
 
 /** Gives a worker's remote a port to the frames (comlink calls on the frames come back through it). */
 export function givePageFrames(worker: { attachPages(port: MessagePort): unknown }): void {

@@ -50,7 +50,8 @@ commands:
       the first stdout line is {url, port, model, transitions}
 
 every command: --env web plays the bundled web suite (live pages in the system Chromium);
-  --site DIR [--tasks a,b] makes a folder of pages with a site.json the web env instead;
+  --site DIR [--tasks a,b] makes a folder of pages with a site.json the web env instead (DIR may be
+    the site.json itself; a running app's site.json names its "url", which --site-url URL replaces);
   --tasks a,b (task ids, or the groups @app and @widgets) keeps only those tasks of the suite or the site`;
 
 export async function main(argv: string[], io: CommandIO = processIO): Promise<number> {
@@ -58,7 +59,7 @@ export async function main(argv: string[], io: CommandIO = processIO): Promise<n
   let restore = (): void => undefined;
   try {
     const { rest, site } = siteOptions(given);
-    if (site) restore = useSite(site.dir, site.tasks);
+    if (site) restore = useSite(site.dir, site.tasks, site.url);
     switch (command) {
       case 'envs':
         envsCommand(io, rest);

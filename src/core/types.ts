@@ -21,6 +21,16 @@ export interface Observation {
   actions: string[];
 }
 
+/**
+ * What a person did in an env they act in (a live web page: the app's Play view, the CLI's
+ * `record`), by the id of the element they acted on; the env maps it to the admissible action it means.
+ */
+export type PersonInput =
+  | { kind: 'click'; id: number }
+  | { kind: 'type'; id: number; text: string }
+  | { kind: 'select'; id: number; option: string }
+  | { kind: 'press'; id: number; key: string };
+
 export interface StepInfo {
   /** False when the action was malformed or not admissible: reward 0, state unchanged. */
   valid: boolean;
@@ -58,6 +68,16 @@ export interface Env {
   truncate?(): void;
   /** The env is done with for good: let go of what it holds (a web env's page). Optional. */
   close?(): Promise<void>;
+  /**
+   * A picture of what the env shows now, as PNG bytes, for a person reading a trace (a web page's
+   * screenshot); null where it shows nothing a picture adds. Optional, as Gymnasium's `render`.
+   */
+  screenshot?(): Promise<Uint8Array | null>;
+  /**
+   * What a person did next in the env, as the env's input (a web page a person acts in: the CLI's
+   * `record`), or null once they closed it. Only envs a person acts in have it.
+   */
+  nextPersonInput?(): Promise<PersonInput | null>;
 }
 
 export interface Transition {

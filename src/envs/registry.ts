@@ -12,7 +12,7 @@ import { withStepLimit } from './step-limit.ts';
 
 /** An environment's definition as the registry hands it out: every env it makes has the step limit. */
 export function registered(definition: EnvDefinition): EnvSpec {
-  return { ...definition, createEnv: (options) => withStepLimit(definition.createEnv(), options?.maxSteps ?? definition.maxSteps) };
+  return { ...definition, createEnv: (options) => withStepLimit(definition.createEnv(options), options?.maxSteps ?? definition.maxSteps) };
 }
 
 const registry: EnvSpec[] = [shopEnvironment, homeEnvironment, webEnvironment].map(registered);

@@ -10,6 +10,8 @@ import type { QueryProposer } from '../core/queries.ts';
 export interface EnvOptions {
   /** Episode step limit; each environment has its own default (its spec's `maxSteps`). */
   maxSteps?: number;
+  /** Web: the pages in a window a person sees and acts in (the CLI's `record`), their input taken (Env.nextPersonInput). */
+  visible?: boolean;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface TrainingSettings {
  */
 export interface EnvDefinition extends Omit<EnvSpec, 'createEnv'> {
   /** A new env without a step limit: the registry adds it (envs/step-limit.ts). */
-  createEnv(): Env;
+  createEnv(options?: EnvOptions): Env;
 }
 
 /** An environment as the registry hands it out. */

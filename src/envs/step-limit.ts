@@ -6,7 +6,7 @@
  * explanation says so.
  */
 import { EnvStateError } from '../core/errors.ts';
-import type { Env, Observation, StepResult, Task } from '../core/types.ts';
+import type { Env, Observation, PersonInput, StepResult, Task } from '../core/types.ts';
 import { finish } from './explain.ts';
 
 export class StepLimit implements Env {
@@ -35,6 +35,17 @@ export class StepLimit implements Env {
   /** The inner env lets go of what it holds (a web env's page). */
   async close(): Promise<void> {
     await this.inner.close?.();
+  }
+
+  /** What a person did next in the inner env (record); an env nobody acts in has no such input. */
+  nextPersonInput(): Promise<PersonInput | null> {
+    if (!this.inner.nextPersonInput) return Promise.reject(new EnvStateError(`${this.name}: nobody acts in this env`));
+    return this.inner.nextPersonInput();
+  }
+
+  /** What the inner env shows (a web page's screenshot); null where it shows nothing. */
+  async screenshot(): Promise<Uint8Array | null> {
+    return (await this.inner.screenshot?.()) ?? null;
   }
 
   step(action: string): Promise<StepResult> {

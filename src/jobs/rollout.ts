@@ -13,6 +13,7 @@ import { importPolicy } from '../policy/policy-file.ts';
 import type { Trajectory } from '../rl/rollout.ts';
 import { evaluatePolicy, type EvalResult } from '../train/evaluate.ts';
 import { DEFAULT_SCRIPTED_EPISODES } from './rollout-spec.ts';
+import type { TraceRecorder } from './trace-recorder.ts';
 
 /** What the rollout spec checked (rollout-spec.ts), defaults filled in. */
 export interface RolloutSettings {
@@ -25,15 +26,18 @@ export interface RolloutSettings {
 
 const envOptionsOf = (settings: RolloutSettings): EnvOptions => (settings.maxSteps === undefined ? {} : { maxSteps: settings.maxSteps });
 
-/** A scripted policy's seeded episodes: success, score, steps, invalid actions, env steps/s and the transcript digest. */
+/**
+ * A scripted policy's seeded episodes: success, score, steps, invalid actions, env steps/s and the
+ * transcript digest. With `trace`, its episodes are recorded into it too (trace-recorder.ts).
+ */
 export function rollout(
   spec: EnvSpec,
   policy: ScriptedPolicy,
   settings: RolloutSettings,
-  hooks: { onEpisode?: (index: number, record: EpisodeRecord) => void } = {},
+  hooks: { onEpisode?: (index: number, record: EpisodeRecord) => void; trace?: TraceRecorder } = {},
 ): Promise<RolloutSummary> {
   return playScripted({
-    spec,
+    spec: hooks.trace ? hooks.trace.spec(spec) : spec,
     policy,
     split: settings.split,
     episodes: settings.episodes ?? DEFAULT_SCRIPTED_EPISODES,
@@ -52,13 +56,14 @@ export interface PolicyFileRollout extends EvalResult {
 /**
  * A saved policy played greedily. Every check on the file (its format, its environment) runs
  * before any episode. Without `episodes` it plays the split in order, exactly as training's final
- * evaluation does, so the two report the same actions digest.
+ * evaluation does, so the two report the same actions digest. With `trace`, its episodes and the
+ * policy's probabilities are recorded into it too (trace-recorder.ts).
  */
 export async function rolloutPolicyFile(
   spec: EnvSpec,
   bytes: Uint8Array,
   settings: RolloutSettings,
-  hooks: { onEpisode?: (trajectory: Trajectory, index: number) => void; name?: string; transfer?: boolean } = {},
+  hooks: { onEpisode?: (trajectory: Trajectory, index: number) => void; name?: string; transfer?: boolean; trace?: TraceRecorder } = {},
 ): Promise<PolicyFileRollout> {
   const { policy, header } = importPolicy(bytes);
   try {
@@ -66,8 +71,8 @@ export async function rolloutPolicyFile(
     if (header.env !== spec.name && hooks.transfer !== true) throw new UsageError(`${hooks.name ?? 'the policy file'} is a policy for "${header.env}", not "${spec.name}" (add --transfer to play it here zero-shot)`);
     const started = performance.now();
     const result = await evaluatePolicy({
-      spec,
-      policy,
+      spec: hooks.trace ? hooks.trace.spec(spec) : spec,
+      policy: hooks.trace ? hooks.trace.actor(policy) : policy,
       split: settings.split,
       seed: settings.seed,
       ...(settings.episodes !== undefined ? { episodes: settings.episodes } : {}),

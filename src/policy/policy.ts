@@ -36,6 +36,9 @@ export interface ActInput extends PolicyInput {
   env: string;
 }
 
+/** What a rollout asks of a policy: its choices (so a wrapper that watches them, jobs/trace-recorder.ts, can stand in). */
+export type Actor = Pick<Policy, 'act'>;
+
 export class NoActionsError extends DreamGymError {
   constructor() {
     super('no-actions', 'the observation lists no admissible actions, so the policy has nothing to choose from');

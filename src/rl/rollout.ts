@@ -5,7 +5,7 @@
 import type { Rng } from '../core/rng.ts';
 import type { Env, Observation, Task } from '../core/types.ts';
 import type { Features } from '../policy/featurizer.ts';
-import type { Policy } from '../policy/policy.ts';
+import type { Actor } from '../policy/policy.ts';
 
 export interface StepSample {
   features: Features;
@@ -34,7 +34,7 @@ export interface CollectOptions {
   /** One env per lane; lanes run episodes in lockstep and pick up the next task when theirs ends. */
   envs: readonly Env[];
   tasks: readonly Task[];
-  policy: Policy;
+  policy: Actor;
   greedy: boolean;
   rng?: Rng;
   /** Safety net against envs without a step limit. */

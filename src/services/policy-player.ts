@@ -7,6 +7,8 @@
 import { DreamGymError, UsageError } from '../core/errors.ts';
 import type { Observation, Task } from '../core/types.ts';
 import { envSpec } from '../envs/registry.ts';
+import { envPicture } from '../jobs/trace-recorder.ts';
+import type { TracePicture } from '../jobs/trace-report.ts';
 import type { PolicyFileHeader } from '../policy/dgp.ts';
 import { importPolicy, inspectPolicyFile } from '../policy/policy-file.ts';
 import { policyFromSafetensors, policyToSafetensors } from '../policy/policy-safetensors.ts';
@@ -18,6 +20,10 @@ export interface PolicyStep extends PlayedStep {
   /** Every candidate the policy scored, with its probability, best first. */
   candidates: { action: string; probability: number }[];
   value: number;
+  /** The page as the policy saw it when it chose (a web env), for the trace report; absent where the env shows no pictures. */
+  picture?: TracePicture;
+  /** The page once the episode ended, on the step that ended it. */
+  endPicture?: TracePicture;
 }
 
 /** What the player needs of the worker it lives in. */
@@ -81,13 +87,17 @@ export class PolicyPlayer {
     const episode = this.episode;
     if (!episode) throw new UsageError('start an episode first');
     if (episode.done) throw new UsageError('the episode has ended; start another');
+    const picture = await envPicture(episode.env);
     const [choice] = await loaded.policy.act([{ env: episode.task.env, instruction: episode.task.instruction, observation: episode.observation, history: episode.history }], { greedy: true });
     if (!choice) throw new DreamGymError('no-choice', 'the policy returned no action');
     const result = await episode.env.step(choice.action);
     episode.history.push(choice.action);
     episode.observation = result.observation;
     episode.done = result.done;
+    const endPicture = result.done ? await envPicture(episode.env) : undefined;
     return {
+      ...(picture ? { picture } : {}),
+      ...(endPicture ? { endPicture } : {}),
       action: choice.action,
       result,
       candidates: choice.candidates

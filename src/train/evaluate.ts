@@ -5,7 +5,7 @@ import { UsageError } from '../core/errors.ts';
 import type { Task } from '../core/types.ts';
 import { closeEnvs, episodeTasks } from '../envs/episode.ts';
 import type { EnvOptions, EnvSpec } from '../envs/spec.ts';
-import type { Policy } from '../policy/policy.ts';
+import type { Actor, Policy } from '../policy/policy.ts';
 import { collectTrajectories, type Trajectory } from '../rl/rollout.ts';
 
 export interface EvalResult {
@@ -29,7 +29,7 @@ export interface EvalResult {
 
 export interface EvaluateOptions {
   spec: EnvSpec;
-  policy: Policy;
+  policy: Actor;
   split: string;
   /** Default: every task of the split once, in order; a number draws a seeded sample. */
   episodes?: number;

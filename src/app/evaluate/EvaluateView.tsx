@@ -9,7 +9,7 @@ import { Transcript } from '../play/Transcript.tsx';
 import { whyInvalid } from '../play/invalid-action.ts';
 import type { StepResult } from '../../core/types.ts';
 import {
-  busy, episode, episodeError, ensureEnvs, exportSafetensors, fileError, fileName, header, isDone, lastStep, loadPolicyFiles, loading,
+  busy, downloadReport, episode, episodeError, ensureEnvs, exportSafetensors, fileError, fileName, header, isDone, lastStep, loadPolicyFiles, loading,
   observation, policyEnv, runToEnd, running, split, splitSize, startEpisode, stepOnce, steps, taskIndex, taskProblem, totalReward,
 } from './evaluate-store.ts';
 
@@ -134,6 +134,8 @@ function EpisodeControls() {
         {running.value
           ? <button type="button" onClick={() => { running.value = false; }}>Stop</button>
           : <button type="button" disabled={!episode.value || isDone.value || busy.value} onClick={() => void runToEnd()}>Run to end</button>}
+        <button type="button" disabled={steps.value.length === 0 || busy.value || running.value} onClick={downloadReport}
+          title="One HTML file: every step's page, state, action with its probability and alternatives, and reward">Download the report</button>
       </form>
       {taskProblem.value && <p class="error" id="eval-task-problem" data-testid="eval-task-problem">{taskProblem.value}</p>}
       {episodeError.value && <p class="error" role="alert">{episodeError.value}</p>}

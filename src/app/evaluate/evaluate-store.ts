@@ -7,12 +7,14 @@ import { computed, signal } from '@preact/signals';
 import { transfer } from 'comlink';
 import { errorMessage } from '../../core/errors.ts';
 import { DGP_MAX_BYTES, type PolicyFileHeader } from '../../policy/dgp.ts';
+import { traceReportHtml } from '../../jobs/trace-report.ts';
 import { downloadBlob } from '../download.ts';
 import { tooLargeMessage } from '../file-size.ts';
 import type { EpisodeStart } from '../../services/env-session.ts';
 import type { PolicyStep } from '../../services/policy-player.ts';
 import { defaultSplit, envs, loadEnvs } from '../env-client.ts';
 import { onTrainerCrash, playerClient } from '../trainer-client.ts';
+import { evaluateTraceReport, traceFileName } from './evaluate-trace.ts';
 
 export const header = signal<PolicyFileHeader | null>(null);
 export const fileName = signal<string | null>(null);
@@ -119,6 +121,18 @@ export async function exportSafetensors(): Promise<void> {
   } catch (e) {
     fileError.value = `Export: ${errorMessage(e)}`;
   }
+}
+
+/**
+ * The episode so far as the trace report `rollout --trace` writes (one HTML file, its pictures
+ * inside it), downloaded.
+ */
+export function downloadReport(): void {
+  const ep = episode.value;
+  const h = header.value;
+  if (!ep || !h || steps.value.length === 0) return;
+  const html = traceReportHtml(evaluateTraceReport({ env: h.env, policy: fileName.value ?? 'policy', episode: ep, steps: steps.value }));
+  downloadBlob(new Blob([html], { type: 'text/html' }), traceFileName(ep.task.id));
 }
 
 async function guarded(work: () => Promise<void>): Promise<void> {

@@ -1,3 +1,5 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
 import { SCRIPTED_POLICIES, type ScriptedPolicy } from '../../envs/episode.ts';
@@ -6,7 +8,11 @@ import type { EnvSpec } from '../../envs/spec.ts';
 import { rollout, rolloutPolicyFile, type RolloutSettings } from '../../jobs/rollout.ts';
 import { parseBackend, useBackend } from '../../platform/tf.ts';
 import { DEFAULT_SCRIPTED_EPISODES, policyFileRolloutSpec, scriptedRolloutSpec } from '../../jobs/rollout-spec.ts';
-import { flagNamer, numberFlags, parseFlags, requireOption, stringFlags } from '../args.ts';
+import { TRACE_LIMITS, TraceRecorder } from '../../jobs/trace-recorder.ts';
+import { traceReportHtml } from '../../jobs/trace-report.ts';
+import { fileProblem } from '../../platform/files.ts';
+import { checkOutputPath, flagNamer, numberFlags, parseFlags, requireOption, stringFlags } from '../args.ts';
+import { keepResult, throwUnwritten } from '../outputs.ts';
 import { readInputBytes } from '../../jobs/node-args.ts';
 import type { CommandIO } from '../io.ts';
 import { envErrorText, warnEnvErrors } from '../env-failures.ts';
@@ -14,7 +20,8 @@ import { PolicyFileError } from '../../policy/dgp.ts';
 
 export const ROLLOUT_USAGE =
   'rollout --env <shop|home|web> --policy <oracle|random|noisy|shopper|FILE.dgp> [--split NAME] [--episodes N] [--seed S] [--max-steps N]\n' +
-  '        [--backend wasm|cpu (FILE.dgp only)] [--transfer (FILE.dgp of another env: play it here zero-shot)] [--json]';
+  '        [--backend wasm|cpu (FILE.dgp only)] [--transfer (FILE.dgp of another env: play it here zero-shot)]\n' +
+  `        [--trace DIR (an HTML report of the first ${TRACE_LIMITS.episodes} episodes, step by step, in DIR/index.html)] [--json]`;
 
 /** The tfjs backend a saved policy runs on where --backend names none. */
 const DEFAULT_BACKEND = 'wasm';
@@ -26,6 +33,36 @@ interface RolloutArgs {
   json: boolean;
   /** Play a policy trained on another environment (zero-shot transfer). */
   transfer: boolean;
+  /** Where the trace report goes (`--trace DIR`: DIR/index.html), and what records it. */
+  trace: { file: string; recorder: TraceRecorder } | null;
+}
+
+/**
+ * `--trace DIR`: the folder is made and its index.html shown writable before any episode, so a run
+ * does not end unable to keep its trace.
+ */
+async function traceFile(dir: string): Promise<string> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    throw new UsageError(`--trace ${dir}: the folder cannot be made: ${fileProblem(error)}`);
+  }
+  const file = join(dir, 'index.html');
+  await checkOutputPath(file, 'trace');
+  return file;
+}
+
+/** Writes the trace report and says where, and what it left out. */
+async function writeTrace(io: CommandIO, args: RolloutArgs, policy: string, probabilityNote?: string): Promise<{ path: string; episodes: number; untracedEpisodes: number } | null> {
+  if (!args.trace) return null;
+  const { file, recorder } = args.trace;
+  const report = recorder.report({ env: args.spec.name, policy, split: args.settings.split, ...(probabilityNote ? { probabilityNote } : {}) });
+  const html = traceReportHtml(report);
+  throwUnwritten([await keepResult(file, html, `--trace ${file}`, 'the trace')]);
+  const steps = report.episodes.reduce((n, e) => n + e.steps.length, 0);
+  io.progress(`trace: ${file} (${report.episodes.length} episodes, ${steps} steps, ${(Buffer.byteLength(html) / 1024 / 1024).toFixed(1)} MiB)`);
+  for (const note of report.notes) io.progress(`trace: ${note}`);
+  return { path: file, episodes: report.episodes.length, untracedEpisodes: recorder.untracedEpisodes };
 }
 
 /** Progress on stderr about every tenth of the episodes. */
@@ -58,6 +95,7 @@ async function policyFileRollout(io: CommandIO, path: string, args: RolloutArgs)
   const { header, ...result } = await rolloutPolicyFile(spec, bytes, settings, {
     name: path,
     transfer: args.transfer,
+    ...(args.trace ? { trace: args.trace.recorder } : {}),
     onEpisode: (trajectory) => {
       failures.note(trajectory.task.id, trajectory.envError);
       report(++done);
@@ -67,8 +105,9 @@ async function policyFileRollout(io: CommandIO, path: string, args: RolloutArgs)
     if (error instanceof PolicyFileError) throw new PolicyFileError(error.problem, `--policy ${path}: ${error.message}`, { cause: error });
     throw error;
   });
+  const trace = await writeTrace(io, args, path);
   // The evaluation counts them itself (result.envErrors, in the JSON when there are any).
-  if (args.json) io.result({ env: spec.name, policy: path, backend, ...(header.env !== spec.name ? { trainedOn: header.env } : {}), ...result });
+  if (args.json) io.result({ env: spec.name, policy: path, backend, ...(header.env !== spec.name ? { trainedOn: header.env } : {}), ...result, ...(trace ? { trace } : {}) });
   else {
     io.out(
       `${spec.name} ${path} on ${result.split} (${backend}): success ${(result.successRate * 100).toFixed(1)}%${envErrorText(result)}, score ${result.meanScore.toFixed(1)}, ` +
@@ -87,8 +126,10 @@ async function scriptedRollout(io: CommandIO, policy: ScriptedPolicy, args: Roll
       failures.note(record.task.id, record.steps.at(-1)?.result.info.error);
       report(i + 1);
     },
+    ...(args.trace ? { trace: args.trace.recorder } : {}),
   });
-  if (args.json) io.result(summary);
+  const trace = await writeTrace(io, args, policy, `${policy} is a scripted policy: it acts by its own rule and gives no probabilities, so the steps show none.`);
+  if (args.json) io.result({ ...summary, ...(trace ? { trace } : {}) });
   else {
     io.out(
       `${summary.env} ${summary.policy} on ${summary.split}: success ${(summary.successRate * 100).toFixed(1)}%${envErrorText(summary)}, ` +
@@ -112,6 +153,7 @@ export async function rolloutCommand(io: CommandIO, argv: string[]): Promise<voi
       json: { type: 'boolean', default: false },
       backend: { type: 'string' },
       transfer: { type: 'boolean', default: false },
+      trace: { type: 'string' },
     },
     strict: true,
   });
@@ -123,7 +165,8 @@ export async function rolloutCommand(io: CommandIO, argv: string[]): Promise<voi
   const settings = fromFile
     ? parseFlags(policyFileRolloutSpec(spec), input, flagNamer(), 'to a saved policy')
     : parseFlags(scriptedRolloutSpec(spec), input, flagNamer(), 'to a scripted policy');
-  const args: RolloutArgs = { spec, settings, backend: values.backend ?? DEFAULT_BACKEND, json: values.json, transfer: values.transfer };
+  const trace = values.trace === undefined ? null : { file: await traceFile(values.trace), recorder: new TraceRecorder() };
+  const args: RolloutArgs = { spec, settings, backend: values.backend ?? DEFAULT_BACKEND, json: values.json, transfer: values.transfer, trace };
   if (fromFile) return policyFileRollout(io, values.policy as string, args);
   return scriptedRollout(io, requireOption(values.policy, 'policy', SCRIPTED_POLICIES), args);
 }

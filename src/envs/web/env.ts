@@ -15,9 +15,10 @@
  */
 import { EnvStateError, UsageError } from '../../core/errors.ts';
 import { renderState } from '../../core/state.ts';
-import type { Env, Observation, StepResult, Task } from '../../core/types.ts';
+import type { Env, Observation, PersonInput, StepResult, Task } from '../../core/types.ts';
 import { finish, quote, rewardText } from '../explain.ts';
 import { WAIT, admitPageAction, parsePageAction, type PageAction } from './actions.ts';
+import { resetApp } from './app-reset.ts';
 import { PageError, type PageHost, type PageTab } from './host.ts';
 import { hookOf, isWebGoal, type HookName, type SiteDefinition, type SiteTask, type WebGoal } from './site.ts';
 import { admissiblePageActions, snapshotText, type PageSnapshot } from './snapshot.ts';
@@ -101,6 +102,8 @@ export class WebEnv implements Env {
     if (!entry) throw new UsageError(`the site "${this.site.name}" has no task "${goal.task}"`);
     this.episode = null;
     const episode: Episode = { task, entry, instruction: task.instruction, depth: 0, total: 0, observation: { text: '', actions: [] }, snapshot: null, done: false, idleWaits: 0 };
+    // A running app's episode starts in a fresh browser context (no cookie or storage of the last), after its reset.
+    if (this.site.url !== undefined) await this.dropTab();
     const reuse = this.site.reusePage === true && this.tab !== null && this.tab.path() === `/${entry.page}`;
     try {
       try {
@@ -124,6 +127,7 @@ export class WebEnv implements Env {
   /** Opens (or keeps) the task's page, runs the start hook, learns the instruction, and reads the page. */
   private async begin(episode: Episode, entry: SiteTask, task: Task, reuse: boolean): Promise<void> {
     const tab = await this.openTab();
+    await resetApp(this.site, entry, task.goal as WebGoal, tab);
     // A page that never finishes loading is still read as it stands, as a person would (`slow`); one that is not there is the site's mistake.
     const slow = reuse ? null : await tab.load(entry.page).then(() => null, (error: unknown) => {
       if (error instanceof PageError && error.code === 'page-load') throw new SiteError(this.site.name, entry.id, error.message);
@@ -214,6 +218,20 @@ export class WebEnv implements Env {
       episode.snapshot = null;
       return this.result(episode, 0, true, `${admitted}: the page stopped answering (${error.message}), so the episode ends.`, { error: error.message });
     }
+  }
+
+  /**
+   * The page the episode is on, as PNG bytes, for a trace (PageTab.screenshot); null where no page
+   * is open (it could not be read) or the host cannot picture its pages. Throws what the tab threw.
+   */
+  async screenshot(): Promise<Uint8Array | null> {
+    return (await this.tab?.screenshot?.()) ?? null;
+  }
+
+  /** What a person did next on the page (a visible host's: record); null once they closed it. */
+  async nextPersonInput(): Promise<PersonInput | null> {
+    if (!this.tab?.nextPersonInput) throw new EnvStateError(`${this.name}: nobody acts on this page (it is not in a visible browser)`);
+    return this.tab.nextPersonInput();
   }
 
   /** Closes the env's tab (the host and its browser stay for other envs). */

@@ -5,17 +5,46 @@
  * one, as `#tf-platform` picks the tfjs platform). The env (env.ts) only speaks this contract.
  */
 import { DreamGymError } from '../../core/errors.ts';
+import type { PersonInput } from './driver/person-capture.ts';
 
 /**
  * What a host serves a site from: a folder of pages a user brings (a path, served on loopback by
  * the Node host; or, in the app, the files of a folder the person opened, held by the page under
- * the site's name), or a site bundled with the project (public/web/<name>, which the build ships).
+ * the site's name), a site bundled with the project (public/web/<name>, which the build ships), or
+ * a running app at an address (the Node host only; app-site.ts).
  */
-export type SiteSource = { root: string } | { files: string } | { bundled: string };
+export type SiteSource = { root: string } | { files: string } | { bundled: string } | AppSource;
+
+/**
+ * A running app: its address (ending in `/`), the origins its pages may visit (its own first), and
+ * the storage-state file (an absolute path) every episode's fresh browser context starts from.
+ */
+export interface AppSource {
+  url: string;
+  origins: readonly string[];
+  storageState?: string;
+}
 
 /** The host cache's key of a source. */
 export function sourceKey(site: SiteSource): string {
+  if ('url' in site) return `app:${site.url}|${site.origins.join(',')}|${site.storageState ?? ''}`;
   return 'bundled' in site ? `bundled:${site.bundled}` : 'files' in site ? `files:${site.files}` : `folder:${site.root}`;
+}
+
+/** An HTTP request a tab sends as its browser context does (a running app's reset, app-reset.ts). */
+export interface ContextRequest {
+  method: string;
+  /** An absolute address. */
+  url: string;
+  headers: Readonly<Record<string, string>>;
+  body?: string;
+  timeoutMs: number;
+}
+
+export interface ContextResponse {
+  status: number;
+  statusText: string;
+  text: string;
 }
 
 export type PageErrorCode = 'page-load' | 'page-timeout' | 'page-crash';
@@ -63,8 +92,27 @@ export interface PageTab {
   act<T extends { leaving: boolean }>(expression: string): Promise<{ result: T | null; navigated: boolean; refused: boolean }>;
   /** The open page's path and query (`/pages/a.html?x=1`), without the origin. */
   path(): string;
+  /**
+   * What a person did next on the page (a host whose pages a person sees and acts in: the CLI's
+   * `record`), or null once they closed it. Hosts nobody acts in leave it out.
+   */
+  nextPersonInput?(): Promise<PersonInput | null>;
   /** Goes back in the tab's history; false when there is nothing to go back to. */
   goBack(): Promise<boolean>;
+  /**
+   * The page as it is shown now (its viewport, down to its lowest element: picture.ts), as PNG
+   * bytes, for a trace a person reads; throws (a PageError where the page does not give one in
+   * time). Optional: a host that cannot picture its pages leaves it out. Taking one does not
+   * change the page.
+   */
+  screenshot?(): Promise<Uint8Array>;
+  /**
+   * Sends an HTTP request with the tab's cookies, keeping the cookies its answer sets (not from the
+   * page: no CORS, no navigation). Any status is an answer; an unreachable server is a PageError
+   * `page-load`, no answer in `timeoutMs` a `page-timeout`. Optional: only a host that can play a
+   * running app has it.
+   */
+  request?(request: ContextRequest): Promise<ContextResponse>;
   close(): Promise<void>;
 }
 
@@ -74,8 +122,14 @@ export interface PageHost {
   close(): Promise<void>;
 }
 
+/** How a host shows its pages. */
+export interface HostOptions {
+  /** In a window a person sees and acts in (the CLI's `record`), rather than unseen. */
+  visible?: boolean;
+}
+
 export interface PageHostFactory {
-  (site: SiteSource, timeouts: PageTimeouts): Promise<PageHost>;
+  (site: SiteSource, timeouts: PageTimeouts, options?: HostOptions): Promise<PageHost>;
   /** Lets go of what the factory shares between hosts (the Node host's browser). */
   shutdown?(): Promise<void>;
 }

@@ -4,12 +4,12 @@
  * app's frame host in a browser, as `#tf-platform` picks the tfjs platform.
  */
 import { pageHostFactory } from '#page-host';
-import { DEFAULT_PAGE_TIMEOUTS, sourceKey, type PageHost, type PageTimeouts, type SiteSource } from './host.ts';
+import { DEFAULT_PAGE_TIMEOUTS, sourceKey, type HostOptions, type PageHost, type PageTimeouts, type SiteSource } from './host.ts';
 
 const hosts = new Map<string, Promise<PageHost>>();
 
-function keyOf(site: SiteSource, timeouts: PageTimeouts): string {
-  return `${sourceKey(site)}|${timeouts.loadMs}|${timeouts.callMs}`;
+function keyOf(site: SiteSource, timeouts: PageTimeouts, options: HostOptions): string {
+  return `${sourceKey(site)}|${timeouts.loadMs}|${timeouts.callMs}|${options.visible === true ? 'visible' : 'unseen'}`;
 }
 
 /**
@@ -17,11 +17,11 @@ function keyOf(site: SiteSource, timeouts: PageTimeouts): string {
  * tries again). A host that cannot start because its browser cannot (BrowserStartError) leaves
  * nothing running behind it, so the command that met it can stop and its process end.
  */
-export function hostFor(site: SiteSource, timeouts: PageTimeouts = DEFAULT_PAGE_TIMEOUTS): Promise<PageHost> {
-  const key = keyOf(site, timeouts);
+export function hostFor(site: SiteSource, timeouts: PageTimeouts = DEFAULT_PAGE_TIMEOUTS, options: HostOptions = {}): Promise<PageHost> {
+  const key = keyOf(site, timeouts, options);
   let host = hosts.get(key);
   if (!host) {
-    const starting = pageHostFactory(site, timeouts);
+    const starting = pageHostFactory(site, timeouts, options);
     host = starting;
     hosts.set(key, starting);
     starting.catch(() => {

@@ -3,10 +3,11 @@
  * (its definition and task programs in suite/, its pages in public/web/suite/); a user's folder with
  * a `site.json` becomes the same environment through `webSiteEnvironment` (the CLI's `--site DIR`).
  */
+import { UsageError } from '../../core/errors.ts';
 import type { EnvDefinition, TrainingSettings } from '../spec.ts';
 import { WebOracle, WebRandom } from './agents.ts';
 import { WebEnv } from './env.ts';
-import type { SiteSource } from './host.ts';
+import { DEFAULT_PAGE_TIMEOUTS, type SiteSource } from './host.ts';
 import { hostFor } from './hosts.ts';
 import { proposeTexts } from './queries.ts';
 import { checkSiteFolder, chooseSiteTasks, isWebGoal, parseSiteDefinition, siteTasks, siteTestSplit, type SiteDefinition, type TaskProgram } from './site.ts';
@@ -53,7 +54,7 @@ export function webSiteEnvironment(site: SiteDefinition, source: SiteSource, pro
     maxSteps: site.maxSteps,
     ...(site.rewardsAtEnd ? { rewardsAtEnd: true } : {}),
     ...(site.binaryReward ? { binaryReward: true } : {}),
-    createEnv: () => new WebEnv(WEB_ENV, site, () => hostFor(source)),
+    createEnv: (options) => new WebEnv(WEB_ENV, site, () => hostFor(source, DEFAULT_PAGE_TIMEOUTS, { visible: options?.visible === true })),
     tasks: tasksOf,
     taskKind: (task) => (isWebGoal(task.goal) ? task.goal.task : task.id),
     createOracle: () => new WebOracle(programs, site.name),
@@ -71,6 +72,8 @@ export function webSiteEnvironment(site: SiteDefinition, source: SiteSource, pro
  */
 export function openedSiteEnvironment(json: unknown, files: readonly string[], folder: string, tasks: readonly string[] = []): { site: SiteDefinition; environment: EnvDefinition } {
   const site = chooseSiteTasks(parseSiteDefinition(json, `${folder}/site.json`), tasks);
+  // Its pages would run in a frame sandboxed to an opaque origin, which cannot reach a server on this machine with the app's session.
+  if (site.url !== undefined) throw new UsageError(`${folder}/site.json is a running app at ${site.url}, which the app cannot play (its pages would run in a sandboxed frame, away from your server); play and train it with the CLI: npm run -s cli -- train --env web --site ${folder} … (docs/web.md, "A running app as a site")`);
   const present = new Set(files);
   checkSiteFolder(site, (page) => present.has(page), folder);
   return { site, environment: webSiteEnvironment(site, { files: site.name }) };

@@ -24,6 +24,8 @@ export interface PageFramesApi {
   evaluate(tab: number, expression: string): Promise<FrameAnswer<unknown>>;
   act(tab: number, expression: string): Promise<FrameAnswer<FrameActResult>>;
   goBack(tab: number): Promise<FrameAnswer<{ went: boolean; path: string }>>;
+  /** The tab's page as PNG bytes (frame/page-picture.ts). */
+  screenshot(tab: number): Promise<FrameAnswer<Uint8Array>>;
   closeTab(tab: number): Promise<void>;
 }
 
@@ -70,6 +72,10 @@ class RemoteTab implements PageTab {
     const back = unwrap(await this.frames.goBack(this.tab));
     this.current = back.path;
     return back.went;
+  }
+
+  async screenshot(): Promise<Uint8Array> {
+    return unwrap(await this.frames.screenshot(this.tab));
   }
 
   async close(): Promise<void> {

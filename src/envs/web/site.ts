@@ -10,13 +10,15 @@
  *                "instruction": "…expression…", "reward": "…expression…", "done": "…expression…" } }
  *
  * A task may override any hook. A task instance is a task and a seed; a split is a seed range
- * (from inclusive, to exclusive), and the splits' ranges may not overlap. The bundled suite
+ * (from inclusive, to exclusive), and the splits' ranges may not overlap. A site may instead be a
+ * running app at a `url`, reset before every episode (app-site.ts). The bundled suite
  * (suite/) is a site too, whose tasks also have a generator: the instance's instruction and data
  * are made here from the seed (the page gets them as TASK) and its oracle reads them.
  */
 import * as v from 'valibot';
 import { UsageError } from '../../core/errors.ts';
 import type { Observation, Task } from '../../core/types.ts';
+import { APP_FIELDS, checkAppFields } from './app-site.ts';
 
 const NAME = v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be lowercase letters, digits, - or _'));
 const CODE = v.pipe(v.string(), v.trim(), v.minLength(1, 'must be JavaScript, not empty'));
@@ -72,6 +74,7 @@ const siteSchema = v.strictObject({
    */
   binaryReward: v.optional(v.boolean(), false),
   hooks: v.optional(hooksSchema, {}),
+  ...APP_FIELDS,
 });
 
 export type SiteHooks = v.InferOutput<typeof hooksSchema>;
@@ -151,6 +154,7 @@ export function parseSiteDefinition(json: unknown, where = 'site.json'): SiteDef
     if (range[0] < prev[1]) throw new UsageError(`${where}: the seeds of "${prevName}" and "${name}" overlap; a seed belongs to one split`);
   }
   if (site.testSplit !== undefined && !(site.testSplit in site.seeds)) throw new UsageError(`${where}: testSplit "${site.testSplit}" is not one of the seed splits (${Object.keys(site.seeds).join(', ')})`);
+  checkAppFields(site, where);
   return site;
 }
 
@@ -201,13 +205,28 @@ function checkHook(site: SiteDefinition, task: string, hook: HookName, code: str
  * a path relative to the folder, `folder` names it in the message) and every hook compiles.
  */
 export function checkSiteFolder(site: SiteDefinition, hasFile: (path: string) => boolean, folder: string): void {
+  if (site.url !== undefined) throw new UsageError(`site "${site.name}" is a running app at ${site.url}, not a folder of pages`);
   for (const task of site.tasks) {
     const page = task.page.split(/[?#]/)[0] as string;
     if (page.split('/').includes('..') || !hasFile(page)) throw new UsageError(`site "${site.name}", task "${task.id}": the page ${task.page} is not in ${folder}`);
+  }
+  checkSiteCode(site);
+}
+
+/** Every hook of every task, and the reset script, compile (a site at a `url` has no pages to look for). */
+export function checkSiteCode(site: SiteDefinition): void {
+  for (const task of site.tasks) {
     for (const hook of ['start', 'instruction', 'reward', 'done'] as const) {
       const code = hookOf(site, task, hook);
       if (code !== undefined) checkHook(site, task.id, hook, code);
     }
+  }
+  const script = site.reset?.script;
+  if (script === undefined) return;
+  try {
+    new Function(`return (async (SEED, TASK_ID, SPLIT) => { ${script}\n })`);
+  } catch (error) {
+    throw new UsageError(`site "${site.name}": the reset script is not valid JavaScript: ${(error as Error).message}`);
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * docs/cli.md against the CLI: every command the CLI's help lists has a section, every flag a
- * command accepts (its node:util parseArgs options, and `--site`/`--tasks` for all) is in its table
+ * command accepts (its node:util parseArgs options, and `--site`/`--site-url`/`--tasks` for all) is in its table
  * and no other flag is, and each default and bound the job specs define is the one the table gives.
  */
 import { readFileSync } from 'node:fs';
@@ -129,11 +129,11 @@ describe('docs/cli.md', () => {
     expect(problems).toEqual([]);
   });
 
-  it('lists --site and --tasks for every command, as the CLI takes them', () => {
-    expect((reference.get(GLOBAL) ?? []).map((r) => r.flag).sort()).toEqual(['--site', '--tasks']);
-    const { rest, site } = siteOptions(['--site', 'DIR', '--tasks', 'a,b']);
+  it('lists --site, --site-url and --tasks for every command, as the CLI takes them', () => {
+    expect((reference.get(GLOBAL) ?? []).map((r) => r.flag).sort()).toEqual(['--site', '--site-url', '--tasks']);
+    const { rest, site } = siteOptions(['--site', 'DIR', '--site-url', 'URL', '--tasks', 'a,b']);
     expect(rest).toEqual([]);
-    expect(site).toEqual({ dir: 'DIR', tasks: ['a', 'b'] });
+    expect(site).toEqual({ dir: 'DIR', tasks: ['a', 'b'], url: 'URL' });
   });
 
   it('gives each default and bound the job specs define', () => {

@@ -7,14 +7,10 @@
  * CLI's `record` (through a binding the Node host exposes). The driver's own actions are
  * synthetic (`isTrusted` false) and pass untouched.
  */
+import type { PersonInput } from '../../../core/types.ts';
 import type { ElementIds } from './observe.ts';
 
-/** What a person did on the live page, by the element's id (the host maps it to an admissible action). */
-export type PersonInput =
-  | { kind: 'click'; id: number }
-  | { kind: 'type'; id: number; text: string }
-  | { kind: 'select'; id: number; option: string }
-  | { kind: 'press'; id: number; key: string };
+export type { PersonInput };
 
 const TEXT_INPUT = /^(text|search|email|url|tel|password|number|date|time|datetime-local|month|week)$/;
 

@@ -15,6 +15,7 @@
 import type { FrameConfig, FrameMessage, PersonInput } from '../driver/frame-bridge.ts';
 import { PageError, type PageTimeouts, type SiteSource } from '../host.ts';
 import type { FrameActResult, FrameAnswer, PageFramesApi } from '../page-frames.ts';
+import { pictureBytes, pictureExpression } from './page-picture.ts';
 import { writtenPage, type SiteFiles } from './written-page.ts';
 
 interface Pending {
@@ -104,11 +105,13 @@ export class FramePages implements PageFramesApi {
 
   /**
    * `driver` is the page driver's bundle (one classic script); `bundledRoot` the URL the bundled
-   * sites are served under (the app's `web/`).
+   * sites are served under (the app's `web/`); `rasteriser` the source that pictures a page
+   * (page-picture.ts), without which `screenshot` says the pages cannot be pictured.
    */
   constructor(
     private readonly driver: string,
     private readonly bundledRoot: string,
+    private readonly rasteriser?: string,
   ) {
     window.addEventListener('message', (event) => this.heard(event));
   }
@@ -132,6 +135,7 @@ export class FramePages implements PageFramesApi {
   async openTab(site: SiteSource, timeouts: PageTimeouts): Promise<FrameAnswer<{ tab: number }>> {
     return answer(async () => {
       if ('root' in site) throw new Error(`the app cannot open a folder by its path (${site.root}); open the folder in the Play view`);
+      if ('url' in site) throw new Error(`the app cannot play a running app (${site.url}); play it with the CLI (--site)`);
       if ('files' in site && !this.sites.has(site.files)) throw new PageError('page-load', `the site "${site.files}" is not open in this page; open its folder again`);
       const tab = this.nextTab++;
       this.tabs.set(tab, new FrameTab(tab, site, timeouts));
@@ -188,6 +192,18 @@ export class FramePages implements PageFramesApi {
       frame.history.pop();
       await this.open(frame, frame.history.at(-1) as string);
       return { went: true, path: frame.path };
+    });
+  }
+
+  /**
+   * The tab's page as PNG bytes, drawn inside the page (page-picture.ts). A picture that takes too
+   * long fails, but leaves the frame: drawing is slow work that yields, not a page that spins, and
+   * a page that does spin is removed by the env's next call.
+   */
+  async screenshot(tab: number): Promise<FrameAnswer<Uint8Array>> {
+    return answer(async () => {
+      if (this.rasteriser === undefined) throw new Error('this page host was made without a rasteriser, so it cannot picture pages');
+      return pictureBytes(await this.call(this.tab(tab), pictureExpression(this.rasteriser), { removeOnTimeout: false }));
     });
   }
 
@@ -276,7 +292,7 @@ export class FramePages implements PageFramesApi {
     (doc.head ?? doc.documentElement).append(script);
   }
 
-  private call(frame: FrameTab, expression: string): Promise<unknown> {
+  private call(frame: FrameTab, expression: string, { removeOnTimeout = true } = {}): Promise<unknown> {
     const target = frame.iframe?.isConnected ? frame.iframe.contentWindow : null;
     if (!target) return Promise.reject(new PageError('page-crash', 'the page\'s frame was closed'));
     const id = this.nextCall++;
@@ -284,7 +300,7 @@ export class FramePages implements PageFramesApi {
       const timer = setTimeout(() => {
         frame.pending.delete(id);
         // A page that does not answer is spinning or gone: removing its frame stops it.
-        frame.remove();
+        if (removeOnTimeout) frame.remove();
         reject(new PageError('page-timeout', `the page did not answer in ${frame.timeouts.callMs / 1000} s (a script that does not yield?)`));
       }, frame.timeouts.callMs);
       frame.pending.set(id, { resolve, reject, timer });

@@ -3,14 +3,19 @@
  * the site's folder served on loopback, the page driver injected into every page before the
  * page's own scripts. One browser per process, started on first use; one context per site, whose
  * requests to any other origin are refused (a page cannot leave the site); one tab per env, so
- * lockstep rollouts run several pages at once.
+ * lockstep rollouts run several pages at once. A running app at a URL (app-site.ts) is not
+ * served but visited, and each of its tabs has a context of its own, made afresh with the site's
+ * storage state: the env opens one per episode, so no cookie or storage carries over, and the
+ * app's reset request (sent with the tab's cookies) can give each env a session of its own.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page, type Route } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../../../platform/chromium.ts';
-import { BrowserStartError, PageError, type PageHost, type PageHostFactory, type PageTab, type PageTimeouts } from '../host.ts';
+import { BrowserStartError, PageError, type ContextRequest, type ContextResponse, type PageHost, type PageHostFactory, type PageTab, type PageTimeouts } from '../host.ts';
 import { HOST_NUMBER_TAG } from '../host-value.ts';
+import { isPicturedArea, PICTURED_AREA } from '../picture.ts';
+import type { PersonInput } from '../driver/person-capture.ts';
 import { pageDriverScript } from './driver-bundle.ts';
 import { serveFolder } from './static-server.ts';
 
@@ -32,11 +37,19 @@ function sharedBrowser(): Promise<Browser> {
   return browser;
 }
 
-async function launchBrowser(): Promise<Browser> {
+/**
+ * Flags a person adds for their own machine (`DREAMGYM_CHROMIUM_ARGS`, separated by spaces: a
+ * proxy, a DevTools port a test drives a recorded browser through).
+ */
+function extraArgs(): string[] {
+  return (process.env.DREAMGYM_CHROMIUM_ARGS ?? '').split(/\s+/).filter((arg) => arg !== '');
+}
+
+async function launchBrowser(visible = false): Promise<Browser> {
   let executable = '';
   try {
     executable = chromiumPath();
-    return await chromium.launch({ executablePath: executable, args: CHROMIUM_ARGS, headless: true });
+    return await chromium.launch({ executablePath: executable, args: [...CHROMIUM_ARGS, ...extraArgs()], headless: !visible });
   } catch (error) {
     throw new BrowserStartError(`could not start the system Chromium for web pages${executable ? ` (${executable})` : ''}: ${launchFailure(error)}`, { cause: error });
   }
@@ -102,17 +115,28 @@ function thrownText(details: NonNullable<RuntimeEvaluation['exceptionDetails']>)
   return said.split('\n')[0] ?? said;
 }
 
+/** Where a host's site is: its origin, the address its pages' paths resolve against, and every origin its pages may be on. */
+interface SiteAddress {
+  origin: string;
+  base: string;
+  origins: ReadonlySet<string>;
+}
+
 class ChromiumTab implements PageTab {
   private loads = 0;
   private waiters: (() => void)[] = [];
   private refused = false;
+  /** The last navigation was given up and no error page replaced the page (a mailto: link, a download, a 204). */
+  private stayed = false;
   private cdp: Promise<CDPSession> | null = null;
 
   constructor(
     private readonly page: Page,
-    private readonly origin: string,
+    private readonly site: SiteAddress,
     private readonly timeouts: PageTimeouts,
     cdp?: Promise<CDPSession>,
+    /** What a person does on the page, where one acts in it (a visible host). */
+    private readonly person?: PersonInputs,
   ) {
     this.cdp = cdp ?? null;
     page.on('load', () => {
@@ -121,7 +145,8 @@ class ChromiumTab implements PageTab {
     });
     page.on('requestfailed', (request) => {
       if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
-        this.refused = true;
+        if (request.failure()?.errorText === 'net::ERR_ABORTED') this.stayed = true;
+        else this.refused = true;
         for (const wake of this.waiters.splice(0)) wake();
       }
     });
@@ -130,7 +155,7 @@ class ChromiumTab implements PageTab {
   }
 
   async load(path: string): Promise<void> {
-    const url = new URL(path.replace(/^\/+/, ''), `${this.origin}/`).href;
+    const url = new URL(path.replace(/^\/+/, ''), this.site.base).href;
     let response;
     try {
       response = await this.page.goto(url, { waitUntil: 'load', timeout: this.timeouts.loadMs });
@@ -171,6 +196,7 @@ class ChromiumTab implements PageTab {
   async act<T extends { leaving: boolean }>(expression: string): Promise<{ result: T | null; navigated: boolean; refused: boolean }> {
     const before = this.loads;
     this.refused = false;
+    this.stayed = false;
     let result: T | null = null;
     try {
       result = await this.evaluate<T>(expression);
@@ -179,12 +205,12 @@ class ChromiumTab implements PageTab {
       if (!(error instanceof PageError && error.code === 'page-crash')) throw error;
     }
     if (result !== null && !result.leaving) return { result, navigated: false, refused: false };
-    const arrived = (): boolean => this.loads > before || this.refused;
+    const arrived = (): boolean => this.loads > before || this.refused || this.stayed;
     if (!arrived()) {
       await withTimeout(new Promise<void>((resolve) => this.waiters.push(resolve)), this.timeouts.loadMs, () => new PageError('page-timeout', `the next page did not finish loading in ${this.timeouts.loadMs / 1000} s`));
     }
     // Left the site some other way (a script's `location = …`): the refused request left an error page; go back.
-    if (this.refused || new URL(this.page.url()).origin !== this.origin) {
+    if (this.refused || !this.site.origins.has(new URL(this.page.url()).origin)) {
       await this.page.goBack({ waitUntil: 'load', timeout: this.timeouts.loadMs }).catch(() => null);
       return { result, navigated: false, refused: true };
     }
@@ -193,16 +219,80 @@ class ChromiumTab implements PageTab {
 
   path(): string {
     const url = new URL(this.page.url());
-    return url.origin === this.origin ? `${url.pathname}${url.search}` : '';
+    return url.origin === this.site.origin ? `${url.pathname}${url.search}` : '';
   }
 
+  /** Through the context's request client: it reads and keeps the context's cookies, and no route applies. */
+  async request(request: ContextRequest): Promise<ContextResponse> {
+    try {
+      const response = await this.page.request.fetch(request.url, {
+        method: request.method,
+        headers: { ...request.headers },
+        ...(request.body !== undefined ? { data: request.body } : {}),
+        timeout: request.timeoutMs,
+        failOnStatusCode: false,
+      });
+      const answer = { status: response.status(), statusText: response.statusText(), text: await response.text() };
+      await response.dispose();
+      return answer;
+    } catch (error) {
+      const message = ((error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '').replace(/^apiRequestContext\.fetch: /, '');
+      throw new PageError(/timeout/i.test(message) ? 'page-timeout' : 'page-load', message, { cause: error });
+    }
+  }
+
+  /**
+   * Never leaves the site, nor posts a form again. Going back to a page a form posted to would
+   * post the form again: a person's browser asks first, and with the context's routing Chromium
+   * resends it without asking (a running app would create the record twice), so that step back is
+   * refused. A tab's first entry is about:blank, and a link to the page one is on replaces its
+   * entry, so the env's count of pages visited can go back further than the site: the tab then
+   * goes forward again. Either way the tab stays where it was, with nothing to go back to.
+   */
   async goBack(): Promise<boolean> {
+    let resent = false;
+    const refuseResend = async (route: Route): Promise<void> => {
+      const request = route.request();
+      if (request.isNavigationRequest() && request.frame() === this.page.mainFrame() && request.method() !== 'GET') {
+        resent = true;
+        await route.abort('aborted');
+      } else {
+        await route.fallback();
+      }
+    };
+    await this.page.route('**/*', refuseResend);
     try {
       const response = await this.page.goBack({ waitUntil: 'load', timeout: this.timeouts.loadMs });
-      return response !== null;
+      if (this.site.origins.has(new URL(this.page.url()).origin)) return !resent && response !== null;
+      await this.page.goForward({ waitUntil: 'load', timeout: this.timeouts.loadMs }).catch(() => null);
+      return false;
     } catch (error) {
+      if (resent) return false;
       throw new PageError('page-timeout', `going back did not finish loading: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, { cause: error });
+    } finally {
+      await this.page.unroute('**/*', refuseResend).catch(() => undefined);
     }
+  }
+
+  /**
+   * The page as PNG (its viewport down to its lowest element: PICTURED_AREA), under the call
+   * watchdog. A minimized window paints nothing by itself, but the capture asks the renderer for
+   * one frame, so the picture is the page as laid out.
+   */
+  async screenshot(): Promise<Uint8Array> {
+    const area = await this.evaluate<unknown>(PICTURED_AREA);
+    try {
+      const clip = isPicturedArea(area) ? area : undefined;
+      return new Uint8Array(await this.page.screenshot({ type: 'png', timeout: this.timeouts.callMs, ...(clip ? { clip } : {}) }));
+    } catch (error) {
+      const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+      throw new PageError(/timeout/i.test(message ?? '') ? 'page-timeout' : 'page-crash', `the page gave no screenshot: ${message}`, { cause: error });
+    }
+  }
+
+  async nextPersonInput(): Promise<PersonInput | null> {
+    if (!this.person) throw new PageError('page-crash', 'nobody acts on this page: its host is not a visible one (record)');
+    return this.person.next();
   }
 
   async close(): Promise<void> {
@@ -210,24 +300,105 @@ class ChromiumTab implements PageTab {
   }
 }
 
+/** A person's input from a visible page, in order; null once the page is closed. */
+class PersonInputs {
+  private readonly queue: PersonInput[] = [];
+  private waiting: ((input: PersonInput | null) => void) | null = null;
+  private closed = false;
+
+  push(input: PersonInput): void {
+    if (this.waiting) {
+      const wake = this.waiting;
+      this.waiting = null;
+      wake(input);
+    } else this.queue.push(input);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.waiting?.(null);
+    this.waiting = null;
+  }
+
+  next(): Promise<PersonInput | null> {
+    const input = this.queue.shift();
+    if (input) return Promise.resolve(input);
+    if (this.closed) return Promise.resolve(null);
+    return new Promise((resolve) => (this.waiting = resolve));
+  }
+}
+
+/** A person's input as the page's capture sends it, checked (the page is not ours to trust). */
+function personInput(value: unknown): PersonInput | null {
+  const input = value as PersonInput | null;
+  if (typeof input !== 'object' || input === null || !Number.isInteger(input.id)) return null;
+  const text = (v: unknown): v is string => typeof v === 'string' && v.length <= 10_000;
+  switch (input.kind) {
+    case 'click':
+      return { kind: 'click', id: input.id };
+    case 'type':
+      return text(input.text) ? { kind: 'type', id: input.id, text: input.text } : null;
+    case 'select':
+      return text(input.option) ? { kind: 'select', id: input.id, option: input.option } : null;
+    case 'press':
+      return text(input.key) ? { kind: 'press', id: input.id, key: input.key } : null;
+    default:
+      return null;
+  }
+}
+
+/**
+ * Where a host's tabs open: all in one context (a folder of pages, loaded afresh each episode), or
+ * each in a fresh one (a running app, whose state a tab's cookies and storage would carry over).
+ */
+type TabContexts = { shared: BrowserContext } | { fresh: () => Promise<BrowserContext> };
+
 class ChromiumHost implements PageHost {
   private browserCdp: Promise<CDPSession> | null = null;
   /** The windows already minimized: headless Chromium puts every tab in one. */
   private readonly minimized = new Set<number>();
+  /** The contexts of tabs that have one of their own, open now. */
+  private readonly own = new Set<BrowserContext>();
 
   constructor(
-    private readonly context: BrowserContext,
-    private readonly origin: string,
+    private readonly browser: Browser,
+    private readonly contexts: TabContexts,
+    private readonly site: SiteAddress,
     private readonly timeouts: PageTimeouts,
     private readonly stopServing: () => Promise<void>,
+    /** A person sees the pages and acts in them (record): windows stay as they are, their input is taken. */
+    private readonly visible = false,
   ) {}
 
   async openTab(): Promise<PageTab> {
-    const page = await this.context.newPage();
+    const context = 'shared' in this.contexts ? this.contexts.shared : await this.ownContext(this.contexts.fresh);
+    const page = await context.newPage().catch(async (error: unknown) => {
+      if (this.own.has(context)) await context.close().catch(() => undefined);
+      throw error;
+    });
+    // A context of the tab's own goes with it.
+    if (this.own.has(context)) page.once('close', () => void context.close().catch(() => undefined));
     // One DevTools session per tab: the window is found through it, and the tab's calls go over it.
-    const cdp = this.context.newCDPSession(page);
-    await this.minimize(cdp);
-    return new ChromiumTab(page, this.origin, this.timeouts, cdp);
+    const cdp = context.newCDPSession(page);
+    if (!this.visible) {
+      await this.minimize(cdp);
+      return new ChromiumTab(page, this.site, this.timeouts, cdp);
+    }
+    // The driver reports what the person does through this binding, in every page the tab shows.
+    const person = new PersonInputs();
+    await page.exposeBinding('__dreamgymPerson', (_source, value: unknown) => {
+      const input = personInput(value);
+      if (input) person.push(input);
+    });
+    page.once('close', () => person.close());
+    return new ChromiumTab(page, this.site, this.timeouts, cdp, person);
+  }
+
+  private async ownContext(fresh: () => Promise<BrowserContext>): Promise<BrowserContext> {
+    const context = await fresh();
+    this.own.add(context);
+    context.once('close', () => this.own.delete(context));
+    return context;
   }
 
   /**
@@ -244,7 +415,7 @@ class ChromiumHost implements PageHost {
    */
   private async minimize(tab: Promise<CDPSession>): Promise<void> {
     try {
-      this.browserCdp ??= (this.context.browser() as Browser).newBrowserCDPSession();
+      this.browserCdp ??= this.browser.newBrowserCDPSession();
       const browser = await this.browserCdp;
       const { targetInfo } = (await (await tab).send('Target.getTargetInfo')) as { targetInfo: { targetId: string } };
       const { windowId } = (await browser.send('Browser.getWindowForTarget', { targetId: targetInfo.targetId })) as { windowId: number };
@@ -261,7 +432,8 @@ class ChromiumHost implements PageHost {
     this.browserCdp = null;
     this.minimized.clear();
     await browserCdp?.then((session) => session.detach()).catch(() => undefined);
-    await this.context.close().catch(() => undefined);
+    const contexts = 'shared' in this.contexts ? [this.contexts.shared] : [...this.own];
+    await Promise.all(contexts.map((context) => context.close().catch(() => undefined)));
     await this.stopServing();
   }
 }
@@ -269,23 +441,45 @@ class ChromiumHost implements PageHost {
 /** Where the bundled sites live in the checkout (the build copies the same folder into dist/web). */
 const BUNDLED_ROOT = fileURLToPath(new URL('../../../../public/web/', import.meta.url));
 
-export const pageHostFactory: PageHostFactory = async (site, timeouts) => {
-  if ('files' in site) throw new PageError('page-load', `the site "${site.files}" is a folder opened in the app; under Node, give its path (--site DIR)`);
-  const root = 'root' in site ? site.root : path.join(BUNDLED_ROOT, site.bundled);
-  // The browser (and the driver) first: where it cannot start, nothing else is left running (a
-  // site server left listening kept the process from ever exiting).
-  const [shared, driver] = await Promise.all([sharedBrowser(), pageDriverScript()]);
-  const server = await serveFolder(root);
-  let context: BrowserContext | null = null;
+/** A context for a site's pages: the driver in every page, and no request to an origin the site does not name. */
+async function siteContext(browser: Browser, driver: string, origins: ReadonlySet<string>, storageState?: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ serviceWorkers: 'block', ...(storageState !== undefined ? { storageState } : {}) });
   try {
-    context = await shared.newContext({ serviceWorkers: 'block' });
     await context.addInitScript({ content: driver });
     // A page may not leave the site: navigations and requests to any other origin fail.
-    await context.route((url) => url.origin !== server.origin, (route) => route.abort('blockedbyclient'));
-    return new ChromiumHost(context, server.origin, timeouts, server.close);
+    await context.route((url) => !origins.has(url.origin), (route) => route.abort('blockedbyclient'));
+    return context;
   } catch (error) {
-    await context?.close().catch(() => undefined);
+    await context.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+export const pageHostFactory: PageHostFactory = async (site, timeouts, options = {}) => {
+  if ('files' in site) throw new PageError('page-load', `the site "${site.files}" is a folder opened in the app; under Node, give its path (--site DIR)`);
+  // The browser (and the driver) first: where it cannot start, nothing else is left running (a
+  // site server left listening kept the process from ever exiting). A visible host has a browser
+  // of its own, in a window, which goes with the host.
+  const visible = options.visible === true;
+  const [shared, driver] = await Promise.all([visible ? launchBrowser(true) : sharedBrowser(), pageDriverScript()]);
+  const closeBrowser = visible ? () => shared.close().catch(() => undefined) : async () => undefined;
+  if ('url' in site) {
+    const app: SiteAddress = { origin: new URL(site.url).origin, base: site.url, origins: new Set([new URL(site.url).origin, ...site.origins]) };
+    return new ChromiumHost(shared, { fresh: () => siteContext(shared, driver, app.origins, site.storageState) }, app, timeouts, closeBrowser, visible);
+  }
+  const server = await serveFolder('root' in site ? site.root : path.join(BUNDLED_ROOT, site.bundled)).catch(async (error: unknown) => {
+    await closeBrowser();
+    throw error;
+  });
+  const folder: SiteAddress = { origin: server.origin, base: `${server.origin}/`, origins: new Set([server.origin]) };
+  try {
+    return new ChromiumHost(shared, { shared: await siteContext(shared, driver, folder.origins) }, folder, timeouts, async () => {
+      await server.close();
+      await closeBrowser();
+    }, visible);
+  } catch (error) {
     await server.close();
+    await closeBrowser();
     throw error;
   }
 };

@@ -1,0 +1,48 @@
+/**
+ * A running app trains by its address (docs/web.md, "A running app as a site"): the CLI plays the
+ * example app (examples/apps/crm, started here on a free port) through its site.json with
+ * `--site-url`, trains on it in real mode and rolls a random policy out, and a reset the app cannot
+ * answer stops the command with the task, the address and the reason.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCrm, type CrmServer } from '../../../examples/apps/crm/server.ts';
+import { main } from '../../../src/cli/main.ts';
+import { capture } from '../../cli-io.ts';
+
+const SITE = ['--env', 'web', '--site', 'examples/apps/crm'];
+
+let crm: CrmServer;
+beforeAll(async () => {
+  crm = await startCrm({ port: 0 });
+});
+afterAll(() => crm.close());
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string[]; stderr: string }> {
+  const io = capture();
+  const code = await main(args, io);
+  return { code, stdout: io.stdout, stderr: io.stderr.join('\n') };
+}
+
+describe('the example app as a site', () => {
+  it('trains in real mode with GRPO, then rolls a random policy out', async () => {
+    const trained = await cli(['train', ...SITE, '--site-url', crm.url, '--mode', 'real', '--algo', 'grpo', '--real-budget', '24', '--set', 'tasksPerIteration=1,groupSize=2,parallelEnvs=2', '--final-eval-episodes', '2', '--backend', 'cpu', '--seed', '1', '--json']);
+    expect(trained.code, trained.stderr).toBe(0);
+    const result = JSON.parse(trained.stdout.at(-1) as string) as { env: string; mode: string; realTransitions: number; eval: { episodes: number } };
+    expect(result).toMatchObject({ env: 'web', mode: 'real', eval: { episodes: 2 } });
+    expect(result.realTransitions).toBeGreaterThan(0);
+    expect(result.realTransitions).toBeLessThanOrEqual(24);
+
+    const rolled = await cli(['rollout', ...SITE, '--site-url', crm.url, '--policy', 'random', '--episodes', '3', '--json']);
+    expect(rolled.code, rolled.stderr).toBe(0);
+    expect(JSON.parse(rolled.stdout.at(-1) as string)).toMatchObject({ env: 'web', policy: 'random', split: 'test', episodes: 3 });
+  });
+
+  it('stops with the reset that could not reach the app, naming the task and the address', async () => {
+    const gone = await startCrm({ port: 0 });
+    await gone.close();
+    const rolled = await cli(['rollout', ...SITE, '--site-url', gone.url, '--policy', 'random', '--episodes', '1']);
+    expect(rolled.code).toBe(1);
+    expect(rolled.stderr).toMatch(new RegExp(`^error: site "crm", task "find-contact": the reset POST ${gone.url.replace(/\./g, '\\.')}__reset could not reach the app \\(.*\\); is it running at `, 'm'));
+    expect(rolled.stdout).toEqual([]);
+  });
+});
