@@ -7,6 +7,7 @@ import { BUFFER_USAGE, bufferCommand } from './commands/buffer.ts';
 import { ENVS_USAGE, envsCommand } from './commands/envs.ts';
 import { experienceEvalUsage, EXPERIENCE_FIT_USAGE, experienceCommand } from './commands/experience.ts';
 import { POLICY_USAGE, policyCommand } from './commands/policy.ts';
+import { RECORD_USAGE, recordCommand } from './commands/record.ts';
 import { ROLLOUT_USAGE, rolloutCommand } from './commands/rollout.ts';
 import { serveUsage, serveCommand } from './commands/serve.ts';
 import { trainUsage, trainCommand } from './commands/train.ts';
@@ -45,6 +46,10 @@ commands:
       a policy as files others can read: its weights in the safetensors layout (model.safetensors) beside
       config.json (its card: env, mode, algorithm, budgets, held-out success, architecture); import turns
       the two back into the same .dgp
+  ${RECORD_USAGE}
+      a person plays a task of a --site in a visible Chromium (a display, or xvfb-run); every click, typed text,
+      chosen option and Enter becomes the admissible action it means, stored as a demonstration run (kind
+      demo:record) in a new store file; with --json prints {task, split, out, runId, episodes, won, transitions, stopped}
   ${serveUsage()}
       serve an experience model as an OpenAI-compatible /v1/chat/completions on loopback; with --json
       the first stdout line is {url, port, model, transitions}
@@ -78,6 +83,9 @@ export async function main(argv: string[], io: CommandIO = processIO): Promise<n
         return 0;
       case 'serve':
         await serveCommand(io, rest);
+        return 0;
+      case 'record':
+        await recordCommand(io, rest);
         return 0;
       case 'policy':
         await policyCommand(io, rest);
