@@ -1,7 +1,7 @@
 /** Small helpers over node:util.parseArgs so each command reads like its usage line (jobs/node-args.ts has those the experiments share). */
 import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { access, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { canWriteBeside } from '../platform/files.ts';
 import { UsageError } from '../core/errors.ts';
 import type * as v from 'valibot';
@@ -85,6 +85,40 @@ export async function checkOutputPath(path: string, flag: string): Promise<void>
   if (!parent.isDirectory()) throw new UsageError(`${where}: ${dir} is not a directory`);
   const problem = await canWriteBeside(path);
   if (problem !== null) throw new UsageError(`${where} cannot be written: making a file in ${dir} failed with ${problem}`);
+}
+
+/** A file a command reads or writes, by the flag that names it. */
+export interface CommandFile {
+  flag: string;
+  path: string;
+}
+
+/** Where a path leads: the file itself where it exists (links followed), else its folder's real path and its name. */
+async function identity(path: string): Promise<string> {
+  const existing = await stat(path).catch(() => null);
+  if (existing) return `inode:${existing.dev}:${existing.ino}`;
+  const folder = await realpath(dirname(resolve(path))).catch(() => resolve(dirname(path)));
+  return `path:${join(folder, basename(path))}`;
+}
+
+/**
+ * Refuses, before any work starts, an output that is one of the command's inputs (`--history
+ * b.jsonl` over `--buffer b.jsonl`, by any path or link to the same file) or another of its outputs:
+ * a command never overwrites what it reads, nor writes two results into one file.
+ */
+export async function refuseOverlaps(inputs: readonly CommandFile[], outputs: readonly CommandFile[]): Promise<void> {
+  const seen = new Map<string, { file: CommandFile; output: boolean }>();
+  for (const file of inputs) seen.set(await identity(file.path), { file, output: false });
+  for (const file of outputs) {
+    const key = await identity(file.path);
+    const before = seen.get(key);
+    if (before) {
+      throw new UsageError(before.output
+        ? `${file.flag} ${file.path} and ${before.file.flag} ${before.file.path} are the same file; each result needs a file of its own`
+        : `${file.flag} ${file.path} is the ${before.file.flag} file itself; writing it would overwrite what this command reads: name another file`);
+    }
+    seen.set(key, { file, output: true });
+  }
 }
 
 /**

@@ -16,7 +16,7 @@ import { evalSpec } from '../../jobs/eval-spec.ts';
 import { createExperienceModel } from '../../jobs/experience-models/create.ts';
 import { nodeBuildContext } from '../../jobs/model-file.ts';
 import { bufferFileSource, openBufferFile } from '../../jobs/buffer-file.ts';
-import { checkOutputPath, flagNamer, numberFlags, parseFlags, requireOption, stringFlags } from '../args.ts';
+import { checkOutputPath, flagNamer, numberFlags, parseFlags, refuseOverlaps, requireOption, stringFlags } from '../args.ts';
 import { readInputBytes } from '../../jobs/node-args.ts';
 import { experienceEntry, experienceFields, experienceFlagNames, experienceOptions, experienceSettings, experienceUsage } from '../experience-flags.ts';
 import type { CommandIO } from '../io.ts';
@@ -162,6 +162,7 @@ async function fitCommand(io: CommandIO, argv: string[]): Promise<void> {
   const fieldName = flagNamer({ validationShare: '--validation' });
   const spec = fitSpec(input, fieldName);
   await checkOutputPath(values.out, 'out');
+  await refuseOverlaps(values.buffer === undefined ? [] : [{ flag: '--buffer', path: values.buffer }], [{ flag: '--out', path: values.out }]);
   const backend = await useBackend([parseBackend(values.backend)]);
   const buffer = await openBufferFile(values.buffer);
   const offline = await buffer.store.count({ env, source: 'real' });

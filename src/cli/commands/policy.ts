@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
 import { writeFileWhole } from '../../platform/files.ts';
 import { SAFETENSORS_CONFIG_FILE, SAFETENSORS_WEIGHTS_FILE, policyFromSafetensors, policyToSafetensors } from '../../policy/policy-safetensors.ts';
-import { checkInputFile, checkOutputPath } from '../args.ts';
+import { checkInputFile, checkOutputPath, refuseOverlaps } from '../args.ts';
 import type { CommandIO } from '../io.ts';
 
 export const POLICY_USAGE =
@@ -41,10 +41,15 @@ async function exportCommand(io: CommandIO, argv: string[]): Promise<void> {
   await checkInputFile(file, 'the policy file');
   const existing = await stat(values.out).catch(() => null);
   if (existing && !existing.isDirectory()) throw new UsageError(`--out ${values.out} is a file; name a directory`);
-  const { weights, config } = policyToSafetensors(new Uint8Array(await readFile(file)));
-  await mkdir(values.out, { recursive: true });
   const weightsPath = path.join(values.out, SAFETENSORS_WEIGHTS_FILE);
   const configPath = path.join(values.out, SAFETENSORS_CONFIG_FILE);
+  // Files this command did not make are not replaced unasked: an export goes into a new or empty-of-them folder.
+  for (const written of [weightsPath, configPath]) {
+    if (await stat(written).catch(() => null)) throw new UsageError(`--out ${values.out} already holds ${path.basename(written)}; name a new folder, or remove it first`);
+  }
+  await refuseOverlaps([{ flag: 'the policy file', path: file }], [{ flag: '--out', path: weightsPath }, { flag: '--out', path: configPath }]);
+  const { weights, config } = policyToSafetensors(new Uint8Array(await readFile(file)));
+  await mkdir(values.out, { recursive: true });
   await writeFileWhole(weightsPath, weights);
   await writeFileWhole(configPath, `${JSON.stringify(config, null, 2)}\n`);
   const summary = { from: file, out: values.out, files: [weightsPath, configPath], tensors: config.weights.length, bytes: weights.length, env: config.env, algorithm: config.algorithm };
@@ -62,6 +67,7 @@ async function importCommand(io: CommandIO, argv: string[]): Promise<void> {
   await checkInputFile(weightsPath, 'the weights');
   await checkInputFile(configPath, 'the config');
   await checkOutputPath(values.out, 'out');
+  await refuseOverlaps([{ flag: 'the weights', path: weightsPath }, { flag: 'the config', path: configPath }], [{ flag: '--out', path: values.out }]);
   const dgp = policyFromSafetensors(new Uint8Array(await readFile(weightsPath)), await readFile(configPath, 'utf8'));
   await writeFileWhole(values.out, dgp, `--out ${values.out}`);
   if (values.json) io.result({ from: dir, out: values.out, bytes: dgp.length });

@@ -25,7 +25,7 @@ import type { ExperienceModelEntry } from '../../jobs/experience-models/entry.ts
 import { OFFLINE_DEFAULTS } from '../../train/offline/config.ts';
 import { DEFAULT_CURRICULUM } from '../../curriculum/curriculum.ts';
 import { MAX_LEARNING_RATE, MAX_SETTING_COUNT, MIN_LEARNING_RATE, TRAIN_SPECS } from '../../jobs/train-spec.ts';
-import { checkOutputPath, flagNamer, numberFlags, parseFlags, requireOption, stringFlags } from '../args.ts';
+import { checkOutputPath, flagNamer, numberFlags, parseFlags, refuseOverlaps, requireOption, stringFlags, type CommandFile } from '../args.ts';
 import { readInputBytes } from '../../jobs/node-args.ts';
 import type { CommandIO } from '../io.ts';
 import { keepResult, throwUnwritten } from '../outputs.ts';
@@ -254,6 +254,12 @@ async function checkOutputs(values: Values): Promise<void> {
   }
   if (values.out !== undefined) await checkOutputPath(values.out, 'out');
   if (values.history !== undefined) await checkOutputPath(values.history, 'history');
+  const named = (pairs: [flag: string, path: string | undefined][]): CommandFile[] => pairs.filter((p): p is [string, string] => p[1] !== undefined).map(([flag, path]) => ({ flag, path }));
+  // A checkpoint is read (with --resume) and written by the run itself; it may be neither another input nor another output.
+  await refuseOverlaps(
+    named([['--buffer', values.buffer], ['--model', typeof values.model === 'string' ? values.model : undefined], ['--init', values.init]]),
+    named([['--out', values.out], ['--history', values.history], ['--checkpoint', values.checkpoint]]),
+  );
 }
 
 /** The evaluation flags (every mode's, and bc and dpo's --eval-unseen, which the other modes' specs refuse by name), and the learning rate, as spec fields. */
