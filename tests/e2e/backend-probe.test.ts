@@ -18,7 +18,7 @@ describe('the backend probe in the Train view', () => {
     await page.goto(`${inject('appUrl')}#train`);
     await page.getByLabel('Environment', { exact: true }).selectOption('shop');
     await page.getByLabel('Real-transition budget').fill('400');
-    await page.getByLabel('Evaluation episodes').fill('5');
+    await page.getByLabel('Evaluation episodes', { exact: true }).fill('5');
     await page.getByText('Advanced').click();
     expect(await page.getByLabel('Backend', { exact: true }).inputValue()).toBe('auto');
     await page.getByRole('button', { name: 'Start', exact: true }).click();

@@ -58,7 +58,7 @@ describe('the Curriculum and Runs views, driven by a person in Chromium', () => 
     await page.getByLabel('Algorithm', { exact: true }).selectOption('ppo');
     await page.getByLabel('Real-transition budget').fill(String(BUDGET));
     await page.getByLabel('Evaluate every N iterations').fill('2');
-    await page.getByLabel('Evaluation episodes').fill('10');
+    await page.getByLabel('Evaluation episodes', { exact: true }).fill('10');
     const lambda = page.getByLabel('λ (largest share of generated tasks)');
     expect(await lambda.isDisabled()).toBe(true);
     await page.getByLabel('Curriculum', { exact: true }).check();

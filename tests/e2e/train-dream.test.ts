@@ -59,7 +59,7 @@ describe('dream mode in the Train view, driven by a person in Chromium', () => {
     expect(await page.getByLabel('Curriculum').isChecked()).toBe(true);
     expect(await page.getByLabel('Real-transition budget').count()).toBe(0);
     await page.getByLabel('Synthetic-transition budget').fill(String(BUDGET));
-    await page.getByLabel('Evaluation episodes').fill('20');
+    await page.getByLabel('Evaluation episodes', { exact: true }).fill('20');
     if (BACKEND !== 'auto') {
       await page.getByText('Advanced').click();
       await page.getByLabel('Backend', { exact: true }).selectOption(BACKEND);

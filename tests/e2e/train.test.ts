@@ -25,7 +25,7 @@ describe('the Train view, driven by a person in Chromium', () => {
     await page.getByLabel('Environment', { exact: true }).selectOption('shop');
     await page.getByLabel('Algorithm', { exact: true }).selectOption('ppo');
     await page.getByLabel('Real-transition budget').fill(String(BUDGET));
-    await page.getByLabel('Evaluation episodes').fill('20');
+    await page.getByLabel('Evaluation episodes', { exact: true }).fill('20');
     if (BACKEND !== 'auto') {
       await page.getByText('Advanced').click();
       await page.getByLabel('Backend', { exact: true }).selectOption(BACKEND);

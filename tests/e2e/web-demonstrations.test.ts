@@ -54,7 +54,7 @@ describe('record → fit → dream → evaluate on a bundled app-like task', () 
     await page.getByLabel('Tasks', { exact: true }).fill('feed-like');
     await page.getByLabel('Train in').selectOption('dream');
     await page.getByLabel('Synthetic-transition budget').fill('160');
-    await page.getByLabel('Evaluation episodes').fill('10');
+    await page.getByLabel('Evaluation episodes', { exact: true }).fill('10');
     await page.getByText('Advanced').click();
     await page.getByLabel('Backend', { exact: true }).selectOption('wasm');
     await page.getByRole('button', { name: 'Start', exact: true }).click();
