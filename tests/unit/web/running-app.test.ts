@@ -4,6 +4,9 @@
  * `--site-url`, trains on it in real mode and rolls a random policy out, and a reset the app cannot
  * answer stops the command with the task, the address and the reason.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCrm, type CrmServer } from '../../../examples/apps/crm/server.ts';
 import { main } from '../../../src/cli/main.ts';
@@ -12,10 +15,14 @@ import { capture } from '../../cli-io.ts';
 const SITE = ['--env', 'web', '--site', 'examples/apps/crm'];
 
 let crm: CrmServer;
+const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-crm-'));
 beforeAll(async () => {
   crm = await startCrm({ port: 0 });
 });
-afterAll(() => crm.close());
+afterAll(async () => {
+  await crm.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string[]; stderr: string }> {
   const io = capture();
@@ -24,13 +31,23 @@ async function cli(args: string[]): Promise<{ code: number; stdout: string[]; st
 }
 
 describe('the example app as a site', () => {
-  it('trains in real mode with GRPO, then rolls a random policy out', async () => {
-    const trained = await cli(['train', ...SITE, '--site-url', crm.url, '--mode', 'real', '--algo', 'grpo', '--real-budget', '24', '--set', 'tasksPerIteration=1,groupSize=2,parallelEnvs=2', '--final-eval-episodes', '2', '--backend', 'cpu', '--seed', '1', '--json']);
+  it('trains in real mode with GRPO, shows the trained policy step by step, then rolls a random policy out', async () => {
+    const policy = path.join(dir, 'crm.dgp');
+    const trained = await cli(['train', ...SITE, '--site-url', crm.url, '--mode', 'real', '--algo', 'grpo', '--real-budget', '24', '--set', 'tasksPerIteration=1,groupSize=2,parallelEnvs=2', '--final-eval-episodes', '2', '--backend', 'cpu', '--seed', '1', '--out', policy, '--json']);
     expect(trained.code, trained.stderr).toBe(0);
     const result = JSON.parse(trained.stdout.at(-1) as string) as { env: string; mode: string; realTransitions: number; eval: { episodes: number } };
     expect(result).toMatchObject({ env: 'web', mode: 'real', eval: { episodes: 2 } });
     expect(result.realTransitions).toBeGreaterThan(0);
     expect(result.realTransitions).toBeLessThanOrEqual(24);
+
+    // The docs' last step: the trained policy on the app, shown step by step (a trace report).
+    const trace = path.join(dir, 'trace');
+    const shown = await cli(['rollout', ...SITE, '--site-url', crm.url, '--policy', policy, '--episodes', '1', '--trace', trace, '--json']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(JSON.parse(shown.stdout.at(-1) as string)).toMatchObject({ episodes: 1, trace: { episodes: 1 } });
+    const html = readFileSync(path.join(trace, 'index.html'), 'utf8');
+    expect(html).toMatch(/<img[^>]+src="data:image\/png;base64,/);
+    expect(html).toMatch(/probability/);
 
     const rolled = await cli(['rollout', ...SITE, '--site-url', crm.url, '--policy', 'random', '--episodes', '3', '--json']);
     expect(rolled.code, rolled.stderr).toBe(0);
