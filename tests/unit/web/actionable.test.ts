@@ -53,6 +53,8 @@ describe('elements a person clicks though ARIA calls nothing there a control', (
     expect(shown).toContain('text: Plain words');
     // A list whose listener handles its items' clicks: the items are buttons; an empty one offers nothing.
     expect(shown).toEqual(expect.arrayContaining(['button #: Apple pie', 'button #: Banana bread']));
+    // A table whose listener handles its rows: each row is one, not the table's body as a whole.
+    expect(shown).toEqual(expect.arrayContaining(['row #: Invoice 7 Open', 'row #: Invoice 8 Paid']));
     expect(shown.filter((l) => l.endsWith('#: '))).toEqual(['textbox #: ']); // the contenteditable only
     // A span drawn as a box of its own (inline-block) reads as a button, one in a line of text as a link.
     expect(shown).toContain('button #: Save list');

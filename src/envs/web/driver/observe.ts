@@ -280,7 +280,8 @@ function delegatesToItems(element: Element, signals: PageSignals): boolean {
 /** The list whose listener handles this item's clicks, or null (a table's rows count from the table or its body). */
 function delegatingList(element: Element, signals: SignalsOf): Element | null {
   const parent = element.parentElement;
-  if (!parent) return null;
+  // A table's body is its structure, not one of its items (its rows are).
+  if (!parent || element.localName === 'tbody' || element.localName === 'thead' || element.localName === 'tfoot') return null;
   const own = signals(element.ownerDocument);
   if (delegatesToItems(parent, own)) return parent;
   if (element.localName === 'tr' && (parent.localName === 'tbody' || parent.localName === 'thead')) {
