@@ -17,7 +17,7 @@ import { EnvStateError, UsageError } from '../../core/errors.ts';
 import { renderState } from '../../core/state.ts';
 import type { Env, Observation, PersonInput, StepResult, Task } from '../../core/types.ts';
 import { finish, quote, rewardText } from '../explain.ts';
-import { WAIT, admitPageAction, parsePageAction, type PageAction } from './actions.ts';
+import { GO_BACK, WAIT, admitPageAction, parsePageAction, type PageAction } from './actions.ts';
 import { resetApp } from './app-reset.ts';
 import { PageError, type PageHost, type PageTab } from './host.ts';
 import { hookOf, isWebGoal, type HookName, type SiteDefinition, type SiteTask, type WebGoal } from './site.ts';
@@ -200,7 +200,7 @@ export class WebEnv implements Env {
       const reward = total - episode.total;
       episode.total = total;
       this.show(episode, reading);
-      const idle = parsed.verb === 'wait' && episode.observation.actions.every((a) => a === WAIT || parsePageAction(a)?.verb === 'back');
+      const idle = parsed.verb === 'wait' && episode.observation.actions.every((a) => a === WAIT || a === GO_BACK);
       episode.idleWaits = idle ? episode.idleWaits + 1 : 0;
       const stalled = !done && episode.idleWaits >= MAX_IDLE_WAITS;
       episode.done = done || stalled;

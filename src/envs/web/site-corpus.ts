@@ -25,6 +25,11 @@ function corpusTask(site: string, task: Task): Task {
   return { ...task, id: `${site}/${task.id}` };
 }
 
+/** The task as its own site knows it (the corpus prefixes its id with the site's name). */
+function siteTask(site: string, task: Task): Task {
+  return { ...task, id: task.id.slice(site.length + 1) };
+}
+
 function siteOf(task: Task): string {
   if (!isWebGoal(task.goal)) throw new UsageError(`task ${task.id} has no web goal`);
   return task.goal.site;
@@ -51,8 +56,7 @@ class CorpusEnv implements Env {
       this.envs.set(name, env);
     }
     this.current = env;
-    // The site's env knows its tasks by the site's own ids.
-    return env.reset({ ...task, id: task.id.slice(name.length + 1) });
+    return env.reset(siteTask(name, task));
   }
 
   step(action: string): Promise<StepResult> {
@@ -83,7 +87,7 @@ class CorpusVariation implements TaskVariation {
 
   vary(task: Task, siblings: readonly Task[], direction: VariationDirection, rng: Rng, options?: VaryOptions): Task | null {
     const name = siteOf(task);
-    const varied = this.sites.get(name)?.environment.variation.vary({ ...task, id: task.id.slice(name.length + 1) }, siblings, direction, rng, options);
+    const varied = this.sites.get(name)?.environment.variation.vary(siteTask(name, task), siblings, direction, rng, options);
     return varied ? corpusTask(name, varied) : null;
   }
 

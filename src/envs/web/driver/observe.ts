@@ -198,13 +198,21 @@ interface Reading {
   clickable(element: Element): string | null;
   /** Something inside the element is a control or clickable. */
   holdsControls(element: Element): boolean;
+  /** The element is a list whose own click listener handles its items (asked once per list, not once per item). */
+  delegates(element: Element): boolean;
 }
 
 function reading(signals: SignalsOf): Reading {
   const clickables = new Map<Element, string | null>();
   const holds = new Map<Element, boolean>();
+  const delegating = new Map<Element, boolean>();
   const self: Reading = {
     signals,
+    delegates(element) {
+      let found = delegating.get(element);
+      if (found === undefined) delegating.set(element, (found = delegatesToItems(element, signals(element.ownerDocument))));
+      return found;
+    },
     clickable(element) {
       let role = clickables.get(element);
       if (role === undefined) clickables.set(element, (role = clickableRole(element, self)));
@@ -241,17 +249,22 @@ function clickableRole(element: Element, reading: Reading): string | null {
   const html = element as HTMLElement;
   const signals = reading.signals(element.ownerDocument);
   // A list whose click listener handles its items (`$(list).on('click', 'li', …)`): the items are what a person clicks.
-  if (delegatesToItems(element, signals)) return null;
+  if (reading.delegates(element)) return null;
+  // The cheap signals first; the cursor (a style) only where none holds.
   const tabbable = element.hasAttribute('tabindex') && html.tabIndex >= 0;
   const handled = signals.hasClickListener(element) || typeof html.onclick === 'function' || element.hasAttribute('onclick');
-  const delegated = delegatingList(element, reading.signals) !== null && shownText(element, reading.signals).trim() !== '';
-  if (!handled && !tabbable && !delegated && !pointerStartsAt(element)) return null;
+  const own = handled || tabbable || pointerStartsAt(element);
+  // An item of a delegating list counts only where it shows something to click on.
+  const item = !own && delegatingList(element, reading) !== null;
+  if (!own && !item) return null;
   if (reading.holdsControls(element)) return null;
   // Nothing a person could hit: an empty list, a collapsed box.
   const box = element.getBoundingClientRect();
   if (box.width * box.height === 0) return null;
+  const text = clean(shownText(element, reading.signals), CLICKABLE_TEXT_LIMIT + 2);
+  if (item && text === '') return null;
   const blocks = element.querySelectorAll('p,div,li,h1,h2,h3,h4,h5,h6,tr,section,article').length;
-  if (blocks > CLICKABLE_BLOCK_LIMIT || clean(shownText(element, reading.signals), CLICKABLE_TEXT_LIMIT + 2).length > CLICKABLE_TEXT_LIMIT) return null;
+  if (blocks > CLICKABLE_BLOCK_LIMIT || text.length > CLICKABLE_TEXT_LIMIT) return null;
   const explicit = explicitRole(element);
   if (KEPT_CLICKABLE_ROLES.has(explicit)) return explicit;
   if (tag === 'tr') return 'row';
@@ -278,15 +291,14 @@ function delegatesToItems(element: Element, signals: PageSignals): boolean {
 }
 
 /** The list whose listener handles this item's clicks, or null (a table's rows count from the table or its body). */
-function delegatingList(element: Element, signals: SignalsOf): Element | null {
+function delegatingList(element: Element, reading: Reading): Element | null {
   const parent = element.parentElement;
   // A table's body is its structure, not one of its items (its rows are).
   if (!parent || element.localName === 'tbody' || element.localName === 'thead' || element.localName === 'tfoot') return null;
-  const own = signals(element.ownerDocument);
-  if (delegatesToItems(parent, own)) return parent;
+  if (reading.delegates(parent)) return parent;
   if (element.localName === 'tr' && (parent.localName === 'tbody' || parent.localName === 'thead')) {
     const table = parent.parentElement;
-    if (table && delegatesToItems(table, own)) return table;
+    if (table && reading.delegates(table)) return table;
   }
   return null;
 }
