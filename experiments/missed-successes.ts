@@ -6,7 +6,8 @@
  * misses the successes a policy earns (results/experience-model/fidelity/README.md).
  */
 import type { EnvSpec } from '../src/envs/spec.ts';
-import { isRealSuccess, measureFidelity, type TransitionScore } from '../src/experience/fidelity.ts';
+import { isRealSuccess } from '../src/experience/success.ts';
+import { measureFidelity, type TransitionScore } from '../src/experience/fidelity.ts';
 import type { ExperienceModel } from '../src/experience/types.ts';
 import { onPolicyTransitions } from '../src/jobs/evaluate-fidelity.ts';
 import type { Policy } from '../src/policy/policy.ts';

@@ -82,6 +82,8 @@ export interface CurriculumSummary {
   generator: string;
   lambda: number;
   outcome: CurriculumOutcome;
+  /** What the variances are computed over now: `outcome`, or the return where no group's success varies. */
+  outcomeInUse: CurriculumOutcome;
   variations: VariationScope;
   grouping: Grouping;
   pool: number;
@@ -159,14 +161,30 @@ export class Curriculum {
     return pooled;
   }
 
-  /** A group's outcome variance over the configured outcome. */
-  private variance(outcomes: { returns: readonly number[]; wins: number }): number {
-    return this.config.outcome === 'return' ? outcomeVariance(outcomes.returns) : successVariance(outcomes.wins, outcomes.returns.length);
+  /** A group's outcome variance over `outcome`. */
+  private static variance(outcomes: { returns: readonly number[]; wins: number }, outcome: CurriculumOutcome): number {
+    return outcome === 'return' ? outcomeVariance(outcomes.returns) : successVariance(outcomes.wins, outcomes.returns.length);
+  }
+
+  /**
+   * The outcome the variances are computed over now: the configured one, unless it is the success
+   * and no measured group's success varies while some group's return does (every episode of a
+   * group won, or none did: a model that calls nothing a success, a policy that always fails). Then
+   * the return, which still tells the tasks apart, rather than choosing nothing by variance.
+   */
+  private outcomeInUse(groups: ReadonlyMap<string, { returns: number[]; wins: number }>): CurriculumOutcome {
+    if (this.config.outcome !== 'success') return this.config.outcome;
+    const measured = [...groups.values()].filter((o) => o.returns.length >= 2);
+    const successVaries = measured.some((o) => Curriculum.variance(o, 'success') > 0);
+    const returnVaries = measured.some((o) => Curriculum.variance(o, 'return') > 0);
+    return !successVaries && returnVaries ? 'return' : 'success';
   }
 
   /** Each group's outcome variance, where it has at least two outcomes. */
   private groupScores(): Map<string, number> {
-    return new Map([...this.groupOutcomes()].filter(([, o]) => o.returns.length >= 2).map(([k, o]) => [k, this.variance(o)]));
+    const groups = this.groupOutcomes();
+    const outcome = this.outcomeInUse(groups);
+    return new Map([...groups].filter(([, o]) => o.returns.length >= 2).map(([k, o]) => [k, Curriculum.variance(o, outcome)]));
   }
 
   /** This iteration's tasks; `realOnly` leaves out synthetic-only ones (a real-environment phase). */
@@ -195,12 +213,13 @@ export class Curriculum {
     if (want === 0) return [];
     // Parents: tasks just played whose group varies most (for PPO, tasks of the most varied clusters).
     const groups = this.groupOutcomes();
+    const outcome = this.outcomeInUse(groups);
     const parents = [...new Set(results.map((r) => r.taskId))]
       .map((id) => ({ id, outcomes: groups.get(this.groupOf.get(id) as string) }))
       .filter((p) => p.outcomes && p.outcomes.returns.length >= 2 && !isSyntheticOnly(this.tasks.get(p.id) as Task))
       .map((p) => ({
         id: p.id,
-        variance: p.outcomes ? this.variance(p.outcomes) : 0,
+        variance: p.outcomes ? Curriculum.variance(p.outcomes, outcome) : 0,
         successRate: (p.outcomes?.wins ?? 0) / (p.outcomes?.returns.length ?? 1),
       }))
       .filter((p) => p.variance > 0)
@@ -298,6 +317,7 @@ export class Curriculum {
       generator: this.options.generator.name,
       lambda: this.config.lambda,
       outcome: this.config.outcome,
+      outcomeInUse: this.outcomeInUse(this.groupOutcomes()),
       variations: this.config.variations,
       grouping: this.options.grouping,
       pool: this.tasks.size,

@@ -22,14 +22,8 @@ import { seedEpisodes, type SeedMix } from '../replay/seed.ts';
 import { adaptToTask } from './knn.ts';
 import { episodeHistories } from './history.ts';
 import type { ExperienceInput, ExperienceModel, ExperiencePrediction, HistoryStep } from './types.ts';
+import { isPredictedSuccess, isRealSuccess, REWARD_TOLERANCE } from './success.ts';
 
-/** Rewards within this of the real one count as right (shop scores are continuous). */
-export const REWARD_TOLERANCE = 0.05;
-
-/** A real step succeeded when it ended the episode with the full reward (both environments give 1 for success). */
-export const isRealSuccess = (t: { reward: number; done: boolean }): boolean => t.done && t.reward >= 1 - 1e-9;
-/** A predicted step claims success when it ends the episode with a reward within the tolerance of 1. */
-export const isPredictedSuccess = (p: { reward: number; done: boolean }): boolean => p.done && p.reward >= 1 - REWARD_TOLERANCE;
 
 export interface TransitionScore {
   nextStateF1: number;

@@ -19,6 +19,7 @@ import type { EnvSpec } from '../envs/spec.ts';
 import { withStepLimit } from '../envs/step-limit.ts';
 import { DEFAULT_K, type ReplayBuffer } from '../replay/retrieval.ts';
 import { StoreFullError } from '../replay/store.ts';
+import { isPredictedSuccess } from './success.ts';
 import { failurePrediction, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type HistoryStep } from './types.ts';
 
 export interface SyntheticWorldOptions {
@@ -206,12 +207,14 @@ export class SyntheticWorld {
    * environment never pays, and a policy trained there learned to collect it. Elsewhere the fraction
    * is paid: it ranks a group's endings by how sure the model is of each, which GRPO uses, while
    * rounding makes every ending it is 51% sure of a full success to exploit (on the web suite's
-   * train split rounding cost the dream from scratch 10.6 points over 3 seeds).
+   * train split rounding cost the dream from scratch 10.6 points over 3 seeds). Rounded, the
+   * reward is the success: a paid 1 is one, whatever success reward the model calibrated.
    */
   private roundedReward(p: ExperiencePrediction): ExperiencePrediction {
-    if (!this.roundsEndReward || p.reward === 0 || p.reward === 1) return p;
-    this.counters.rewardsRounded++;
-    return { ...p, reward: p.reward >= 0.5 ? 1 : 0 };
+    if (!this.roundsEndReward) return p;
+    const reward = p.reward >= 0.5 ? 1 : 0;
+    if (reward !== p.reward) this.counters.rewardsRounded++;
+    return { ...p, reward, won: reward === 1 };
   }
 
   private async writeBack(inputs: readonly ExperienceInput[], predictions: readonly ExperiencePrediction[]): Promise<void> {
@@ -310,7 +313,7 @@ export class SyntheticEnv implements Env {
       done,
       info: {
         valid,
-        won: prediction.done && prediction.reward >= 1 - 1e-9,
+        won: isPredictedSuccess(prediction),
         truncated: false,
         reasoning: prediction.reasoning,
         ...(prediction.problem !== undefined ? { problem: prediction.problem } : {}),

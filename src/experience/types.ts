@@ -40,6 +40,11 @@ export interface ExperiencePrediction {
   problem?: string;
   /** The model's last reply when it could not be used (its start), so a person sees what it said. */
   reply?: string;
+  /**
+   * An ending the model itself calls a success or not: a neural model compares its reward with the
+   * success reward its fit calibrated (success.ts). Absent: the reward decides (`isPredictedSuccess`).
+   */
+  won?: boolean;
 }
 
 /** Running counters every model keeps; the trainer and `experience eval` report them. */

@@ -14,7 +14,8 @@ import type { ReplayBuffer } from '../../replay/retrieval.ts';
 import { tf } from '../../platform/tf.ts';
 import { meanScores, scoreTransition, type ScoreMeans, type TransitionScore } from '../fidelity.ts';
 import { episodeHistories, withoutReasoning } from '../history.ts';
-import type { ExperienceInput } from '../types.ts';
+import type { ExperienceInput, ExperiencePrediction } from '../types.ts';
+import { calibrateSuccessReward, isRealSuccess } from '../success.ts';
 import { actionCandidates } from './action-candidates.ts';
 import { transitionCandidates, type LineCandidate } from './transition-candidates.ts';
 import { reasoningLabels, reasoningSummary, REASONING_SUMMARY_SLOTS, type ReasoningCandidate, type ReasoningSource } from './reasoning.ts';
@@ -326,14 +327,22 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
       }
       let validation: ScoreMeans | null = null;
       if (held.length > 0) {
-        const scores: TransitionScore[] = [];
+        const posed: { prediction: ExperiencePrediction; real: Transition }[] = [];
         for (let s = 0; s < held.length; s += 64) {
           await pause();
           const slice = held.slice(s, s + 64);
           const predictions = await model.predict(slice.map((i) => inputs[i] as ExperienceInput), { candidates: heldCandidates });
-          predictions.forEach((p, j) => scores.push(scoreTransition(p, transitions[slice[j] as number] as Transition)));
+          predictions.forEach((prediction, j) => posed.push({ prediction, real: transitions[slice[j] as number] as Transition }));
           options.onProgress?.({ phase: 'validate', epoch, epochs, done: Math.min(held.length, s + 64), total: held.length });
         }
+        // The success reward, calibrated on this epoch's held-out endings; the success fidelity is
+        // then scored with it, as the dream will count successes.
+        const successReward = calibrateSuccessReward(posed.filter((x) => x.real.done && x.prediction.done).map((x) => ({ predictedReward: x.prediction.reward, realSuccess: isRealSuccess(x.real) })));
+        model.calibrateSuccess(successReward);
+        const scores: TransitionScore[] = posed.map(({ prediction, real }) => {
+          const { won: _old, ...plain } = prediction;
+          return scoreTransition(successReward === null ? plain : { ...plain, won: plain.done && plain.reward >= successReward }, real);
+        });
         validation = meanScores(scores);
       }
       const loss = meanLoss(sums, counts);

@@ -201,6 +201,11 @@ export class NeuralExperienceModel implements ExperienceModel {
   private readonly counters: ExperienceStats = emptyStats();
   /** The names numbered things go by in its data (none in a file fitted before they were kept). */
   private readonly things: ReadonlySet<string>;
+  /**
+   * The end reward from which it calls an ending a success (success.ts), as its fit calibrated it on
+   * held-out real endings; null (a file fitted before, or too few endings): the default rule decides.
+   */
+  private successReward: number | null;
 
   constructor(
     readonly network: NeuralNetwork,
@@ -208,11 +213,22 @@ export class NeuralExperienceModel implements ExperienceModel {
   ) {
     const things = meta.training['things'];
     this.things = new Set(Array.isArray(things) ? things.filter((t): t is string => typeof t === 'string' && /^[a-z]+$/.test(t)) : []);
+    const successReward = meta.training['successReward'];
+    this.successReward = typeof successReward === 'number' && successReward >= 0.5 && successReward <= 1 ? successReward : null;
   }
 
-  /** What it reads besides its weights (the thing names it aligns tasks by, whether it reasons), for its file's training record. */
+  /** The fit's calibration (success.ts `calibrateSuccessReward`); null keeps the default rule. */
+  calibrateSuccess(successReward: number | null): void {
+    this.successReward = successReward;
+  }
+
+  /** What it reads besides its weights (the thing names it aligns tasks by, whether it reasons, its success reward), for its file's training record. */
   knowledge(): Record<string, unknown> {
-    return { ...(this.things.size > 0 ? { things: [...this.things] } : {}), ...(this.meta.training['reasoning'] === false ? { reasoning: false } : {}) };
+    return {
+      ...(this.things.size > 0 ? { things: [...this.things] } : {}),
+      ...(this.meta.training['reasoning'] === false ? { reasoning: false } : {}),
+      ...(this.successReward !== null ? { successReward: this.successReward } : {}),
+    };
   }
 
   async predict(batch: readonly ExperienceInput[], options: NeuralPredictOptions = {}): Promise<ExperiencePrediction[]> {
@@ -306,6 +322,7 @@ export class NeuralExperienceModel implements ExperienceModel {
         reward: roundedReward,
         done,
         valid: true,
+        ...(this.successReward !== null ? { won: done && roundedReward >= this.successReward } : {}),
       };
     });
   }

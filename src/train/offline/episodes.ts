@@ -7,7 +7,7 @@
  * may lack.
  */
 import type { Transition } from '../../core/types.ts';
-import { isRealSuccess } from '../../experience/fidelity.ts';
+import { isRealSuccess } from '../../experience/success.ts';
 import type { ReplayStore } from '../../replay/store.ts';
 
 export interface OfflineEpisode {

@@ -211,6 +211,22 @@ describe('the curriculum loop', () => {
     expect(() => new Curriculum(pool, { grouping: 'task', generator: new RecordingGenerator(), rng: new Rng(1), config: { outcome: 'score' as 'success' } })).toThrow(/outcome must be one of success, return/);
   });
 
+  it('falls back to the return when no group\'s success varies, and back to the success once one does', async () => {
+    // Every episode fails (a model that calls no ending a success) but the partial rewards differ.
+    const curriculum = new Curriculum(pool, { grouping: 'task', generator: new RecordingGenerator(), rng: new Rng(3), config: { lambda: 0.25, explorationFloor: 0 } });
+    await curriculum.observe([...[0.9, 0.1, 0.9, 0.1].map((r) => ({ taskId: 't0', return: r, won: false })), ...[0.2, 0.2].map((r) => ({ taskId: 't1', return: r, won: false }))], 0, 4, new Rng(4));
+    expect(curriculum.summary()).toMatchObject({ outcome: 'success', outcomeInUse: 'return' });
+    expect(curriculum.rows()[0]).toMatchObject({ id: 't0', variance: expect.closeTo(0.16) });
+    expect(curriculum.lastSelection).toBeNull();
+    // t0 varies most by return: it is varied, and both it and its variation are chosen.
+    expect(curriculum.next(4, new Rng(5)).map((t) => t.id)).toEqual(expect.arrayContaining(['t0', 't0-child']));
+    // A group whose success varies: the success decides again, and t0 no longer varies by it.
+    await curriculum.observe([1, 0].map((r) => ({ taskId: 't2', return: r, won: r === 1 })), 1, 4, new Rng(6));
+    expect(curriculum.summary().outcomeInUse).toBe('success');
+    expect(curriculum.rows()[0]).toMatchObject({ id: 't2', variance: 0.25 });
+    expect(curriculum.rows().find((r) => r.id === 't0')?.variance).toBe(0);
+  });
+
   it('refuses a λ or exploration floor outside [0, 1]', () => {
     expect(() => new Curriculum(pool, { grouping: 'task', generator: new RecordingGenerator(), rng: new Rng(1), config: { lambda: 1.5 } })).toThrow(/λ/);
     expect(() => new Curriculum(pool, { grouping: 'task', generator: new RecordingGenerator(), rng: new Rng(1), config: { explorationFloor: -0.1 } })).toThrow(/exploration/);

@@ -131,6 +131,24 @@ describe('NeuralExperienceModel', () => {
     fit.model.dispose();
   }, 120_000);
 
+  it('calls an ending a success from the success reward its fit calibrated, and keeps it in its file', async () => {
+    const buffer = await seededBuffer('shop', 6, 2);
+    const fit = await fitNeuralModel({ buffer, env: 'shop', epochs: 1, validationShare: 0 });
+    const batch = fit.inputs.map((x) => x.input);
+    // Uncalibrated (no held-out endings): no call of its own; the default rule decides.
+    expect((await fit.model.predict(batch)).every((p) => p.won === undefined)).toBe(true);
+    fit.model.calibrateSuccess(0.6);
+    const predicted = await fit.model.predict(batch);
+    expect(predicted.some((p) => p.done)).toBe(true);
+    for (const p of predicted) expect(p.won).toBe(p.done && p.reward >= 0.6);
+    const bytes = await exportNeuralModel(fit.model, info);
+    expect(inspectNeuralModel(bytes).training).toMatchObject({ successReward: 0.6 });
+    const { model } = importNeuralModel(bytes);
+    expect(await model.predict(batch)).toEqual(predicted);
+    model.dispose();
+    fit.model.dispose();
+  }, 120_000);
+
   it('refuses a file whose feature layout this build does not compute, and a policy file', async () => {
     const buffer = await seededBuffer('shop', 2, 1);
     const fit = await fitNeuralModel({ buffer, env: 'shop', epochs: 1, validationShare: 0 });

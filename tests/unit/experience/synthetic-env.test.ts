@@ -67,6 +67,33 @@ describe('the synthetic environment over kNN', () => {
     await expect(world.createEnv().step('search[x]')).rejects.toThrow(/before reset/);
   });
 
+  it('counts an ending as a success by the model\'s own call, else by a reward within the tolerance of 1', async () => {
+    /** Ends every episode at once with the reward and success call it is given. */
+    class EndingModel implements ExperienceModel {
+      readonly name = 'ending';
+      constructor(private readonly ending: { reward: number; won?: boolean }) {}
+      async predict(batch: readonly ExperienceInput[]): Promise<ExperiencePrediction[]> {
+        return batch.map(() => ({ reasoning: '', next: { text: 'page: done', actions: [] }, done: true, valid: true, ...this.ending }));
+      }
+      stats() {
+        return emptyStats();
+      }
+    }
+    const starter = spec.createEnv();
+    const ending = async (e: { reward: number; won?: boolean }) => {
+      const world = new SyntheticWorld({ env: 'shop', model: new EndingModel(e), buffer: null, runId: 'test', initialObservation: (t) => starter.reset(t) });
+      const env = world.createEnv();
+      await env.reset(tasks[0] as Task);
+      return (await env.step('search[anything]')).info.won;
+    };
+    // A neural model's calibrated call (its fit found 0.9 separates real successes from the rest).
+    expect(await ending({ reward: 0.91, won: true })).toBe(true);
+    expect(await ending({ reward: 0.97, won: false })).toBe(false);
+    // A model that makes no call: within REWARD_TOLERANCE of 1, as the fidelity scores it.
+    expect(await ending({ reward: 0.96 })).toBe(true);
+    expect(await ending({ reward: 0.9 })).toBe(false);
+  });
+
   it('without a similar real transition, kNN gives the failure state rather than inventing one', async () => {
     const starter = spec.createEnv();
     const world = new SyntheticWorld({ env: 'shop', model: new KnnExperienceModel(), buffer: null, runId: 'test', initialObservation: (t) => starter.reset(t) });
