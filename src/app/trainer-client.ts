@@ -22,6 +22,20 @@ export const trainerClient = trainer.client;
 export const onTrainerCrash = trainer.onCrash;
 
 /**
+ * A second trainer worker, started only by the guided run: its real-mode run (and the untrained
+ * policy's evaluation) trains beside the dream run, on another core, instead of after it. A
+ * worker's tfjs is single-threaded here (wasm without cross-origin isolation), so on a machine of
+ * two cores or more the guided run takes about the longer of its two lanes, not their sum.
+ */
+const besideTrainer = workerHandle<TrainerService>(
+  () => new Worker(new URL('../../workers/trainer.worker.ts', import.meta.url), { type: 'module', name: 'trainer-beside' }),
+  (reason) => `The guided run's second trainer worker stopped (${reason}). Reload the page to start it again.`,
+  givePageFrames,
+);
+
+export const besideTrainerClient = besideTrainer.client;
+
+/**
  * The Evaluate view's player in the same worker (`TrainerService.player`): comlink follows the
  * property, so `playerClient().loadPolicy(…)` runs the player's method there. (Remote's types treat
  * a plain property as a value to fetch, hence the cast.)

@@ -4,9 +4,11 @@
  * Experience views' stepping). Its settings live here, once, for the page and for `bench guide`.
  * tfjs-free: the page imports it.
  *
- * The budgets are sized so the whole run takes under five minutes in a browser on a 2-core laptop
- * (`npm run bench -- guide` measures each phase), and so that the comparison is fair: the real-mode
- * policy gets as many real steps as the dream policy got synthetic ones.
+ * The budgets are sized so the whole run takes about a minute in a browser on a 2-core laptop
+ * (`npm run bench -- guide` measures each phase: GUIDE_MEASURED), and so that the comparison is
+ * fair: the real-mode policy gets as many real steps as the dream policy got synthetic ones. The
+ * phases run in two lanes, one per trainer worker (GUIDE_LANES), so the real-mode run and the
+ * untrained policy's evaluation take no time of their own on a machine of two cores or more.
  */
 import { CURRICULUM_BY_DEFAULT } from '../train/modes.ts';
 
@@ -31,6 +33,28 @@ export const GUIDE = {
 } as const;
 
 export type GuidePhaseId = 'seed' | 'fit' | 'baseline' | 'dream' | 'real' | 'compare';
+
+/**
+ * The two lanes the phases run in, each in order, side by side: the dream's (the buffer, the model,
+ * the dream run, then its policy beside the model in the comparison episode) in the page's trainer
+ * worker, and the real-mode comparison's (the untrained policy judged, then the real run) in a
+ * second one. Nothing in one lane waits for the other.
+ */
+export const GUIDE_LANES: Readonly<Record<'dream' | 'real', readonly GuidePhaseId[]>> = {
+  dream: ['seed', 'fit', 'dream', 'compare'],
+  real: ['baseline', 'real'],
+};
+
+/**
+ * What `npm run bench -- guide` measured for each phase, in seconds, on the 2-core machine with
+ * wasm (docs/benchmarks.md): the Start view quotes the whole, and a phase's time left is estimated
+ * from its figure until the phase's own rate is known.
+ */
+export const GUIDE_MEASURED = {
+  machine: 'a 2-core machine without a GPU, wasm',
+  seconds: { seed: 3, fit: 20, baseline: 3, dream: 46, real: 26, compare: 1 } as Readonly<Record<GuidePhaseId, number>>,
+  total: 96,
+};
 
 export interface GuidePhase {
   id: GuidePhaseId;

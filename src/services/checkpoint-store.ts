@@ -1,8 +1,9 @@
 /**
  * Where the app keeps the checkpoint of the training run in progress (train/checkpoint.ts), so that
  * a reload, a crashed worker or a closed tab does not lose the run: the Train view offers to resume
- * it. One slot: the trainer worker runs one run at a time, and a run that ends (done or stopped)
- * removes its checkpoint. A database of its own, so a checkpoint never waits on a migration of the
+ * it. A slot per kind of run: the Train view's run (the default slot: a trainer worker runs one run
+ * at a time) and the guided run's two, which train side by side in two workers (`guide-dream`,
+ * `guide-real`); a run that ends (done or stopped) removes its checkpoint. A database of its own, so a checkpoint never waits on a migration of the
  * replay buffer's millions of transitions; each put is one transaction, so a reload mid-save keeps
  * the previous checkpoint whole.
  */
@@ -26,30 +27,37 @@ export interface SavedTrainRun<Request = unknown> {
   bytes: Uint8Array;
 }
 
+/** The Train view's slot. */
+export const TRAIN_SLOT = 'current';
+
 export interface CheckpointStore<Request = unknown> {
-  get(): Promise<SavedTrainRun<Request> | undefined>;
-  put(run: SavedTrainRun<Request>): Promise<void>;
-  delete(): Promise<void>;
+  get(slot?: string): Promise<SavedTrainRun<Request> | undefined>;
+  put(run: SavedTrainRun<Request>, slot?: string): Promise<void>;
+  delete(slot?: string): Promise<void>;
   close?(): void;
 }
 
-/** Kept in memory only (Node, tests). */
+/** Kept in memory only (Node, tests). `saved` is the Train view's slot. */
 export class MemoryCheckpointStore<Request = unknown> implements CheckpointStore<Request> {
+  private readonly others = new Map<string, SavedTrainRun<Request>>();
   saved: SavedTrainRun<Request> | undefined;
-  async get(): Promise<SavedTrainRun<Request> | undefined> {
-    return this.saved && { ...this.saved, bytes: this.saved.bytes.slice() };
+  async get(slot = TRAIN_SLOT): Promise<SavedTrainRun<Request> | undefined> {
+    const run = slot === TRAIN_SLOT ? this.saved : this.others.get(slot);
+    return run && { ...run, bytes: run.bytes.slice() };
   }
-  async put(run: SavedTrainRun<Request>): Promise<void> {
-    this.saved = { ...run, bytes: run.bytes.slice() };
+  async put(run: SavedTrainRun<Request>, slot = TRAIN_SLOT): Promise<void> {
+    const copy = { ...run, bytes: run.bytes.slice() };
+    if (slot === TRAIN_SLOT) this.saved = copy;
+    else this.others.set(slot, copy);
   }
-  async delete(): Promise<void> {
-    this.saved = undefined;
+  async delete(slot = TRAIN_SLOT): Promise<void> {
+    if (slot === TRAIN_SLOT) this.saved = undefined;
+    else this.others.delete(slot);
   }
 }
 
 export const CHECKPOINTS_DB_NAME = 'dreamgym-checkpoints';
 const CHECKPOINTS_DB_VERSION = 1;
-const SLOT = 'train';
 
 interface CheckpointsDB extends DBSchema {
   checkpoints: { key: string; value: SavedTrainRun & { slot: string } };
@@ -73,19 +81,19 @@ export class IdbCheckpointStore<Request = unknown> implements CheckpointStore<Re
     return deleteDB(name);
   }
 
-  async get(): Promise<SavedTrainRun<Request> | undefined> {
-    const record = await this.db.get('checkpoints', SLOT);
+  async get(slot = TRAIN_SLOT): Promise<SavedTrainRun<Request> | undefined> {
+    const record = await this.db.get('checkpoints', slot);
     if (!record) return undefined;
     const { slot: _slot, ...run } = record;
     return run as SavedTrainRun<Request>;
   }
 
-  async put(run: SavedTrainRun<Request>): Promise<void> {
-    await this.db.put('checkpoints', { ...run, slot: SLOT });
+  async put(run: SavedTrainRun<Request>, slot = TRAIN_SLOT): Promise<void> {
+    await this.db.put('checkpoints', { ...run, slot });
   }
 
-  async delete(): Promise<void> {
-    await this.db.delete('checkpoints', SLOT);
+  async delete(slot = TRAIN_SLOT): Promise<void> {
+    await this.db.delete('checkpoints', slot);
   }
 
   close(): void {

@@ -1,7 +1,7 @@
 /**
  * The Evaluate view's player: a saved policy (`.dgp`, or safetensors and its card) loaded, checked
  * and played greedily in its real environment one step at a time, with the probability of every
- * candidate it scored. It lives in the trainer worker beside the training runs (it shares their
+ * candidate it scored, or judged on N held-out tasks by training's own evaluation. It lives in the trainer worker beside the training runs (it shares their
  * tfjs backend), as `TrainerService.player`. Plain class, no worker APIs.
  */
 import { DreamGymError, UsageError } from '../core/errors.ts';
@@ -13,7 +13,18 @@ import type { PolicyFileHeader } from '../policy/dgp.ts';
 import { importPolicy, inspectPolicyFile } from '../policy/policy-file.ts';
 import { policyFromSafetensors, policyToSafetensors } from '../policy/policy-safetensors.ts';
 import type { Policy } from '../policy/policy.ts';
+import { evaluateHeldOut, type EvalResult } from '../train/evaluate.ts';
 import { publicTask, taskAt, type EpisodeStart, type PlayedStep } from './env-session.ts';
+
+/** A held-out evaluation of the loaded policy: training's own, on the env's test split. */
+export interface HeldOutEvaluation {
+  result: EvalResult;
+  /** Stopped before every episode was played: `result` counts those that were. */
+  stopped: boolean;
+  /** The episodes asked for. */
+  requested: number;
+  seconds: number;
+}
 
 /** One step of the loaded policy: the step as the Play view shows it, plus why the policy chose it. */
 export interface PolicyStep extends PlayedStep {
@@ -37,6 +48,8 @@ export interface PolicyPlayerHost {
 export class PolicyPlayer {
   private loaded: { policy: Policy; header: PolicyFileHeader; bytes: Uint8Array } | null = null;
   private episode: { env: ReturnType<ReturnType<typeof envSpec>['createEnv']>; task: Task; observation: Observation; history: string[]; done: boolean } | null = null;
+  /** The held-out evaluation going on: its Stop flag. */
+  private evaluation: { stopped: boolean } | null = null;
 
   constructor(private readonly host: PolicyPlayerHost) {}
 
@@ -47,6 +60,7 @@ export class PolicyPlayer {
 
   /** Load a `.dgp` for the Evaluate view; a bad file is rejected before anything is replaced. */
   async loadPolicy(bytes: Uint8Array): Promise<PolicyFileHeader> {
+    if (this.evaluation) throw new UsageError('a held-out evaluation is going on; stop it before loading another policy');
     await this.host.ensureBackend();
     const loaded = importPolicy(bytes);
     this.loaded?.policy.dispose();
@@ -105,6 +119,47 @@ export class PolicyPlayer {
         .sort((a, b) => b.probability - a.probability),
       value: choice.value,
     };
+  }
+
+  /**
+   * The loaded policy played greedily on `episodes` tasks of its environment's held-out test split,
+   * in the real environment: the evaluation a training run ends with (train/evaluate.ts), drawn
+   * with the seed the policy was trained with, so the same number of episodes draws the same tasks
+   * as that run's own evaluation. Progress counts finished episodes; `stopEvaluation` ends it early.
+   * With `expectedWeightsSha256`, refused unless the loaded policy has those weights.
+   */
+  async evaluate(episodes: number, onProgress?: (done: number, total: number) => void, expectedWeightsSha256?: string): Promise<HeldOutEvaluation> {
+    const { policy, header } = this.requireLoaded();
+    // The player is shared (the guided run plays its dream policy here too): never judge another policy than the one the page shows.
+    if (expectedWeightsSha256 !== undefined && header.weightsSha256 !== expectedWeightsSha256) throw new UsageError('another policy was loaded into the player meanwhile (the guided run plays its dream policy there); open this policy again');
+    if (this.evaluation) throw new UsageError('a held-out evaluation is going on already');
+    if (!Number.isSafeInteger(episodes) || episodes < 1) throw new UsageError(`episodes: a whole number of at least 1 (got ${episodes})`);
+    const activeTasks = this.host.activeTasks();
+    if (activeTasks && header.env === 'web') throw new UsageError(`a training run on some web tasks (${activeTasks.join(', ')}) is going on; evaluate here when it has ended`);
+    await this.host.ensureBackend();
+    const spec = envSpec(header.env);
+    const seed = typeof header.training.seed === 'number' && Number.isSafeInteger(header.training.seed) ? header.training.seed : 0;
+    const evaluation = { stopped: false };
+    this.evaluation = evaluation;
+    const started = performance.now();
+    try {
+      const result = await evaluateHeldOut(
+        { spec, policy, split: spec.testSplit, seed },
+        episodes,
+        {
+          control: { get isStopped() { return evaluation.stopped; }, checkpoint: () => Promise.resolve() },
+          ...(onProgress ? { onEvalProgress: onProgress } : {}),
+        },
+      );
+      return { result, stopped: evaluation.stopped && result.episodes < episodes, requested: episodes, seconds: (performance.now() - started) / 1000 };
+    } finally {
+      this.evaluation = null;
+    }
+  }
+
+  /** Stop the held-out evaluation going on (it resolves with the episodes played so far). */
+  stopEvaluation(): void {
+    if (this.evaluation) this.evaluation.stopped = true;
   }
 
   private requireLoaded(): { policy: Policy; header: PolicyFileHeader; bytes: Uint8Array } {

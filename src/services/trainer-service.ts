@@ -86,6 +86,11 @@ export interface TrainRequest {
    * DEFAULT_CHECKPOINT_SECONDS. A run that ends, done or stopped, removes its checkpoint.
    */
   checkpointEverySeconds?: number;
+  /**
+   * Where the run's checkpoint is kept (checkpoint-store.ts): the Train view's slot by default; the
+   * guided run's two runs, which train at once in two workers, each in a slot of its own.
+   */
+  checkpointSlot?: string;
 }
 
 /** An interrupted run as the Train view offers it: what it was, how far it got, and its curve so far. */
@@ -259,13 +264,17 @@ export class TrainerService {
    * run is offered once that tab is closed. A reload needs this too: the reloaded page asks before
    * the old page's worker is gone (Chromium lets it go some time after the new page has started).
    */
-  async savedRun(): Promise<SavedRunInfo | null> {
-    // One wait however often the Train view asks (each visit to it does).
-    this.noRunTrains ??= untilNoRunTrains().finally(() => {
-      this.noRunTrains = null;
-    });
-    await this.noRunTrains;
-    const saved = await (await this.checkpointStore.get()).get();
+  async savedRun(slot?: string): Promise<SavedRunInfo | null> {
+    // One wait however often the Train view asks (each visit to it does). A named slot's owner (the
+    // guided run, whose two runs train at once) asks without waiting: the wait would last as long
+    // as its other run trains.
+    if (slot === undefined) {
+      this.noRunTrains ??= untilNoRunTrains().finally(() => {
+        this.noRunTrains = null;
+      });
+      await this.noRunTrains;
+    }
+    const saved = await (await this.checkpointStore.get()).get(slot);
     if (!saved) return null;
     let history: IterationMetrics[] = [];
     try {
@@ -278,25 +287,25 @@ export class TrainerService {
   }
 
   /** Forget the interrupted run. */
-  async discardSavedRun(): Promise<void> {
-    await (await this.checkpointStore.get()).delete();
+  async discardSavedRun(slot?: string): Promise<void> {
+    await (await this.checkpointStore.get()).delete(slot);
   }
 
   /**
    * Go on with the interrupted run from its checkpoint, with the request that started it: it ends
    * where it would have ended uninterrupted (on the same backend). Events and result as `train`'s.
    */
-  async resumeSavedRun(onEvent: (event: TrainerEvent) => void): Promise<TrainResult> {
+  async resumeSavedRun(onEvent: (event: TrainerEvent) => void, slot?: string): Promise<TrainResult> {
     const locks = webLocks();
-    if (!locks) return this.resumeClaimed(onEvent);
-    return locks.request(RESUME_LOCK, { ifAvailable: true }, async (claim) => {
+    if (!locks) return this.resumeClaimed(onEvent, slot);
+    return locks.request(slot === undefined ? RESUME_LOCK : `${RESUME_LOCK}:${slot}`, { ifAvailable: true }, async (claim) => {
       if (claim === null) throw new UsageError('the interrupted run is being resumed in another tab of this browser; it is offered again if that tab is closed before the run ends');
-      return this.resumeClaimed(onEvent);
+      return this.resumeClaimed(onEvent, slot);
     });
   }
 
-  private async resumeClaimed(onEvent: (event: TrainerEvent) => void): Promise<TrainResult> {
-    const saved = await (await this.checkpointStore.get()).get();
+  private async resumeClaimed(onEvent: (event: TrainerEvent) => void, slot?: string): Promise<TrainResult> {
+    const saved = await (await this.checkpointStore.get()).get(slot);
     if (!saved) throw new UsageError('there is no interrupted run to resume in this browser');
     let checkpoint: TrainCheckpoint;
     try {
@@ -370,7 +379,7 @@ export class TrainerService {
         // exported). Forgotten before the lock is let go, so a tab waiting for the lock never offers it.
         await this.checkpointStore
           .get()
-          .then((store) => store.delete())
+          .then((store) => store.delete(request.checkpointSlot))
           .catch(() => undefined);
         return outcome;
       });
@@ -408,7 +417,7 @@ export class TrainerService {
       bytes: encodeCheckpoint(checkpoint),
     };
     try {
-      await (await this.checkpointStore.get()).put(saved);
+      await (await this.checkpointStore.get()).put(saved, request.checkpointSlot);
       onEvent({ kind: 'checkpoint', iteration: progress.iteration, savedAt: checkpoint.savedAt });
     } catch (error) {
       onEvent({ kind: 'checkpoint-failed', message: `the run could not be saved to this browser (${errorMessage(error)}); it trains on, but a reload would lose it` });

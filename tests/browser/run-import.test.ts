@@ -6,7 +6,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { heldOutData, trainingData } from '../../src/app/runs/run-charts.ts';
 import { parseRunFile, PAPER_REPORT_KIND, type RunData } from '../../src/app/runs/run-file.ts';
-import { RunLibrary } from '../../src/app/runs/run-library.ts';
+import { openDB } from 'idb';
+import { RunLibrary, type StoredRun } from '../../src/app/runs/run-library.ts';
 
 const evalResult = (successRate: number, episodes = 20) => ({ split: 'test', episodes, successRate, meanScore: 100 * successRate, meanSteps: 4.5, actionsDigest: 'ab'.repeat(32) });
 
@@ -148,5 +149,61 @@ describe('the run library (real IndexedDB)', () => {
     await reopened.delete(listed[0]!.id);
     expect((await reopened.list()).map((r) => r.label)).toEqual(['b']);
     reopened.close();
+  });
+});
+
+describe('the run library keeps policies and distinct names (real IndexedDB)', () => {
+  const name = `test-runs-policies-${Date.now()}`;
+  const old = `test-runs-v1-${Date.now()}`;
+  afterAll(async () => {
+    await RunLibrary.destroy(name);
+    await RunLibrary.destroy(old);
+  });
+
+  const runOf = (seed: number): RunData => {
+    const parsed = parseRunFile(`${seed}.json`, json(trainResult(seed)));
+    if (!parsed.ok) throw new Error('fixtures must parse');
+    return parsed.runs[0]!.run;
+  };
+
+  it('keeps a run\'s policy beside it (read only when asked), numbers a label already taken, and deletes both', async () => {
+    const library = await RunLibrary.open(name);
+    const policy = Uint8Array.from([68, 71, 80, 70, 1, 2, 3]);
+    const { added } = await library.add([
+      { label: 'shop GRPO dream seed 1', source: 'app', fileName: null, run: runOf(1), policy },
+      { label: 'shop GRPO dream seed 1', source: 'app', fileName: null, run: runOf(2), policy: null },
+    ]);
+    expect(added.map((r) => [r.label, r.policyBytes])).toEqual([['shop GRPO dream seed 1', 7], ['shop GRPO dream seed 1 #2', undefined]]);
+    const more = await library.add([{ label: 'shop GRPO dream seed 1', source: 'file', fileName: 'x.json', run: runOf(3) }]);
+    expect(more.added[0]?.label).toBe('shop GRPO dream seed 1 #3');
+    library.close();
+
+    const reopened = await RunLibrary.open(name);
+    const listed = await reopened.list();
+    expect(new Set(listed.map((r) => r.label)).size).toBe(3);
+    // Listing never carries the weights.
+    expect(listed.every((r) => !('policy' in r))).toBe(true);
+    expect(await reopened.policy(added[0]!.id)).toEqual(policy);
+    expect(await reopened.policy(added[1]!.id)).toBeNull();
+    expect((await reopened.get(added[0]!.id))?.label).toBe('shop GRPO dream seed 1');
+    await reopened.delete(added[0]!.id);
+    expect(await reopened.policy(added[0]!.id)).toBeNull();
+    expect(await reopened.get(added[0]!.id)).toBeUndefined();
+    reopened.close();
+  });
+
+  it('opens a library of the first version: its runs load, without a policy, and two alike get distinct names', async () => {
+    const v1 = await openDB(old, 1, { upgrade(db) { db.createObjectStore('runs', { keyPath: 'id' }).createIndex('fingerprint', 'fingerprint'); } });
+    const stored = (id: string, addedAt: number, seed: number): StoredRun => ({ id, label: 'shop PPO real seed 1', source: 'app', fileName: null, addedAt, fingerprint: `f${seed}`, run: runOf(seed) });
+    await v1.put('runs', stored('run-b', 2, 2));
+    await v1.put('runs', stored('run-a', 1, 1));
+    v1.close();
+
+    const library = await RunLibrary.open(old);
+    const listed = await library.list();
+    expect(listed.map((r) => [r.id, r.label, r.policyBytes])).toEqual([['run-a', 'shop PPO real seed 1', undefined], ['run-b', 'shop PPO real seed 1 #2', undefined]]);
+    expect(await library.policy('run-a')).toBeNull();
+    expect(listed[1]?.run).toEqual(runOf(2));
+    library.close();
   });
 });

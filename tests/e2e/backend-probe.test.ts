@@ -23,8 +23,8 @@ describe('the backend probe in the Train view', () => {
     expect(await page.getByLabel('Backend', { exact: true }).inputValue()).toBe('auto');
     await page.getByRole('button', { name: 'Start', exact: true }).click();
 
-    await expect.poll(() => page.getByTestId('backend').textContent(), { timeout: 120_000 }).toMatch(/^Backend: (webgpu|wasm|cpu)$/);
-    const chosen = (await page.getByTestId('backend').textContent())?.replace('Backend: ', '');
+    await expect.poll(() => page.getByTestId('backend').textContent(), { timeout: 120_000 }).toMatch(/^Using (webgpu|wasm|cpu): the fastest here \(/);
+    const chosen = /^Using (\w+)/.exec((await page.getByTestId('backend').textContent()) ?? '')?.[1];
     const figures = await page.getByTestId('probe-figure').evaluateAll((spans) => spans.map((s) => ({ backend: s.getAttribute('data-backend'), cost: s.getAttribute('data-cost') })));
     // Every backend this Chromium offers was tried: webgpu (SwiftShader here), wasm and cpu.
     expect(figures.map((f) => f.backend).sort()).toEqual(['cpu', 'wasm', 'webgpu']);

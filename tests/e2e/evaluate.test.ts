@@ -77,6 +77,12 @@ describe('the Evaluate view, driven by a person in Chromium', () => {
     expect(headerText).toContain('webgpu');
     expect(headerText).toContain('4,321');
     expect(headerText).toMatch(/success 25\.0%/);
+    // What the figure counts and where, the score as a person reads it.
+    expect(await page.getByTestId('policy-evaluation').textContent()).toBe('success 25.0%, mean score 41.5 of 100, on 20 episodes of the test split in the real shop environment');
+    // A fresh browser keeps no run: the list of kept policies says where they come from.
+    expect(await page.getByTestId('stored-empty').textContent()).toMatch(/No run kept in this browser has a policy yet\. Every run the Train view or the guided run \(Start\) finishes keeps its policy/);
+    // The card's held-out result is charted (a chart, not text arrows), where evaluations here will join it.
+    await expect.poll(() => page.getByTestId('heldout-chart').locator('canvas').count(), { timeout: 30_000 }).toBe(1);
     const sha = readPolicyHeader(readFileSync(shopFile)).weightsSha256;
     expect(headerText).toContain(sha.slice(0, 12));
 
@@ -86,11 +92,11 @@ describe('the Evaluate view, driven by a person in Chromium', () => {
     const start = page.getByRole('button', { name: 'Start episode' });
     const testSize = Number(/\((\d+)\)/.exec((await page.getByLabel('Split').locator('option:checked').textContent()) ?? '')?.[1]);
     for (const [typed, said] of [['99999', 'got 99999'], ['-5', 'got -5'], ['', 'the field is empty']] as const) {
-      await page.getByLabel('Task').fill(typed);
+      await page.getByLabel('Task', { exact: true }).fill(typed);
       await expect.poll(() => page.getByTestId('eval-task-problem').textContent()).toBe(`Task: a whole number from 0 to ${(testSize - 1).toLocaleString('en-US')} (the test split has ${testSize.toLocaleString('en-US')} tasks); ${said}.`);
       expect(await start.isDisabled()).toBe(true);
     }
-    await page.getByLabel('Task').fill('3');
+    await page.getByLabel('Task', { exact: true }).fill('3');
     await expect.poll(() => page.getByTestId('eval-task-problem').count()).toBe(0);
     await start.click();
     await expect.poll(() => page.getByTestId('eval-instruction').textContent(), { timeout: 30_000 }).toMatch(/price lower than/);

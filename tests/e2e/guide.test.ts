@@ -1,65 +1,119 @@
 /**
- * A new user's first visit: the built app opens on Start, one button runs DreamGym's loop on the shop
- * with the defaults (seed, fit, dream, real, compare), each phase narrated with its progress, and the
- * end shows the dream policy judged in the real shop beside a real-mode one, and an episode where the
- * model's imagined states stand beside the real ones. The screenshot is the README's.
+ * A newcomer's path, as a person walks it in the built app: a first visit lands on Start; one button
+ * runs DreamGym's loop on the shop with the defaults, its two lanes side by side, each phase showing
+ * what it does and its time left from its first second; the end shows the dream policy and a
+ * real-mode one judged in the real shop, and an episode where the model's imagined states stand
+ * beside the real ones. The Curriculum view shows the tasks the dream chose by variance; the dream
+ * policy opens in Evaluate in one click and is judged there on more held-out tasks. A second guided
+ * run, interrupted by a reload, is offered back, resumes from where it was, and its finished summary
+ * is still there after another reload.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { GUIDE } from '../../src/jobs/guide-plan.ts';
 import { seriousViolations } from './axe.ts';
 import { ARTIFACTS, collectErrors, launch } from './browser.ts';
 
-describe('the guided first run', () => {
+const tab = (page: Page, name: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name, exact: true });
+const phaseState = (page: Page, id: string) => page.getByTestId(`guide-phase-${id}-state`).textContent();
+const EVALUATED_HERE = 20;
+
+describe('a newcomer\'s first run', () => {
   let browser: Browser;
   beforeAll(async () => { browser = await launch(); });
   afterAll(async () => { await browser?.close(); });
 
-  it('lands a first visit on Start, runs the loop with its defaults, and shows the two policies judged in the real shop', async () => {
+  it('runs the guided loop, evaluates its dream policy from the result, and resumes a second run after a reload', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1100 } });
     const errors = collectErrors(page);
     await page.goto(inject('appUrl'));
-    await expect.poll(() => page.getByRole('link', { name: 'Start' }).getAttribute('aria-current')).toBe('page');
+    await expect.poll(() => tab(page, 'Start').getAttribute('aria-current')).toBe('page');
     expect(await page.getByRole('img', { name: 'The DreamGym loop' }).count()).toBe(1);
+    // The promise it makes is the bench's figure.
+    expect(await page.getByRole('main').textContent()).toMatch(/One button runs the loop on the shop with the defaults: about [\d a-z]+ on a 2-core machine/);
 
-    // WebGPU in this headless Chromium is SwiftShader (software), minutes slower than wasm here, as in
-    // the Train view's test: a person without a GPU picks wasm in Advanced.
-    await page.getByText('Advanced').click();
+    // WebGPU in this headless Chromium is SwiftShader (software), minutes slower than wasm here: a
+    // person without a GPU picks wasm in Advanced.
+    await page.getByText('Advanced', { exact: true }).click();
     await page.getByLabel('Backend', { exact: true }).selectOption(process.env.DREAMGYM_E2E_BACKEND ?? 'wasm');
     await page.getByRole('button', { name: 'Run it on the shop' }).click();
-    // Each phase is narrated and shows its progress while it runs.
-    const seed = page.getByTestId('guide-phase-seed');
-    await expect.poll(() => seed.textContent(), { timeout: 30_000 }).toMatch(/Scripted shoppers play 300 episodes/);
-    await expect.poll(() => page.getByTestId('guide-phase-fit-state').textContent(), { timeout: 120_000 }).toBe('running');
-    await expect.poll(() => page.getByTestId('guide-phase-dream-state').textContent(), { timeout: 300_000, interval: 1000 }).toBe('running');
-    await expect.poll(() => page.getByTestId('guide-phase-dream').textContent(), { timeout: 120_000, interval: 500 }).toMatch(/[\d,]+ \/ 8,000 synthetic steps · about .* left/);
 
-    await expect.poll(() => page.getByTestId('guide-state').textContent(), { timeout: 1_200_000, interval: 2000 }).toBe('Done.');
-    for (const id of ['seed', 'fit', 'baseline', 'dream', 'real', 'compare']) expect(await page.getByTestId(`guide-phase-${id}-state`).textContent()).toBe('done');
-    // The two policies, judged the same way, side by side; each figure links to where it lives.
+    // From its first second, each running phase says what it does and how long is left.
+    await expect.poll(() => page.getByTestId('guide-phase-seed-progress').textContent(), { timeout: 10_000, interval: 200 }).toMatch(/ · about \d+ s left/);
+    expect(await page.getByTestId('guide-phase-seed').textContent()).toMatch(/Scripted shoppers play 300 episodes/);
+    // The two lanes run at once: the real-mode run trains while the dream's lane fits or dreams.
+    await expect.poll(() => phaseState(page, 'real'), { timeout: 300_000, interval: 500 }).toBe('running');
+    expect([await phaseState(page, 'fit'), await phaseState(page, 'dream')]).toContain('running');
+    await expect.poll(() => phaseState(page, 'dream'), { timeout: 300_000, interval: 500 }).toBe('running');
+    await expect.poll(() => page.getByTestId('guide-phase-dream-progress').textContent(), { timeout: 120_000, interval: 500 })
+      .toMatch(/^[\d,]+ \/ 8,000 synthetic steps inside the model · about .* left/);
+
+    await expect.poll(() => page.getByTestId('guide-state').textContent(), { timeout: 900_000, interval: 2000 }).toBe('Done.');
+    for (const id of ['seed', 'fit', 'baseline', 'dream', 'real', 'compare']) expect(await phaseState(page, id)).toBe('done');
     const dream = page.getByTestId('guide-dream');
-    const real = page.getByTestId('guide-real');
-    expect(await dream.textContent()).toMatch(new RegExp(`\\d+\\.\\d% success on ${GUIDE.evalEpisodes} real test tasks .*trained on 8,000 synthetic steps and 0 real ones`));
-    expect(await real.textContent()).toMatch(new RegExp(`\\d+\\.\\d% success on ${GUIDE.evalEpisodes} real test tasks .*trained on 8,000 real steps`));
-    expect(await page.getByTestId('guide-dream-success').getAttribute('href')).toBe('#runs');
-    // Gains are measured from the policy both runs start from.
+    expect(await dream.textContent()).toMatch(new RegExp(`\\d+\\.\\d% success on ${GUIDE.evalEpisodes} real test tasks in the shop .*trained on 8,000 synthetic steps and 0 real ones`));
+    expect(await page.getByTestId('guide-real').textContent()).toMatch(new RegExp(`\\d+\\.\\d% success on ${GUIDE.evalEpisodes} real test tasks in the shop .*trained on 8,000 real steps`));
     expect(await page.getByTestId('guide-untrained').textContent()).toMatch(new RegExp(`\\d+\\.\\d% success on ${GUIDE.evalEpisodes} real test tasks`));
     expect(await page.getByTestId('guide-dream-gain').textContent()).toMatch(/^[+−]\d+\.\d points$/);
     expect(await page.getByTestId('guide-real-gain').textContent()).toMatch(/^[+−]\d+\.\d points$/);
-    // The imagined episode: at least a step, the model's state beside the shop's.
+    expect(await page.getByTestId('guide-backend-note').textContent()).toMatch(/^Using wasm: chosen under Advanced\.$/);
     const rows = page.getByTestId('guide-comparison').locator('tbody tr');
     expect(await rows.count()).toBeGreaterThan(0);
     expect(await rows.first().locator('td').nth(2).textContent()).toMatch(/page/);
-    expect(await rows.first().locator('td').nth(3).textContent()).toMatch(/page/);
     await page.screenshot({ path: `${ARTIFACTS}/guide-done.png`, fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
+    const dreamSuccess = (await page.getByTestId('guide-dream-success').textContent()) ?? '';
 
-    // The runs are kept for the Runs view; a later visit lands on Play.
-    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Runs' }).click();
-    await expect.poll(() => page.getByRole('row').count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+    // The Curriculum view shows the dream's curriculum: tasks chosen by their outcome variance.
+    await tab(page, 'Curriculum').click();
+    await expect.poll(() => page.getByTestId('curriculum-summary').textContent(), { timeout: 30_000 }).toMatch(/variance of the success \(0 or 1\)/);
+    const slots = (await page.getByTestId('curriculum-last-iteration').textContent()) ?? '';
+    expect(Number(/(\d+) task slots by variance/.exec(slots)?.[1])).toBeGreaterThan(0);
+
+    // The dream policy opens in Evaluate in one click, and is judged there on more held-out tasks.
+    await tab(page, 'Start').click();
+    await page.getByTestId('guide-dream-evaluate').click();
+    await expect.poll(() => tab(page, 'Evaluate').getAttribute('aria-current')).toBe('page');
+    await expect.poll(() => page.getByTestId('policy-source').textContent(), { timeout: 30_000 }).toMatch(/^of the run shop GRPO dream/);
+    await page.getByLabel('Held-out tasks', { exact: true }).fill(String(EVALUATED_HERE));
+    await page.getByRole('button', { name: `Evaluate on ${EVALUATED_HERE} held-out tasks` }).click();
+    await expect.poll(() => page.getByTestId('heldout-result').textContent(), { timeout: 120_000 })
+      .toMatch(new RegExp(`^Success \\d+\\.\\d% \\(\\d+ of ${EVALUATED_HERE} held-out test tasks\\) in the real shop environment`));
+    await expect.poll(() => page.getByTestId('heldout-chart').locator('canvas').count()).toBe(1);
+
+    // A second guided run, interrupted by a reload while it dreams, is offered back and resumes.
+    await tab(page, 'Start').click();
+    await page.getByRole('button', { name: 'Run it again' }).click();
+    await expect.poll(() => phaseState(page, 'dream'), { timeout: 300_000, interval: 500 }).toBe('running');
+    const fitTook = await page.getByTestId('guide-phase-fit-seconds').getAttribute('data-seconds');
+    await page.reload();
+    await expect.poll(() => page.getByTestId('guide-state').textContent(), { timeout: 30_000 }).toBe('Interrupted.');
+    expect(await phaseState(page, 'seed')).toBe('done');
+    expect(await phaseState(page, 'fit')).toBe('done');
+    expect(await phaseState(page, 'dream')).toBe('interrupted');
+    expect(await page.getByTestId('guide-phase-fit-seconds').getAttribute('data-seconds')).toBe(fitTook);
+    await page.getByText('Advanced', { exact: true }).click();
+    await page.getByLabel('Backend', { exact: true }).selectOption(process.env.DREAMGYM_E2E_BACKEND ?? 'wasm');
+    await page.getByRole('button', { name: 'Resume the guided run' }).click();
+    await expect.poll(() => phaseState(page, 'dream'), { timeout: 30_000 }).toBe('running');
+    // What was done is not done again.
+    expect(await phaseState(page, 'seed')).toBe('done');
+    expect(await page.getByTestId('guide-phase-fit-seconds').getAttribute('data-seconds')).toBe(fitTook);
+    await expect.poll(() => page.getByTestId('guide-state').textContent(), { timeout: 900_000, interval: 2000 }).toBe('Done.');
+
+    // The finished summary is still there after a reload.
+    await page.reload();
+    await expect.poll(() => page.getByTestId('guide-state').textContent(), { timeout: 30_000 }).toBe('Done.');
+    expect(await page.getByTestId('guide-dream-success').textContent()).toMatch(/^\d+\.\d%$/);
+    expect(await page.getByTestId('guide-comparison').locator('tbody tr').count()).toBeGreaterThan(0);
+    expect(dreamSuccess).toMatch(/^\d+\.\d%$/);
+
+    // The runs are kept for the Runs view (two per guided run); a later visit without a hash lands on Play.
+    await tab(page, 'Runs').click();
+    await expect.poll(() => page.getByTestId('runs-list').locator('tbody tr').count(), { timeout: 30_000 }).toBe(4);
     await page.goto(inject('appUrl'));
     await page.reload();
-    await expect.poll(() => page.getByRole('link', { name: 'Play' }).getAttribute('aria-current')).toBe('page');
+    await expect.poll(() => tab(page, 'Play').getAttribute('aria-current')).toBe('page');
     expect(errors).toEqual([]);
   }, 1_500_000);
 });

@@ -69,7 +69,7 @@ describe('the Curriculum and Runs views, driven by a person in Chromium', () => 
     expect(await page.getByRole('button', { name: 'Start', exact: true }).isDisabled()).toBe(true);
     await lambda.fill('0.25');
     if (BACKEND !== 'auto') {
-      await page.getByText('Advanced').click();
+      await page.getByText('Advanced', { exact: true }).click();
       await page.getByLabel('Backend', { exact: true }).selectOption(BACKEND);
     }
     await page.locator('#run-title').scrollIntoViewIfNeeded();
@@ -82,7 +82,7 @@ describe('the Curriculum and Runs views, driven by a person in Chromium', () => 
     await openTab(page, 'Curriculum');
     const table = page.getByTestId('curriculum-table');
     await expect.poll(() => table.count(), { timeout: 60_000 }).toBe(1);
-    expect(await page.getByTestId('curriculum-summary').textContent()).toMatch(/^Pool of [\d,]+ tasks, [\d,]+ generated · λ 0\.25 · generator \S+ · groups by embedding cluster \(PPO\) · as of iteration \d+/);
+    expect(await page.getByTestId('curriculum-summary').textContent()).toMatch(/^Pool of [\d,]+ tasks, [\d,]+ generated · λ 0\.25 · generator \S+ · groups by embedding cluster \(PPO\) · (.+ · )?as of iteration \d+/);
     const headers = await table.locator('thead th').allTextContents();
     expect(headers.map((h) => h.replace(/[▲▼]/g, '').trim())).toEqual(['Instruction', 'Origin', 'Parent', 'Attempts', 'Success', 'Variance', 'Difficulty', 'Policy version']);
     // Sorted by variance, most first: the top rows were attempted and have a variance.
@@ -143,6 +143,9 @@ describe('the Curriculum and Runs views, driven by a person in Chromium', () => 
     expect(cells[9]).toMatch(/^\d+\.\d% \(test, 500 ep\.\)$/);
     expect(cells[10]).toMatch(/^\d+\.\d$/);
     await expect.poll(() => page.getByTestId('runs-charts').locator('.chart canvas').count()).toBe(2);
+    // A run trained here keeps its policy: download it, or evaluate it in one click (runs-evaluate.test.ts).
+    expect(await page.getByRole('button', { name: `Evaluate the policy of ${label}` }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: `Download policy (.dgp) of ${label}` }).count()).toBe(1);
 
     // Download it: the whole TrainResult, as the CLI writes one; imported again, it is recognised.
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByRole('button', { name: `Download run ${label}` }).click()]);
@@ -172,6 +175,8 @@ describe('the Curriculum and Runs views, driven by a person in Chromium', () => 
     // Import a training run as the CLI writes it (file picker), then a paper report (drag and drop).
     await page.getByLabel('Run files (.json)').setInputFiles(FIXTURE);
     await expect.poll(() => page.getByTestId('runs-import-note').textContent(), { timeout: 30_000 }).toBe('tiny-run.json (training run): 1 run added.');
+    // A run from a file has no policy: nothing to evaluate or download.
+    expect(await page.getByRole('button', { name: 'Evaluate the policy of tiny-run' }).count()).toBe(0);
     await dropFiles(page, [{ name: 'paper-quick.json', text: paperReport() }]);
     await expect.poll(() => page.getByTestId('runs-import-note').textContent(), { timeout: 30_000 }).toBe('paper-quick.json (paper experiment report): 2 runs added.');
     expect(await list.locator('tbody tr').count()).toBe(4);

@@ -1,4 +1,6 @@
 import { useEffect } from 'preact/hooks';
+import { NOISY_EPSILON } from '../../envs/episode.ts';
+import { AGENT_HELP, describeRunKind } from './run-kind.ts';
 import { TRANSITION_SOURCES, type TransitionSource } from '../../replay/store.ts';
 import type { BufferTransition } from '../../services/replay-service.ts';
 import {
@@ -103,6 +105,13 @@ function Counts() {
   );
 }
 
+/** A run's origin in words; the agents it names, with what each is, as tooltips. */
+function MadeBy({ kind }: { kind: string }) {
+  const { text, agents } = describeRunKind(kind);
+  const help = agents.filter((a) => AGENT_HELP[a]).map((a) => `${a}: ${AGENT_HELP[a]}`).join('\n');
+  return <span title={help || kind} data-testid="run-kind">{text}</span>;
+}
+
 function Runs() {
   const runs = summary.value?.runs ?? [];
   if (runs.length === 0) return <p class="muted small">No runs yet: seed the buffer or import a file.</p>;
@@ -116,7 +125,9 @@ function Runs() {
             <tr key={run.id}>
               <th scope="row"><code>{run.id}</code></th>
               <td>{run.env}</td>
-              <td>{run.kind}</td>
+              <td class="run-kind">
+                <MadeBy kind={run.kind} />
+              </td>
               <td>{int(run.transitions)}</td>
               <td>
                 <button type="button" disabled={jobRunning.value} aria-label={`Delete run ${run.id}`}
@@ -142,7 +153,7 @@ function Seed() {
   return (
     <section class="panel" aria-labelledby="seed-title">
       <h2 id="seed-title">Seed from the scripted agents</h2>
-      <p class="muted small">Real episodes played by the oracle (it shows what success looks like) and a random agent (the mistakes a learner makes), in the mix you choose.</p>
+      <p class="muted small">Real episodes played by scripted agents, in the mix you choose: the oracle shows what success looks like, the others the mistakes and near misses a learner makes.</p>
       <form onSubmit={(e) => { e.preventDefault(); void startSeeding(); }}>
         <fieldset class="plain" disabled={jobRunning.value}>
           <legend class="visually-hidden">Seeding settings</legend>
@@ -153,13 +164,26 @@ function Seed() {
             </select>
             <label for="seed-episodes">Episodes</label>
             {numberInput('seed-episodes', seedEpisodes.value, (n) => { seedEpisodes.value = n; }, 1)}
-            <label for="seed-mix">Agent mix</label>
-            <input id="seed-mix" type="text" value={seedMix.value} spellcheck={false} aria-describedby="seed-mix-help"
-              onInput={(e) => { seedMix.value = (e.target as HTMLInputElement).value; }} />
             <label for="seed-seed">Seed</label>
             {numberInput('seed-seed', seedSeed.value, (n) => { seedSeed.value = n; }, 0)}
           </div>
-          <p id="seed-mix-help" class="muted small">Agent mix: shares per agent, like <code>oracle=0.6,random=0.4</code>.</p>
+          {/* Its own row, as wide as the panel: a mix of three agents did not fit a grid cell and was cut. */}
+          <div class="row seed-mix">
+            <label for="seed-mix">Agent mix</label>
+            <input id="seed-mix" type="text" value={seedMix.value} spellcheck={false} aria-describedby="seed-mix-help"
+              size={Math.max(24, seedMix.value.length + 2)} onInput={(e) => { seedMix.value = (e.target as HTMLInputElement).value; }} />
+          </div>
+          <div id="seed-mix-help" class="muted small">
+            <p>Shares per agent, like <code>oracle=0.4,noisy=0.3,random=0.3</code>. The agents:</p>
+            <ul class="agent-list" data-testid="seed-agents">
+              {Object.entries(AGENT_HELP).map(([agent, help]) => (
+                <li key={agent}>
+                  <code>{agent}</code>: {help}
+                  {agent === 'noisy' ? ` (with probability ${NOISY_EPSILON}): its episodes end in the near misses (another product, a wrong option) a model of the reward must learn from` : ''}.
+                </li>
+              ))}
+            </ul>
+          </div>
         </fieldset>
         {seedProblem.value && !running && <p class="muted small">{seedProblem.value}</p>}
         <div class="row">

@@ -1,9 +1,8 @@
 import { useEffect } from 'preact/hooks';
 import type { CurriculumViewRow } from '../../services/trainer-service.ts';
 import { formatNumber } from '../train/LiveChart.tsx';
-import { history, isActive, latest, runRequest, runState } from '../train/train-store.ts';
 import {
-  AUTO_REFRESH_EVERY, autoRefresh, emptyReason, error, generatedOnly, loading, PAGE, refreshCurriculum, shown, snapshot, sortBy,
+  AUTO_REFRESH_EVERY, autoRefresh, emptyReason, error, generatedOnly, isActive, iterations, latest, loading, PAGE, refreshCurriculum, shown, shownRun, snapshot, sortBy,
   sortDirection, sortKey, visibleRows, type SortKey,
 } from './curriculum-store.ts';
 
@@ -35,32 +34,67 @@ function Empty() {
   );
 }
 
+/**
+ * What the variances are computed over, and, when no task's varies, that the curriculum then
+ * chooses nothing by variance (said plainly: a column of 0.000 reads as a broken table).
+ */
+function VarianceNote() {
+  const snap = snapshot.value;
+  if (!snap) return null;
+  const { outcome, outcomeInUse } = snap.summary;
+  const measured = snap.rows.filter((r) => r.variance !== null);
+  const allZero = measured.length > 0 && measured.every((r) => r.variance === 0);
+  const dream = shownRun.value?.request.mode === 'dream';
+  const alike = dream
+    ? 'every episode of each task ended alike inside the experience model'
+    : 'every episode of each task ended alike (all solved, or all failed)';
+  return (
+    <>
+      {outcomeInUse !== outcome && (
+        <p class="small" data-testid="curriculum-fallback">
+          No task's {outcome} varies yet under the current policy ({alike}), so the variances are computed over the episodes'
+          {' '}<strong>{outcomeInUse}</strong> instead, which still tells the tasks apart.
+        </p>
+      )}
+      {allZero && (
+        <p class="warning small" data-testid="curriculum-all-zero">
+          Every task's variance is 0 so far: {alike}{outcome === 'success' && outcomeInUse === 'success' ? ', with the same return too' : ''}. So the
+          {' '}curriculum chooses no task by variance and generates no variation: it draws tasks as it would without a curriculum until outcomes differ.
+        </p>
+      )}
+    </>
+  );
+}
+
 function Summary() {
   const snap = snapshot.value;
-  const request = runRequest.value;
+  const run = shownRun.value;
+  const request = run?.request ?? null;
   const m = latest.value?.curriculum;
   return (
     <section class="panel" aria-labelledby="curriculum-title">
-      <h2 id="curriculum-title">Curriculum <span class="muted small">{request ? `${request.env} · ${request.algo.toUpperCase()} · seed ${request.seed}` : ''}</span></h2>
+      <h2 id="curriculum-title">Curriculum <span class="muted small">{request ? `${run?.guided ? 'the guided run\'s dream · ' : ''}${request.env} · ${request.algo.toUpperCase()} · seed ${request.seed}` : ''}</span></h2>
       {snap ? (
         <p data-testid="curriculum-summary">
           Pool of <strong>{int(snap.summary.pool)}</strong> tasks, <strong>{int(snap.summary.generatedInPool)}</strong> generated ·
           λ {snap.summary.lambda} · generator <code>{snap.summary.generator}</code> · groups by {snap.summary.grouping === 'task' ? 'task (GRPO)' : 'embedding cluster (PPO)'} ·
-          as of iteration {snap.iterations}
+          variance of the {snap.summary.outcomeInUse === 'return' ? 'return' : 'success (0 or 1)'} · as of iteration {snap.iterations}
           {snap.summary.generatorStats.syntheticOnly > 0 && <> · {int(snap.summary.generatorStats.syntheticOnly)} synthetic-only variations made</>}
         </p>
       ) : (
         <p class="muted" data-testid="curriculum-summary">
-          {history.value.length === 0 ? 'The table fills after the run\'s first iteration.' : 'Reading the curriculum…'}
+          {iterations.value === 0 ? 'The table fills after the run\'s first iteration.' : 'Reading the curriculum…'}
         </p>
       )}
       {m && (
-        <p class="muted small">
+        <p class="muted small" data-testid="curriculum-last-iteration">
           Last iteration: {m.byVariance} task slots by variance (mean {formatNumber(m.meanVariance)}), {m.explored} never tried, {m.generated} generated; {m.newTasks} new variations.
+          {m.byVariance === 0 && ' No slot went by variance: no task the curriculum measured had outcomes that differ.'}
         </p>
       )}
+      <VarianceNote />
       <div class="row">
-        <button type="button" onClick={() => void refreshCurriculum()} disabled={loading.value || history.value.length === 0}>
+        <button type="button" onClick={() => void refreshCurriculum()} disabled={loading.value || iterations.value === 0}>
           {loading.value ? 'Refreshing…' : 'Refresh'}
         </button>
         <label>
@@ -166,9 +200,9 @@ function Table() {
 
 export function CurriculumView() {
   // Follow the run while the view is open: every few iterations, and once more when it ends.
-  const iterations = history.value.length;
-  const state = runState.value;
-  useEffect(() => { autoRefresh(); }, [iterations, state]);
+  const count = iterations.value;
+  const active = isActive.value;
+  useEffect(() => { autoRefresh(); }, [count, active]);
   if (emptyReason.value !== null) return <Empty />;
   return (
     <>

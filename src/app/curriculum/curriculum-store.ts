@@ -1,13 +1,29 @@
 /**
  * State of the Curriculum view: a snapshot of the live (or last) run's curriculum, read from the
  * trainer worker on demand (the Refresh button, and every few iterations while the view is open
- * during a run), and how the table is sorted and filtered.
+ * during a run), and how the table is sorted and filtered. The run is the Train view's, else the
+ * guided run's dream, which trains in the same worker.
  */
 import { computed, signal } from '@preact/signals';
 import { errorMessage } from '../../core/errors.ts';
 import type { CurriculumSnapshot, CurriculumViewRow, TrainRequest } from '../../services/trainer-service.ts';
 import { trainerClient } from '../trainer-client.ts';
-import { history, isActive, runRequest, runState } from '../train/train-store.ts';
+import type { IterationMetrics } from '../../train/metrics.ts';
+import { guideDreamRun } from '../guide/guide-store.ts';
+import { history as trainHistory, isActive as trainActive, runRequest as trainRequest, runState } from '../train/train-store.ts';
+
+/** The run the view shows: the Train view's, else the guided run's dream (null: neither has started in this page). */
+export const shownRun = computed<{ request: TrainRequest; history: IterationMetrics[]; active: boolean; starting: boolean; guided: boolean } | null>(() => {
+  const request = trainRequest.value;
+  if (request) return { request, history: trainHistory.value, active: trainActive.value, starting: runState.value === 'starting', guided: false };
+  const guided = guideDreamRun.value;
+  return guided ? { ...guided, starting: guided.active && guided.history.length === 0, guided: true } : null;
+});
+const runRequest = computed(() => shownRun.value?.request ?? null);
+const history = computed(() => shownRun.value?.history ?? []);
+export const isActive = computed(() => shownRun.value?.active ?? false);
+export const latest = computed(() => history.value.at(-1) ?? null);
+export const iterations = computed(() => history.value.length);
 
 export type SortKey = 'variance' | 'successRate' | 'attempts' | 'difficulty' | 'policyVersion';
 export type SortDirection = 'ascending' | 'descending';
@@ -100,7 +116,7 @@ export function autoRefresh(): void {
     return;
   }
   const iterations = history.value.length;
-  if (iterations === 0 || runState.value === 'starting') return;
+  if (iterations === 0 || shownRun.value?.starting) return;
   const current = snapshot.value;
   if (!current || iterations - current.iterations >= (isActive.value ? AUTO_REFRESH_EVERY : 1)) void refreshCurriculum();
 }

@@ -1,5 +1,8 @@
-import { useEffect } from 'preact/hooks';
+import { useEffect, useMemo } from 'preact/hooks';
 import { FileDropZone } from '../FileDropZone.tsx';
+import { LiveChart, type ChartSeries } from '../train/LiveChart.tsx';
+import type { HeldOutEvaluation } from '../../services/policy-player.ts';
+import { cardCurve, curveColumns, hasCurve, runCurve } from './evaluate-chart.ts';
 import type { PolicyFileHeader } from '../../policy/dgp.ts';
 import { envs } from '../env-client.ts';
 import { EpisodeStatus } from '../play/EpisodeStatus.tsx';
@@ -9,8 +12,10 @@ import { Transcript } from '../play/Transcript.tsx';
 import { whyInvalid } from '../play/invalid-action.ts';
 import type { StepResult } from '../../core/types.ts';
 import {
-  busy, downloadReport, episode, episodeError, ensureEnvs, exportSafetensors, fileError, fileName, header, isDone, lastStep, loadPolicyFiles, loading,
-  observation, policyEnv, runToEnd, running, split, splitSize, startEpisode, stepOnce, steps, taskIndex, taskProblem, totalReward,
+  busy, clock, downloadReport, ensureStoredRuns, episode, episodeError, ensureEnvs, evaluateHeldOutTasks, exportSafetensors, fileError, fileName, header,
+  heldOutEpisodes, heldOutError, heldOutProblem, heldOutProgress, heldOutResults, heldOutRunning, heldOutSecondsLeft, isDone, lastStep, loadPolicyFiles,
+  loading, observation, openFromHash, openStoredRun, policyEnv, runsWithPolicy, runToEnd, running, sourceRun, split, splitSize, startEpisode, stepOnce,
+  steps, stopHeldOut, taskIndex, taskProblem, testSplit, totalReward,
 } from './evaluate-store.ts';
 
 /** Any value read from a file, as plain text (rendered by JSX as a text node, never as HTML). */
@@ -29,9 +34,51 @@ function percent(value: unknown): string {
   return typeof value === 'number' && Number.isFinite(value) ? `${(100 * value).toFixed(1)}%` : show(value);
 }
 
+/** A mean score (mean final reward × 100) as a person reads it: one decimal, out of 100. */
+function score(value: unknown): string {
+  return typeof value === 'number' && Number.isFinite(value) ? `${value.toFixed(1)} of 100` : show(value);
+}
+
+const int = (n: number) => n.toLocaleString('en-US');
+
+function duration(seconds: number): string {
+  if (seconds < 10) return `${seconds.toFixed(1)} s`;
+  const s = Math.round(seconds);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+}
+
 function localTime(value: string): string | null {
   const time = Date.parse(value);
   return Number.isNaN(time) ? null : new Date(time).toLocaleString();
+}
+
+/** The policies kept with stored runs (every run the Train view or the guided run finished): one click opens one. */
+function StoredPolicies() {
+  const list = runsWithPolicy.value;
+  const current = sourceRun.value?.id ?? '';
+  return (
+    <section class="panel" aria-labelledby="stored-title">
+      <h2 id="stored-title">Policies of your runs</h2>
+      {list.length === 0 ? (
+        <p class="muted" data-testid="stored-empty">
+          No run kept in this browser has a policy yet. Every run the <a href="#train">Train</a> view or the guided run
+          (<a href="#start">Start</a>) finishes keeps its policy, listed here and in <a href="#runs">Runs</a>.
+        </p>
+      ) : (
+        <div class="row">
+          <label for="stored-run">Run</label>
+          <select id="stored-run" value={current} disabled={loading.value || running.value || heldOutRunning.value}
+            onChange={(e) => { const id = (e.target as HTMLSelectElement).value; if (id) void openStoredRun(id); }}>
+            {current === '' && <option value="">Choose a run…</option>}
+            {list.map((r) => <option key={r.id} value={r.id}>{r.label}{r.run.eval ? ` · held-out ${(100 * r.run.eval.successRate).toFixed(1)}%` : ''}</option>)}
+          </select>
+          <span class="muted small">{list.length === 1 ? '1 run keeps a policy' : `${int(list.length)} runs keep a policy`}, newest first.</span>
+        </div>
+      )}
+    </section>
+  );
 }
 
 function DropZone() {
@@ -56,27 +103,6 @@ function DropZone() {
   );
 }
 
-/** A card's curve (`training.curve`: [transitions, success] points) as text; null when the file has none. */
-function curveText(points: unknown): string | null {
-  if (!Array.isArray(points) || points.length === 0) return null;
-  const shown = points.filter((p): p is [number, number] => Array.isArray(p) && typeof p[0] === 'number' && typeof p[1] === 'number');
-  if (shown.length === 0) return null;
-  return shown.map(([t, s]) => `${percent(s)} at ${t.toLocaleString('en-US')}`).join(' → ');
-}
-
-/** The card's curve (`training.curve`), where the file has one. */
-function CurveRows({ curve }: { curve: unknown }) {
-  const { heldOut, training } = (curve ?? {}) as { heldOut?: unknown; training?: unknown };
-  const heldOutText = curveText(heldOut);
-  const trainingText = curveText(training);
-  return (
-    <>
-      {heldOutText && <div><dt>Held-out success during training</dt><dd data-testid="policy-curve">{heldOutText} transitions</dd></div>}
-      {trainingText && <div><dt>Training success</dt><dd>{trainingText} transitions</dd></div>}
-    </>
-  );
-}
-
 function HeaderView({ h }: { h: PolicyFileHeader }) {
   const training = h.training;
   const evaluation = h.evaluation;
@@ -84,7 +110,7 @@ function HeaderView({ h }: { h: PolicyFileHeader }) {
   const sha = h.weightsSha256;
   return (
     <section class="panel" aria-labelledby="policy-title">
-      <h2 id="policy-title">Policy <span class="muted small">{fileName.value}</span></h2>
+      <h2 id="policy-title">Policy <span class="muted small" data-testid="policy-source">{sourceRun.value ? `of the run ${fileName.value ?? ''}` : fileName.value}</span></h2>
       <dl class="fields" data-testid="policy-header">
         <div><dt>Environment</dt><dd data-testid="policy-env">{h.env}</dd></div>
         <div><dt>Algorithm</dt><dd data-testid="policy-algorithm">{h.algorithm}</dd></div>
@@ -95,10 +121,9 @@ function HeaderView({ h }: { h: PolicyFileHeader }) {
         {Number(training.syntheticTransitions) > 0 && <div><dt>Synthetic transitions</dt><dd>{show(training.syntheticTransitions)}</dd></div>}
         <div><dt>Iterations</dt><dd>{show(training.iterations)}</dd></div>
         {training.seed !== undefined && <div><dt>Seed</dt><dd>{show(training.seed)}</dd></div>}
-        <div><dt>Evaluation</dt><dd>{evaluation
-          ? <>split {show(evaluation.split)}: success {percent(evaluation.successRate)}, score {show(evaluation.meanScore)} over {show(evaluation.episodes)} episodes</>
+        <div><dt>Held-out result when trained</dt><dd data-testid="policy-evaluation">{evaluation
+          ? <>success {percent(evaluation.successRate)}, mean score {score(evaluation.meanScore)}, on {show(evaluation.episodes)} episodes of the {show(evaluation.split)} split in the real {h.env} environment</>
           : <span class="muted">none recorded</span>}</dd></div>
-        <CurveRows curve={training.curve} />
         <div><dt>Hidden size</dt><dd>{show(h.architecture.hidden)}</dd></div>
         <div><dt>Weights SHA-256</dt><dd><code title={sha}>{sha.slice(0, 12)}…</code></dd></div>
       </dl>
@@ -106,6 +131,89 @@ function HeaderView({ h }: { h: PolicyFileHeader }) {
         <button type="button" onClick={() => void exportSafetensors()}>Export as safetensors</button>
         <span class="muted small">model.safetensors and config.json: weights numpy can read, and this card (see docs/training.md, "Files others can read").</span>
       </div>
+    </section>
+  );
+}
+
+/** One evaluation's figures, each saying what it counts and where. */
+function resultText(e: HeldOutEvaluation, env: string): string {
+  const r = e.result;
+  const wins = Math.round(r.successRate * r.episodes);
+  const stopped = e.stopped ? `; stopped after ${int(r.episodes)} of ${int(e.requested)} asked` : '';
+  return `Success ${(100 * r.successRate).toFixed(1)}% (${int(wins)} of ${int(r.episodes)} held-out ${r.split} tasks${stopped}) in the real ${env} environment · ` +
+    `mean score ${r.meanScore.toFixed(1)} of 100 · ${r.meanSteps.toFixed(1)} steps per episode · ${duration(e.seconds)}`;
+}
+
+function HeldOutChart({ evaluated }: { evaluated: HeldOutEvaluation | null }) {
+  const h = header.value;
+  const run = sourceRun.value;
+  const curve = useMemo(() => (run ? runCurve(run.run) : h ? cardCurve(h) : null), [run, h]);
+  const now = evaluated ? evaluated.result.successRate : null;
+  const data = useMemo(() => (curve ? curveColumns(curve, now) : null), [curve, now]);
+  if (!curve || !data) return null;
+  if (!hasCurve(curve, now)) return <p class="muted small">This policy's file carries no training curve; evaluate it to chart its held-out success.</p>;
+  const trained = curve.trainedIn === 'model' ? 'training episodes, inside the experience model' : 'training episodes, real environment';
+  const here = evaluated ? `held-out, evaluated here (real ${h?.env ?? ''}, ${int(evaluated.result.episodes)} episodes)` : 'held-out, evaluated here (real environment)';
+  const series: ChartSeries[] = [
+    { label: `success on ${trained}`, axis: 'left', color: '#3b82f6' },
+    { label: 'held-out success during training (real environment, test split)', axis: 'left', color: '#f08c00', points: true, dash: [6, 4] },
+    { label: here, axis: 'left', color: '#e03131', points: true },
+  ];
+  return (
+    <div class="charts" data-testid="heldout-chart">
+      <LiveChart key={series.map((s) => s.label).join('|')} title="Success by transitions spent" xLabel="transitions spent (real + synthetic)"
+        left={{ label: 'success', range: [0, 1] }} series={series} data={data} />
+    </div>
+  );
+}
+
+function HeldOut() {
+  const h = header.value;
+  const env = h?.env ?? '';
+  const progress = heldOutProgress.value;
+  const splitInfo = testSplit.value;
+  const results = heldOutResults.value;
+  const latest = results.at(-1) ?? null;
+  const n = heldOutEpisodes.value;
+  const left = heldOutSecondsLeft(progress, clock.value);
+  return (
+    <section class="panel" aria-labelledby="heldout-title">
+      <h2 id="heldout-title">Evaluate on held-out tasks</h2>
+      <p class="muted small">
+        The policy plays each task greedily (its most likely action at every step) in the real {env} environment, on tasks of
+        the held-out {splitInfo ? `${splitInfo.name} split (${int(splitInfo.size)} tasks)` : 'test split'} it never trained on,
+        drawn with its training seed: the evaluation a training run ends with.
+      </p>
+      <form class="row" onSubmit={(e) => { e.preventDefault(); void evaluateHeldOutTasks(); }}>
+        <label for="heldout-episodes">Held-out tasks</label>
+        <input id="heldout-episodes" type="number" min={1} max={splitInfo?.size} step={1} value={Number.isNaN(n) ? '' : n} disabled={heldOutRunning.value}
+          aria-invalid={heldOutProblem.value !== null} aria-describedby={heldOutProblem.value ? 'heldout-problem' : undefined}
+          onInput={(e) => { heldOutEpisodes.value = (e.target as HTMLInputElement).valueAsNumber; }} />
+        {progress
+          ? <button type="button" onClick={() => void stopHeldOut()}>Stop</button>
+          : <button type="submit" class="primary" disabled={heldOutProblem.value !== null || !policyEnv.value || Number.isNaN(n)}>
+            Evaluate on {Number.isInteger(n) && n > 0 ? int(n) : 'N'} held-out tasks
+          </button>}
+      </form>
+      {heldOutProblem.value && <p class="error" id="heldout-problem" data-testid="heldout-problem">{heldOutProblem.value}</p>}
+      {progress && (
+        <>
+          <label class="progress-label" for="heldout-progress" data-testid="heldout-progress">
+            Playing in the real {env} environment: {int(progress.done)} / {int(progress.total)} episodes
+            {left !== null ? <> · about {duration(left)} left</> : <> · time left known after the first episode</>}
+          </label>
+          <progress id="heldout-progress" max={progress.total} value={progress.done} />
+        </>
+      )}
+      {heldOutError.value && <p class="error" role="alert" data-testid="heldout-error">{heldOutError.value}</p>}
+      {latest && <p role="status" class="result" data-testid="heldout-result">{resultText(latest, env)}</p>}
+      {results.length > 1 && (
+        <details>
+          <summary>Earlier evaluations of this policy here ({results.length - 1})</summary>
+          <ul class="small">{results.slice(0, -1).reverse().map((r, i) => <li key={i}>{resultText(r, env)}</li>)}</ul>
+        </details>
+      )}
+      <HeldOutChart evaluated={latest} />
     </section>
   );
 }
@@ -200,21 +308,31 @@ function Episode() {
 }
 
 export function EvaluateView() {
-  useEffect(() => { void ensureEnvs(); }, []);
+  useEffect(() => {
+    void ensureEnvs();
+    void ensureStoredRuns();
+    // `#evaluate?run=<id>` (the Runs view's Evaluate) opens that run's policy, now or when the hash changes.
+    const onHash = () => openFromHash(window.location.hash);
+    onHash();
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
   const h = header.value;
   return (
     <>
+      <StoredPolicies />
       <DropZone />
       {h ? (
         <>
           <HeaderView h={h} />
+          <HeldOut />
           <EpisodeControls />
           {policyEnv.value?.actionSyntax === 'page' && (
             <LivePage titleId="eval-live-page-title" title="The live page" hint="The policy acts on this page, one step each time you ask; the state beside it is what the policy reads." />
           )}
           <Episode />
         </>
-      ) : <p class="muted">Load a policy to see what it was trained on and watch it play.</p>}
+      ) : <p class="muted">{loading.value ? 'Opening the policy…' : 'Open a policy of one of your runs, or load a file, to see what it was trained on, evaluate it on held-out tasks and watch it play.'}</p>}
     </>
   );
 }

@@ -1,9 +1,9 @@
 import { Fragment } from 'preact';
-import { BackendProbeNote } from '../BackendProbeNote.tsx';
+import { BackendNote } from '../BackendProbeNote.tsx';
 import type { NeuralFitEvent, NeuralModelInfo } from '../../services/experience-protocol.ts';
 import { formatNumber, LiveChart, type ChartSeries } from '../train/LiveChart.tsx';
 import { MAX_K, MIN_K } from '../../jobs/experience-models/retrieval-k.ts';
-import { active, busy, experienceKind, experienceModels, selectedEnv, type ExperienceKind } from './experience-state.ts';
+import { active, activeKnown, busy, experienceKind, experienceModels, selectedEnv, type ExperienceKind } from './experience-state.ts';
 import { applyExperience, applying, chooseKind, fitFromHint, httpApiKey, httpEndpoint, httpModel, kExamples, otherSettings, setK } from './experience-store.ts';
 import { chartEpochs, exportNeural, fitEnv, fitEpochs, fitNeural, fitProgress, fitState, forgetNeural, importNeuralFile, isFitting, MAX_EPOCHS, neural, neuralFileBusy, neuralFileError, stopFit, tfBackend } from './neural-store.ts';
 import { addCustomModel, cacheState, cancelLoad, chooseModel, customId, customLibUrl, customModelUrl, deleteSelectedFromCache, deleting, loadProgress, loadState, modelListState, models, selectedModel, selectedOption, shaderF16 } from './webllm-store.ts';
@@ -133,9 +133,9 @@ function NeuralFields() {
           onInput={(e) => { fitEpochs.value = (e.target as HTMLInputElement).valueAsNumber; }} />
         <button type="submit" class="primary" disabled={fitting || fileBusy}>Fit</button>
         <button type="button" disabled={fitState.value !== 'fitting'} onClick={() => void stopFit()}>Stop</button>
-        <span class="muted small" data-testid="neural-backend">tfjs backend: {tfBackend.value ?? 'starts with the first fit or load (the fastest a short probe measures)'}</span>
-        <BackendProbeNote probe={neural.value?.backendProbe} />
       </form>
+      <BackendNote testId="neural-backend" backend={tfBackend.value} probe={neural.value?.backendProbe}
+        why="named when the worker started, not measured" pending="The backend starts with the first fit or load: the fastest a short test measures here." />
       <p class="muted small">
         Learns the {env} transitions in the replay buffer (real ones only), holding out a tenth of the episodes to measure fidelity after every epoch.
         It runs in the experience worker, so the page stays usable; Stop keeps the model that was there.
@@ -302,7 +302,7 @@ export function ExperiencePicker() {
   return (
     <section class="panel" aria-labelledby="experience-title">
       <h2 id="experience-title">Experience model</h2>
-      <p class="small">In use: <strong data-testid="active-experience">{active.value.name}</strong></p>
+      <p class="small">In use: <strong data-testid="active-experience">{activeKnown.value ? active.value.name : 'checking this browser\'s saved models…'}</strong></p>
       {active.value.fallback && (
         <p class="small hint" data-testid="neural-hint">
           {active.value.fallback}{' '}

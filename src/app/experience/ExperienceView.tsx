@@ -120,7 +120,7 @@ function Episode() {
         <ModelStats />
       </section>
       <EpisodeColumns idPrefix="exp" stateTitle="The real current state" text={obs.text} actTitle="Act">
-        <ActionPanel key={obs.text} actions={obs.actions} syntax={syntax} disabled={busy.value || isDone.value} onAct={(a) => void act(a)} />
+        <ActionPanel key={obs.text} actions={obs.actions} stateText={obs.text} syntax={syntax} disabled={busy.value || isDone.value} onAct={(a) => void act(a)} />
       </EpisodeColumns>
     </>
   );
@@ -146,7 +146,7 @@ export function ExperienceView() {
       <TaskPicker />
       <Episode />
       {last && <StepComparison step={last} />}
-      {episode.value && <FidelityMeterPanel meter={meter.value} onReset={() => void resetMeter()} disabled={busy.value} />}
+      {episode.value && <FidelityMeterPanel meter={meter.value} episodeSteps={steps.value.length} onReset={() => void resetMeter()} disabled={busy.value} />}
       <StepHistory steps={steps.value} />
     </>
   );

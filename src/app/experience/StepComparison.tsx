@@ -1,5 +1,6 @@
 import { whyInvalid } from '../play/invalid-action.ts';
 import { StateView } from '../play/StateView.tsx';
+import { stateMarks } from '../play/state-diff.ts';
 import type { ExampleSummary, ExperienceStep, FidelityMeter } from '../../services/experience-protocol.ts';
 import type { EventFidelity } from '../../experience/fidelity.ts';
 
@@ -45,6 +46,8 @@ export function StepComparison({ step }: { step: ExperienceStep }) {
   // An inadmissible action is never put to the model: its failure state is not the model's failing.
   const asked = step.admissible !== null;
   const unusable = asked && !predicted.valid;
+  const imagined = stateMarks(predicted.next.text, real.observation.text);
+  const actual = stateMarks(real.observation.text, predicted.next.text);
   return (
     <section class="panel" aria-labelledby="comparison-title">
       <h2 id="comparison-title">Step {step.index}: <code>{step.action}</code></h2>
@@ -60,6 +63,12 @@ export function StepComparison({ step }: { step: ExperienceStep }) {
           <div><dt>Next state</dt><dd>{score.sameNextState ? 'exactly the real one' : 'differs from the real one'}</dd></div>
         </dl>
       )}
+      <p class="small" data-testid="state-diff-summary">
+        {imagined.differing === 0 && actual.differing === 0
+          ? 'The imagined next state is line for line the real one.'
+          : <>Marked <span class="diff-mark" aria-hidden="true">≠</span> below: {imagined.differing} of the {imagined.total} imagined lines and {actual.differing} of
+            {' '}the {actual.total} real lines have no match in the other state (lines are compared whole, wherever they are).</>}
+      </p>
       <div class="columns compare">
         <section class="panel" aria-labelledby="predicted-title" data-testid="predicted">
           <h3 id="predicted-title">Experience model <span class="muted small">{step.experience}</span></h3>
@@ -79,7 +88,7 @@ export function StepComparison({ step }: { step: ExperienceStep }) {
           )}
           <Outcome reward={predicted.reward} done={predicted.done} testId="predicted-outcome" />
           <h4>Next state</h4>
-          <StateView text={predicted.next.text} label="Predicted next state" testId="predicted-next" />
+          <StateView text={predicted.next.text} label="Predicted next state" testId="predicted-next" compareWith={real.observation.text} />
           <p class="small muted">{predicted.next.actions.length} admissible action{predicted.next.actions.length === 1 ? '' : 's'} predicted</p>
           <Examples examples={step.examples} />
         </section>
@@ -89,7 +98,7 @@ export function StepComparison({ step }: { step: ExperienceStep }) {
           {!real.info.valid && <p class="warning small" data-testid="real-invalid">The real environment did not accept the action. {whyInvalid(real)}</p>}
           <Outcome reward={real.reward} done={real.done} testId="real-outcome" />
           <h4>Next state</h4>
-          <StateView text={real.observation.text} label="Real next state" testId="real-next" />
+          <StateView text={real.observation.text} label="Real next state" testId="real-next" compareWith={predicted.next.text} />
           <p class="small muted">{real.observation.actions.length} admissible action{real.observation.actions.length === 1 ? '' : 's'}</p>
         </section>
       </div>
@@ -108,20 +117,30 @@ function Gauge({ label, value, testId, better = 'high' }: { label: string; value
   );
 }
 
-/** Running means over the scored steps since the backend was chosen (or the meter reset). */
-export function FidelityMeterPanel({ meter, onReset, disabled }: { meter: FidelityMeter | null; onReset: () => void; disabled: boolean }) {
+const stepsText = (n: number) => `${n} step${n === 1 ? '' : 's'}`;
+
+/**
+ * Running means over the scored steps since the backend was chosen (or the meter reset), which may
+ * span episodes: before this episode's first step it says so rather than show an earlier
+ * episode's means as if they were this one's.
+ */
+export function FidelityMeterPanel({ meter, episodeSteps, onReset, disabled }: { meter: FidelityMeter | null; episodeSteps: number; onReset: () => void; disabled: boolean }) {
+  const earlier = meter ? meter.steps + meter.unscored - episodeSteps : 0;
   return (
     <section class="panel" aria-labelledby="meter-title">
       <h2 id="meter-title">Fidelity meter</h2>
-      {!meter || meter.steps === 0 ? (
+      {!meter || meter.steps === 0 || episodeSteps === 0 ? (
         <p class="muted" data-testid="meter-empty">
-          No scored steps yet. Each step the model predicts from the real state and is compared with what the real environment does.
-          {meter && meter.unscored > 0 ? ` (${meter.unscored} step${meter.unscored === 1 ? '' : 's'} with an action that was not admissible, not scored.)` : ''}
+          {episodeSteps === 0 ? 'No step scored yet in this episode.' : 'No scored steps yet.'}
+          {' '}Each step the model predicts from the real state and is compared with what the real environment does.
+          {meter && meter.unscored > 0 && episodeSteps > 0 ? ` (${stepsText(meter.unscored)} with an action that was not admissible, not scored.)` : ''}
+          {meter && episodeSteps === 0 && earlier > 0 ? ` The meter keeps the ${stepsText(meter.steps)} scored in earlier episodes with this model; they show again with this episode's first step (Reset the meter to start over).` : ''}
         </p>
       ) : (
         <>
           <p class="small" data-testid="meter-summary">
             Mean over <strong data-testid="meter-steps">{meter.steps}</strong> scored step{meter.steps === 1 ? '' : 's'}
+            {earlier > 0 ? ` (${stepsText(episodeSteps)} of this episode, the rest from earlier episodes with this model)` : ''}
             {meter.unscored > 0 ? ` (${meter.unscored} not scored: action not admissible)` : ''}
             {meter.invalidOutputs > 0 ? ` · ${meter.invalidOutputs} unusable model output${meter.invalidOutputs === 1 ? '' : 's'}` : ''}.
           </p>

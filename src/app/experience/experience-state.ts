@@ -34,6 +34,8 @@ export const joinedRoom = signal<(RoomLink & { participant: string }) | null>(nu
 /** The experience model the picker shows, and the one the steps use. */
 export const experienceKind = signal<ExperienceKind>('neural');
 export const active = signal<ExperienceInfo>(DEFAULT_EXPERIENCE);
+/** The worker has said what answers (until then the picker says it is checking, not `knn`). */
+export const activeKnown = signal(false);
 /** The models the picker offers, as the experience worker derives them from the registry (empty until it answers). */
 export const experienceModels = signal<ExperienceModelSummary[]>([]);
 
@@ -53,6 +55,7 @@ export async function useExperience(choice: ExperienceViewChoice): Promise<void>
   const client = experienceClient();
   await client.chooseExperience(choice);
   active.value = await client.experienceInfo(selectedEnv.value);
+  activeKnown.value = true;
   meter.value = await client.meter();
   modelStats.value = null;
 }

@@ -67,8 +67,8 @@ export const otherSettings = signal<Record<string, Record<string, string>>>({});
 export async function openView(): Promise<void> {
   if (envs.value.length === 0) await command(async () => void (await loadEnvs()));
   if (experienceModels.value.length === 0) await command(async () => void (experienceModels.value = await experienceClient().experienceModels()));
-  await refreshCounts();
-  await refreshNeural();
+  // Side by side: the counts open the replay store, the model's answer may wait for tfjs to start.
+  await Promise.all([refreshCounts(), refreshNeural()]);
   if (experienceKind.value === 'webllm' && modelListState.value === 'idle') await listWebLlmModels();
 }
 

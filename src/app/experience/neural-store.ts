@@ -14,7 +14,7 @@ import type { NeuralEpoch, NeuralFitEvent, NeuralStatus } from '../../services/e
 import { downloadBlob } from '../download.ts';
 import { experienceClient } from '../experience-client.ts';
 import { tooLargeMessage } from '../file-size.ts';
-import { active, command, error, meter, note, selectedEnv } from './experience-state.ts';
+import { active, activeKnown, command, error, meter, note, selectedEnv } from './experience-state.ts';
 
 export type FitState = 'idle' | 'fitting' | 'stopping' | 'done' | 'stopped' | 'error';
 export { MAX_EPOCHS };
@@ -46,18 +46,33 @@ let fitStopRequested = false;
 /**
  * The chosen env's neural model and what answers there now (the neural choice is kNN where no
  * model is fitted). The worker reads saved models on the first call: a reload finds them again.
+ *
+ * The saved model's record is shown first: reading it is quick, while loading the model waits for
+ * tfjs to start in the worker (after a reload, a backend probe of several seconds, more than 16 on
+ * a machine without a GPU), and the view said "No neural model is fitted" all that time.
  */
 export async function refreshNeural(): Promise<void> {
   const env = selectedEnv.value;
   await command(async () => {
     const client = experienceClient();
-    // What answers first: it loads a saved model (starting tfjs), which the status then reports.
+    const saved = await client.neuralStatus(env);
+    if (selectedEnv.value !== env) return;
+    neural.value = saved;
+    // A saved model that is not known to be broken answers under the neural choice once loaded.
+    if (active.value.kind === 'neural' && saved.model && saved.model.problem === undefined) {
+      active.value = { kind: 'neural', name: 'neural', predictsOnPage: false };
+      activeKnown.value = true;
+    }
+    // What answers: this loads the saved model (starting tfjs), which the status then reports with its backend.
     const info = await client.experienceInfo(env);
     const status = await client.neuralStatus(env);
     if (selectedEnv.value !== env) return;
     neural.value = status;
     active.value = info;
+    activeKnown.value = true;
   });
+  // After a failure (shown in the alert) the picker shows the last answer it had rather than checking forever.
+  activeKnown.value = true;
 }
 
 /** A progress report from the worker; each epoch's last one carries its loss and held-out fidelity. */

@@ -4,11 +4,15 @@
  * policy and a real-mode policy judged side by side in the real shop, and one episode where the
  * experience model's imagined states stand beside the real ones. Every figure links to its view.
  */
-import { GUIDE, GUIDE_PHASES, type GuidePhase } from '../../jobs/guide-plan.ts';
+import { useEffect } from 'preact/hooks';
+import { GUIDE, GUIDE_MEASURED, GUIDE_PHASES, type GuidePhase } from '../../jobs/guide-plan.ts';
 import type { EvalResult } from '../../train/evaluate.ts';
 import { LoopPicture } from './LoopPicture.tsx';
 import { BackendSelect } from '../BackendSelect.tsx';
-import { clock, guideBackend, guideError, guideResult, guideState, isRunning, phases, runGuide, secondsLeft, stopGuide, type PhaseProgress } from './guide-store.ts';
+import { BackendNote } from '../BackendProbeNote.tsx';
+import { evaluateRunHash } from '../runs/runs-store.ts';
+import { diffLines } from '../play/state-diff.ts';
+import { clock, guideBackend, guideBackendUsed, guideError, guideResult, guideState, isRunning, loadGuide, phases, runGuide, secondsLeft, startOver, stopGuide, type PhaseProgress } from './guide-store.ts';
 
 const int = (n: number) => n.toLocaleString('en-US');
 const pct = (n: number) => `${(100 * n).toFixed(1)}%`;
@@ -17,19 +21,21 @@ const secs = (n: number) => (n < 60 ? `${Math.round(n)} s` : `${Math.floor(n / 6
 const STATE_TEXT: Record<PhaseProgress['state'], string> = { waiting: 'waiting', running: 'running', done: 'done', stopped: 'stopped', failed: 'failed' };
 
 function PhaseRow({ phase, progress }: { phase: GuidePhase; progress: PhaseProgress }) {
-  const left = secondsLeft(progress, clock.value);
+  const left = secondsLeft(phase.id, progress, clock.value);
   const barId = `guide-progress-${phase.id}`;
+  const stateText = guideState.value === 'interrupted' && progress.state === 'stopped' ? 'interrupted' : STATE_TEXT[progress.state];
   return (
     <li class={`guide-phase phase-${progress.state}`} data-testid={`guide-phase-${phase.id}`}>
-      <h3>{phase.title} <span class="muted small" data-testid={`guide-phase-${phase.id}-state`}>{STATE_TEXT[progress.state]}</span></h3>
+      <h3>{phase.title} <span class="muted small" data-testid={`guide-phase-${phase.id}-state`}>{stateText}</span></h3>
       <p class="small">{phase.sentence} <a href={phase.view.hash}>{phase.view.label}</a></p>
       {progress.state === 'running' && (
         <>
-          <label class="progress-label small" for={barId}>
-            {int(progress.done)} / {int(progress.total)} {progress.unit}
-            {left !== null && <> · about {secs(left)} left</>}
+          <label class="progress-label small" for={barId} data-testid={`guide-phase-${phase.id}-progress`}>
+            {progress.detail || 'starting'}
+            {left !== null && <> · about {secs(left.seconds)} left{left.estimated ? ' (as measured on a 2-core machine)' : ''}</>}
           </label>
-          <progress id={barId} max={progress.total} value={progress.done} />
+          {/* Before its first report a phase's bar is indeterminate: it moves, but claims no share done. */}
+          {progress.fraction === null ? <progress id={barId} /> : <progress id={barId} max={1} value={progress.fraction} />}
         </>
       )}
       {progress.seconds !== null && progress.state !== 'running' && (
@@ -42,16 +48,19 @@ function PhaseRow({ phase, progress }: { phase: GuidePhase; progress: PhaseProgr
 /** Percentage points, signed. */
 const points = (n: number) => `${n >= 0 ? '+' : '−'}${Math.abs(100 * n).toFixed(1)} points`;
 
-function PolicyCard({ title, evaluation, spent, untrained, testId, view = '#runs' }: { title: string; evaluation: EvalResult | null; spent: string; untrained: EvalResult | null; testId: string; view?: string }) {
+function PolicyCard({ title, evaluation, spent, untrained, testId, view = '#runs', runId = null }: { title: string; evaluation: EvalResult | null; spent: string; untrained: EvalResult | null; testId: string; view?: string; runId?: string | null }) {
   return (
     <div class="guide-card" data-testid={testId}>
       <h3>{title}</h3>
       {evaluation ? (
-        <p>
-          <a href={view} class="guide-figure" data-testid={`${testId}-success`}>{pct(evaluation.successRate)}</a> success on {int(evaluation.episodes)} real
-          test tasks (score {evaluation.meanScore.toFixed(1)}), {spent}.
-          {untrained && evaluation !== untrained && <> <strong data-testid={`${testId}-gain`}>{points(evaluation.successRate - untrained.successRate)}</strong> over the untrained policy.</>}
-        </p>
+        <>
+          <p>
+            <a href={view} class="guide-figure" data-testid={`${testId}-success`}>{pct(evaluation.successRate)}</a> success on {int(evaluation.episodes)} real
+            test tasks in the shop (score {evaluation.meanScore.toFixed(1)} of 100), {spent}.
+            {untrained && evaluation !== untrained && <> <strong data-testid={`${testId}-gain`}>{points(evaluation.successRate - untrained.successRate)}</strong> over the untrained policy.</>}
+          </p>
+          {runId && <p class="small"><a href={evaluateRunHash(runId)} data-testid={`${testId}-evaluate`}>Evaluate this policy on more test tasks</a></p>}
+        </>
       ) : (
         <p class="muted">Not judged yet.</p>
       )}
@@ -73,15 +82,28 @@ function Results() {
       )}
       <div class="guide-cards">
         <PolicyCard title="Untrained" evaluation={result.untrained} spent="before any training" untrained={result.untrained} testId="guide-untrained" view="#evaluate" />
-        <PolicyCard title="Trained in the dream" evaluation={result.dream} spent={`trained on ${int(GUIDE.steps)} synthetic steps and 0 real ones`} untrained={result.untrained} testId="guide-dream" />
-        <PolicyCard title="Trained in the real shop" evaluation={result.real} spent={`trained on ${int(GUIDE.steps)} real steps`} untrained={result.untrained} testId="guide-real" />
+        <PolicyCard title="Trained in the dream" evaluation={result.dream} spent={`trained on ${int(GUIDE.steps)} synthetic steps and 0 real ones`} untrained={result.untrained} testId="guide-dream" runId={result.runIds.dream} />
+        <PolicyCard title="Trained in the real shop" evaluation={result.real} spent={`trained on ${int(GUIDE.steps)} real steps`} untrained={result.untrained} testId="guide-real" runId={result.runIds.real} />
       </div>
       <p class="muted small">
-        Both are judged the same way: greedily, in the real shop, on test tasks neither trained on. Compare their curves in <a href="#runs">Runs</a>,
-        or play either policy in <a href="#evaluate">Evaluate</a> after exporting it from <a href="#train">Train</a>.
+        All three are judged the same way: greedily, in the real shop, on {int(GUIDE.evalEpisodes)} test tasks none trained on. Both trained runs are
+        kept in <a href="#runs">Runs</a> with their policies: compare their curves there, download a policy (.dgp), or open one in Evaluate
+        to judge it on more test tasks or play it step by step.
       </p>
       {result.comparison && <Comparison instruction={result.comparison.instruction} rows={result.comparison.rows} />}
     </section>
+  );
+}
+
+/** A state's lines, those without a partner in the other state marked (≠), wherever they are. */
+function MarkedState({ lines, marks, label }: { lines: readonly string[]; marks: readonly boolean[]; label: string }) {
+  const differing = marks.filter(Boolean).length;
+  return (
+    <pre class="state small" tabIndex={0} aria-label={`${label}${differing > 0 ? ` (${differing} line${differing === 1 ? '' : 's'} differ)` : ''}`}>
+      {lines.map((line, i) => (
+        <span key={i} class={marks[i] ? 'differs' : undefined}>{marks[i] ? '≠ ' : ''}{line}{'\n'}</span>
+      ))}
+    </pre>
   );
 }
 
@@ -91,7 +113,7 @@ function Comparison({ instruction, rows }: { instruction: string; rows: NonNulla
       <h3>Imagined against real, step by step</h3>
       <p class="small">
         The dream policy plays “{instruction}” in the real shop. At each step the <a href="#experience">experience model</a> is asked what
-        the action will do, from the same real state.
+        the action will do, from the same real state. Lines that differ between the two are marked ≠.
       </p>
       <div class="table-scroll">
         <table class="guide-comparison" data-testid="guide-comparison">
@@ -99,15 +121,20 @@ function Comparison({ instruction, rows }: { instruction: string; rows: NonNulla
             <tr><th scope="col">Step</th><th scope="col">Action</th><th scope="col">The model imagined</th><th scope="col">The shop did</th><th scope="col">Next-state F1</th></tr>
           </thead>
           <tbody>
-            {rows.map((row) => (
-              <tr key={row.step}>
-                <td>{row.step}</td>
-                <td><code>{row.action}</code></td>
-                <td><pre class="state small" tabIndex={0} aria-label={`The state the model imagined after step ${row.step}`}>{row.imagined.text}</pre><span class="muted small">reward {row.imagined.reward.toFixed(2)}{row.imagined.done ? ' · ends' : ''}</span></td>
-                <td><pre class="state small" tabIndex={0} aria-label={`The state the shop showed after step ${row.step}`}>{row.real.text}</pre><span class="muted small">reward {row.real.reward.toFixed(2)}{row.real.done ? ' · ends' : ''}</span></td>
-                <td>{row.nextStateF1 === null ? '—' : row.nextStateF1.toFixed(2)}</td>
-              </tr>
-            ))}
+            {rows.map((row) => {
+              const imagined = row.imagined.text.split('\n');
+              const real = row.real.text.split('\n');
+              const marks = diffLines(imagined, real);
+              return (
+                <tr key={row.step}>
+                  <td>{row.step}</td>
+                  <td><code>{row.action}</code></td>
+                  <td><MarkedState lines={imagined} marks={marks.a} label={`The state the model imagined after step ${row.step}`} /><span class="muted small">reward {row.imagined.reward.toFixed(2)}{row.imagined.done ? ' · ends' : ''}</span></td>
+                  <td><MarkedState lines={real} marks={marks.b} label={`The state the shop showed after step ${row.step}`} /><span class="muted small">reward {row.real.reward.toFixed(2)}{row.real.done ? ' · ends' : ''}</span></td>
+                  <td>{row.nextStateF1 === null ? '—' : row.nextStateF1.toFixed(2)}</td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       </div>
@@ -115,8 +142,12 @@ function Comparison({ instruction, rows }: { instruction: string; rows: NonNulla
   );
 }
 
+const TOTAL_MEASURED = GUIDE_MEASURED.total < 90 ? `about ${Math.round(GUIDE_MEASURED.total)} s` : `about ${secs(GUIDE_MEASURED.total)}`;
+
 export function GuideView() {
+  useEffect(() => void loadGuide(), []);
   const state = guideState.value;
+  const used = guideBackendUsed.value;
   return (
     <>
       <section class="panel" aria-labelledby="guide-title">
@@ -128,19 +159,33 @@ export function GuideView() {
         </p>
         <LoopPicture />
         <p>
-          One button runs the loop on the shop with the defaults: under two minutes on a 2-core machine with wasm (<code>npm run bench -- guide</code>). It adds {int(GUIDE.seedEpisodes)} episodes
+          One button runs the loop on the shop with the defaults: {TOTAL_MEASURED} on {GUIDE_MEASURED.machine} (<code>npm run bench -- guide</code>). It adds {int(GUIDE.seedEpisodes)} episodes
           to the <a href="#buffer">buffer</a>, replaces the shop's neural model in <a href="#experience">Experience</a>, and keeps both
           runs in <a href="#runs">Runs</a>.
         </p>
+        {state === 'interrupted' && (
+          <p class="note" data-testid="guide-interrupted">
+            The guided run was interrupted (the page was reloaded or closed). Resume goes on from there: the finished phases are kept, and the
+            training runs go on from their last checkpoint.
+          </p>
+        )}
         <div class="row">
-          <button type="button" class="primary" disabled={isRunning.value} onClick={() => void runGuide()}>
-            {state === 'idle' ? 'Run it on the shop' : 'Run it again'}
-          </button>
+          {state === 'interrupted' ? (
+            <>
+              <button type="button" class="primary" onClick={() => void runGuide({ resume: true })}>Resume the guided run</button>
+              <button type="button" onClick={() => void startOver()}>Start over</button>
+            </>
+          ) : (
+            <button type="button" class="primary" disabled={isRunning.value} onClick={() => void runGuide()}>
+              {state === 'idle' ? 'Run it on the shop' : 'Run it again'}
+            </button>
+          )}
           <button type="button" disabled={state !== 'running'} onClick={() => void stopGuide()}>Stop</button>
           <span class="muted small" role="status" data-testid="guide-state">
-            {state === 'running' ? 'Running…' : state === 'stopping' ? 'Stopping…' : state === 'done' ? 'Done.' : state === 'stopped' ? 'Stopped.' : state === 'failed' ? 'Failed.' : ''}
+            {state === 'running' ? 'Running…' : state === 'stopping' ? 'Stopping…' : state === 'done' ? 'Done.' : state === 'stopped' ? 'Stopped.' : state === 'failed' ? 'Failed.' : state === 'interrupted' ? 'Interrupted.' : ''}
           </span>
         </div>
+        {used && <BackendNote backend={used.backend} probe={used.probe} why={guideBackend.value === 'auto' ? undefined : 'chosen under Advanced'} testId="guide-backend-note" />}
         <details class="advanced">
           <summary>Advanced</summary>
           <BackendSelect id="guide-backend" value={guideBackend.value} disabled={isRunning.value} onChange={(choice) => { guideBackend.value = choice; }} />
@@ -151,6 +196,7 @@ export function GuideView() {
       {state !== 'idle' && (
         <section class="panel" aria-labelledby="guide-phases-title">
           <h2 id="guide-phases-title">The run</h2>
+          <p class="muted small">Two lanes run at once, each in a worker of its own: the dream's (buffer, model, dream run, comparison) and the real-mode comparison's (the untrained policy judged, then the real run).</p>
           <ol class="guide-phases">
             {GUIDE_PHASES.map((phase) => <PhaseRow key={phase.id} phase={phase} progress={phases.value[phase.id]} />)}
           </ol>

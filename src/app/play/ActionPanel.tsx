@@ -1,19 +1,23 @@
 import { useState } from 'preact/hooks';
 import { SEARCH_TEMPLATE, isTemplate, searchAction } from '../../core/actions.ts';
+import { actionTitles } from './action-titles.ts';
 
 interface Props {
   actions: string[];
+  /** The state the actions act on: a click on a product code shows the product's title from it. */
+  stateText?: string;
   syntax: 'web' | 'household' | 'page';
   disabled: boolean;
   onAct: (action: string) => void;
 }
 
 /** The admissible actions as buttons, a search box where the page has one, and a free command line. */
-export function ActionPanel({ actions, syntax, disabled, onAct }: Props) {
+export function ActionPanel({ actions, stateText, syntax, disabled, onAct }: Props) {
   const [query, setQuery] = useState('');
   const [command, setCommand] = useState('');
   const searchable = actions.includes(SEARCH_TEMPLATE);
   const buttons = actions.filter((a) => a !== SEARCH_TEMPLATE);
+  const titles = stateText === undefined ? new Map<string, string>() : actionTitles(stateText, buttons);
   return (
     <section class="actions" aria-label="Actions">
       {searchable && (
@@ -35,6 +39,7 @@ export function ActionPanel({ actions, syntax, disabled, onAct }: Props) {
           // A template (`type[#9 Email | ...]`) goes to the command line, to be filled in.
           <button key={action} type="button" class="action" disabled={disabled} onClick={() => (isTemplate(action) ? setCommand(action) : onAct(action))}>
             {action}
+            {titles.has(action) && <span class="action-title" data-testid="action-title"> {titles.get(action)}</span>}
           </button>
         ))}
       </div>

@@ -91,7 +91,7 @@ function Episode() {
   return (
     <>
       <EpisodeColumns idPrefix="play" stateTitle="What the agent sees" text={obs.text} actTitle="Act">
-        <ActionPanel key={obs.text} actions={obs.actions} syntax={envs.value.find((e) => e.name === ep.task.env)?.actionSyntax ?? 'web'} disabled={busy.value || isDone.value || autoplay.value} onAct={(a) => void act(a)} />
+        <ActionPanel key={obs.text} actions={obs.actions} stateText={obs.text} syntax={envs.value.find((e) => e.name === ep.task.env)?.actionSyntax ?? 'web'} disabled={busy.value || isDone.value || autoplay.value} onAct={(a) => void act(a)} />
       </EpisodeColumns>
       <Transcript entries={log.value} titleId="transcript-title" />
     </>

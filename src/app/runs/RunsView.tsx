@@ -4,7 +4,8 @@ import { LiveChart, type ChartSeries } from '../train/LiveChart.tsx';
 import { heldOutData, runStyle, trainingData } from './run-charts.ts';
 import type { StoredRun } from './run-library.ts';
 import {
-  deleteRun, downloadRun, error, importFiles, importing, importNote, importProblems, loadRuns, runs, selectAll, selected, selectedRuns, setSelected,
+  deleteRun, downloadPolicy, downloadRun, error, evaluateRunHash, importFiles, importing, importNote, importProblems, loadRuns, runs, selectAll, selected,
+  selectedRuns, setSelected,
 } from './runs-store.ts';
 
 // Every label, file name and field below came from a file or a run: JSX text children, which
@@ -62,8 +63,8 @@ function RunList() {
       <h2 id="runs-list-title">Runs <span class="muted small">{all.length === 0 ? '' : `${chosen.size} of ${all.length} compared`}</span></h2>
       {all.length === 0 ? (
         <p class="muted" data-testid="runs-empty">
-          No runs yet. Every run the <a href="#train">Train</a> view finishes is kept here, in this browser; runs from the CLI or a
-          paper experiment can be imported above.
+          No runs yet. Every run the <a href="#train">Train</a> view or the guided run (<a href="#start">Start</a>) finishes is
+          kept here, in this browser, with its policy; runs from the CLI or a paper experiment can be imported above.
         </p>
       ) : (
         <>
@@ -93,16 +94,28 @@ function RunList() {
                     <td>{r.run.env}</td>
                     <td>{r.run.mode}</td>
                     <td>{r.run.algo.toUpperCase()}</td>
-                    <td>{r.run.eval ? pct(r.run.eval.successRate) : '—'}</td>
+                    <td>{r.run.eval ? <>{pct(r.run.eval.successRate)} <span class="muted small">({int(r.run.eval.episodes)} ep.)</span></> : '—'}</td>
                     <td>{new Date(r.addedAt).toLocaleString()}</td>
                     <td class="actions">
-                      <button type="button" aria-label={`Download run ${r.label}`} onClick={() => downloadRun(r)}>Download</button>
-                      <button type="button" aria-label={`Download the curve of ${r.label} as CSV`} onClick={() => downloadRun(r, 'csv')}>CSV</button>
-                      <button type="button" aria-label={`Download the curve of ${r.label} as JSONL`} onClick={() => downloadRun(r, 'jsonl')}>JSONL</button>
-                      <button type="button" aria-label={`Delete run ${r.label}`}
-                        onClick={() => { if (window.confirm(`Delete the run “${r.label}” from this browser?`)) void deleteRun(r.id); }}>
-                        Delete
-                      </button>
+                      {(r.policyBytes ?? 0) > 0 && (
+                        <div class="run-policy-actions">
+                          <button type="button" class="primary" aria-label={`Evaluate the policy of ${r.label}`}
+                            title="Open this run's policy in the Evaluate view: evaluate it on held-out tasks, watch it play"
+                            onClick={() => { window.location.hash = evaluateRunHash(r.id); }}>Evaluate</button>
+                          <button type="button" aria-label={`Download policy (.dgp) of ${r.label}`}
+                            title="The policy this run trained, as a .dgp file (the Train view's Export writes the same)"
+                            onClick={() => void downloadPolicy(r)}>Download policy (.dgp)</button>
+                        </div>
+                      )}
+                      <div>
+                        <button type="button" aria-label={`Download run ${r.label}`} onClick={() => downloadRun(r)}>Download</button>
+                        <button type="button" aria-label={`Download the curve of ${r.label} as CSV`} onClick={() => downloadRun(r, 'csv')}>CSV</button>
+                        <button type="button" aria-label={`Download the curve of ${r.label} as JSONL`} onClick={() => downloadRun(r, 'jsonl')}>JSONL</button>
+                        <button type="button" aria-label={`Delete run ${r.label}`}
+                          onClick={() => { if (window.confirm(`Delete the run “${r.label}” from this browser?`)) void deleteRun(r.id); }}>
+                          Delete
+                        </button>
+                      </div>
                     </td>
                   </tr>
                 ))}

@@ -1,7 +1,8 @@
 /**
  * State of the Runs view as signals, and its commands: the stored runs (IndexedDB, see
- * `run-library.ts`), which of them are compared, importing files and deleting runs. The Train view
- * hands every finished run to `keepFinishedRun`.
+ * `run-library.ts`), which of them are compared, importing files and deleting runs, and each kept
+ * policy's download. The Train view and the guided run hand every finished run, with its policy,
+ * to `keepFinishedRun`; the Evaluate view opens a kept policy (`storedPolicy`, `evaluateRunHash`).
  */
 import { historyCsv, historyJsonl } from '../../train/metrics-export.ts';
 import type { IterationMetrics } from '../../train/metrics.ts';
@@ -77,15 +78,47 @@ export function finishedRunLabel(result: TrainResult, request: TrainRequest | nu
 }
 
 /**
- * Keep a run the Train view finished (or stopped), so Runs can compare it after a reload. Throws
- * when it cannot be stored; the caller says so in its own view.
+ * Keep a run the Train view or the guided run finished (or stopped), with its trained policy (the
+ * `.dgp` bytes `trainerClient().exportPolicy()` gives), so Runs can compare it after a reload and
+ * Evaluate can open its policy. Resolves with the stored run (its label made distinct from every
+ * other run's), or null when the same run was kept already. Throws when it cannot be stored; the
+ * caller says so in its own view.
  */
-export async function keepFinishedRun(result: TrainResult, request: TrainRequest | null): Promise<void> {
+export async function keepFinishedRun(result: TrainResult, request: TrainRequest | null, policy?: Uint8Array | null): Promise<StoredRun | null> {
   const checked = validateRunData(result);
   if (!checked.ok) throw new Error(`the run could not be kept for the Runs view: ${checked.problem}`);
-  const { added } = await (await openLibrary()).add([{ label: finishedRunLabel(result, request), source: 'app', fileName: null, run: checked.run }]);
+  const { added } = await (await openLibrary()).add([{ label: finishedRunLabel(result, request), source: 'app', fileName: null, run: checked.run, policy: policy ?? null }]);
   // Shown (and compared) at once if the Runs view has read the list; otherwise it is read on opening.
   if (runs.value !== null) await reload(added.map((r) => r.id));
+  return added[0] ?? null;
+}
+
+/** Where the Evaluate view opens run `id`'s policy: `#evaluate?run=<id>`. */
+export function evaluateRunHash(id: string): string {
+  return `#evaluate?run=${encodeURIComponent(id)}`;
+}
+
+/** The run a hash such as `#evaluate?run=<id>` names, or null. */
+export function runIdFromHash(hash: string): string | null {
+  const query = hash.split('?')[1];
+  if (query === undefined) return null;
+  const id = new URLSearchParams(query).get('run');
+  return id === null || id === '' ? null : id;
+}
+
+/** A stored run and its policy's bytes; throws, saying so, when the run or its policy is gone. */
+export async function storedPolicy(id: string): Promise<{ run: StoredRun; bytes: Uint8Array }> {
+  const lib = await openLibrary();
+  const run = await lib.get(id);
+  if (!run) throw new Error('that run is no longer kept in this browser (deleted, or kept in another browser); pick another in the list');
+  const bytes = await lib.policy(id);
+  if (!bytes) throw new Error(`the run “${run.label}” has no policy kept with it (runs imported from files, and runs kept before policies were, have none)`);
+  return { run, bytes };
+}
+
+/** The stored runs (read once if the Runs view has not yet), for the Evaluate view's list of kept policies. */
+export async function ensureRuns(): Promise<void> {
+  if (runs.value === null) await loadRuns();
 }
 
 const many = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
@@ -142,7 +175,7 @@ export async function deleteRun(id: string): Promise<void> {
 }
 
 /** A file name from a run's label: letters, digits, dots and dashes only. */
-export function runFileName(run: StoredRun, extension: 'json' | 'csv' | 'jsonl' = 'json'): string {
+export function runFileName(run: StoredRun, extension: 'json' | 'csv' | 'jsonl' | 'dgp' = 'json'): string {
   const base = run.label.toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80);
   return `${base || 'run'}.${extension}`;
 }
@@ -158,4 +191,14 @@ export function downloadRun(run: StoredRun, format: 'json' | 'csv' | 'jsonl' = '
       : format === 'jsonl' ? [historyJsonl(history), 'application/jsonl']
         : [`${JSON.stringify(run.run, null, 1)}\n`, 'application/json'];
   downloadBlob(new Blob([text], { type }), runFileName(run, format));
+}
+
+/** Save the policy kept with a run as the `.dgp` file the Train view's Export writes. */
+export async function downloadPolicy(run: StoredRun): Promise<void> {
+  try {
+    const { bytes } = await storedPolicy(run.id);
+    downloadBlob(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }), runFileName(run, 'dgp'));
+  } catch (e) {
+    error.value = errorMessage(e);
+  }
 }

@@ -52,6 +52,14 @@ function lastValue(column: ArrayLike<number | null | undefined> | undefined): nu
   return null;
 }
 
+/** Values a series has (not null) between two indices, inclusive. */
+export function definedPoints(column: ArrayLike<number | null | undefined> | undefined, from = 0, to = (column?.length ?? 0) - 1): number {
+  if (!column) return 0;
+  let n = 0;
+  for (let i = Math.max(0, from); i <= Math.min(to, column.length - 1); i++) if (column[i] != null) n++;
+  return n;
+}
+
 /** Legend values: under the cursor while hovering, otherwise each series' latest value. */
 function legendValue(format: (v: number) => string): uPlot.Series.Value {
   return (u, raw, seriesIdx, idx) => {
@@ -99,18 +107,30 @@ function buildOptions(props: LiveChartProps, width: number, element: HTMLElement
         width: 2,
         spanGaps: true,
         ...(s.dash ? { dash: s.dash } : {}),
-        points: { show: s.points ?? false, size: 6, stroke: s.color, fill: s.color },
+        // A line needs two points: until a series has them, its one point is drawn as a dot, so the
+        // chart is not blank after the first iteration.
+        points: { show: (u, i, i0, i1) => (s.points ?? false) || definedPoints(u.data[i], i0, i1) < 2, size: 6, stroke: s.color, fill: s.color },
         value: legendValue((v) => formatNumber(v)),
       })),
     ],
   };
 }
 
+/** What the chart's options are made of, beside the data: a change here means a new chart. */
+function chartKey(props: LiveChartProps): string {
+  return JSON.stringify([props.xLabel, props.xIntegers ?? false, props.left, props.right ?? null, props.series, props.height ?? 220]);
+}
+
 /**
- * A live uPlot chart. Created once per mount (and again when the colour scheme flips), then kept
- * current with `setData` as new points arrive and resized with its container.
+ * A live uPlot chart. Created on mount (and again when the colour scheme flips, or when its axes or
+ * series change: a dream run after a real one counts synthetic steps), then kept current with
+ * `setData` as new points arrive and resized with its container.
  */
 export function LiveChart(props: LiveChartProps) {
+  return <Chart key={chartKey(props)} {...props} />;
+}
+
+function Chart(props: LiveChartProps) {
   const container = useRef<HTMLDivElement>(null);
   const chart = useRef<uPlot | null>(null);
   const latest = useRef(props);

@@ -1,19 +1,20 @@
-import { BackendProbeNote } from '../BackendProbeNote.tsx';
+import { BackendNote } from '../BackendProbeNote.tsx';
 import { useEffect } from 'preact/hooks';
 import { ALGORITHMS, type AlgoName } from '../../rl/config.ts';
-import { envs } from '../env-client.ts';
+import { defaultSplit, envs } from '../env-client.ts';
 import { LivePage } from '../LivePage.tsx';
 import { BackendSelect } from '../BackendSelect.tsx';
 import { formatNumber, LiveChart, type ChartSeries } from './LiveChart.tsx';
 import {
-  backend, backendProbe, budgetKind, budgetTotal, budgetUsed, canExport, canStop, ensureEnvs, error, evaluating, exportCurrentPolicy, exporting,
+  backend, backendProbe, backendWhy, budgetKind, budgetTotal, budgetUsed, canExport, canStop, ensureEnvs, error, evaluating, exportCurrentPolicy, exporting,
   formAlgo, formBackend, formBudget, formCurriculum, formEnv, formEvalEpisodes, formEvalEvery, formFinalEvalEpisodes, formLambda, formMode, formProblem, formSeed, formTasks,
   formSyntheticBudget, history, isActive, latest, lossData, pauseTraining, result, resumeTraining, runRequest, runState, secondsLeft, setFormMode,
   stabilityData, startTraining, stopTraining, successData, type RunState,
   discardSavedRun, experienceLabel, formCheckpointSeconds, lastSave, loadSavedRun, resumeSavedRun, savedRun, saveProblem,
 } from './train-store.ts';
 import { kExamples } from '../experience/experience-store.ts';
-import type { AppTrainMode } from '../../services/trainer-service.ts';
+import type { AppTrainMode, TrainRequest } from '../../services/trainer-service.ts';
+import type { EvalResult } from '../../train/evaluate.ts';
 
 const STATE_TEXT: Record<RunState, string> = {
   idle: 'Not started',
@@ -33,12 +34,28 @@ const ORANGE = '#f08c00';
 const GREEN = '#2f9e44';
 const PURPLE = '#ae3ec9';
 
-const SUCCESS_SERIES: ChartSeries[] = [
-  { label: 'train success', color: BLUE, axis: 'left' },
-  { label: 'held-out success', color: GREEN, axis: 'left', points: true },
-  { label: 'train score', color: ORANGE, axis: 'right', dash: [6, 4] },
-  { label: 'held-out score', color: PURPLE, axis: 'right', dash: [6, 4], points: true },
-];
+/**
+ * Where a run's figures are measured: its training episodes in the dream (inside the experience
+ * model) or in the real environment; held-out evaluations always in the real environment.
+ */
+export function whereMeasured(request: Pick<TrainRequest, 'env' | 'mode'>): { train: string; heldOut: string; steps: string } {
+  const real = `in the real ${request.env}`;
+  return request.mode === 'dream'
+    ? { train: 'in the dream', heldOut: real, steps: 'synthetic steps (in the dream)' }
+    : { train: real, heldOut: real, steps: `real steps (in the real ${request.env})` };
+}
+
+function successSeries(request: TrainRequest): ChartSeries[] {
+  const where = whereMeasured(request);
+  return [
+    { label: `train success ${where.train}`, color: BLUE, axis: 'left' },
+    { label: `held-out success ${where.heldOut}`, color: GREEN, axis: 'left', points: true },
+    { label: `train score ${where.train}`, color: ORANGE, axis: 'right', dash: [6, 4] },
+    { label: `held-out score ${where.heldOut}`, color: PURPLE, axis: 'right', dash: [6, 4], points: true },
+  ];
+}
+/** GRPO has no value function, so no value loss: its chart and tiles leave it out. */
+const hasValueLoss = (request: TrainRequest | null) => request?.algo !== 'grpo';
 const LOSS_SERIES: ChartSeries[] = [
   { label: 'policy loss', color: BLUE, axis: 'left' },
   { label: 'value loss', color: ORANGE, axis: 'right' },
@@ -167,8 +184,10 @@ function RunForm() {
         {formProblem.value && !isActive.value && <p class="muted small">{formProblem.value}</p>}
         <div class="row">
           <button type="submit" class="primary" disabled={isActive.value || formProblem.value !== null}>Start</button>
-          <button type="button" disabled={state !== 'running'} onClick={() => void pauseTraining()}>Pause</button>
-          <button type="button" disabled={state !== 'paused'} onClick={() => void resumeTraining()}>Resume</button>
+          {/* One button: Resume only while paused (an interrupted run has its own offer above, not a second Resume here). */}
+          {state === 'paused'
+            ? <button type="button" onClick={() => void resumeTraining()}>Resume</button>
+            : <button type="button" disabled={state !== 'running'} onClick={() => void pauseTraining()}>Pause</button>}
           <button type="button" disabled={!canStop.value} onClick={() => void stopTraining()}>Stop</button>
           <button type="button" disabled={!canExport.value} onClick={() => void exportCurrentPolicy()}>
             {exporting.value ? 'Exporting…' : 'Export policy'}
@@ -215,11 +234,10 @@ function Progress() {
     <section class="panel" aria-labelledby="progress-title">
       <h2 id="progress-title">Progress</h2>
       <p class="row" role="status" aria-live="polite">
-        <span data-testid="backend">Backend: {backend.value ?? '—'}</span>
-        <BackendProbeNote probe={backendProbe.value} />
-        <span class="muted">·</span>
         <span data-testid="train-state" class={`run-state state-${runState.value}`}>{STATE_TEXT[runState.value]}</span>
       </p>
+      <BackendNote testId="backend" backend={backend.value} probe={backendProbe.value} why={backendWhy.value ?? undefined}
+        pending={runState.value === 'starting' ? 'Starting the backend (with auto: a short test picks the fastest here)…' : 'The backend is chosen when a run starts: the fastest a short test measures here, unless the form names one.'} />
       {request && (
         <>
           <label class="progress-label" for="budget-progress">
@@ -248,36 +266,83 @@ function Progress() {
   );
 }
 
+/** The final evaluation's size as the request sets it: N episodes, or every task of the held-out split. */
+function finalEvalSize(request: TrainRequest): string {
+  if (request.finalEvalEpisodes !== undefined) return `${int(request.finalEvalEpisodes)} episodes`;
+  const env = envs.value.find((e) => e.name === request.env);
+  const size = env?.splits.find((s) => s.name === defaultSplit(env))?.size;
+  return size !== undefined ? `every held-out task once (${int(size)} episodes)` : 'every held-out task once';
+}
+
+const every = (n: number) => (n === 1 ? 'after every iteration' : `every ${int(n)} iterations`);
+
+/** The latest held-out evaluation during the run, and the iteration it ran after. */
+function lastHeldOut(): { eval: EvalResult; iteration: number } | null {
+  for (let i = history.value.length - 1; i >= 0; i--) {
+    const m = history.value[i]!;
+    if (m.eval) return { eval: m.eval, iteration: m.iteration };
+  }
+  return null;
+}
+
 function LatestMetrics() {
   const m = latest.value;
-  if (!m) return null;
+  const request = runRequest.value;
+  if (!m || !request) return null;
+  const where = whereMeasured(request);
+  const held = lastHeldOut();
+  const dream = request.mode === 'dream';
   return (
-    <dl class="metrics" aria-label="Latest iteration">
-      <div><dt>train success</dt><dd>{pct(m.successRate)}</dd></div>
-      <div><dt>train score</dt><dd>{m.meanScore.toFixed(1)}</dd></div>
-      <div><dt>policy loss</dt><dd>{formatNumber(m.policyLoss)}</dd></div>
-      <div><dt>value loss</dt><dd>{formatNumber(m.valueLoss)}</dd></div>
-      <div><dt>entropy</dt><dd>{formatNumber(m.entropy)}</dd></div>
-      <div><dt>approx KL</dt><dd>{formatNumber(m.approxKl)}</dd></div>
-      {m.eval && <div><dt>held-out success</dt><dd>{pct(m.eval.successRate)}</dd></div>}
-      {m.curriculum && <div><dt>curriculum pool</dt><dd>{int(m.curriculum.pool)} tasks</dd></div>}
-      {m.curriculum && <div><dt>generated tasks this iteration</dt><dd>{int(m.curriculum.generated)}</dd></div>}
-    </dl>
+    <>
+      <dl class="metrics" aria-label="Latest iteration">
+        <div><dt>train success <span class="where">{where.train}</span></dt><dd data-testid="tile-train-success">{pct(m.successRate)}</dd></div>
+        <div><dt>train score <span class="where">{where.train}</span></dt><dd>{m.meanScore.toFixed(1)}</dd></div>
+        {held && (
+          <div>
+            <dt>held-out success <span class="where">{where.heldOut}, {int(held.eval.episodes)} episodes</span></dt>
+            <dd data-testid="tile-held-out-success">{pct(held.eval.successRate)}</dd>
+          </div>
+        )}
+        <div><dt>policy loss</dt><dd>{formatNumber(m.policyLoss)}</dd></div>
+        {hasValueLoss(request) && <div><dt>value loss</dt><dd>{formatNumber(m.valueLoss)}</dd></div>}
+        <div><dt>entropy</dt><dd>{formatNumber(m.entropy)}</dd></div>
+        <div><dt>approx KL</dt><dd>{formatNumber(m.approxKl)}</dd></div>
+        {m.curriculum && <div><dt>curriculum pool</dt><dd>{int(m.curriculum.pool)} tasks</dd></div>}
+        {m.curriculum && <div><dt>generated tasks this iteration</dt><dd>{int(m.curriculum.generated)}</dd></div>}
+      </dl>
+      <p class="muted small" data-testid="metrics-note">
+        Iteration {m.iteration}.{' '}
+        {dream
+          ? <>Train success and score are measured <strong>inside the experience model</strong>: on the episodes the policy played in the dream,
+            {' '}judged by what the model predicted (a model that rarely predicts a success keeps them low while the policy improves in the real {request.env}).{' '}</>
+          : <>Train success and score are the iteration's own training episodes in the real {request.env} (actions sampled, so they explore).{' '}</>}
+        {held
+          ? <>Held-out success is measured in the real {request.env} on tasks kept out of training: {int(held.eval.episodes)} episodes after iteration {held.iteration}
+            {' '}(a quick check {every(request.evalEvery ?? 0)}, so it moves by several points from one check to the next).{' '}</>
+          : <>Held-out success is measured in the real {request.env} on tasks kept out of training{(request.evalEvery ?? 0) > 0 ? `, ${every(request.evalEvery ?? 0)} on ${int(request.evalEpisodes ?? 0)} episodes` : ''}.{' '}</>}
+        The result at the end plays {finalEvalSize(request)}: the figure to compare runs by.
+      </p>
+    </>
   );
 }
 
 function Charts() {
-  if (!runRequest.value) return null;
-  const xLabel = `${budgetKind.value} transitions`;
+  const request = runRequest.value;
+  if (!request) return null;
+  const where = whereMeasured(request);
+  const valueLoss = hasValueLoss(request);
+  const losses = lossData.value;
   return (
     <section class="panel" aria-labelledby="charts-title">
       <h2 id="charts-title">Charts <span class="muted small">{history.value.length === 0 ? 'the first points appear after the first iteration' : ''}</span></h2>
       <div class="charts">
-        <LiveChart title="Success and score" xLabel={xLabel} data={successData.value} series={SUCCESS_SERIES}
+        <LiveChart title={request.mode === 'dream' ? 'Success and score (train: in the dream; held-out: real)' : 'Success and score'} xLabel={where.steps}
+          data={successData.value} series={successSeries(request)}
           left={{ label: 'success rate', range: [0, 1] }} right={{ label: 'score', range: [0, 100] }} />
-        <LiveChart title="Losses" xLabel={xLabel} data={lossData.value} series={LOSS_SERIES}
-          left={{ label: 'policy loss' }} right={{ label: 'value loss' }} />
-        <LiveChart title="Entropy and approximate KL" xLabel={xLabel} data={stabilityData.value} series={STABILITY_SERIES}
+        <LiveChart title={valueLoss ? 'Losses' : 'Policy loss (GRPO has no value function)'} xLabel={where.steps}
+          data={valueLoss ? losses : [losses[0], losses[1]!]} series={valueLoss ? LOSS_SERIES : LOSS_SERIES.slice(0, 1)}
+          left={{ label: 'policy loss' }} {...(valueLoss ? { right: { label: 'value loss' } } : {})} />
+        <LiveChart title="Entropy and approximate KL" xLabel={where.steps} data={stabilityData.value} series={STABILITY_SERIES}
           left={{ label: 'entropy' }} right={{ label: 'approx KL' }} />
       </div>
     </section>

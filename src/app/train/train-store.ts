@@ -71,6 +71,8 @@ export const runState = signal<RunState>('idle');
 export const backend = signal<BackendName | null>(null);
 /** How `auto` chose it: the probe's figures per backend (null when the backend was named). */
 export const backendProbe = signal<BackendProbe | null>(null);
+/** How a backend that was not measured was chosen (named under Advanced, or the one a resumed run was saved on). */
+export const backendWhy = signal<string | null>(null);
 /** The request of the run shown (the form may change while it runs). */
 export const runRequest = signal<TrainRequest | null>(null);
 /** Every iteration's metrics, in order; a new array on each iteration so views re-render. */
@@ -220,7 +222,25 @@ export async function startTraining(): Promise<void> {
     checkpointEverySeconds: formCheckpointSeconds.value,
   };
   const choice = formBackend.value;
-  await runTraining(request, [], (client) => client.init(backendPreference(choice)), (client) => client.train(request, proxy(onEvent)));
+  await runTraining(request, [], (client) => client.init(backendPreference(choice)), (client) => client.train(request, proxy(onEvent)), choice === 'auto' ? null : 'the one the form names');
+}
+
+/** The form as `request` set it, so a resumed run's settings are the ones shown. */
+export function fillForm(request: TrainRequest, backendName?: string): void {
+  formEnv.value = request.env;
+  formAlgo.value = request.algo;
+  formMode.value = request.mode ?? 'real';
+  if (request.mode === 'dream') formSyntheticBudget.value = request.syntheticBudget ?? formSyntheticBudget.value;
+  else formBudget.value = request.realBudget;
+  formSeed.value = request.seed;
+  if (request.evalEvery !== undefined) formEvalEvery.value = request.evalEvery;
+  if (request.evalEpisodes !== undefined) formEvalEpisodes.value = request.evalEpisodes;
+  formFinalEvalEpisodes.value = request.finalEvalEpisodes ?? Number.NaN;
+  formTasks.value = (request.tasks ?? []).join(', ');
+  formCurriculum.value = request.curriculum != null;
+  if (request.curriculum) formLambda.value = request.curriculum.lambda;
+  if (request.checkpointEverySeconds !== undefined) formCheckpointSeconds.value = request.checkpointEverySeconds;
+  if (backendName === 'webgpu' || backendName === 'wasm' || backendName === 'cpu') formBackend.value = backendName;
 }
 
 /**
@@ -230,17 +250,25 @@ export async function startTraining(): Promise<void> {
 export async function resumeSavedRun(): Promise<void> {
   const saved = savedRun.value;
   if (isActive.value || !saved) return;
+  fillForm(saved.request, saved.backend);
   await runTraining(
     saved.request,
     saved.history,
     (client) => client.init([saved.backend as BackendName]).catch(() => client.init()),
     (client) => client.resumeSavedRun(proxy(onEvent)),
+    'the backend the run was saved on, so it ends where it would have',
   );
 }
 
 type Client = ReturnType<typeof trainerClient>;
 
-async function runTraining(request: TrainRequest, before: IterationMetrics[], init: (client: Client) => Promise<BackendName>, start: (client: Client) => Promise<TrainResult>): Promise<void> {
+async function runTraining(
+  request: TrainRequest,
+  before: IterationMetrics[],
+  init: (client: Client) => Promise<BackendName>,
+  start: (client: Client) => Promise<TrainResult>,
+  why: string | null,
+): Promise<void> {
   runState.value = 'starting';
   runRequest.value = request;
   history.value = before;
@@ -249,6 +277,7 @@ async function runTraining(request: TrainRequest, before: IterationMetrics[], in
   error.value = null;
   backend.value = null;
   backendProbe.value = null;
+  backendWhy.value = why;
   lastSave.value = null;
   saveProblem.value = null;
   try {
@@ -277,7 +306,9 @@ async function runTraining(request: TrainRequest, before: IterationMetrics[], in
 async function keepRun(final: TrainResult, request: TrainRequest): Promise<void> {
   if (final.history.length === 0 && !final.eval) return;
   try {
-    await keepFinishedRun(final, request);
+    // Its policy is kept with it, for the Runs view's download and Evaluate; a run keeps its curve even if the export fails.
+    const policy = await trainerClient().exportPolicy().catch(() => null);
+    await keepFinishedRun(final, request, policy);
   } catch (e) {
     error.value = `The run finished, but could not be kept for the Runs view: ${errorMessage(e)}`;
   }

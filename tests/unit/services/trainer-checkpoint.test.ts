@@ -94,4 +94,28 @@ describe('the trainer service keeps the run in progress', () => {
     expect(result.stopped).toBe(false);
     expect(events.find((e) => e.kind === 'checkpoint-failed')).toMatchObject({ message: expect.stringMatching(/could not be saved to this browser \(the quota is exceeded\); it trains on/) });
   });
+
+  it('keeps a run that names a slot (the guided run\'s) apart from the Train view\'s, and resumes it from there', async () => {
+    const store = new MemoryCheckpointStore<TrainRequest>();
+    const guided: TrainRequest = { ...REQUEST, checkpointSlot: 'guide-real' };
+    let afterOne: Awaited<ReturnType<typeof store.get>>;
+    await (await service(store)).train(guided, (event) => {
+      if (event.kind === 'checkpoint' && event.iteration === 1) void store.get('guide-real').then((saved) => (afterOne ??= saved));
+    });
+    // Saved in its slot only, and forgotten there when it ended; the Train view's slot never held it.
+    expect(afterOne).toMatchObject({ iteration: 1, request: guided });
+    expect(store.saved).toBeUndefined();
+    expect(await store.get('guide-real')).toBeUndefined();
+
+    await store.put(afterOne as NonNullable<typeof afterOne>, 'guide-real');
+    const reloaded = await service(store);
+    // The Train view is offered nothing; the slot's owner is, and resumes it (to the uninterrupted
+    // digest, as the first case shows for the Train view's slot) to its end.
+    expect(await reloaded.savedRun()).toBeNull();
+    expect(await reloaded.savedRun('guide-real')).toMatchObject({ iteration: 1 });
+    const resumed = await reloaded.resumeSavedRun(() => {}, 'guide-real');
+    expect(resumed.history[0]?.iteration).toBe(1);
+    expect(resumed.eval?.episodes).toBe(REQUEST.finalEvalEpisodes);
+    expect(await store.get('guide-real')).toBeUndefined();
+  }, 120_000);
 });
