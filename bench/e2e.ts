@@ -42,8 +42,9 @@ export async function e2eBench(args: string[]): Promise<unknown> {
   try {
     const seed = await cli(['buffer', 'seed', ...common, '--episodes', String(GUIDE.seedEpisodes), '--mix', GUIDE.seedMix, '--out', buffer]);
     const fit = await cli(['experience', 'fit', ...common, '--buffer', buffer, '--out', model, '--epochs', String(GUIDE.fitEpochs)]);
-    const dream = await cli(['train', ...common, ...train, '--mode', 'dream', '--experience', 'neural', '--model', model, '--buffer', buffer, '--synthetic-budget', String(GUIDE.steps), '--curriculum', GUIDE.curriculum.dream ? 'on' : 'off']);
-    const real = await cli(['train', ...common, ...train, '--mode', 'real', '--real-budget', String(GUIDE.steps), '--curriculum', GUIDE.curriculum.real ? 'on' : 'off']);
+    const settings = (mode: 'dream' | 'real') => Object.entries(GUIDE.algoConfig[mode]).flatMap(([key, value]) => ['--set', `${key}=${value}`]);
+    const dream = await cli(['train', ...common, ...train, ...settings('dream'), '--mode', 'dream', '--experience', 'neural', '--model', model, '--buffer', buffer, '--synthetic-budget', String(GUIDE.steps), '--curriculum', GUIDE.curriculum.dream ? 'on' : 'off']);
+    const real = await cli(['train', ...common, ...train, ...settings('real'), '--mode', 'real', '--real-budget', String(GUIDE.steps), '--curriculum', GUIDE.curriculum.real ? 'on' : 'off']);
     const untrained = await cli(['train', ...common, ...train, '--mode', 'real', '--real-budget', String(GUIDE.steps), '--iterations', '0']);
     const base = success(untrained.result);
     return {

@@ -2,8 +2,8 @@
  * `npm run bench -- guide [--backend wasm|webgpu|cpu|auto] [--screenshot PATH]`: the guided first run as a new user
  * meets it. Builds the app as `npm run build` does, serves it on loopback, opens it in the system's
  * headless Chromium (a fresh profile: a first visit), runs Start's one button with the defaults
- * (jobs/guide-plan.ts) and reports the wall time of each phase as the page measured it, the whole
- * run's, and the three success rates it showed. Default backend wasm: this headless Chromium's
+ * (jobs/guide-plan.ts) and reports the wall time of each phase as the page measured it (the two
+ * lanes run at once, so the phases overlap), the whole run's, and the three success rates it showed. Default backend wasm: this headless Chromium's
  * WebGPU is SwiftShader, software, minutes slower. It also reports the peak JS heap of the page and
  * of each of its workers over the run (bench/heap-sampler.ts), the dream run's fit and GRPO included.
  * `--screenshot` saves the finished page, whole, as a PNG (the README's picture, docs/guide-run.png).
@@ -50,7 +50,8 @@ export async function guideBench(args: string[]): Promise<unknown> {
       settings: GUIDE,
       phaseSeconds: phases,
       totalSeconds: Number(wallSeconds.toFixed(1)),
-      underFiveMinutes: wallSeconds <= 300,
+      // The bar the Start view and the tutorial quote (issue 59): the whole run in at most a minute on 2 cores.
+      atMostAMinute: wallSeconds <= 60,
       success: { untrained: await success('untrained'), dream: await success('dream'), real: await success('real') },
       heap: heapFigures,
     };

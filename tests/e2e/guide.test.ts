@@ -16,6 +16,12 @@ import { ARTIFACTS, collectErrors, launch } from './browser.ts';
 
 const tab = (page: Page, name: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name, exact: true });
 const phaseState = (page: Page, id: string) => page.getByTestId(`guide-phase-${id}-state`).textContent();
+/** A running phase's progress line; otherwise its state and any alert, so a failing poll says why. */
+const progressOf = async (page: Page, id: string) => {
+  const state = await phaseState(page, id);
+  if (state === 'running') return page.getByTestId(`guide-phase-${id}-progress`).textContent({ timeout: 2000 }).catch(() => 'no progress line');
+  return `${id} ${state}: ${(await page.getByRole('alert').allTextContents()).join(' ')}`;
+};
 const EVALUATED_HERE = 20;
 
 describe('a newcomer\'s first run', () => {
@@ -39,13 +45,13 @@ describe('a newcomer\'s first run', () => {
     await page.getByRole('button', { name: 'Run it on the shop' }).click();
 
     // From its first second, each running phase says what it does and how long is left.
-    await expect.poll(() => page.getByTestId('guide-phase-seed-progress').textContent(), { timeout: 10_000, interval: 200 }).toMatch(/ · about \d+ s left/);
+    await expect.poll(() => progressOf(page, 'seed'), { timeout: 10_000, interval: 200 }).toMatch(/ · about \d+ s left/);
     expect(await page.getByTestId('guide-phase-seed').textContent()).toMatch(/Scripted shoppers play 300 episodes/);
     // The two lanes run at once: the real-mode run trains while the dream's lane fits or dreams.
     await expect.poll(() => phaseState(page, 'real'), { timeout: 300_000, interval: 500 }).toBe('running');
     expect([await phaseState(page, 'fit'), await phaseState(page, 'dream')]).toContain('running');
     await expect.poll(() => phaseState(page, 'dream'), { timeout: 300_000, interval: 500 }).toBe('running');
-    await expect.poll(() => page.getByTestId('guide-phase-dream-progress').textContent(), { timeout: 120_000, interval: 500 })
+    await expect.poll(() => progressOf(page, 'dream'), { timeout: 120_000, interval: 500 })
       .toMatch(/^[\d,]+ \/ 8,000 synthetic steps inside the model · about .* left/);
 
     await expect.poll(() => page.getByTestId('guide-state').textContent(), { timeout: 900_000, interval: 2000 }).toBe('Done.');

@@ -284,14 +284,14 @@ function TransitionItem({ t }: { t: BufferTransition }) {
       <div class="sas">
         <details>
           <summary>State: {firstLine(t.state.text)}</summary>
-          <pre class="state raw">{t.state.text}</pre>
+          <pre class="state raw" tabIndex={0}>{t.state.text}</pre>
         </details>
         <span class="arrow" aria-hidden="true">→</span>
         <span><span class="visually-hidden">Action: </span><code class="transition-action">{t.action}</code></span>
         <span class="arrow" aria-hidden="true">→</span>
         <details>
           <summary>Next state: {firstLine(t.next.text)}</summary>
-          <pre class="state raw">{t.next.text}</pre>
+          <pre class="state raw" tabIndex={0}>{t.next.text}</pre>
         </details>
       </div>
     </li>

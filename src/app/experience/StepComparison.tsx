@@ -27,11 +27,11 @@ function Examples({ examples }: { examples: readonly ExampleSummary[] }) {
             <p class="small muted">#{e.id} · run <code>{e.runId}</code> · reward {num(e.reward)}{e.done ? ' · done' : ''}</p>
             <p class="small">{e.instruction}</p>
             <div class="sas">
-              <pre class="state raw">{e.state}</pre>
+              <pre class="state raw" tabIndex={0}>{e.state}</pre>
               <span class="arrow" aria-hidden="true">→</span>
               <code>{e.action}</code>
               <span class="arrow" aria-hidden="true">→</span>
-              <pre class="state raw">{e.next}</pre>
+              <pre class="state raw" tabIndex={0}>{e.next}</pre>
             </div>
           </li>
         ))}

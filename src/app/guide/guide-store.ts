@@ -146,6 +146,7 @@ function trainRequest(mode: 'dream' | 'real'): TrainRequest {
     evalEvery: 0,
     finalEvalEpisodes: GUIDE.evalEpisodes,
     curriculum: curriculum ? { lambda: DEFAULT_CURRICULUM.lambda } : null,
+    algoConfig: GUIDE.algoConfig[mode],
     recordStats: false,
     checkpointSlot: SLOTS[mode],
   };

@@ -144,7 +144,7 @@ function Comparison() {
   return (
     <section class="panel" aria-labelledby="compare-title">
       <h2 id="compare-title">Comparison</h2>
-      <div class="table-scroll">
+      <div class="table-scroll" tabIndex={0} role="region" aria-label="The compared runs">
         <table class="counts compare-table" data-testid="runs-compare">
           <caption class="visually-hidden">The compared runs side by side</caption>
           <thead>
