@@ -32,7 +32,8 @@ describe('the Experience view, driven by a person in Chromium', () => {
 
     await page.getByRole('link', { name: 'Experience' }).click();
     await expect.poll(() => page.getByRole('link', { name: 'Experience' }).getAttribute('aria-current')).toBe('page'); // the tab follows the hash change a tick later
-    await expect.poll(() => page.getByTestId('active-experience').textContent()).toBe('knn');
+    // Until the experience worker has read this browser's saved models it says it is checking, not `knn`.
+    await expect.poll(() => page.getByTestId('active-experience').textContent(), { timeout: 30_000 }).toBe('knn');
     await expect.poll(() => page.getByTestId('buffer-note').textContent(), { timeout: 30_000 })
       .toBe(`Retrieval draws on the ${seeded.toLocaleString('en-US')} real shop transitions in the replay buffer (Buffer view).`);
 

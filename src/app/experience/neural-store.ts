@@ -58,9 +58,10 @@ export async function refreshNeural(): Promise<void> {
     const saved = await client.neuralStatus(env);
     if (selectedEnv.value !== env) return;
     neural.value = saved;
-    // A saved model that is not known to be broken answers under the neural choice once loaded.
-    if (active.value.kind === 'neural' && saved.model && saved.model.problem === undefined) {
-      active.value = { kind: 'neural', name: 'neural', predictsOnPage: false };
+    // Under the neural choice, a saved model that is not known to be broken answers once loaded,
+    // and without one kNN answers: either is known from the record alone.
+    if (active.value.kind === 'neural' && (!saved.model || saved.model.problem === undefined)) {
+      active.value = { kind: 'neural', name: saved.model ? 'neural' : 'knn', predictsOnPage: false };
       activeKnown.value = true;
     }
     // What answers: this loads the saved model (starting tfjs), which the status then reports with its backend.
