@@ -66,8 +66,9 @@ export interface DreamScriptedReport {
   successRate: { real: number; model: number };
   /**
    * Mean episode score (total reward) on each side: what PPO and GRPO optimise. A model's reward is
-   * a probability rounded to hundredths, so a success it is sure of may score 0.99 and not count as
-   * won (a win is a reward of 1).
+   * a probability rounded to hundredths: a success it is sure of may score 0.99, and counts as won
+   * inside it by the one definition of success (experience/success.ts: the model's own call, else a
+   * reward within 0.05 of 1).
    */
   meanScore: { real: number; model: number };
   /** Tasks won in the real env and inside the model, of those won in the real env. */

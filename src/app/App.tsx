@@ -50,6 +50,9 @@ function viewFromHash(): ViewId {
 }
 
 const route = signal<ViewId>(viewFromHash());
+// The view landed on goes into the address, so a reload stays on it: a first visit's Start would
+// otherwise turn into Play on reload, in the middle of the guided run.
+if (window.location.hash === '') history.replaceState(history.state, '', `#${route.value}`);
 
 export function App() {
   useEffect(() => {
