@@ -11,7 +11,7 @@ import { LoopPicture } from './LoopPicture.tsx';
 import { BackendSelect } from '../BackendSelect.tsx';
 import { BackendNote } from '../BackendProbeNote.tsx';
 import { evaluateRunHash } from '../runs/runs-store.ts';
-import { diffLines } from '../play/state-diff.ts';
+import { stateMarks } from '../play/state-diff.ts';
 import { clock, guideBackend, guideBackendUsed, guideError, guideResult, guideState, isRunning, loadGuide, phases, runGuide, secondsLeft, startOver, stopGuide, type PhaseProgress } from './guide-store.ts';
 
 const int = (n: number) => n.toLocaleString('en-US');
@@ -95,14 +95,22 @@ function Results() {
   );
 }
 
-/** A state's lines, those without a partner in the other state marked (≠), wherever they are. */
-function MarkedState({ lines, marks, label }: { lines: readonly string[]; marks: readonly boolean[]; label: string }) {
-  const differing = marks.filter(Boolean).length;
+/**
+ * A state's text with the lines that differ from `other` marked (≠), wherever they are: the
+ * Experience view's comparison (play/state-diff.ts `stateMarks`, element numbers ignored), laid on
+ * the text's own lines, one mark per non-blank line, as the state format has one header or element
+ * on each.
+ */
+function MarkedState({ text, other, label }: { text: string; other: string; label: string }) {
+  const marks = stateMarks(text, other);
+  const flags = marks.raw ?? [...marks.header, ...marks.elements];
+  let next = 0;
   return (
-    <pre class="state small" tabIndex={0} aria-label={`${label}${differing > 0 ? ` (${differing} line${differing === 1 ? '' : 's'} differ)` : ''}`}>
-      {lines.map((line, i) => (
-        <span key={i} class={marks[i] ? 'differs' : undefined}>{marks[i] ? '≠ ' : ''}{line}{'\n'}</span>
-      ))}
+    <pre class="state small" tabIndex={0} aria-label={`${label}${marks.differing > 0 ? ` (${marks.differing} line${marks.differing === 1 ? '' : 's'} differ)` : ''}`}>
+      {text.split(/\r?\n/).map((line, i) => {
+        const differs = marks.raw ? flags[i] === true : line.trim() !== '' && flags[next++] === true;
+        return <span key={i} class={differs ? 'differs' : undefined}>{differs ? '≠ ' : ''}{line}{'\n'}</span>;
+      })}
     </pre>
   );
 }
@@ -121,20 +129,15 @@ function Comparison({ instruction, rows }: { instruction: string; rows: NonNulla
             <tr><th scope="col">Step</th><th scope="col">Action</th><th scope="col">The model imagined</th><th scope="col">The shop did</th><th scope="col">Next-state F1</th></tr>
           </thead>
           <tbody>
-            {rows.map((row) => {
-              const imagined = row.imagined.text.split('\n');
-              const real = row.real.text.split('\n');
-              const marks = diffLines(imagined, real);
-              return (
-                <tr key={row.step}>
-                  <td>{row.step}</td>
-                  <td><code>{row.action}</code></td>
-                  <td><MarkedState lines={imagined} marks={marks.a} label={`The state the model imagined after step ${row.step}`} /><span class="muted small">reward {row.imagined.reward.toFixed(2)}{row.imagined.done ? ' · ends' : ''}</span></td>
-                  <td><MarkedState lines={real} marks={marks.b} label={`The state the shop showed after step ${row.step}`} /><span class="muted small">reward {row.real.reward.toFixed(2)}{row.real.done ? ' · ends' : ''}</span></td>
-                  <td>{row.nextStateF1 === null ? '—' : row.nextStateF1.toFixed(2)}</td>
-                </tr>
-              );
-            })}
+            {rows.map((row) => (
+              <tr key={row.step}>
+                <td>{row.step}</td>
+                <td><code>{row.action}</code></td>
+                <td><MarkedState text={row.imagined.text} other={row.real.text} label={`The state the model imagined after step ${row.step}`} /><span class="muted small">reward {row.imagined.reward.toFixed(2)}{row.imagined.done ? ' · ends' : ''}</span></td>
+                <td><MarkedState text={row.real.text} other={row.imagined.text} label={`The state the shop showed after step ${row.step}`} /><span class="muted small">reward {row.real.reward.toFixed(2)}{row.real.done ? ' · ends' : ''}</span></td>
+                <td>{row.nextStateF1 === null ? '—' : row.nextStateF1.toFixed(2)}</td>
+              </tr>
+            ))}
           </tbody>
         </table>
       </div>
@@ -142,7 +145,7 @@ function Comparison({ instruction, rows }: { instruction: string; rows: NonNulla
   );
 }
 
-const TOTAL_MEASURED = GUIDE_MEASURED.total < 90 ? `about ${Math.round(GUIDE_MEASURED.total)} s` : `about ${secs(GUIDE_MEASURED.total)}`;
+const TOTAL_MEASURED = `about ${secs(GUIDE_MEASURED.total)}`;
 
 export function GuideView() {
   useEffect(() => void loadGuide(), []);
