@@ -3,7 +3,7 @@
  * chart, Stop), and its `.dgx` file (export, import, forget). The model lives in the experience
  * worker; the fit's form is bounded by the fit job's spec.
  */
-import { computed, signal } from '@preact/signals';
+import { batch, computed, signal } from '@preact/signals';
 import { proxy, transfer } from 'comlink';
 import { errorMessage } from '../../core/errors.ts';
 import { DEFAULT_FIT } from '../../experience/neural/fit-settings.ts';
@@ -54,25 +54,44 @@ let fitStopRequested = false;
 export async function refreshNeural(): Promise<void> {
   const env = selectedEnv.value;
   await command(async () => {
-    const client = experienceClient();
-    const saved = await client.neuralStatus(env);
-    if (selectedEnv.value !== env) return;
-    neural.value = saved;
-    // Under the neural choice, a saved model that is not known to be broken answers once loaded,
-    // and without one kNN answers: either is known from the record alone.
-    if (active.value.kind === 'neural' && (!saved.model || saved.model.problem === undefined)) {
-      active.value = { kind: 'neural', name: saved.model ? 'neural' : 'knn', predictsOnPage: false };
-      activeKnown.value = true;
-    }
-    // What answers: this loads the saved model (starting tfjs), which the status then reports with its backend.
-    const info = await client.experienceInfo(env);
-    const status = await client.neuralStatus(env);
-    if (selectedEnv.value !== env) return;
-    neural.value = status;
-    active.value = info;
-    activeKnown.value = true;
+    if (await showSavedRecord(env)) await showWhatAnswers(env);
   });
   // After a failure (shown in the alert) the picker shows the last answer it had rather than checking forever.
+  activeKnown.value = true;
+}
+
+/**
+ * The saved model's record (quick); false when the chosen env changed meanwhile. `alongside` changes
+ * other signals in the same batch, so no render shows one change without the other.
+ */
+async function showSavedRecord(env: string, alongside: () => void = () => {}): Promise<boolean> {
+  const saved = await experienceClient().neuralStatus(env);
+  if (selectedEnv.value !== env) return false;
+  batch(() => {
+    showRecord(saved);
+    alongside();
+  });
+  return true;
+}
+
+function showRecord(saved: NeuralStatus): void {
+  neural.value = saved;
+  // Under the neural choice, a saved model that is not known to be broken answers once loaded,
+  // and without one kNN answers: either is known from the record alone.
+  if (active.value.kind === 'neural' && (!saved.model || saved.model.problem === undefined)) {
+    active.value = { kind: 'neural', name: saved.model ? 'neural' : 'knn', predictsOnPage: false };
+    activeKnown.value = true;
+  }
+}
+
+/** What answers: this loads the saved model (starting tfjs), which the status then reports with its backend. */
+async function showWhatAnswers(env: string): Promise<void> {
+  const client = experienceClient();
+  const info = await client.experienceInfo(env);
+  const status = await client.neuralStatus(env);
+  if (selectedEnv.value !== env) return;
+  neural.value = status;
+  active.value = info;
   activeKnown.value = true;
 }
 
@@ -123,9 +142,16 @@ export async function fitNeural(): Promise<void> {
     if (fitStopRequested) note.value = errorMessage(e);
     else error.value = errorMessage(e);
   }
-  // The new model (or the one kept) is read before the chart leaves the fit's own epochs.
-  await refreshNeural();
+  // The new model's record (or the one kept) is read before the chart leaves the fit's own epochs,
+  // and the fit says how it ended as soon as the record shows: the view never names the new model
+  // as the one answering while its status still shows the last epoch's progress.
+  let recordShown = false;
+  await command(async () => {
+    recordShown = await showSavedRecord(env, () => (fitState.value = outcome));
+  });
   fitState.value = outcome;
+  if (recordShown) await command(() => showWhatAnswers(env));
+  activeKnown.value = true;
   await command(async () => {
     meter.value = await experienceClient().meter();
   });
