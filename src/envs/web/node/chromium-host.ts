@@ -441,6 +441,14 @@ class ChromiumHost implements PageHost {
 /** Where the bundled sites live in the checkout (the build copies the same folder into dist/web). */
 const BUNDLED_ROOT = fileURLToPath(new URL('../../../../public/web/', import.meta.url));
 
+/** `ws://host:port` as the origin of the same server over HTTP (`http://host:port`), to compare with a site's origins. */
+function httpOrigin(url: URL): string {
+  const http = new URL(url.href);
+  if (http.protocol === 'ws:') http.protocol = 'http:';
+  else if (http.protocol === 'wss:') http.protocol = 'https:';
+  return http.origin;
+}
+
 /** A context for a site's pages: the driver in every page, and no request to an origin the site does not name. */
 async function siteContext(browser: Browser, driver: string, origins: ReadonlySet<string>, storageState?: string): Promise<BrowserContext> {
   const context = await browser.newContext({ serviceWorkers: 'block', ...(storageState !== undefined ? { storageState } : {}) });
@@ -448,6 +456,9 @@ async function siteContext(browser: Browser, driver: string, origins: ReadonlySe
     await context.addInitScript({ content: driver });
     // A page may not leave the site: navigations and requests to any other origin fail.
     await context.route((url) => !origins.has(url.origin), (route) => route.abort('blockedbyclient'));
+    // WebSockets pass by page.route: a site folder (something people clone) could otherwise talk to
+    // any other local port. One to the site's own origin (a running app's live updates) stays open.
+    await context.routeWebSocket((url) => !origins.has(httpOrigin(url)), (socket) => socket.close({ code: 1008, reason: 'a page may not leave its site' }));
     return context;
   } catch (error) {
     await context.close().catch(() => undefined);

@@ -1,10 +1,11 @@
 /**
  * A site's folder served on loopback, so its pages load as a browser loads a site (relative
  * scripts, `../shared/lib.js`, forms that post to other pages). Only GET and HEAD, only files
- * under the root; anything else is a 404 or 405 with a plain message.
+ * under the root (symbolic links followed, and refused where they lead out of it); anything else
+ * is a 404 or 405 with a plain message.
  */
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 
@@ -30,8 +31,16 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
+/** Whether `file` is `root` or under it (both absolute and resolved). */
+function inside(root: string, file: string): boolean {
+  return file === root || file.startsWith(root + path.sep);
+}
+
 export async function serveFolder(root: string): Promise<StaticServer> {
   const base = path.resolve(root);
+  // The root's own real path: the folder itself may be reached through a link.
+  const realRoot = realpath(base);
+  realRoot.catch(() => undefined);
   const server = http.createServer((request, response) => {
     const reply = (status: number, text: string): void => {
       response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
@@ -45,13 +54,16 @@ export async function serveFolder(root: string): Promise<StaticServer> {
       return reply(400, 'bad path');
     }
     const file = path.resolve(base, `.${pathname.endsWith('/') ? `${pathname}index.html` : pathname}`);
-    if (file !== base && !file.startsWith(base + path.sep)) return reply(404, 'not found');
-    stat(file).then(
-      (info) => {
-        if (!info.isFile()) return reply(404, 'not found');
+    if (!inside(base, file)) return reply(404, 'not found');
+    // Where the file really is, links followed: a link inside a cloned site folder may not reach
+    // out of it (a link to / served /etc/hostname). Links that stay inside are served.
+    Promise.all([realRoot, realpath(file)]).then(([root, real]) => (inside(root, real) ? stat(real).then((info) => ({ real, info })) : null)).then(
+      (found) => {
+        if (found === null || !found.info.isFile()) return reply(404, 'not found');
+        const { real, info } = found;
         response.writeHead(200, { 'content-type': TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream', 'content-length': info.size, 'cache-control': 'no-store' });
         if (request.method === 'HEAD') return response.end();
-        createReadStream(file).on('error', () => response.destroy()).pipe(response);
+        createReadStream(real).on('error', () => response.destroy()).pipe(response);
       },
       () => reply(404, 'not found'),
     );
