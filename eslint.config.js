@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import regexp from 'eslint-plugin-regexp';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'artifacts/', 'scratch/'] },
@@ -13,6 +14,14 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-constant-condition': ['error', { checkLoops: false }],
     },
+  },
+  {
+    // Every pattern runs in linear time: the project reads pages, files, model replies and requests
+    // it did not write, and one quadratic pattern on a long input froze the room server for 21 s.
+    // (Tests and scripts read only what they wrote themselves.)
+    files: ['src/**', 'workers/**', 'public/web/**', 'bench/**', 'experiments/**'],
+    plugins: { regexp },
+    rules: { 'regexp/no-super-linear-backtracking': 'error', 'regexp/no-super-linear-move': 'error' },
   },
   {
     // The bundled web suite's task scripts run in its pages, beside the runtime (lib/task.js) that defines `task`.

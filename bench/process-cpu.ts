@@ -5,6 +5,7 @@
  * cores, is not moved by other work on the machine (only slowed).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { trimEndOf } from '../src/core/text.ts';
 
 /** Linux's clock ticks per second for `/proc/PID/stat` times (USER_HZ, 100 on every mainstream build). */
 const TICKS_PER_SECOND = 100;
@@ -51,7 +52,7 @@ function readThreads(pid: number): Map<string, number> {
   for (const tid of ids) {
     try {
       const { name, cpuMs } = readStat(`/proc/${pid}/task/${tid}/stat`);
-      const thread = tid === String(pid) ? 'main' : name.replace(/[\s\d]+$/, '') || name;
+      const thread = tid === String(pid) ? 'main' : trimEndOf(name, ' \t0123456789') || name;
       threads.set(thread, (threads.get(thread) ?? 0) + cpuMs);
     } catch {
       // the thread ended meanwhile

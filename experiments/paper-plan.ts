@@ -232,7 +232,7 @@ export function trainArgs(env: string, preset: Preset, row: RowSpec, seed: numbe
       '--final-eval-episodes', String(preset.finalEvalEpisodes), ...row.flags, '--history', files.history, ...(files.savePolicy ? ['--out', policyFile(files.history)] : []), '--json'];
   }
   const args = ['train', ...envArgs(env, preset), '--mode', row.mode, '--algo', row.algo, '--seed', String(seed)];
-  if (row.initFrom !== undefined) args.push('--init', policyFile(files.history.replace(/[^/]*-s\d+\.json$/, `${row.initFrom}-s${seed}.json`)));
+  if (row.initFrom !== undefined) args.push('--init', policyFile(siblingHistory(files.history, `${row.initFrom}-s${seed}.json`)));
   if (row.mode === 'real') args.push('--real-budget', String(row.realBudget === 's2r-real' ? preset.s2rRealBudget : preset.realBudget));
   else {
     args.push('--synthetic-budget', String(preset.syntheticBudget), '--buffer', files.buffer);
@@ -268,4 +268,10 @@ export function selectRows(list: string | undefined, rows: readonly RowSpec[] = 
 export function setupNeeds(rows: readonly RowSpec[]): { buffer: boolean; model: boolean } {
   const model = rows.some((row) => (row.mode === 'dream' || row.mode === 's2r') && row.experience !== 'knn');
   return { buffer: model || rows.some((row) => row.mode !== 'real'), model };
+}
+
+/** The history file named `name` in the same folder as `history`, when `history` is a seed's file (`…-sN.json`); else `history` itself. */
+function siblingHistory(history: string, name: string): string {
+  const folder = history.lastIndexOf('/') + 1;
+  return /-s\d+\.json$/.test(history.slice(folder)) ? `${history.slice(0, folder)}${name}` : history;
 }

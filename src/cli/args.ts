@@ -24,7 +24,7 @@ export function requireOption(value: string | undefined, name: string, choices?:
  * left out, so the spec's own default applies.
  */
 /** A decimal number as people type one: 12, -0.5, .25, 1e-4. */
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
 
 export function numberFlags(values: Record<string, unknown>, fields: Record<string, string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -27,3 +27,20 @@ export function wordsAndBigrams(words: readonly string[]): string[] {
   for (let i = 0; i + 1 < words.length; i++) out.push(`${words[i]} ${words[i + 1]}`);
   return out;
 }
+
+/**
+ * `text` without the characters of `chars` at its end. A loop, not `/[…]+$/`: a regular expression
+ * tries a long run of them that does not end the text from each of its characters (quadratic).
+ */
+export function trimEndOf(text: string, chars: string): string {
+  let end = text.length;
+  while (end > 0 && chars.includes(text[end - 1] as string)) end--;
+  return text.slice(0, end);
+}
+
+/** `text` without the characters of `chars` at either end (see trimEndOf). */
+export function trimOf(text: string, chars: string): string {
+  let start = 0;
+  while (start < text.length && chars.includes(text[start] as string)) start++;
+  return trimEndOf(text.slice(start), chars);
+}

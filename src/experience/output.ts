@@ -94,7 +94,7 @@ function coerceScalars(raw: Record<string, unknown>, repairs: string[]): Record<
     repairs.push('"state" instead of "next_state"');
   }
   if (typeof out.actions === 'string') {
-    out.actions = out.actions.split(/\s*[;\n]\s*/).filter((a) => a !== '');
+    out.actions = out.actions.split(/[;\n]/).map((a) => a.trim()).filter((a) => a !== '');
     repairs.push('actions as one string');
   }
   return out;

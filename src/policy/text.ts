@@ -29,7 +29,7 @@ export function featureIndex(namespace: string, feature: string, dim: number): n
 
 /** The first dollar amount in a text ("$45.99", "80.00 dollars"), if any. */
 export function dollarAmount(text: string): number | null {
-  const match = /\$\s?([0-9]+(?:\.[0-9]+)?)|([0-9]+(?:\.[0-9]+)?) dollars/.exec(text.toLowerCase());
+  const match = /\$\s?([0-9]+(?:\.[0-9]+)?)|(?<![0-9.])([0-9]+(?:\.[0-9]+)?) dollars/.exec(text.toLowerCase());
   if (!match) return null;
   return Number(match[1] ?? match[2]);
 }

@@ -6,6 +6,7 @@
 import type { EpisodeStart } from '../../services/env-session.ts';
 import type { PolicyStep } from '../../services/policy-player.ts';
 import { tracedChoice, type TracedStep, type TraceReport } from '../../jobs/trace-report.ts';
+import { trimOf } from '../../core/text.ts';
 
 export interface EvaluatedEpisode {
   env: string;
@@ -57,5 +58,5 @@ export function evaluateTraceReport({ env, policy, episode, steps }: EvaluatedEp
 
 /** A file name for the report of a task (`trace-click-color-510.html`): the id's letters and digits only. */
 export function traceFileName(taskId: string): string {
-  return `trace-${taskId.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'episode'}.html`;
+  return `trace-${trimOf(taskId.replace(/[^A-Za-z0-9_-]+/g, '-'), '-').slice(0, 80) || 'episode'}.html`;
 }

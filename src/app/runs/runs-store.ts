@@ -14,6 +14,7 @@ import type { TrainRequest } from '../../services/trainer-service.ts';
 import type { TrainResult } from '../../train/trainer.ts';
 import { MAX_RUN_FILE_BYTES, parseRunFile, validateRunData } from './run-file.ts';
 import { RunLibrary, type NewRun, type StoredRun } from './run-library.ts';
+import { trimOf } from '../../core/text.ts';
 
 /** Every stored run, oldest first; null until read. */
 export const runs = signal<StoredRun[] | null>(null);
@@ -176,7 +177,7 @@ export async function deleteRun(id: string): Promise<void> {
 
 /** A file name from a run's label: letters, digits, dots and dashes only. */
 export function runFileName(run: StoredRun, extension: 'json' | 'csv' | 'jsonl' | 'dgp' = 'json'): string {
-  const base = run.label.toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80);
+  const base = trimOf(run.label.toLowerCase().replace(/[^a-z0-9.]+/g, '-'), '-').slice(0, 80);
   return `${base || 'run'}.${extension}`;
 }
 

@@ -146,7 +146,7 @@ export function parseInstruction(text: string, category: string): Draft | null {
   const [, head = '', optionText, price = ''] = match;
   const noun = [...spec.nouns].sort((a, b) => b.length - a.length).find((n) => head === n || head.endsWith(` ${n}`));
   if (!noun) return null;
-  const attributes = head.slice(0, head.length - noun.length).split(/,\s*|\s+and\s+/).map((a) => a.trim()).filter(Boolean);
+  const attributes = head.slice(0, head.length - noun.length).replace(/\s+/g, ' ').split(/,| and /).map((a) => a.trim()).filter(Boolean);
   if (attributes.length === 0 || !attributes.every((a) => spec.attributes.includes(a))) return null;
   const options: Record<string, string> = {};
   for (const part of optionText ? optionText.split(/,\s*and\s+/) : []) {

@@ -73,7 +73,7 @@ async function sendReset(site: SiteDefinition, base: string, entry: SiteTask, go
     throw new AppResetError(site.name, entry.id, `${what} could not reach the app (${why}); is it running at ${base}?`, { cause: error });
   }
   if (response.status < 200 || response.status > 299) {
-    const said = response.text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200);
+    const said = response.text.replace(/<[^<>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200);
     throw new AppResetError(site.name, entry.id, `${what} answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${said ? `: ${said}` : ''}`);
   }
 }

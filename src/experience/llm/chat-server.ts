@@ -20,6 +20,7 @@ import type { AddressInfo } from 'node:net';
 import * as v from 'valibot';
 import { UsageError, errorMessage } from '../../core/errors.ts';
 import { ROOM_CLIENT_HEADER, type ChatRequest } from './chat.ts';
+import { trimEndOf } from '../../core/text.ts';
 
 export type Fault = { kind: 'status'; status: number } | { kind: 'slow'; ms: number } | { kind: 'malformed' } | { kind: 'drop' };
 
@@ -413,7 +414,7 @@ export function startChatServer(options: ChatServerOptions): Promise<RunningChat
   }
 
   async function route(req: IncomingMessage, res: ServerResponse, signal: AbortSignal, notes: string[]): Promise<void> {
-    const path = (req.url ?? '/').split('?')[0]?.replace(/\/+$/, '') ?? '';
+    const path = trimEndOf((req.url ?? '/').split('?')[0] ?? '', '/');
     const origin = req.headers.origin;
     if (origin !== undefined) {
       // A page on another origin gets no grant and no answer: nothing it sends is read.
@@ -438,7 +439,8 @@ export function startChatServer(options: ChatServerOptions): Promise<RunningChat
     const retryAfter = limiter.take(clientOf(req));
     if (retryAfter > 0) throw new HttpFailure(429, `too many requests from this address; try again in ${retryAfter} s`, 'rate_limit_error', { 'Retry-After': String(retryAfter) });
     if (options.apiKey !== undefined) {
-      const sent = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
+      const authorization = req.headers.authorization ?? '';
+      const sent = /^bearer\s/i.test(authorization) ? authorization.slice(7).trim() || undefined : undefined;
       if (sent === undefined || !keyMatches(sent, options.apiKey)) {
         throw new HttpFailure(401, sent === undefined ? 'this server needs an API key: send Authorization: Bearer <key>' : 'the API key is wrong', 'authentication_error', { 'WWW-Authenticate': 'Bearer' });
       }

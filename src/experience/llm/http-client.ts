@@ -12,6 +12,7 @@
  */
 import { UsageError, errorMessage } from '../../core/errors.ts';
 import { ChatTransportError, type ChatClient, type ChatFailureKind, type ChatRequest, type ChatResponse, type ChatUsage } from './chat.ts';
+import { trimEndOf } from '../../core/text.ts';
 
 export interface HttpClientOptions {
   /** The server's address, with or without `/v1` (`http://127.0.0.1:8080`, `http://host:11434/v1`). */
@@ -60,8 +61,7 @@ export function normaliseBaseUrl(baseUrl: string): string {
     throw new UsageError(`The endpoint URL "${text}" must start with http:// or https:// (got ${url.protocol}).`);
   }
   if (url.search || url.hash) throw new UsageError(`The endpoint URL "${text}" must not carry a query or fragment; give the server's address only.`);
-  const prefix = url.pathname
-    .replace(/\/+$/, '')
+  const prefix = trimEndOf(url.pathname, '/')
     .replace(/\/chat\/completions$/, '')
     .replace(/\/v1$/, '');
   return `${url.origin}${prefix}`;

@@ -625,7 +625,9 @@ export async function modelCacheStatus(modelId: string, appConfig: AppConfig = p
 /** WebLLM's `cleanModelUrl` (not exported): the folder its cache keys of a model start with. */
 function modelFolderUrl(model: string): string {
   let url = model.endsWith('/') ? model : `${model}/`;
-  if (!/.+\/resolve\/.+\//.test(url)) url += 'resolve/main/';
+  // A folder after `/resolve/` (the URL ends with `/`); indexOf, where `/.+\/resolve\/.+\//` was quadratic.
+  const resolve = url.indexOf('/resolve/', 1);
+  if (resolve < 0 || url.length - 1 <= resolve + '/resolve/'.length) url += 'resolve/main/';
   return new URL(url).href;
 }
 

@@ -79,7 +79,8 @@ export function transitionCandidates(input: ExperienceInput, things: ReadonlySet
   const instructionWords = new Set(wordsOf(instruction));
   const targetFields = target ? lineFields(target).slice(1) : [];
   // What the action names: its target element's first field and its bracket argument.
-  const argument = /\[(.*)\]$/.exec(input.action)?.[1] ?? '';
+  const open = input.action.indexOf('[');
+  const argument = open >= 0 && input.action.endsWith(']') && !input.action.includes('\n') ? input.action.slice(open + 1, -1) : '';
   const targetPhrases = [...(target ? [lineFields(target)[0] as string] : []), ...(argument !== '' ? [argument] : [])].map((p) => p.toLowerCase());
 
   interface Draft {

@@ -47,12 +47,20 @@ async function dataUrl(blob: Blob, type: string): Promise<string> {
   return `data:${type};base64,${btoa(binary)}`;
 }
 
+/** `"name"` or `'name'` as `name`; anything else as it is. */
+function unquoted(text: string): string {
+  const quote = text[0];
+  return (quote === '"' || quote === "'") && text.length >= 2 && text.endsWith(quote) ? text.slice(1, -1) : text;
+}
+
 /** A style sheet with its own `url(…)`s (fonts, images, relative to the sheet) written in. */
 async function writtenSheet(files: SiteFiles, file: string, css: string): Promise<string> {
-  const references = [...css.matchAll(/url\(\s*(['"]?)([^'")]+)\1\s*\)/g)];
+  // `url(` to its `)`, the quotes and spaces inside taken off in code: one pattern that allowed
+  // spaces on both sides of an unquoted name tried a long run of spaces in quadratic time.
+  const references = [...css.matchAll(/url\(([^()]*)\)/g)];
   let out = css;
   for (const match of references) {
-    const path = sitePath(match[2] as string, file);
+    const path = sitePath(unquoted((match[1] as string).trim()), file);
     const blob = path === null ? undefined : files.get(path);
     if (path !== null && blob) out = out.replace(match[0], `url("${await dataUrl(blob, typeOf(path, blob))}")`);
   }
