@@ -40,7 +40,7 @@ describe('patterns on long inputs', () => {
 
   it("a model's reply whose actions are one string with a long run of spaces is read, split at ; and new lines", () => {
     const reply = JSON.stringify({ next_state: 'instruction: buy\nurl: /\n[1] button: Buy', reward: 0, done: false, actions: `click buy;  look${' '.repeat(LONG)}` });
-    const { value, ms } = timed(() => parseOutput(reply, 'text'));
+    const { value, ms } = timed(() => parseOutput(reply, 'household'));
     expect(ms).toBeLessThan(QUICK_MS);
     expect(value.ok).toBe(true);
     if (value.ok) expect(value.prediction.next.actions).toEqual(['click buy', 'look']);

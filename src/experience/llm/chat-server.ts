@@ -103,11 +103,11 @@ export interface RunningChatServer {
   close(): Promise<void>;
 }
 
-/** A client's id: the header when it is a short token, else its address. */
-function clientOf(req: IncomingMessage): string {
+/** A client: its address, and its id there (the header when it is a short token, else the address). */
+function clientOf(req: IncomingMessage): { address: string; id: string } {
   const sent = req.headers[ROOM_CLIENT_HEADER];
   const address = req.socket.remoteAddress ?? 'unknown';
-  return typeof sent === 'string' && /^[\w-]{1,64}$/.test(sent) ? `${address}/${sent}` : address;
+  return { address, id: typeof sent === 'string' && /^[\w-]{1,64}$/.test(sent) ? `${address}/${sent}` : address };
 }
 
 /** What a room's host sees every few seconds: who is stepping and how fast. */
@@ -227,26 +227,73 @@ function keyMatches(sent: string, key: string): boolean {
   return timingSafeEqual(createHash('sha256').update(sent).digest(), createHash('sha256').update(key).digest());
 }
 
-/** A token bucket per client address: `rate` per second, `2 × rate` deep. */
-class RateLimiter {
+/**
+ * Browsers behind one address (a classroom's NAT, the tests' loopback) each get their own bucket,
+ * told apart by the client header; the address as a whole gets this many clients' worth. Without the
+ * cap, a new header on every request was a fresh bucket every time: no limit at all.
+ */
+export const CLIENTS_PER_ADDRESS = 64;
+
+/** Buckets kept at most: beyond it, the least recently used go first (a full bucket is what a newcomer gets anyway). */
+const MAX_BUCKETS = 10_000;
+
+/** Token buckets by key: `rate` per second, `2 × rate` deep; the least recently used go when there are too many. */
+class TokenBuckets {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   constructor(private readonly rate: number) {}
 
-  /** Seconds until the client may ask again; 0 when it may now (and a token is spent). */
-  take(client: string, now = performance.now()): number {
-    if (this.rate <= 0) return 0;
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  /** Seconds until `key` may ask again; 0 when it may now. Spends a token only when `spend`. */
+  wait(key: string, now: number): number {
+    const bucket = this.refilled(key, now);
+    return bucket.tokens >= 1 ? 0 : Math.ceil((1 - bucket.tokens) / this.rate);
+  }
+
+  spend(key: string, now: number): void {
+    this.refilled(key, now).tokens -= 1;
+  }
+
+  private refilled(key: string, now: number): { tokens: number; at: number } {
     const depth = 2 * this.rate;
-    const bucket = this.buckets.get(client) ?? { tokens: depth, at: now };
+    const bucket = this.buckets.get(key) ?? { tokens: depth, at: now };
     bucket.tokens = Math.min(depth, bucket.tokens + ((now - bucket.at) / 1000) * this.rate);
     bucket.at = now;
-    this.buckets.set(client, bucket);
-    // Idle clients are forgotten (a full bucket is what a new one gets anyway).
-    if (this.buckets.size > 10_000) for (const [key, b] of this.buckets) if (b.tokens >= depth) this.buckets.delete(key);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return 0;
+    // Last used last: the oldest key is the first in the map's order.
+    this.buckets.delete(key);
+    this.buckets.set(key, bucket);
+    for (const oldest of this.buckets.keys()) {
+      if (this.buckets.size <= MAX_BUCKETS) break;
+      this.buckets.delete(oldest);
     }
-    return Math.ceil((1 - bucket.tokens) / this.rate);
+    return bucket;
+  }
+}
+
+/** The rate limit: `rate` per second per client, and CLIENTS_PER_ADDRESS clients' worth per address. */
+export class RateLimiter {
+  private readonly clients: TokenBuckets;
+  private readonly addresses: TokenBuckets;
+  constructor(private readonly rate: number) {
+    this.clients = new TokenBuckets(rate);
+    this.addresses = new TokenBuckets(rate * CLIENTS_PER_ADDRESS);
+  }
+
+  /** Buckets held now (bounded, whatever the clients send). */
+  get size(): number {
+    return this.clients.size + this.addresses.size;
+  }
+
+  /** Seconds until the client may ask again; 0 when it may now (and a token is spent from both its buckets). */
+  take(client: { address: string; id: string }, now = performance.now()): number {
+    if (this.rate <= 0) return 0;
+    const wait = Math.max(this.addresses.wait(client.address, now), this.clients.wait(client.id, now));
+    if (wait > 0) return wait;
+    this.addresses.spend(client.address, now);
+    this.clients.spend(client.id, now);
+    return 0;
   }
 }
 
@@ -435,7 +482,6 @@ export function startChatServer(options: ChatServerOptions): Promise<RunningChat
       res.end();
       return;
     }
-    // Per client: a room's browsers behind one address (a classroom's NAT, the tests' loopback) each get their own bucket.
     const retryAfter = limiter.take(clientOf(req));
     if (retryAfter > 0) throw new HttpFailure(429, `too many requests from this address; try again in ${retryAfter} s`, 'rate_limit_error', { 'Retry-After': String(retryAfter) });
     if (options.apiKey !== undefined) {
@@ -472,7 +518,7 @@ export function startChatServer(options: ChatServerOptions): Promise<RunningChat
       })
       .then(() => {
         const ok = res.headersSent && res.statusCode < 300;
-        if (req.method !== 'OPTIONS') room.record(clientOf(req), ok);
+        if (req.method !== 'OPTIONS') room.record(clientOf(req).id, ok);
         if (ok && options.logRequests === 'failures') return;
         const status = res.headersSent ? String(res.statusCode) : 'no reply';
         log(`${req.method ?? '?'} ${req.url ?? '/'} ${status}${notes.length ? ` (${notes.join('; ')})` : ''} ${Math.round(performance.now() - started)} ms`);
