@@ -3,7 +3,7 @@
  * replay store, experiments). A full disk, a kill or a crash mid-write must leave the old file, or
  * none, never half of one that a later command reads as corrupt.
  */
-import { open, rename, rm } from 'node:fs/promises';
+import { open, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { DreamGymError } from '../core/errors.ts';
 
@@ -58,10 +58,13 @@ export function writeFileWhole(path: string, data: string | Uint8Array, what = p
  * string): `write` hands each piece to `append`, in order.
  */
 export async function writeWhole(path: string, write: (append: (piece: string | Uint8Array) => Promise<void>) => Promise<void>, what = path): Promise<void> {
-  const partial = partialPath(path);
+  const target = await existingTarget(path);
+  const partial = partialPath(target.path);
   try {
     const handle = await open(partial, 'w');
     try {
+      // The new file keeps the old one's permissions: a private store (600) stays private.
+      if (target.mode !== undefined) await handle.chmod(target.mode);
       // FileHandle.writeFile goes on after a short write (FileHandle.write would not: a full disk
       // writes part of a piece and says so only in its count) and throws when nothing more fits.
       await write((piece) => handle.writeFile(piece));
@@ -69,10 +72,24 @@ export async function writeWhole(path: string, write: (append: (piece: string | 
     } finally {
       await handle.close();
     }
-    await rename(partial, path);
+    await rename(partial, target.path);
   } catch (error) {
     await rm(partial, { force: true }).catch(() => undefined);
     throw new FileWriteError(path, fileProblem(error), what, { cause: error });
+  }
+}
+
+/**
+ * Where a file at `path` really is (links followed, so that rewriting a linked file rewrites it and
+ * leaves the link in place, rather than putting a detached copy where the link was) and its
+ * permission bits; `path` itself, without them, when there is no file there yet.
+ */
+async function existingTarget(path: string): Promise<{ path: string; mode?: number }> {
+  try {
+    const real = await realpath(path);
+    return { path: real, mode: (await stat(real)).mode & 0o7777 };
+  } catch {
+    return { path };
   }
 }
 
@@ -82,7 +99,7 @@ export async function writeWhole(path: string, write: (append: (piece: string | 
  * result; unlike `access`, it also says no for root in /proc and on a read-only file system.
  */
 export async function canWriteBeside(path: string): Promise<string | null> {
-  const partial = partialPath(path);
+  const partial = partialPath((await existingTarget(path)).path);
   try {
     await (await open(partial, 'w')).close();
     await rm(partial, { force: true });
