@@ -16,6 +16,7 @@ import { SiteError } from '../envs/web/env.ts';
 import { closePageHosts } from '../envs/web/hosts.ts';
 import { siteOptions, useSite } from '../jobs/site.ts';
 import { endQuietlyWhenStdoutCloses } from '../platform/closed-stdout.ts';
+import { handleStopSignals } from './stop-signals.ts';
 
 /** The usage text; a function, since an experience model registered at run time adds its flags to it. */
 export const usage = (): string => `usage: npm run -s cli -- <command> [options]
@@ -117,5 +118,6 @@ export async function main(argv: string[], io: CommandIO = processIO): Promise<n
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
 if (invokedDirectly) {
   endQuietlyWhenStdoutCloses();
+  handleStopSignals((line) => processIO.progress(line), closePageHosts);
   process.exitCode = await main(process.argv.slice(2));
 }

@@ -1,6 +1,7 @@
 /**
  * Ctrl-C during `train`: the run stops after its current iteration and the command still writes
- * the policy and the history so far, then exits 0 with a summary that says it was interrupted.
+ * the policy and the history so far, then exits 0 with a summary that says it was interrupted. A web
+ * run keeps its browser until then; a command with no graceful stop ends at once, its browser with it.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,6 +66,47 @@ describe('train interrupted', () => {
     expect(existsSync(history)).toBe(true);
     expect(JSON.parse(readFileSync(history, 'utf8'))).toMatchObject({ stopped: true });
   }, 180_000);
+
+  it('keeps a web run\'s policy and history on SIGTERM: the browser stays up until the command has written them, then ends with it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-web-stop-'));
+    const out = path.join(dir, 'p.dgp');
+    const history = path.join(dir, 'h.json');
+    const child = spawnCli(['train', '--env', 'web', '--tasks', '@widgets', '--mode', 'real', '--algo', 'grpo', '--real-budget', '10000000', '--backend', 'cpu', '--seed', '1', '--set', 'tasksPerIteration=2,groupSize=2,parallelEnvs=4,epochs=1', '--final-eval-episodes', '2', '--out', out, '--history', history, '--json']);
+    let stdout = '';
+    let stderr = '';
+    let browsers: number[] = [];
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+      if (browsers.length === 0 && /iter 1:/.test(stderr)) {
+        browsers = childrenOf(child.pid as number).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chromium'));
+        child.kill('SIGTERM');
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toMatch(/interrupted \(SIGTERM\): stopping after this iteration/);
+    expect(stderr).not.toMatch(/site|page-crash|closed/i);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout.trim().split('\n').pop() as string)).toMatchObject({ stopped: true });
+    expect(inspectPolicyFile(new Uint8Array(readFileSync(out))).env).toBe('web');
+    expect(JSON.parse(readFileSync(history, 'utf8'))).toMatchObject({ stopped: true });
+    expect(browsers.length).toBeGreaterThan(0);
+    await expect.poll(() => browsers.filter(alive), { timeout: 10_000 }).toEqual([]);
+  }, 180_000);
+
+  it('ends a web rollout on SIGTERM with 143, saying so, and its browser with it', async () => {
+    const child = spawnCli(['rollout', '--env', 'web', '--tasks', '@widgets', '--policy', 'random', '--episodes', '100000', '--json']);
+    let stderr = '';
+    let browsers: number[] = [];
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    await expect.poll(() => (browsers = childrenOf(child.pid as number).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chromium'))).length, { timeout: 60_000, interval: 200 }).toBeGreaterThan(0);
+    child.kill('SIGTERM');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(143);
+    expect(stderr).toMatch(/stopped \(SIGTERM\): quitting now/);
+    expect(stderr).not.toMatch(/site|usage/i);
+    await expect.poll(() => browsers.filter(alive), { timeout: 10_000 }).toEqual([]);
+  }, 120_000);
 
   it('stops the process doing the work when `npm run cli` is stopped, and still writes the policy', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-npm-stop-'));

@@ -20,6 +20,7 @@ import { parseBackend, useBackend } from '../../platform/tf.ts';
 import { flagNamer, numberFlags, parseFlags, stringFlags } from '../args.ts';
 import { experienceFields, experienceFlags, experienceOptions } from '../experience-flags.ts';
 import type { CommandIO } from '../io.ts';
+import { whenStopAsked } from '../stop-signals.ts';
 
 /** What serve's spec checked: the model's settings and the server's (jobs/serve-spec.ts). */
 type ServeSettings = { k: number; model?: string; port: number; host: string; faults?: string; apiKey?: string; allowOrigin?: string; rateLimit: number; appUrl?: string };
@@ -116,9 +117,5 @@ export async function serveCommand(io: CommandIO, argv: string[], stop?: Promise
 }
 
 function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => resolve();
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-  });
+  return new Promise((resolve) => whenStopAsked(() => resolve()));
 }

@@ -31,6 +31,7 @@ import type { CommandIO } from '../io.ts';
 import { keepResult, throwUnwritten } from '../outputs.ts';
 import { envErrorText, warnEnvErrors } from '../env-failures.ts';
 import { experienceEntry, experienceFields, experienceFlagNames, experienceFlags, experienceOptions, experienceSettings, experienceUsage } from '../experience-flags.ts';
+import { whenStopAsked } from '../stop-signals.ts';
 
 /** The seeding that gives an offline mode both successes and failures (the paper experiment's mix). */
 const OFFLINE_SEED_MIX = 'oracle=0.4,noisy=0.3,random=0.3';
@@ -114,16 +115,12 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
   const checkpointing = await checkpointFlags(values, mode);
   const launch = isOfflineMode(mode) ? await offlineLaunch(io, env, mode, values) : await rlLaunch(io, env, mode, values);
   // Ctrl-C (or a SIGTERM, as `npm run` passes on) stops after the current iteration and still writes
-  // the policy and history so far; a second one quits at once.
+  // the policy and history so far; a second one quits at once (stop-signals.ts).
   const interrupt = new AbortController();
-  const onInterrupt = (signal: NodeJS.Signals) => {
+  const withdraw = whenStopAsked((signal) => {
     io.progress(`interrupted (${signal}): stopping after this iteration (the policy so far is still written); interrupt again to quit now`);
     interrupt.abort();
-    process.off('SIGINT', onInterrupt);
-    process.off('SIGTERM', onInterrupt);
-  };
-  process.on('SIGINT', onInterrupt);
-  process.on('SIGTERM', onInterrupt);
+  });
   const { trainer, result } = await launch
     .start({
       signal: interrupt.signal,
@@ -134,10 +131,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
         io.progress(`${launch.iteration(m)}${evalText}`);
       },
     })
-    .finally(() => {
-      process.off('SIGINT', onInterrupt);
-      process.off('SIGTERM', onInterrupt);
-    });
+    .finally(withdraw);
   const { backend } = launch;
   const evaluation = result.eval && {
     split: result.eval.split,

@@ -49,7 +49,11 @@ async function launchBrowser(visible = false): Promise<Browser> {
   let executable = '';
   try {
     executable = chromiumPath();
-    return await chromium.launch({ executablePath: executable, args: [...CHROMIUM_ARGS, ...extraArgs()], headless: !visible });
+    // Playwright's own signal handlers would close the browser at Ctrl-C, under the run's graceful
+    // stop: the iteration in progress then failed blaming the site, and nothing was written. The
+    // command's stop closes it instead (closeSharedBrowser), and Playwright still ends it when the
+    // process exits.
+    return await chromium.launch({ executablePath: executable, args: [...CHROMIUM_ARGS, ...extraArgs()], headless: !visible, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
   } catch (error) {
     throw new BrowserStartError(`could not start the system Chromium for web pages${executable ? ` (${executable})` : ''}: ${launchFailure(error)}`, { cause: error });
   }
