@@ -6,6 +6,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { UsageError } from '../core/errors.ts';
+import { breather } from '../core/event-loop.ts';
 import { Rng } from '../core/rng.ts';
 import type { Agent, Env, Observation, StepResult, Task } from '../core/types.ts';
 import type { EnvOptions, EnvSpec } from './spec.ts';
@@ -156,8 +157,12 @@ export async function rollout(options: RolloutOptions): Promise<RolloutSummary> 
   const hash = sha256.create();
   let wins = 0, score = 0, steps = 0, invalid = 0, envErrors = 0, stalled = 0;
   let envSeconds = 0;
+  // An env in memory (shop, home) never waits on I/O: a turn of the event loop now and then lets
+  // Ctrl-C and a worker's Stop be heard before the last episode.
+  const breathe = breather();
   try {
     for (let i = 0; i < tasks.length; i++) {
+      await breathe();
       const agent = createAgent(spec, policy, rng.fork(i));
       const started = performance.now();
       const record = await runEpisode(env, agent, tasks[i] as Task);

@@ -9,6 +9,7 @@
  * batch in flight. The run record is written first, so even a partial run shows and can be deleted;
  * it is rewritten at the end with what was saved.
  */
+import { breather } from '../core/event-loop.ts';
 import type { Transition } from '../core/types.ts';
 import type { EnvSpec } from '../envs/spec.ts';
 import { parseMix, recordSeededEpisodes, seedEpisodes, type SeededEpisode } from '../replay/seed.ts';
@@ -80,6 +81,9 @@ export async function seedBuffer(spec: EnvSpec, settings: SeedSpec, options: See
     }
     options.onProgress?.({ ...progress });
   };
+  // Seeding an env in memory never waits on I/O: a turn of the event loop now and then lets the
+  // signal (Ctrl-C in the CLI, Stop in the app's worker) arrive before the last episode.
+  const breathe = breather();
   try {
     let size = 0;
     for await (const episode of seedEpisodes({ spec, episodes: total, mix, seed, runId, createdAt, ...(settings.split !== undefined ? { split: settings.split } : {}), ...(settings.perTask !== undefined ? { perTask: settings.perTask } : {}) })) {
@@ -89,6 +93,7 @@ export async function seedBuffer(spec: EnvSpec, settings: SeedSpec, options: See
         size = 0;
         await flush();
       }
+      await breathe();
       if (signal?.aborted) break;
     }
     await flush();

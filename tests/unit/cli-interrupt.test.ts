@@ -94,6 +94,33 @@ describe('train interrupted', () => {
     await expect.poll(() => browsers.filter(alive), { timeout: 10_000 }).toEqual([]);
   }, 180_000);
 
+  it('keeps the episodes `buffer seed` played before SIGTERM, and says it stopped', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-seed-stop-'));
+    const out = path.join(dir, 'b.jsonl');
+    const child = spawnCli(['buffer', 'seed', '--env', 'shop', '--episodes', '200', '--seed', '1', '--out', out, '--json']);
+    let stdout = '';
+    let stderr = '';
+    let interrupted = false;
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+      if (!interrupted && /seeded [1-9]\d*\/200 episodes/.test(stderr)) {
+        interrupted = true;
+        child.kill('SIGTERM');
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toMatch(/interrupted \(SIGTERM\): stopping after this batch/);
+    expect(code).toBe(0);
+    const summary = JSON.parse(stdout.trim().split('\n').pop() as string) as { stopped?: boolean; episodes: number; transitions: number };
+    expect(summary.stopped).toBe(true);
+    expect(summary.episodes).toBeGreaterThan(0);
+    expect(summary.episodes).toBeLessThan(200);
+    const lines = readFileSync(out, 'utf8').trim().split('\n');
+    // The store's header line, then one line per transition.
+    expect(lines.length - 1).toBe(summary.transitions);
+  }, 120_000);
+
   it('ends a web rollout on SIGTERM with 143, saying so, and its browser with it', async () => {
     const child = spawnCli(['rollout', '--env', 'web', '--tasks', '@widgets', '--policy', 'random', '--episodes', '100000', '--json']);
     let stderr = '';

@@ -19,6 +19,7 @@ import { seedBuffer } from '../../jobs/seed-buffer.ts';
 import { seedSpec } from '../../jobs/seed-spec.ts';
 import { checkInputFile, checkOutputPath, flagNamer, numberFlags, parseFlags, requireOption, stringFlags } from '../args.ts';
 import type { CommandIO } from '../io.ts';
+import { whenStopAsked } from '../stop-signals.ts';
 
 export const BUFFER_USAGE =
   'buffer seed --env <shop|home|web> --episodes N [--mix oracle=0.6,random=0.4 (agents: oracle, random, noisy; shop: shopper; home: hasty)] [--seed S] [--split NAME]\n' +
@@ -81,17 +82,24 @@ async function seedCommand(io: CommandIO, argv: string[]): Promise<void> {
     if ((await store.count()) > 0) throw new UsageError(`${out} already holds transitions; choose a new --out file`);
     const every = Math.max(1, Math.floor(settings.episodes / 10));
     let reported = 0;
+    // Ctrl-C or SIGTERM stops after the batch in flight, and the episodes played so far are written.
+    const interrupt = new AbortController();
+    const withdraw = whenStopAsked((signal) => {
+      io.progress(`interrupted (${signal}): stopping after this batch of episodes (those played so far are still written); interrupt again to quit now`);
+      interrupt.abort();
+    });
     const result = await seedBuffer(spec, settings, {
       store,
+      signal: interrupt.signal,
       onProgress: (p) => {
         if (Math.floor(p.episodes / every) > Math.floor(reported / every) || p.episodes === p.total) io.progress(`seeded ${p.episodes}/${p.total} episodes, ${p.transitions} transitions`);
         reported = p.episodes;
       },
-    });
+    }).finally(withdraw);
     await store.save();
-    const summary = { env: spec.name, episodes: result.episodes, transitions: result.transitions, mix, byAgent: result.byAgent, out, wallSeconds: (performance.now() - started) / 1000 };
+    const summary = { env: spec.name, episodes: result.episodes, transitions: result.transitions, mix, byAgent: result.byAgent, out, wallSeconds: (performance.now() - started) / 1000, ...(result.stopped ? { stopped: true } : {}) };
     if (values.json) io.out(JSON.stringify(summary));
-    else io.out(`${result.transitions} transitions from ${result.episodes} ${spec.name} episodes written to ${out}`);
+    else io.out(`${result.transitions} transitions from ${result.episodes} ${spec.name} episodes written to ${out}${result.stopped ? ` (stopped after ${result.episodes} of ${settings.episodes})` : ''}`);
   } finally {
     await store.release();
   }
