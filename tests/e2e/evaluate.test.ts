@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { Browser, Download, Page } from 'playwright-core';
 import { readPolicyHeader } from '../../src/policy/dgp.ts';
 import { exportPolicy, type PolicyFileInfo } from '../../src/policy/policy-file.ts';
@@ -38,6 +38,12 @@ async function dropFile(page: Page, name: string, bytes: Uint8Array): Promise<vo
 
 describe('the Evaluate view, driven by a person in Chromium', () => {
   let browser: Browser;
+  // One page for the three tests, as a person goes from one file to the next: the first policy
+  // loaded starts the trainer worker's tfjs, which measures every backend (software WebGPU among
+  // them) on the real shapes, seconds of CPU a fresh page would pay again for each test. Each test
+  // loads its own policy and reads only what that load shows.
+  let page: Page;
+  let errors: string[];
   let dir: string;
   let shopFile: string;
   let brokenFile: string;
@@ -45,6 +51,8 @@ describe('the Evaluate view, driven by a person in Chromium', () => {
 
   beforeAll(async () => {
     browser = await launch();
+    page = await browser.newPage({ viewport: { width: 1280, height: 1000 }, acceptDownloads: true });
+    errors = collectErrors(page);
     // Policy files made in Node by the same code the CLI and the trainer use (random weights).
     await useBackend(['cpu']);
     dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-e2e-'));
@@ -59,14 +67,14 @@ describe('the Evaluate view, driven by a person in Chromium', () => {
     homeBytes = await exportPolicy(home, info('home', 'ppo', MARKUP));
     home.dispose();
   });
+  // Each test answers for the page errors of its own steps.
+  beforeEach(() => { errors.length = 0; });
   afterAll(async () => {
     await browser?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('imports a policy, shows its header, steps it, and refuses a truncated file without losing it', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    const errors = collectErrors(page);
     await page.goto(`${inject('appUrl')}#evaluate`);
     await expect.poll(() => page.getByRole('link', { name: 'Evaluate' }).getAttribute('aria-current')).toBe('page'); // the tab follows the hash change a tick later
 
@@ -129,8 +137,6 @@ describe('the Evaluate view, driven by a person in Chromium', () => {
   });
 
   it('loads a policy dropped on the drop zone and shows file text as text', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    const errors = collectErrors(page);
     await page.goto(`${inject('appUrl')}#evaluate`);
     await dropFile(page, 'home.dgp', homeBytes);
     await expect.poll(() => page.getByTestId('policy-env').textContent(), { timeout: 30_000 }).toBe('home');
@@ -151,8 +157,6 @@ describe('the Evaluate view, driven by a person in Chromium', () => {
   });
 
   it('exports the loaded policy as safetensors and config.json, and loads the two back to the same weights', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 }, acceptDownloads: true });
-    const errors = collectErrors(page);
     await page.goto(`${inject('appUrl')}#evaluate`);
     await page.getByLabel('Policy file (.dgp)').setInputFiles(shopFile);
     await expect.poll(() => page.getByTestId('policy-env').textContent(), { timeout: 30_000 }).toBe('shop');
