@@ -9,7 +9,7 @@ import { collectErrors, launch } from './browser.ts';
 
 describe('the backend probe in the Train view', () => {
   let browser: Browser;
-  beforeAll(async () => { browser = await launch(); });
+  beforeAll(async () => { browser = await launch({ webgpu: true }); });
   afterAll(async () => { await browser?.close(); });
 
   it('chooses the backend with the lowest measured cost and shows each candidate', async () => {

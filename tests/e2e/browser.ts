@@ -5,9 +5,16 @@ import { CHROMIUM_ARGS, chromiumPath } from '../chromium.ts';
 
 export const ARTIFACTS = 'artifacts/e2e';
 
-export async function launch(): Promise<Browser> {
+/**
+ * Debian's Chromium, headless. Without WebGPU unless asked: a machine without a GPU offers none by
+ * default, and the software adapter that --enable-unsafe-webgpu adds (SwiftShader) made every fresh
+ * page's backend probe spend some 20 s of CPU compiling shaders for a backend no test then used.
+ * The tests of the probe itself, and of what the views say about WebGPU, ask for it.
+ */
+export async function launch(options: { webgpu?: boolean } = {}): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });
-  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true });
+  const args = options.webgpu === true ? CHROMIUM_ARGS : CHROMIUM_ARGS.filter((arg) => arg !== '--enable-unsafe-webgpu');
+  return chromium.launch({ executablePath: chromiumPath(), args, headless: true });
 }
 
 /** Fail the test on any uncaught page or worker error, instead of finding out from a timeout. */

@@ -19,7 +19,7 @@ const MODEL_HOSTS = /huggingface\.co|hf\.co|githubusercontent\.com|mlc\.ai/;
 
 describe('the Experience view, driven by a person in Chromium', () => {
   let browser: Browser;
-  beforeAll(async () => { browser = await launch(); });
+  beforeAll(async () => { browser = await launch({ webgpu: true }); });
   afterAll(async () => { await browser?.close(); });
 
   it('steps kNN beside the real shop from a seeded buffer and shows both answers and the fidelity meter', async () => {

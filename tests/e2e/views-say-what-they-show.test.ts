@@ -44,7 +44,7 @@ async function chartSample(page: Page): Promise<{ iteration: number; drawn: bool
 
 describe('views say what they show, at once after a reload', () => {
   let browser: Browser;
-  beforeAll(async () => { browser = await launch(); });
+  beforeAll(async () => { browser = await launch({ webgpu: true }); });
   afterAll(async () => { await browser?.close(); });
 
   it('Buffer shows the whole agent mix and each agent; Play shows the product title beside its code', async () => {
