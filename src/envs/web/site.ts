@@ -40,10 +40,22 @@ const taskSchema = v.strictObject({
   hooks: v.optional(hooksSchema, {}),
 });
 
+/**
+ * Seeds a split may hold: its task instances are made up front (a seed times the site's tasks), so
+ * `[0, 1e9]` exhausted memory before a 3-episode run could start.
+ */
+export const MAX_SPLIT_SEEDS = 100_000;
+/** Task instances (seeds × tasks) a split may make. */
+export const MAX_SPLIT_INSTANCES = 1_000_000;
+
 const RANGE = v.pipe(
   v.tuple([v.pipe(v.number(), v.integer(), v.minValue(0)), v.pipe(v.number(), v.integer(), v.minValue(1))]),
   v.check(([from, to]) => to > from, 'must be [from, to] with to > from'),
+  v.check(([from, to]) => to - from <= MAX_SPLIT_SEEDS, `may hold at most ${MAX_SPLIT_SEEDS.toLocaleString('en-US')} seeds`),
 );
+
+/** Names an object cannot hold as its own keys safely: a split so named vanished from the parsed site. */
+const RESERVED_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
 const siteSchema = v.strictObject({
   name: NAME,
@@ -123,6 +135,11 @@ export function isWebGoal(goal: unknown): goal is WebGoal {
 
 /** `site.json`'s content, checked; a UsageError that names the task and the field otherwise. */
 export function parseSiteDefinition(json: unknown, where = 'site.json'): SiteDefinition {
+  const seeds = (json as { seeds?: unknown } | null)?.seeds;
+  if (typeof seeds === 'object' && seeds !== null) {
+    const reserved = Object.keys(seeds).find((name) => RESERVED_NAMES.has(name));
+    if (reserved !== undefined) throw new UsageError(`${where}: seeds: a split may not be called "${reserved}"; name it otherwise`);
+  }
   const result = v.safeParse(siteSchema, json, { abortEarly: true });
   if (!result.success) {
     const issue = result.issues[0];
@@ -146,6 +163,10 @@ export function parseSiteDefinition(json: unknown, where = 'site.json'): SiteDef
     for (const hook of ['reward', 'done'] as const) {
       if ((task.hooks[hook] ?? site.hooks[hook]) === undefined) throw new UsageError(`${where}, task "${task.id}": no ${hook} hook (give one in "hooks" or in the task's own "hooks")`);
     }
+  }
+  for (const [name, [from, to]] of Object.entries(site.seeds)) {
+    const instances = (to - from) * site.tasks.length;
+    if (instances > MAX_SPLIT_INSTANCES) throw new UsageError(`${where}: seeds.${name} makes ${instances.toLocaleString('en-US')} task instances (${(to - from).toLocaleString('en-US')} seeds × ${site.tasks.length} tasks), over the ${MAX_SPLIT_INSTANCES.toLocaleString('en-US')} a split may make`);
   }
   const ranges = Object.entries(site.seeds).sort((a, b) => a[1][0] - b[1][0]);
   for (let i = 1; i < ranges.length; i++) {
@@ -248,7 +269,7 @@ export function siteTestSplit(site: SiteDefinition): string {
  * at reset (WebEnv writes it into the task).
  */
 export function siteTasks(site: SiteDefinition, split: string, programs: Readonly<Record<string, TaskProgram>>, env: string): Task[] {
-  const range = site.seeds[split];
+  const range = Object.hasOwn(site.seeds, split) ? site.seeds[split] : undefined;
   if (!range) throw new UsageError(`${site.name} has no split "${split}"; use one of: ${Object.keys(site.seeds).join(', ')}`);
   const tasks: Task[] = [];
   for (let seed = range[0]; seed < range[1]; seed++) {

@@ -23,7 +23,7 @@ export class WebVariation implements TaskVariation {
     const goal = task.goal;
     if (!isWebGoal(goal) || goal.split === this.heldOut) return null;
     const program = this.programs[goal.task];
-    const range = this.site.seeds[goal.split];
+    const range = Object.hasOwn(this.site.seeds, goal.split) ? this.site.seeds[goal.split] : undefined;
     if (!program || !range || range[1] - range[0] < 2) return null;
     if (program.recombine && goal.data !== undefined && rng.chance(0.5)) {
       // A few draws for a goal the parent's is not (a world of a handful of entities may repeat it).

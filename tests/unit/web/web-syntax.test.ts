@@ -94,8 +94,19 @@ describe('site.json', () => {
       [{ ...good, tasks: [{ id: 'a', page: 'a.html' }, { id: 'a', page: 'b.html' }] }, /task "a" is listed twice/],
       [{ ...good, testSplit: 'valid' }, /testSplit "valid"/],
       [{ ...good, binaryReward: 'yes' }, /site\.json: binaryReward/],
+      // Bounded before any instance is made: [0, 1e9] exhausted memory for a 3-episode run.
+      [{ ...good, seeds: { train: [0, 1e9] } }, /seeds\.train may hold at most 100,000 seeds/],
+      [{ ...good, tasks: Array.from({ length: 20 }, (_, i) => ({ id: `t${i}`, page: 'a.html' })), seeds: { train: [0, 60_000] } }, /seeds\.train makes 1,200,000 task instances \(60,000 seeds × 20 tasks\)/],
+      // A split so named vanished from the parsed site, and every command then failed.
+      [JSON.parse('{"name":"mine","tasks":[{"id":"a","page":"a.html"}],"seeds":{"constructor":[0,3]},"hooks":{"reward":"R","done":"D"}}'), /a split may not be called "constructor"/],
+      [JSON.parse('{"name":"mine","tasks":[{"id":"a","page":"a.html"}],"seeds":{"__proto__":[0,3]},"hooks":{"reward":"R","done":"D"}}'), /a split may not be called "__proto__"/],
     ];
     for (const [json, message] of bad) expect(() => parseSiteDefinition(json), message.source).toThrow(message);
+  });
+
+  it('names the splits it has when asked for one it lacks, even one named like an object\'s own properties', () => {
+    const site = parseSiteDefinition(good);
+    for (const split of ['valid', 'toString', 'hasOwnProperty']) expect(() => siteTasks(site, split, {}, 'web'), split).toThrow(/has no split ".*"; use one of: train, test/);
   });
 });
 
