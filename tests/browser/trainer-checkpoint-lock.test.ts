@@ -18,7 +18,9 @@ const REQUEST: TrainRequest = {
   seed: 2,
   maxDifficulty: 4,
   checkpointEverySeconds: 0,
-  algoConfig: { tasksPerIteration: 2, groupSize: 4, parallelEnvs: 8, epochs: 1 },
+  // Iterations as small as GRPO allows (one task, a group of two): what is pinned is when a
+  // checkpoint is offered, and the tests take up to four iterations per run.
+  algoConfig: { tasksPerIteration: 1, groupSize: 2, parallelEnvs: 2, epochs: 1 },
 };
 
 /** A store whose delete takes a while, as IndexedDB's may: what a tab sees before it is done shows. */
