@@ -2,7 +2,7 @@
 import { constants } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { canWriteBeside } from '../platform/files.ts';
+import { canWriteBeside, notAFile } from '../platform/files.ts';
 import { UsageError } from '../core/errors.ts';
 import type * as v from 'valibot';
 import { flagName, parseSpec, type FieldNamer } from '../jobs/spec.ts';
@@ -129,6 +129,9 @@ export async function checkInputFile(path: string, what: string): Promise<void> 
   const existing = await stat(path).catch(() => null);
   if (!existing) throw new UsageError(`${what} ${path} does not exist`);
   if (existing.isDirectory()) throw new UsageError(`${what} ${path} is a directory; name a file in it`);
+  // A FIFO or a device (/dev/zero) is never read: one hangs, the other grows until killed.
+  const kind = notAFile(existing);
+  if (kind !== null) throw new UsageError(`${what} ${path} ${kind}`);
   try {
     await access(path, constants.R_OK);
   } catch {

@@ -2,8 +2,9 @@
  * How a Node caller (the CLI, the experiments) lends an experience model its file: the path a
  * setting names, read whole, with words that say how to make one.
  */
-import { readFile } from 'node:fs/promises';
-import { errorMessage, UsageError } from '../core/errors.ts';
+import { UsageError } from '../core/errors.ts';
+import { DGX_MAX_BYTES } from '../experience/neural/model-file.ts';
+import { FileReadError, fileProblem, readFileBounded } from '../platform/files.ts';
 import { countTokens } from '../experience/tokens.ts';
 import type { BuildContext, ExperienceModelEntry } from './experience-models/entry.ts';
 
@@ -11,9 +12,11 @@ async function readModelFile(path: string | undefined, setting: string): Promise
   const flag = `--${setting}`;
   if (path === undefined) throw new UsageError(`${flag} is required`);
   try {
-    return new Uint8Array(await readFile(path));
+    return await readFileBounded(path, DGX_MAX_BYTES);
   } catch (error) {
-    throw new UsageError(`${flag} ${path} cannot be read (${errorMessage(error)}); fit one with: experience fit --env E --buffer FILE.jsonl --out ${path}`);
+    // Advice to fit one only where there is none; a file that is there but unreadable says why.
+    if ((error as { code?: unknown }).code === 'ENOENT') throw new UsageError(`${flag} ${path} does not exist; fit one with: experience fit --env E --buffer FILE.jsonl --out ${path}`);
+    throw new UsageError(`${flag} ${path} cannot be read: ${error instanceof FileReadError ? error.problem : fileProblem(error)}`);
   }
 }
 

@@ -2,8 +2,9 @@
  * A flag's value read under Node, for every Node entry point (the CLI's commands and the
  * experiments): an integer with its floor, and the bytes of a file a flag names.
  */
-import { readFile } from 'node:fs/promises';
-import { errorMessage, UsageError } from '../core/errors.ts';
+import { UsageError } from '../core/errors.ts';
+import { DGP_MAX_BYTES } from '../core/weight-file.ts';
+import { FileReadError, fileProblem, readFileBounded } from '../platform/files.ts';
 
 /** The integer `--name` holds (`fallback` when absent), refused below `min`. */
 export function intOption(value: string | undefined, name: string, fallback: number, min = 0): number {
@@ -13,12 +14,15 @@ export function intOption(value: string | undefined, name: string, fallback: num
   return n;
 }
 
-/** A file a flag names, as bytes; a UsageError naming the flag when it cannot be read. */
-export async function readInputBytes(path: string, flag: string): Promise<Uint8Array> {
+/**
+ * A policy file a flag names, as bytes; a UsageError naming the flag when it cannot be read. Its
+ * kind and size are checked before the first byte is read (files.ts: readFileBounded).
+ */
+export async function readInputBytes(path: string, flag: string, maxBytes = DGP_MAX_BYTES): Promise<Uint8Array> {
   try {
-    return new Uint8Array(await readFile(path));
+    return await readFileBounded(path, maxBytes);
   } catch (error) {
-    throw new UsageError(`cannot read ${flag} ${path}: ${errorMessage(error)}`);
+    throw new UsageError(`cannot read ${flag} ${path}: ${error instanceof FileReadError ? error.problem : fileProblem(error)}`);
   }
 }
 

@@ -3,6 +3,7 @@
  * replay store, experiments). A full disk, a kill or a crash mid-write must leave the old file, or
  * none, never half of one that a later command reads as corrupt.
  */
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { DreamGymError } from '../core/errors.ts';
@@ -108,3 +109,78 @@ export async function canWriteBeside(path: string): Promise<string | null> {
     return fileProblem(error);
   }
 }
+
+/** A file could not be read as the file it should be: not a regular file, or larger than its kind may be. */
+export class FileReadError extends DreamGymError {
+  constructor(
+    readonly path: string,
+    readonly problem: string,
+  ) {
+    super('file-read', `${path} ${problem}`);
+  }
+}
+
+const megabytes = (bytes: number): string => `${(bytes / (1024 * 1024)).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`;
+
+/** Why a file that is not a regular one cannot be read whole (a FIFO never ends, a device may not); null for a regular file. */
+export function notAFile(info: Stats): string | null {
+  if (info.isFile()) return null;
+  if (info.isDirectory()) return 'is a folder, not a file';
+  if (info.isFIFO()) return 'is a named pipe (FIFO), not a file';
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'is a device, not a file';
+  if (info.isSocket()) return 'is a socket, not a file';
+  return 'is not a regular file';
+}
+
+/**
+ * Checks what `info` describes before a byte is read: a regular file of at most `maxBytes`. A 2 GB
+ * sparse file, `/dev/zero` or a FIFO is refused here, where reading first grew until killed or hung.
+ */
+function checkReadable(path: string, info: Stats, maxBytes: number): void {
+  const problem = notAFile(info);
+  if (problem !== null) throw new FileReadError(path, problem);
+  if (info.size > maxBytes) throw new FileReadError(path, `is ${megabytes(info.size)}, over the ${megabytes(maxBytes)} such a file may be`);
+}
+
+/**
+ * A file's bytes, read whole only when it is a regular file of at most `maxBytes` (checked on the
+ * open file, so what is checked is what is read). Opened without blocking: a FIFO with no writer
+ * would otherwise hang the open itself. Throws FileReadError, or the system's error (ENOENT…).
+ */
+export async function readFileBounded(path: string, maxBytes: number): Promise<Uint8Array> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const info = await handle.stat();
+    checkReadable(path, info, maxBytes);
+    const bytes = new Uint8Array(info.size);
+    let read = 0;
+    while (read < bytes.length) {
+      const { bytesRead } = await handle.read(bytes, read, bytes.length - read, read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+    }
+    return bytes.subarray(0, read);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** `readFileBounded` for callers that read synchronously (a site folder's site.json). */
+export function readFileBoundedSync(path: string, maxBytes: number): Uint8Array {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const info = fstatSync(fd);
+    checkReadable(path, info, maxBytes);
+    const bytes = new Uint8Array(info.size);
+    let read = 0;
+    while (read < bytes.length) {
+      const got = readSync(fd, bytes, read, bytes.length - read, read);
+      if (got === 0) break;
+      read += got;
+    }
+    return bytes.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+

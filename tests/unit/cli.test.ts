@@ -165,7 +165,7 @@ describe('the CLI: train and saved policies', () => {
     [['experience', 'fit', '--env', 'shop', '--buffer', 'x.jsonl', '--out', 'x.dgp'], /--out FILE.dgx is required/],
     [['experience', 'refit'], /unknown experience subcommand "refit"; use fit or eval/],
     [['train', '--env', 'shop', '--mode', 'dream', '--algo', 'grpo', '--synthetic-budget', '10', '--experience', 'neural', '--buffer', 'x.jsonl'], /--experience neural needs --model FILE.dgx/],
-    [['train', '--env', 'shop', '--mode', 'dream', '--algo', 'grpo', '--synthetic-budget', '10', '--experience', 'neural', '--model', '/nonexistent.dgx'], /cannot be read/],
+    [['train', '--env', 'shop', '--mode', 'dream', '--algo', 'grpo', '--synthetic-budget', '10', '--experience', 'neural', '--model', '/nonexistent.dgx'], /nonexistent.dgx does not exist; fit one with: experience fit/],
     [['serve', '--experience', 'llm'], /serve answers with --experience knn/],
     [['train', '--env', 'shop', '--algo', 'ppo', '--real-budget', '10', '--out', 'policy.json'], /--out must name a .dgp file/],
     [['train', '--env', 'shop', '--algo', 'ppo', '--real-budget', '10', '--backend', 'tpu'], /unknown backend "tpu"/],

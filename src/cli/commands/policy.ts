@@ -3,10 +3,11 @@
  * safetensors layout (`model.safetensors`) beside `config.json` (the policy's card); `import`
  * turns the two back into a `.dgp`, checked as any policy file is.
  */
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
+import { readInputBytes } from '../../jobs/node-args.ts';
 import { writeFileWhole } from '../../platform/files.ts';
 import { SAFETENSORS_CONFIG_FILE, SAFETENSORS_WEIGHTS_FILE, policyFromSafetensors, policyToSafetensors } from '../../policy/policy-safetensors.ts';
 import { checkInputFile, checkOutputPath, refuseOverlaps } from '../args.ts';
@@ -28,6 +29,9 @@ export async function policyCommand(io: CommandIO, argv: string[]): Promise<void
   }
 }
 
+/** The most a policy's config.json may be: its card and the names and shapes of its tensors. */
+const CONFIG_MAX_BYTES = 4 * 1024 * 1024;
+
 function one(positionals: string[], what: string): string {
   if (positionals.length !== 1) throw new UsageError(`give one ${what}, got ${positionals.length}${positionals.length > 0 ? `: ${positionals.join(' ')}` : ''}`);
   return positionals[0] as string;
@@ -48,7 +52,7 @@ async function exportCommand(io: CommandIO, argv: string[]): Promise<void> {
     if (await stat(written).catch(() => null)) throw new UsageError(`--out ${values.out} already holds ${path.basename(written)}; name a new folder, or remove it first`);
   }
   await refuseOverlaps([{ flag: 'the policy file', path: file }], [{ flag: '--out', path: weightsPath }, { flag: '--out', path: configPath }]);
-  const { weights, config } = policyToSafetensors(new Uint8Array(await readFile(file)));
+  const { weights, config } = policyToSafetensors(await readInputBytes(file, 'the policy file'));
   await mkdir(values.out, { recursive: true });
   await writeFileWhole(weightsPath, weights);
   await writeFileWhole(configPath, `${JSON.stringify(config, null, 2)}\n`);
@@ -68,7 +72,7 @@ async function importCommand(io: CommandIO, argv: string[]): Promise<void> {
   await checkInputFile(configPath, 'the config');
   await checkOutputPath(values.out, 'out');
   await refuseOverlaps([{ flag: 'the weights', path: weightsPath }, { flag: 'the config', path: configPath }], [{ flag: '--out', path: values.out }]);
-  const dgp = policyFromSafetensors(new Uint8Array(await readFile(weightsPath)), await readFile(configPath, 'utf8'));
+  const dgp = policyFromSafetensors(await readInputBytes(weightsPath, 'the weights'), new TextDecoder().decode(await readInputBytes(configPath, 'the config', CONFIG_MAX_BYTES)));
   await writeFileWhole(values.out, dgp, `--out ${values.out}`);
   if (values.json) io.result({ from: dir, out: values.out, bytes: dgp.length });
   else io.out(`wrote ${values.out} (${dgp.length} bytes)`);

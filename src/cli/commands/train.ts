@@ -1,11 +1,11 @@
-import { readFile, stat } from 'node:fs/promises';
-import { CheckpointError, decodeCheckpoint, DEFAULT_CHECKPOINT_SECONDS, encodeCheckpoint, type TrainCheckpoint } from '../../train/checkpoint.ts';
+import { stat } from 'node:fs/promises';
+import { CHECKPOINT_MAX_BYTES, CheckpointError, decodeCheckpoint, DEFAULT_CHECKPOINT_SECONDS, encodeCheckpoint, type TrainCheckpoint } from '../../train/checkpoint.ts';
 import type { CheckpointHooks } from '../../train/trainer.ts';
 import { historyCsv, historyJsonl } from '../../train/metrics-export.ts';
 import { parseArgs } from 'node:util';
 import type * as v from 'valibot';
 import { UsageError } from '../../core/errors.ts';
-import { FileWriteError, writeFileWhole } from '../../platform/files.ts';
+import { FileReadError, FileWriteError, readFileBounded, writeFileWhole } from '../../platform/files.ts';
 import { ENVIRONMENTS } from '../../envs/registry.ts';
 import { exportTrainedPolicy } from '../../jobs/policy-export.ts';
 import { ALGORITHMS, LOSS_AVERAGES, LR_SCHEDULES, defaultConfig, type AlgoConfig, type AlgoName } from '../../rl/config.ts';
@@ -209,8 +209,9 @@ async function checkpointFlags(values: Values, mode: TrainMode): Promise<{ hooks
   }
   let resume: TrainCheckpoint | undefined;
   if (values.resume) {
-    const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
+    const bytes = await readFileBounded(file, CHECKPOINT_MAX_BYTES).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') throw new UsageError(`--resume: there is no checkpoint at ${file} yet (start the run without --resume to make one)`);
+      if (error instanceof FileReadError) throw new UsageError(`--checkpoint ${error.message}`);
       throw error;
     });
     try {

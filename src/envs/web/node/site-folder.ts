@@ -4,7 +4,7 @@
  * any browser starts, so a mistake is reported once, naming the task and the hook. `--site` names
  * the folder holding site.json or the file itself (a running app's site.json needs no folder).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../../core/errors.ts';
 import type { EnvDefinition } from '../../spec.ts';
@@ -13,6 +13,7 @@ import type { SiteSource } from '../host.ts';
 import { webSiteEnvironment } from '../index.ts';
 import { siteCorpusEnvironment } from '../site-corpus.ts';
 import { checkSiteCode, checkSiteFolder, chooseSiteTasks, parseSiteDefinition, type SiteDefinition } from '../site.ts';
+import { FileReadError, fileProblem, readFileBoundedSync } from '../../../platform/files.ts';
 
 export interface LoadSiteOptions {
   /** Keep only these tasks, by id or group (the CLI's `--tasks a,b`; site.ts chooseSiteTasks). */
@@ -60,11 +61,21 @@ export function loadSiteFolder(dir: string, options: LoadSiteOptions = {}): { si
   return { site, environment: webSiteEnvironment(site, { root }) };
 }
 
+/** The most a site.json may be: a site's description, not its data. */
+const SITE_JSON_MAX_BYTES = 4 * 1024 * 1024;
+
 function readJson(file: string): unknown {
+  let text: string;
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    text = new TextDecoder().decode(readFileBoundedSync(file, SITE_JSON_MAX_BYTES));
   } catch (error) {
-    throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
+    // Not the file a site.json should be, or not readable: said as such, not as bad JSON.
+    throw new UsageError(error instanceof FileReadError ? error.message : `${file} cannot be read: ${fileProblem(error)}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${file} is not valid JSON: ${(error as Error).message.slice(0, 200)}`);
   }
 }
 
