@@ -7,6 +7,8 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import { capture } from '../cli-io.ts';
 import { runCliProcess, spawnCli } from '../cli-process.ts';
 
 const RUN = ['train', '--env', 'shop', '--mode', 'real', '--algo', 'grpo', '--real-budget', '500', '--backend', 'wasm', '--set', 'tasksPerIteration=2,groupSize=4,parallelEnvs=8,epochs=1', '--final-eval-episodes', '20', '--json'];
@@ -18,12 +20,24 @@ interface Summary {
 
 const summaryOf = (stdout: string) => JSON.parse(stdout.trim().split('\n').pop() as string) as Summary;
 
+/**
+ * A refusal, in-process: a child process would spend its ~4 s of CPU loading tfjs and the CLI only
+ * to print one line. The kill and the resume itself stay real processes above.
+ */
+async function refused(args: string[]): Promise<{ code: number; stderr: string }> {
+  const io = capture();
+  const code = await main(args, io);
+  return { code, stderr: io.stderr.join('\n') };
+}
+
 describe('train --checkpoint and --resume', () => {
   it('a run killed mid-way resumes from its checkpoint and ends with the uninterrupted run digest', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-resume-'));
     const checkpoint = path.join(dir, 'run.dgc');
-    const whole = await runCliProcess([...RUN, '--seed', '2']);
-    expect(whole.code, whole.stderr).toBe(0);
+    // The run left alone, in-process (the same core; a process would only add its start-up).
+    const io = capture();
+    expect(await main([...RUN, '--seed', '2'], io), io.stderr.join('\n')).toBe(0);
+    const whole = { stdout: io.stdout.join('\n') };
 
     const child = spawnCli([...RUN, '--seed', '2', '--checkpoint', checkpoint, '--checkpoint-every', '0']);
     let stderr = '';
@@ -46,7 +60,7 @@ describe('train --checkpoint and --resume', () => {
     expect(summaryOf(resumed.stdout).realTransitions).toBe(summaryOf(whole.stdout).realTransitions);
 
     // Another seed is another run: refused, saying which setting differs.
-    const other = await runCliProcess([...RUN, '--seed', '3', '--checkpoint', checkpoint, '--resume']);
+    const other = await refused([...RUN, '--seed', '3', '--checkpoint', checkpoint, '--resume']);
     expect(other.code).not.toBe(0);
     expect(other.stderr).toMatch(/the checkpoint is of another run: seed is 2 there, 3 here/);
   }, 240_000);
@@ -61,8 +75,8 @@ describe('train --checkpoint and --resume', () => {
       [['train', '--env', 'shop', '--mode', 'bc', '--buffer', 'b.jsonl', '--checkpoint', path.join(dir, 'run.dgc')], /--checkpoint is for the RL modes/],
     ];
     for (const [args, message] of cases) {
-      const run = await runCliProcess(args);
-      expect(run.code).not.toBe(0);
+      const run = await refused(args);
+      expect(run.code, args.join(' ')).not.toBe(0);
       expect(run.stderr).toMatch(message);
     }
   }, 120_000);

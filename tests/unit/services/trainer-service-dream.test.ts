@@ -9,7 +9,11 @@ import { useBackend } from '../../../src/platform/tf.ts';
 import { TrainerService, type TrainerEvent, type TrainRequest } from '../../../src/services/trainer-service.ts';
 import { seededTransitions } from '../experience/fixtures.ts';
 
-/** A short dream run: a handful of GRPO iterations against the model, judged on 6 real test episodes. */
+/**
+ * A short dream run: a handful of GRPO iterations against the model, judged on 6 real test episodes.
+ * On wasm throughout: nothing here is a digest, and the default networks on the cpu backend (plain
+ * JS) made the runs several times as costly.
+ */
 const request: TrainRequest = {
   env: 'shop',
   algo: 'grpo',
@@ -27,12 +31,12 @@ describe('dream-mode training in the app’s trainer service', () => {
   let models: MemoryNeuralModelStore;
 
   beforeAll(async () => {
-    await useBackend(['cpu']);
+    await useBackend(['wasm']);
     replay = new MemoryReplayStore();
     await (await ReplayBuffer.open(replay)).add(await seededTransitions('shop', 24, 2));
     // The app's path: the Experience view's service fits the model and keeps it in the model store.
     models = new MemoryNeuralModelStore();
-    const experience = new ExperienceService({ openStore: async () => replay, openModelStore: async () => models, backends: ['cpu'] });
+    const experience = new ExperienceService({ openStore: async () => replay, openModelStore: async () => models, backends: ['wasm'] });
     await experience.fitNeural({ env: 'shop', epochs: 1, validationShare: 0 });
   }, 120_000);
 
@@ -42,7 +46,7 @@ describe('dream-mode training in the app’s trainer service', () => {
     // The model store starts empty, as before a person fits one: the first start fails and changes nothing.
     const later = new MemoryNeuralModelStore();
     const trainer = new TrainerService({ openReplayStore: async () => replay, openModelStore: async () => later });
-    await trainer.init(['cpu']);
+    await trainer.init(['wasm']);
     await expect(trainer.train(request, () => {})).rejects.toThrow(/no neural experience model is fitted for shop/);
     expect(trainer.status().state).toBe('idle');
     await expect(trainer.exportPolicy()).rejects.toThrow(/nothing to export yet/);
@@ -92,7 +96,7 @@ describe('dream-mode training in the app’s trainer service', () => {
 
   it('stops a run asked to stop while it is still being set up, and refuses a second start meanwhile', async () => {
     const trainer = service();
-    await trainer.init(['cpu']);
+    await trainer.init(['wasm']);
     const running = trainer.train({ ...request, syntheticBudget: 100_000 }, () => {});
     expect(trainer.status().state).toBe('starting');
     await expect(trainer.train(request, () => {})).rejects.toThrow(/already in progress/);
@@ -108,7 +112,7 @@ describe('dream-mode training in the app’s trainer service', () => {
     await (await ReplayBuffer.open(small)).add(await seededTransitions('shop', 24, 2));
     const real = await small.count({ source: 'real' });
     const trainer = new TrainerService({ openReplayStore: async () => small, openModelStore: async () => models });
-    await trainer.init(['cpu']);
+    await trainer.init(['wasm']);
     const result = await trainer.train({ ...request, storeLimits: { cap: real + 50, evictReal: false } }, () => {});
     expect(result.syntheticTransitions).toBeGreaterThan(50);
     expect(await small.count()).toBeLessThanOrEqual(real + 50);

@@ -27,7 +27,7 @@ describe('real-mode training', () => {
     await useBackend(['cpu']);
   });
 
-  it('improves held-out success on easy shop tasks, and a second run with the same seed is identical', async () => {
+  it('improves held-out success on easy shop tasks', async () => {
     const spec = envSpec('shop');
     const untrained = new Policy(new Trainer(options).policyConfig, options.seed);
     const before = await evaluatePolicy({ spec, policy: untrained, split: 'test', episodes: 60, seed: options.seed });
@@ -40,8 +40,15 @@ describe('real-mode training', () => {
     expect(first.eval!.episodes).toBe(60);
     expect(first.eval!.successRate).toBeGreaterThan(before.successRate + 0.1);
     expect(first.eval!.meanScore).toBeGreaterThan(before.meanScore + 10);
+  }, 240_000);
 
-    const second = await new Trainer(options).run();
+  it('a second run with the same seed is identical', async () => {
+    // Two iterations (the second collected by the once-updated policy) pin reproducibility as well as
+    // the seven of the run above would, at a third of the cost; the same network and settings.
+    const short: TrainOptions = { ...options, realBudget: 800, finalEvalEpisodes: 20 };
+    const first = await new Trainer(short).run();
+    expect(first.history.length).toBeGreaterThanOrEqual(2);
+    const second = await new Trainer(short).run();
     expect(second.eval!.actionsDigest).toBe(first.eval!.actionsDigest);
     const strip = (h: typeof first.history) => h.map(({ wallSeconds: _w, samplesPerSecond: _s, ...rest }) => rest);
     expect(strip(second.history)).toEqual(strip(first.history));
@@ -55,6 +62,9 @@ describe('real-mode training', () => {
       evalEvery: 1,
       evalEpisodes: 5,
       finalEvalEpisodes: undefined,
+      // A tinier network: the whole held-out split is 500 greedy episodes, and their matrix products
+      // were most of this test's cost; what is pinned here is when and on how many it evaluates.
+      policy: { hidden: 8, featurizer: { stateBuckets: 64, actionBuckets: 32, historyWindow: 1, maxElements: 20 } },
       algoConfig: { tasksPerIteration: 4, groupSize: 4, parallelEnvs: 16, minibatchSize: 64, epochs: 1 },
     }).run();
     const during = result.history.flatMap((m) => (m.eval ? [m.eval.episodes] : []));
