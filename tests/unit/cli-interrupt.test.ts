@@ -6,11 +6,11 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { inspectPolicyFile } from '../../src/policy/policy-file.ts';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { spawnCli } from '../cli-process.ts';
+import { spawnCli as spawnCliProcess } from '../cli-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The processes whose parent is `pid`, from /proc (no procps needed). */
@@ -36,6 +36,17 @@ const alive = (pid: number) => {
     return false;
   }
 };
+
+/** The commands this file started: one a failed test left running is killed, not left to load the machine for the rest of the suite. */
+const started: ReturnType<typeof spawnCliProcess>[] = [];
+const spawnCli = (args: string[]) => {
+  const child = spawnCliProcess(args);
+  started.push(child);
+  return child;
+};
+afterEach(() => {
+  for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
 
 describe('train interrupted', () => {
   it('writes the policy and history so far on SIGINT and exits 0', async () => {
