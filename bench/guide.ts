@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- guide [--backend wasm|webgpu|cpu|auto] [--screenshot PATH]`: the guided first run as a new user
+ * `npm run bench -- guide [--length full|short] [--backend wasm|webgpu|cpu|auto] [--screenshot PATH]`: the guided first run as a new user
  * meets it. Builds the app as `npm run build` does, serves it on loopback, opens it in the system's
  * headless Chromium (a fresh profile: a first visit), runs Start's one button with the defaults
  * (jobs/guide-plan.ts) and reports the wall time of each phase as the page measured it (the two
@@ -10,14 +10,15 @@
  */
 import { chromium } from 'playwright-core';
 import { build, preview } from 'vite';
-import { GUIDE, GUIDE_PHASES } from '../src/jobs/guide-plan.ts';
+import { GUIDE_LENGTHS, GUIDE_PHASES, type GuideLength } from '../src/jobs/guide-plan.ts';
 import { CHROMIUM_ARGS, chromiumPath } from '../src/platform/chromium.ts';
 import { sampleHeap } from './heap-sampler.ts';
 import { benchOptions } from './options.ts';
 
 
 export async function guideBench(args: string[]): Promise<unknown> {
-  const { backend, screenshot } = benchOptions(args, { backend: 'wasm', screenshot: '' });
+  const { backend, screenshot, length } = benchOptions(args, { backend: 'wasm', screenshot: '', length: 'full' });
+  if (!(length in GUIDE_LENGTHS)) throw new Error(`--length must be one of ${Object.keys(GUIDE_LENGTHS).join(', ')}, got "${length}"`);
   await build({ logLevel: 'warn' });
   const server = await preview({ logLevel: 'warn', preview: { host: '127.0.0.1', port: 0 } });
   const url = server.resolvedUrls?.local[0];
@@ -28,6 +29,7 @@ export async function guideBench(args: string[]): Promise<unknown> {
     await page.goto(url);
     await page.getByText('Advanced').click();
     await page.getByLabel('Backend', { exact: true }).selectOption(backend);
+    await page.getByLabel('Length', { exact: true }).selectOption(length);
     // Which phase runs at each sample: its row is marked running (guide/GuideView.tsx).
     const running = page.locator('.guide-phase.phase-running');
     const phaseOf = async (): Promise<string | null> => ((await running.count()) === 0 ? null : ((await running.first().getAttribute('data-testid'))?.replace(/^guide-phase-/, '') ?? null));
@@ -47,7 +49,8 @@ export async function guideBench(args: string[]): Promise<unknown> {
     const success = async (id: string) => (await page.getByTestId(`guide-${id}-success`).textContent()) ?? '';
     return {
       backend,
-      settings: GUIDE,
+      length,
+      settings: GUIDE_LENGTHS[length as GuideLength],
       phaseSeconds: phases,
       totalSeconds: Number(wallSeconds.toFixed(1)),
       // The bar the Start view and the tutorial quote (issue 59): the whole run in at most a minute on 2 cores.

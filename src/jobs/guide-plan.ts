@@ -12,7 +12,24 @@
  */
 import { CURRICULUM_BY_DEFAULT } from '../train/modes.ts';
 
-export const GUIDE = {
+/** What one length of the guided run plays: its budgets, for the page, `bench guide` and the tests. */
+export interface GuidePlan {
+  env: 'shop';
+  seed: number;
+  seedEpisodes: number;
+  seedMix: string;
+  fitEpochs: number;
+  algo: 'grpo';
+  steps: number;
+  evalEpisodes: number;
+  comparisonSteps: number;
+  comparisonTask: number;
+  curriculum: { dream: boolean; real: boolean };
+  algoConfig: { dream: Readonly<Record<string, number>>; real: Readonly<Record<string, number>> };
+}
+
+/** The full guided run: the Start view's default. */
+export const GUIDE: GuidePlan = {
   env: 'shop',
   seed: 1,
   /** Real episodes seeded into the buffer: the offline data the model learns from and retrieves. */
@@ -42,7 +59,19 @@ export const GUIDE = {
    * results/guide/README.md.
    */
   algoConfig: { dream: { epochs: 2 }, real: {} },
-} as const;
+};
+
+export type GuideLength = 'full' | 'short';
+
+/**
+ * The lengths a person can choose under Advanced. Short is for a demo (a workshop, a first look):
+ * the same loop, every phase and view, on a third of the data and steps, so the policies learn less;
+ * its figures are its own (GUIDE_MEASURED).
+ */
+export const GUIDE_LENGTHS: Readonly<Record<GuideLength, GuidePlan>> = {
+  full: GUIDE,
+  short: { ...GUIDE, seedEpisodes: 100, fitEpochs: 1, steps: 2500, evalEpisodes: 50 },
+};
 
 export type GuidePhaseId = 'seed' | 'fit' | 'baseline' | 'dream' | 'real' | 'compare';
 
@@ -58,21 +87,21 @@ export const GUIDE_LANES: Readonly<Record<'dream' | 'real', readonly GuidePhaseI
 };
 
 /**
- * What `npm run bench -- guide` measured for each phase, in seconds, on the 2-core machine with
- * wasm (docs/benchmarks.md): the Start view quotes the whole, and a phase's time left is estimated
- * from its figure until the phase's own rate is known.
+ * What `npm run bench -- guide [--length short]` measured for each phase, in seconds, on the 2-core
+ * machine with wasm (docs/benchmarks.md): the Start view quotes the whole, and a phase's time left
+ * is estimated from its figure until the phase's own rate is known.
  */
 export const GUIDE_MEASURED = {
   machine: 'a 2-core machine without a GPU, wasm',
-  seconds: { seed: 4, fit: 33, baseline: 7, dream: 60, real: 59, compare: 1 } as Readonly<Record<GuidePhaseId, number>>,
-  total: 98,
-};
+  full: { seconds: { seed: 4, fit: 33, baseline: 7, dream: 60, real: 59, compare: 1 }, total: 98 },
+  short: { seconds: { seed: 3, fit: 11, baseline: 4, dream: 18, real: 23, compare: 1 }, total: 33 },
+} as const satisfies { machine: string } & Record<GuideLength, { seconds: Readonly<Record<GuidePhaseId, number>>; total: number }>;
 
 export interface GuidePhase {
   id: GuidePhaseId;
   title: string;
-  /** What the phase does, in one sentence a newcomer can follow. */
-  sentence: string;
+  /** What the phase does, in one sentence a newcomer can follow, for the length that runs. */
+  sentence: (plan: GuidePlan) => string;
   /** The view where what it makes lives. */
   view: { hash: string; label: string };
 }
@@ -81,37 +110,37 @@ export const GUIDE_PHASES: readonly GuidePhase[] = [
   {
     id: 'seed',
     title: 'Collect real experience',
-    sentence: `Scripted shoppers play ${GUIDE.seedEpisodes} episodes in the real shop, some well and some badly; every step goes into the replay buffer.`,
+    sentence: (plan) => `Scripted shoppers play ${plan.seedEpisodes} episodes in the real shop, some well and some badly; every step goes into the replay buffer.`,
     view: { hash: '#buffer', label: 'Buffer' },
   },
   {
     id: 'fit',
     title: 'Learn an experience model',
-    sentence: `A small neural network learns, from those real steps, to predict what the shop does next and what it pays (${GUIDE.fitEpochs} passes over the data).`,
+    sentence: (plan) => `A small neural network learns, from those real steps, to predict what the shop does next and what it pays (${plan.fitEpochs === 1 ? 'one pass' : `${plan.fitEpochs} passes`} over the data).`,
     view: { hash: '#experience', label: 'Experience' },
   },
   {
     id: 'baseline',
     title: 'Judge the untrained policy',
-    sentence: `The policy both runs start from plays the ${GUIDE.evalEpisodes} real test tasks they will be judged on: what each run gains is measured from here.`,
+    sentence: (plan) => `The policy both runs start from plays the ${plan.evalEpisodes} real test tasks they will be judged on: what each run gains is measured from here.`,
     view: { hash: '#evaluate', label: 'Evaluate' },
   },
   {
     id: 'dream',
     title: 'Train in the dream',
-    sentence: `A policy trains with GRPO for ${GUIDE.steps.toLocaleString('en-US')} steps inside the model, which retrieves similar real steps for each prediction; the curriculum picks the tasks whose outcome varies most. No real step is taken.`,
+    sentence: (plan) => `A policy trains with GRPO for ${plan.steps.toLocaleString('en-US')} steps inside the model, which retrieves similar real steps for each prediction; the curriculum picks the tasks whose outcome varies most. No real step is taken.`,
     view: { hash: '#runs', label: 'Runs' },
   },
   {
     id: 'real',
     title: 'Train in the real shop, for comparison',
-    sentence: `Another policy trains the usual way: ${GUIDE.steps.toLocaleString('en-US')} real steps in the real shop.`,
+    sentence: (plan) => `Another policy trains the usual way: ${plan.steps.toLocaleString('en-US')} real steps in the real shop.`,
     view: { hash: '#runs', label: 'Runs' },
   },
   {
     id: 'compare',
     title: 'Imagined against real',
-    sentence: 'The dream policy plays a test task in the real shop; at each step the model says what it imagines will happen, beside what the shop did.',
+    sentence: () => 'The dream policy plays a test task in the real shop; at each step the model says what it imagines will happen, beside what the shop did.',
     view: { hash: '#experience', label: 'Experience' },
   },
 ];

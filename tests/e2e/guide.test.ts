@@ -7,11 +7,13 @@
  * was (the finished phases kept), and ends. The Curriculum view shows the tasks the dream chose by
  * variance; the dream policy opens in Evaluate in one click and is judged there on more held-out
  * tasks; the finished summary is still there after a reload; a second run reloaded while it fits
- * is offered back as interrupted. One guided run and a part: each takes minutes on 2 cores.
+ * is offered back as interrupted. The run is the short one (Advanced: Length), the full run's every
+ * phase and view on a third of its steps: what is pinned is the path, not how much the policies learn
+ * (the full run's time and figures are `npm run bench -- guide`'s).
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { GUIDE } from '../../src/jobs/guide-plan.ts';
+import { GUIDE_LENGTHS, GUIDE_MEASURED } from '../../src/jobs/guide-plan.ts';
 import { seriousViolations } from './axe.ts';
 import { ARTIFACTS, collectErrors, launch } from './browser.ts';
 
@@ -24,6 +26,8 @@ const progressOf = async (page: Page, id: string) => {
   return `${id} ${state}: ${(await page.getByRole('alert').allTextContents()).join(' ')}`;
 };
 const EVALUATED_HERE = 20;
+const SHORT = GUIDE_LENGTHS.short;
+const int = (n: number) => n.toLocaleString('en-US');
 
 describe('a newcomer\'s first run', () => {
   let browser: Browser;
@@ -43,17 +47,20 @@ describe('a newcomer\'s first run', () => {
     // person without a GPU picks wasm in Advanced.
     await page.getByText('Advanced', { exact: true }).click();
     await page.getByLabel('Backend', { exact: true }).selectOption(process.env.DREAMGYM_E2E_BACKEND ?? 'wasm');
+    await page.getByLabel('Length', { exact: true }).selectOption('short');
+    // The promise follows the length chosen.
+    expect(await page.getByRole('main').textContent()).toContain(`with the defaults: about ${GUIDE_MEASURED.short.total} s on ${GUIDE_MEASURED.machine} (npm run bench -- guide --length short)`);
     await page.getByRole('button', { name: 'Run it on the shop' }).click();
 
     // From its first second, each running phase says what it does and how long is left.
     await expect.poll(() => progressOf(page, 'seed'), { timeout: 10_000, interval: 200 }).toMatch(/ · about \d+ s left/);
-    expect(await page.getByTestId('guide-phase-seed').textContent()).toMatch(/Scripted shoppers play 300 episodes/);
+    expect(await page.getByTestId('guide-phase-seed').textContent()).toContain(`Scripted shoppers play ${SHORT.seedEpisodes} episodes`);
     // The two lanes run at once: the real-mode run trains while the dream's lane fits or dreams.
     await expect.poll(() => phaseState(page, 'real'), { timeout: 300_000, interval: 500 }).toBe('running');
     expect([await phaseState(page, 'fit'), await phaseState(page, 'dream')]).toContain('running');
     await expect.poll(() => phaseState(page, 'dream'), { timeout: 300_000, interval: 500 }).toBe('running');
     await expect.poll(() => progressOf(page, 'dream'), { timeout: 120_000, interval: 500 })
-      .toMatch(/^[\d,]+ \/ 8,000 synthetic steps inside the model · about .* left/);
+      .toMatch(new RegExp(`^[\\d,]+ / ${int(SHORT.steps)} synthetic steps inside the model · about .* left`));
 
     // A reload in the middle of the dream: Start offers the run back, with what had finished kept.
     const fitTook = await page.getByTestId('guide-phase-fit-seconds').getAttribute('data-seconds');
@@ -74,9 +81,10 @@ describe('a newcomer\'s first run', () => {
     await expect.poll(() => page.getByTestId('guide-state').textContent(), { timeout: 900_000, interval: 2000 }).toBe('Done.');
     for (const id of ['seed', 'fit', 'baseline', 'dream', 'real', 'compare']) expect(await phaseState(page, id)).toBe('done');
     const dream = page.getByTestId('guide-dream');
-    expect(await dream.textContent()).toMatch(new RegExp(`\\d+\\.\\d% success on ${GUIDE.evalEpisodes} real test tasks in the shop .*trained on 8,000 synthetic steps and 0 real ones`));
-    expect(await page.getByTestId('guide-real').textContent()).toMatch(new RegExp(`\\d+\\.\\d% success on ${GUIDE.evalEpisodes} real test tasks in the shop .*trained on 8,000 real steps`));
-    expect(await page.getByTestId('guide-untrained').textContent()).toMatch(new RegExp(`\\d+\\.\\d% success on ${GUIDE.evalEpisodes} real test tasks`));
+    // The resumed run kept its length (from the record, not from the form).
+    expect(await dream.textContent()).toMatch(new RegExp(`\\d+\\.\\d% success on ${SHORT.evalEpisodes} real test tasks in the shop .*trained on ${int(SHORT.steps)} synthetic steps and 0 real ones`));
+    expect(await page.getByTestId('guide-real').textContent()).toMatch(new RegExp(`\\d+\\.\\d% success on ${SHORT.evalEpisodes} real test tasks in the shop .*trained on ${int(SHORT.steps)} real steps`));
+    expect(await page.getByTestId('guide-untrained').textContent()).toMatch(new RegExp(`\\d+\\.\\d% success on ${SHORT.evalEpisodes} real test tasks`));
     expect(await page.getByTestId('guide-dream-gain').textContent()).toMatch(/^[+−]\d+\.\d points$/);
     expect(await page.getByTestId('guide-real-gain').textContent()).toMatch(/^[+−]\d+\.\d points$/);
     expect(await page.getByTestId('guide-backend-note').textContent()).toMatch(/^Using wasm: chosen under Advanced\.$/);
@@ -86,9 +94,10 @@ describe('a newcomer\'s first run', () => {
     await page.screenshot({ path: `${ARTIFACTS}/guide-done.png`, fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
 
-    // The Curriculum view shows the dream's curriculum: tasks chosen by their outcome variance.
+    // The Curriculum view shows the dream's curriculum: tasks chosen by their outcome variance (the
+    // return's where no task's success varies any more, as a short run's last iterations may find).
     await tab(page, 'Curriculum').click();
-    await expect.poll(() => page.getByTestId('curriculum-summary').textContent(), { timeout: 30_000 }).toMatch(/variance of the success \(0 or 1\)/);
+    await expect.poll(() => page.getByTestId('curriculum-summary').textContent(), { timeout: 30_000 }).toMatch(/variance of the (success \(0 or 1\)|return)/);
     const slots = (await page.getByTestId('curriculum-last-iteration').textContent()) ?? '';
     expect(Number(/(\d+) task slots by variance/.exec(slots)?.[1])).toBeGreaterThan(0);
 

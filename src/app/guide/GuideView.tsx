@@ -5,14 +5,14 @@
  * experience model's imagined states stand beside the real ones. Every figure links to its view.
  */
 import { useEffect } from 'preact/hooks';
-import { GUIDE, GUIDE_MEASURED, GUIDE_PHASES, type GuidePhase } from '../../jobs/guide-plan.ts';
+import { GUIDE_LENGTHS, GUIDE_MEASURED, GUIDE_PHASES, type GuideLength, type GuidePhase } from '../../jobs/guide-plan.ts';
 import type { EvalResult } from '../../train/evaluate.ts';
 import { LoopPicture } from './LoopPicture.tsx';
 import { BackendSelect } from '../BackendSelect.tsx';
 import { BackendNote } from '../BackendProbeNote.tsx';
 import { evaluateRunHash } from '../runs/runs-store.ts';
 import { stateMarks } from '../play/state-diff.ts';
-import { clock, guideBackend, guideBackendUsed, guideError, guideResult, guideState, isRunning, loadGuide, phases, runGuide, secondsLeft, startOver, stopGuide, type PhaseProgress } from './guide-store.ts';
+import { clock, guideBackend, guideBackendUsed, guideError, guideLength, guidePlan, guideResult, guideState, isRunning, loadGuide, phases, runGuide, secondsLeft, startOver, stopGuide, type PhaseProgress } from './guide-store.ts';
 
 const int = (n: number) => n.toLocaleString('en-US');
 const pct = (n: number) => `${(100 * n).toFixed(1)}%`;
@@ -27,7 +27,7 @@ function PhaseRow({ phase, progress }: { phase: GuidePhase; progress: PhaseProgr
   return (
     <li class={`guide-phase phase-${progress.state}`} data-testid={`guide-phase-${phase.id}`}>
       <h3>{phase.title} <span class="muted small" data-testid={`guide-phase-${phase.id}-state`}>{stateText}</span></h3>
-      <p class="small">{phase.sentence} <a href={phase.view.hash}>{phase.view.label}</a></p>
+      <p class="small">{phase.sentence(guidePlan.value)} <a href={phase.view.hash}>{phase.view.label}</a></p>
       {progress.state === 'running' && (
         <>
           <label class="progress-label small" for={barId} data-testid={`guide-phase-${phase.id}-progress`}>
@@ -82,11 +82,11 @@ function Results() {
       )}
       <div class="guide-cards">
         <PolicyCard title="Untrained" evaluation={result.untrained} spent="before any training" untrained={result.untrained} testId="guide-untrained" view="#evaluate" />
-        <PolicyCard title="Trained in the dream" evaluation={result.dream} spent={`trained on ${int(GUIDE.steps)} synthetic steps and 0 real ones`} untrained={result.untrained} testId="guide-dream" runId={result.runIds.dream} />
-        <PolicyCard title="Trained in the real shop" evaluation={result.real} spent={`trained on ${int(GUIDE.steps)} real steps`} untrained={result.untrained} testId="guide-real" runId={result.runIds.real} />
+        <PolicyCard title="Trained in the dream" evaluation={result.dream} spent={`trained on ${int(guidePlan.value.steps)} synthetic steps and 0 real ones`} untrained={result.untrained} testId="guide-dream" runId={result.runIds.dream} />
+        <PolicyCard title="Trained in the real shop" evaluation={result.real} spent={`trained on ${int(guidePlan.value.steps)} real steps`} untrained={result.untrained} testId="guide-real" runId={result.runIds.real} />
       </div>
       <p class="muted small">
-        All three are judged the same way: greedily, in the real shop, on {int(GUIDE.evalEpisodes)} test tasks none trained on. Both trained runs are
+        All three are judged the same way: greedily, in the real shop, on {int(guidePlan.value.evalEpisodes)} test tasks none trained on. Both trained runs are
         kept in <a href="#runs">Runs</a> with their policies: compare their curves there, download a policy (.dgp), or open one in Evaluate
         to judge it on more test tasks or play it step by step.
       </p>
@@ -145,7 +145,11 @@ function Comparison({ instruction, rows }: { instruction: string; rows: NonNulla
   );
 }
 
-const TOTAL_MEASURED = `about ${secs(GUIDE_MEASURED.total)}`;
+/** Each length as the Advanced choice names it, with what it costs and gives. */
+const LENGTH_CHOICES: Record<GuideLength, string> = {
+  full: `Full (about ${secs(GUIDE_MEASURED.full.total)} on a 2-core machine)`,
+  short: `Short, for a demo (about ${secs(GUIDE_MEASURED.short.total)}; a third of the steps, so the policies learn less)`,
+};
 
 export function GuideView() {
   useEffect(() => void loadGuide(), []);
@@ -162,7 +166,7 @@ export function GuideView() {
         </p>
         <LoopPicture />
         <p>
-          One button runs the loop on the shop with the defaults: {TOTAL_MEASURED} on {GUIDE_MEASURED.machine} (<code>npm run bench -- guide</code>). It adds {int(GUIDE.seedEpisodes)} episodes
+          One button runs the loop on the shop with the defaults: about {secs(GUIDE_MEASURED[guideLength.value].total)} on {GUIDE_MEASURED.machine} (<code>npm run bench -- guide{guideLength.value === 'full' ? '' : ` --length ${guideLength.value}`}</code>). It adds {int(guidePlan.value.seedEpisodes)} episodes
           to the <a href="#buffer">buffer</a>, replaces the shop's neural model in <a href="#experience">Experience</a>, and keeps both
           runs in <a href="#runs">Runs</a>.
         </p>
@@ -191,6 +195,12 @@ export function GuideView() {
         {used && <BackendNote backend={used.backend} probe={used.probe} why={guideBackend.value === 'auto' ? undefined : 'chosen under Advanced'} testId="guide-backend-note" />}
         <details class="advanced">
           <summary>Advanced</summary>
+          <div class="row">
+            <label for="guide-length">Length</label>
+            <select id="guide-length" value={guideLength.value} disabled={isRunning.value || state === 'interrupted'} onChange={(e) => { guideLength.value = (e.currentTarget as HTMLSelectElement).value as GuideLength; }}>
+              {(Object.keys(GUIDE_LENGTHS) as GuideLength[]).map((length) => <option key={length} value={length}>{LENGTH_CHOICES[length]}</option>)}
+            </select>
+          </div>
           <BackendSelect id="guide-backend" value={guideBackend.value} disabled={isRunning.value} onChange={(choice) => { guideBackend.value = choice; }} />
           <p class="muted small">WebGPU is the fast choice on a real GPU; a machine whose WebGPU is emulated in software (no GPU) is faster on wasm.</p>
         </details>

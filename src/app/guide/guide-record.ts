@@ -7,7 +7,7 @@
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import * as v from 'valibot';
-import type { GuidePhaseId } from '../../jobs/guide-plan.ts';
+import type { GuideLength, GuidePhaseId } from '../../jobs/guide-plan.ts';
 import type { EvalResult } from '../../train/evaluate.ts';
 
 export type PhaseState = 'waiting' | 'running' | 'done' | 'stopped' | 'failed';
@@ -39,6 +39,8 @@ export const NO_RESULT: GuideResult = { untrained: null, dream: null, real: null
 
 export interface GuideRecord {
   state: GuideState;
+  /** The length the run plays (a record written before lengths existed is a full run). */
+  length: GuideLength;
   startedAt: number;
   /** Each phase's state and, once it ended, its wall seconds. */
   phases: Record<GuidePhaseId, { state: PhaseState; seconds: number | null }>;
@@ -50,6 +52,7 @@ export interface GuideRecord {
 const phaseSchema = v.object({ state: v.picklist(['waiting', 'running', 'done', 'stopped', 'failed']), seconds: v.nullable(v.number()) });
 const recordSchema = v.object({
   state: v.picklist(['idle', 'running', 'stopping', 'done', 'stopped', 'failed', 'interrupted']),
+  length: v.optional(v.picklist(['full', 'short']), 'full'),
   startedAt: v.number(),
   phases: v.object({ seed: phaseSchema, fit: phaseSchema, baseline: phaseSchema, dream: phaseSchema, real: phaseSchema, compare: phaseSchema }),
   result: v.looseObject({ runIds: v.object({ dream: v.nullable(v.string()), real: v.nullable(v.string()) }) }),
@@ -81,11 +84,12 @@ function database(): Promise<IDBPDatabase<GuideDB>> {
 export async function readGuideRecord(): Promise<GuideRecord | null> {
   const record = await (await database()).get('guide', KEY);
   if (record === undefined) return null;
-  if (!v.safeParse(recordSchema, record).success) {
+  const read = v.safeParse(recordSchema, record);
+  if (!read.success) {
     await forgetGuideRecord();
     return null;
   }
-  return { ...record, result: { ...NO_RESULT, ...record.result } };
+  return { ...record, length: read.output.length, result: { ...NO_RESULT, ...record.result } };
 }
 
 export async function writeGuideRecord(record: GuideRecord): Promise<void> {

@@ -10,7 +10,7 @@
 import { computed, signal } from '@preact/signals';
 import { proxy } from 'comlink';
 import { errorMessage } from '../../core/errors.ts';
-import { GUIDE, GUIDE_LANES, GUIDE_MEASURED, GUIDE_PHASES, type GuidePhaseId } from '../../jobs/guide-plan.ts';
+import { GUIDE_LANES, GUIDE_LENGTHS, GUIDE_MEASURED, GUIDE_PHASES, type GuideLength, type GuidePhaseId, type GuidePlan } from '../../jobs/guide-plan.ts';
 import type { BackendProbe } from '../../platform/backend-probe.ts';
 import type { TrainerEvent, TrainRequest } from '../../services/trainer-service.ts';
 import type { NeuralFitEvent } from '../../services/experience-protocol.ts';
@@ -59,6 +59,14 @@ export const guideBackendUsed = signal<{ backend: string; probe: BackendProbe | 
  * its request and its iterations so far (its curriculum lives in the page's trainer worker).
  */
 export const guideDreamRun = signal<{ request: TrainRequest; history: IterationMetrics[]; active: boolean } | null>(null);
+/**
+ * The length of the run (jobs/guide-plan.ts: GUIDE_LENGTHS): chosen under Advanced before a run,
+ * kept with the run, so a resumed or reloaded run shows and plays its own.
+ */
+export const guideLength = signal<GuideLength>('full');
+/** The budgets of the run shown (or about to start). */
+export const guidePlan = computed<GuidePlan>(() => GUIDE_LENGTHS[guideLength.value]);
+const plan = (): GuidePlan => guidePlan.value;
 /** The tfjs backend the fit and both runs use ('auto': the fastest a short probe measures). */
 export const guideBackend = signal<BackendChoice>('auto');
 const backendPreference = () => preferenceOf(guideBackend.value);
@@ -77,7 +85,7 @@ export function secondsLeft(id: GuidePhaseId, progress: PhaseProgress, now: numb
   if (progress.fraction !== null && progress.fraction >= 0.02 && elapsed >= 1) {
     return { seconds: Math.max(0, (elapsed / progress.fraction) * (1 - progress.fraction)), estimated: false };
   }
-  return { seconds: Math.max(1, GUIDE_MEASURED.seconds[id] - elapsed), estimated: true };
+  return { seconds: Math.max(1, GUIDE_MEASURED[guideLength.value].seconds[id] - elapsed), estimated: true };
 }
 
 function update(id: GuidePhaseId, change: Partial<PhaseProgress>): void {
@@ -99,6 +107,7 @@ let writing: Promise<void> = Promise.resolve();
 function persist(): Promise<void> {
   const record: GuideRecord = {
     state: guideState.value,
+    length: guideLength.value,
     startedAt,
     phases: Object.fromEntries(GUIDE_PHASES.map((p) => [p.id, { state: phases.value[p.id].state, seconds: phases.value[p.id].seconds }])) as GuideRecord['phases'],
     result: guideResult.value,
@@ -136,17 +145,17 @@ async function phase<T>(id: GuidePhaseId, work: (report: (fraction: number, deta
 }
 
 function trainRequest(mode: 'dream' | 'real'): TrainRequest {
-  const curriculum = GUIDE.curriculum[mode];
+  const curriculum = plan().curriculum[mode];
   return {
-    env: GUIDE.env,
-    algo: GUIDE.algo,
+    env: plan().env,
+    algo: plan().algo,
     mode,
-    ...(mode === 'dream' ? { realBudget: 0, syntheticBudget: GUIDE.steps } : { realBudget: GUIDE.steps }),
-    seed: GUIDE.seed,
+    ...(mode === 'dream' ? { realBudget: 0, syntheticBudget: plan().steps } : { realBudget: plan().steps }),
+    seed: plan().seed,
     evalEvery: 0,
-    finalEvalEpisodes: GUIDE.evalEpisodes,
+    finalEvalEpisodes: plan().evalEpisodes,
     curriculum: curriculum ? { lambda: DEFAULT_CURRICULUM.lambda } : null,
-    algoConfig: GUIDE.algoConfig[mode],
+    algoConfig: plan().algoConfig[mode],
     recordStats: false,
     checkpointSlot: SLOTS[mode],
   };
@@ -170,7 +179,7 @@ function train(id: 'dream' | 'real', client: TrainerClient, resume: boolean): Pr
     id,
     async (report) => {
       await client.init(backendPreference());
-      report(0, `starting: 0 / ${int(GUIDE.steps)} ${unit}`);
+      report(0, `starting: 0 / ${int(plan().steps)} ${unit}`);
       if (id === 'dream') guideDreamRun.value = { request, history: [], active: true };
       const onEvent = (event: TrainerEvent) => {
         if (event.kind === 'iteration' && id === 'dream' && guideDreamRun.value) {
@@ -178,7 +187,7 @@ function train(id: 'dream' | 'real', client: TrainerClient, resume: boolean): Pr
         }
         if (event.kind === 'iteration') {
           const spent = id === 'dream' ? event.metrics.syntheticTransitions : event.metrics.realTransitions;
-          report(TRAINING_SHARE * Math.min(1, spent / GUIDE.steps), `${int(spent)} / ${int(GUIDE.steps)} ${unit}`);
+          report(TRAINING_SHARE * Math.min(1, spent / plan().steps), `${int(spent)} / ${int(plan().steps)} ${unit}`);
         } else if (event.kind === 'evaluating') {
           report(TRAINING_SHARE + (1 - TRAINING_SHARE) * (event.done / Math.max(1, event.total)), `judging the policy on ${int(event.total)} real test tasks: ${int(event.done)} / ${int(event.total)}`);
         }
@@ -213,7 +222,7 @@ const PHASE_WORK: Record<GuidePhaseId, (resume: boolean) => Promise<unknown>> = 
   seed: () =>
     phase(
       'seed',
-      (report) => replayClient().seed({ env: GUIDE.env, episodes: GUIDE.seedEpisodes, mix: GUIDE.seedMix, seed: GUIDE.seed }, proxy((p) => report(p.episodes / GUIDE.seedEpisodes, `${int(p.episodes)} / ${int(GUIDE.seedEpisodes)} episodes, ${int(p.transitions)} real steps`))),
+      (report) => replayClient().seed({ env: plan().env, episodes: plan().seedEpisodes, mix: plan().seedMix, seed: plan().seed }, proxy((p) => report(p.episodes / plan().seedEpisodes, `${int(p.episodes)} / ${int(plan().seedEpisodes)} episodes, ${int(p.transitions)} real steps`))),
       (seeded) => ({ seeded: { episodes: seeded.episodes, transitions: seeded.transitions } }),
     ),
   fit: () =>
@@ -223,7 +232,7 @@ const PHASE_WORK: Record<GuidePhaseId, (resume: boolean) => Promise<unknown>> = 
         const preference = backendPreference();
         if (preference) await experienceClient().init(preference);
         report(0, 'reading the buffer');
-        return experienceClient().fitNeural({ env: GUIDE.env, epochs: GUIDE.fitEpochs, seed: GUIDE.seed }, proxy((event: NeuralFitEvent) => report(...fitProgress(event))));
+        return experienceClient().fitNeural({ env: plan().env, epochs: plan().fitEpochs, seed: plan().seed }, proxy((event: NeuralFitEvent) => report(...fitProgress(event))));
       },
       (fitted) => ({ fitted: { transitions: fitted.model.transitions, seconds: fitted.seconds } }),
     ),
@@ -242,8 +251,8 @@ const PHASE_WORK: Record<GuidePhaseId, (resume: boolean) => Promise<unknown>> = 
       async (report) => {
         const client = besideTrainerClient();
         await client.init(backendPreference());
-        report(0, `0 / ${int(GUIDE.evalEpisodes)} real test tasks`);
-        return client.evaluateUntrained(GUIDE.env, GUIDE.seed, GUIDE.evalEpisodes, proxy((done: number, total: number) => report(done / Math.max(1, total), `${int(done)} / ${int(total)} real test tasks`)));
+        report(0, `0 / ${int(plan().evalEpisodes)} real test tasks`);
+        return client.evaluateUntrained(plan().env, plan().seed, plan().evalEpisodes, proxy((done: number, total: number) => report(done / Math.max(1, total), `${int(done)} / ${int(total)} real test tasks`)));
       },
       (untrained) => ({ untrained }),
     ),
@@ -339,6 +348,7 @@ export function loadGuide(): Promise<void> {
       }),
     ) as Record<GuidePhaseId, PhaseProgress>;
     guideResult.value = record.result;
+    guideLength.value = record.length;
     dreamPolicy = record.dreamPolicy;
     startedAt = record.startedAt;
     guideState.value = interrupted ? 'interrupted' : record.state;
@@ -355,11 +365,11 @@ async function compareEpisode(policyBytes: Uint8Array, report: (fraction: number
   const experience = experienceClient();
   const player = playerClient();
   await player.loadPolicy(policyBytes);
-  const played = await player.startEpisode('test', GUIDE.comparisonTask);
+  const played = await player.startEpisode('test', plan().comparisonTask);
   await useExperience({ kind: 'neural' });
-  await experience.start(GUIDE.env, 'test', GUIDE.comparisonTask);
+  await experience.start(plan().env, 'test', plan().comparisonTask);
   const rows: ComparisonRow[] = [];
-  for (let step = 1; step <= GUIDE.comparisonSteps && !stopRequested; step++) {
+  for (let step = 1; step <= plan().comparisonSteps && !stopRequested; step++) {
     const chosen = await player.stepPolicy();
     const imagined = await experience.step(chosen.action);
     rows.push({
@@ -369,7 +379,7 @@ async function compareEpisode(policyBytes: Uint8Array, report: (fraction: number
       real: { text: imagined.real.observation.text, reward: imagined.real.reward, done: imagined.real.done },
       nextStateF1: imagined.score?.nextStateF1 ?? null,
     });
-    report(step / GUIDE.comparisonSteps, `step ${step} of at most ${GUIDE.comparisonSteps}`);
+    report(step / plan().comparisonSteps, `step ${step} of at most ${plan().comparisonSteps}`);
     if (chosen.result.done) break;
   }
   return { instruction: played.task.instruction, rows };
