@@ -13,7 +13,7 @@ import path from 'node:path';
 
 /** Milliseconds, project:path → duration on the busy 2-core machine (`npx vitest run --reporter=json`); only their order matters. */
 export const ESTIMATE_MS: Readonly<Record<string, number>> = {
-  'e2e:tests/e2e/guide.test.ts': 350_000,
+  'e2e:tests/e2e/guide.test.ts': 150_000,
   'e2e:tests/e2e/train-resume.test.ts': 100_000,
   'e2e:tests/e2e/experience.test.ts': 111_000,
   'e2e:tests/e2e/dgx-exchange.test.ts': 96_000,
