@@ -17,6 +17,7 @@ import { closePageHosts } from '../envs/web/hosts.ts';
 import { siteOptions, useSite } from '../jobs/site.ts';
 import { endQuietlyWhenStdoutCloses } from '../platform/closed-stdout.ts';
 import { handleStopSignals } from './stop-signals.ts';
+import { fileProblem } from '../platform/files.ts';
 
 /** The usage text; a function, since an experience model registered at run time adds its flags to it. */
 export const usage = (): string => `usage: npm run -s cli -- <command> [options]
@@ -106,13 +107,23 @@ export async function main(argv: string[], io: CommandIO = processIO): Promise<n
       io.progress(error instanceof SiteError ? `error: ${error.message}` : `error: ${(error as Error).message}\n\n${usage()}`);
       return 2;
     }
-    io.progress(`error: ${error instanceof DreamGymError ? error.message : String((error as Error)?.stack ?? error)}`);
+    io.progress(`error: ${error instanceof DreamGymError ? error.message : systemFailure(error) ?? String((error as Error)?.stack ?? error)}`);
     return 1;
   } finally {
     restore();
     // The web env's pages: close the browser so the process can end.
     await closePageHosts();
   }
+}
+
+/**
+ * A file or network operation the system refused (`mkdir` on a read-only disk), said in words with
+ * what it was about, rather than as a stack trace; null for any other error.
+ */
+function systemFailure(error: unknown): string | null {
+  const failure = error as NodeJS.ErrnoException | null;
+  if (typeof failure?.code !== 'string' || !/^E[A-Z]+$/.test(failure.code) || typeof failure.syscall !== 'string') return null;
+  return `${failure.syscall}${failure.path ? ` ${failure.path}` : ''} failed: ${fileProblem(error)}`;
 }
 
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));

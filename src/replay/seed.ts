@@ -25,11 +25,15 @@ export function parseMix(text: string): SeedMix {
     }
     const weight = Number(value);
     if (!Number.isFinite(weight) || weight < 0) throw new UsageError(`--mix weight for ${name} must be a number ≥ 0, got "${value}"`);
+    if (name in mix) throw new UsageError(`--mix names ${name} twice; give each agent one weight`);
     mix[name as ScriptedPolicy] = weight;
   }
-  const total = Object.values(mix).reduce((a, b) => a + b, 0);
-  if (total <= 0) throw new UsageError(`--mix needs a positive weight, got "${text}"`);
-  for (const key of Object.keys(mix) as ScriptedPolicy[]) mix[key] = (mix[key] as number) / total;
+  // Weights near the largest number (1e308) add up to Infinity: they are scaled by the largest first.
+  const largest = Math.max(...Object.values(mix));
+  if (!(largest > 0)) throw new UsageError(`--mix needs a positive weight, got "${text}"`);
+  const scale = Number.isFinite(Object.values(mix).reduce((a, b) => a + b, 0)) ? 1 : largest;
+  const total = Object.values(mix).reduce((a, b) => a + b / scale, 0);
+  for (const key of Object.keys(mix) as ScriptedPolicy[]) mix[key] = (mix[key] as number) / scale / total;
   return mix;
 }
 

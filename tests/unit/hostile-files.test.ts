@@ -81,3 +81,15 @@ describe('files read whole, checked first', () => {
     });
   }
 });
+
+describe('an output the system refuses', () => {
+  it('is said in words, with the path, before any work, not as a stack trace', async () => {
+    const policy = path.join(dir, 'any.dgp');
+    writeFileSync(policy, 'not read: the folder comes first');
+    // /sys refuses a new folder even to root (EPERM), as a read-only disk refuses one (EROFS).
+    const { code, said } = await run(['policy', 'export', policy, '--format', 'safetensors', '--out', '/sys/dreamgym-export']);
+    expect(code).toBe(2);
+    expect(said).toMatch(/^error: --out \/sys\/dreamgym-export: the folder cannot be made: (the operation is not permitted \(EPERM\)|permission denied \(EACCES\)|the file system is read-only \(EROFS\))$/m);
+    expect(said).not.toMatch(/^\s+at /m);
+  });
+});

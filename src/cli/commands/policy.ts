@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
 import { readInputBytes } from '../../jobs/node-args.ts';
-import { writeFileWhole } from '../../platform/files.ts';
+import { fileProblem, writeFileWhole } from '../../platform/files.ts';
 import { SAFETENSORS_CONFIG_FILE, SAFETENSORS_WEIGHTS_FILE, policyFromSafetensors, policyToSafetensors } from '../../policy/policy-safetensors.ts';
 import { checkInputFile, checkOutputPath, refuseOverlaps } from '../args.ts';
 import type { CommandIO } from '../io.ts';
@@ -52,8 +52,13 @@ async function exportCommand(io: CommandIO, argv: string[]): Promise<void> {
     if (await stat(written).catch(() => null)) throw new UsageError(`--out ${values.out} already holds ${path.basename(written)}; name a new folder, or remove it first`);
   }
   await refuseOverlaps([{ flag: 'the policy file', path: file }], [{ flag: '--out', path: weightsPath }, { flag: '--out', path: configPath }]);
+  // The folder first, so a run that cannot write says so before any work, in words (it was a stack trace).
+  try {
+    await mkdir(values.out, { recursive: true });
+  } catch (error) {
+    throw new UsageError(`--out ${values.out}: the folder cannot be made: ${fileProblem(error)}`);
+  }
   const { weights, config } = policyToSafetensors(await readInputBytes(file, 'the policy file'));
-  await mkdir(values.out, { recursive: true });
   await writeFileWhole(weightsPath, weights);
   await writeFileWhole(configPath, `${JSON.stringify(config, null, 2)}\n`);
   const summary = { from: file, out: values.out, files: [weightsPath, configPath], tensors: config.weights.length, bytes: weights.length, env: config.env, algorithm: config.algorithm };

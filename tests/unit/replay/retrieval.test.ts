@@ -65,6 +65,9 @@ describe('offline seeding', () => {
   it('parses the mix and plays exact proportions of each agent', () => {
     expect(parseMix('oracle=3,random=1')).toEqual({ oracle: 0.75, random: 0.25 });
     expect(() => parseMix('oracle=0.5,expert=0.5')).toThrow(/seeding agents are: oracle, random/);
+    // Weights whose sum overflows, and an agent named twice (it silently took the last weight).
+    expect(parseMix('random=1e308,oracle=1e308')).toEqual({ random: 0.5, oracle: 0.5 });
+    expect(() => parseMix('oracle=1,random=1,oracle=2')).toThrow(/names oracle twice/);
     expect(() => parseMix('oracle')).toThrow(/must look like/);
     expect(() => parseMix('oracle=0,random=0')).toThrow(/positive weight/);
     const schedule = agentSchedule({ oracle: 0.6, random: 0.4 }, 7, new Rng(1));
