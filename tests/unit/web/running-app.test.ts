@@ -31,7 +31,7 @@ async function cli(args: string[]): Promise<{ code: number; stdout: string[]; st
 }
 
 describe('the example app as a site', () => {
-  it('trains in real mode with GRPO, shows the trained policy step by step, then rolls a random policy out', async () => {
+  it('trains in real mode with GRPO, shows the trained policy step by step, then rolls a random policy out', { timeout: 180_000 }, async () => {
     const policy = path.join(dir, 'crm.dgp');
     const trained = await cli(['train', ...SITE, '--site-url', crm.url, '--mode', 'real', '--algo', 'grpo', '--real-budget', '24', '--set', 'tasksPerIteration=1,groupSize=2,parallelEnvs=2', '--final-eval-episodes', '2', '--backend', 'cpu', '--seed', '1', '--out', policy, '--json']);
     expect(trained.code, trained.stderr).toBe(0);
