@@ -48,25 +48,35 @@ afterEach(() => {
   for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
+/**
+ * Runs the CLI and sends it `signal` once its stderr first matches `when` (`onSignal` runs just
+ * before, to look at the process then); resolves with its exit code and what it printed.
+ */
+async function interruptedRun(args: string[], when: RegExp, signal: NodeJS.Signals, onSignal: (child: ReturnType<typeof spawnCli>) => void = () => undefined): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawnCli(args);
+  let stdout = '';
+  let stderr = '';
+  let interrupted = false;
+  child.stdout.on('data', (d: Buffer) => (stdout += d));
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d;
+    if (!interrupted && when.test(stderr)) {
+      interrupted = true;
+      onSignal(child);
+      child.kill(signal);
+    }
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, stdout, stderr };
+}
+
 describe('train interrupted', () => {
   it('writes the policy and history so far on SIGINT and exits 0', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-interrupt-'));
     const out = path.join(dir, 'p.dgp');
     const history = path.join(dir, 'h.json');
-    const child = spawnCli(['train', '--env', 'shop', '--mode', 'real', '--algo', 'grpo', '--real-budget', '10000000', '--backend', 'cpu', '--seed', '1', '--set', 'tasksPerIteration=2,groupSize=4,parallelEnvs=8,epochs=1', '--out', out, '--history', history, '--json']);
-    let stdout = '';
-    let stderr = '';
-    let interrupted = false;
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d;
-      // After the first update, so there is a policy worth keeping.
-      if (!interrupted && /iter 1:/.test(stderr)) {
-        interrupted = true;
-        child.kill('SIGINT');
-      }
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    // After the first update, so there is a policy worth keeping.
+    const { code, stdout, stderr } = await interruptedRun(['train', '--env', 'shop', '--mode', 'real', '--algo', 'grpo', '--real-budget', '10000000', '--backend', 'cpu', '--seed', '1', '--set', 'tasksPerIteration=2,groupSize=4,parallelEnvs=8,epochs=1', '--out', out, '--history', history, '--json'], /iter 1:/, 'SIGINT');
     expect(stderr).toMatch(/interrupted \(SIGINT\): stopping after this iteration/);
     expect(code).toBe(0);
     const summary = JSON.parse(stdout.trim().split('\n').pop() as string) as { stopped?: boolean; iterations?: number; realTransitions: number };
@@ -82,19 +92,10 @@ describe('train interrupted', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-web-stop-'));
     const out = path.join(dir, 'p.dgp');
     const history = path.join(dir, 'h.json');
-    const child = spawnCli(['train', '--env', 'web', '--tasks', '@widgets', '--mode', 'real', '--algo', 'grpo', '--real-budget', '10000000', '--backend', 'cpu', '--seed', '1', '--set', 'tasksPerIteration=2,groupSize=2,parallelEnvs=4,epochs=1', '--final-eval-episodes', '2', '--out', out, '--history', history, '--json']);
-    let stdout = '';
-    let stderr = '';
     let browsers: number[] = [];
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d;
-      if (browsers.length === 0 && /iter 1:/.test(stderr)) {
-        browsers = childrenOf(child.pid as number).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chromium'));
-        child.kill('SIGTERM');
-      }
+    const { code, stdout, stderr } = await interruptedRun(['train', '--env', 'web', '--tasks', '@widgets', '--mode', 'real', '--algo', 'grpo', '--real-budget', '10000000', '--backend', 'cpu', '--seed', '1', '--set', 'tasksPerIteration=2,groupSize=2,parallelEnvs=4,epochs=1', '--final-eval-episodes', '2', '--out', out, '--history', history, '--json'], /iter 1:/, 'SIGTERM', (child) => {
+      browsers = childrenOf(child.pid as number).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chromium'));
     });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(stderr).toMatch(/interrupted \(SIGTERM\): stopping after this iteration/);
     expect(stderr).not.toMatch(/site|page-crash|closed/i);
     expect(code).toBe(0);
@@ -108,19 +109,7 @@ describe('train interrupted', () => {
   it('keeps the episodes `buffer seed` played before SIGTERM, and says it stopped', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-seed-stop-'));
     const out = path.join(dir, 'b.jsonl');
-    const child = spawnCli(['buffer', 'seed', '--env', 'shop', '--episodes', '200', '--seed', '1', '--out', out, '--json']);
-    let stdout = '';
-    let stderr = '';
-    let interrupted = false;
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d;
-      if (!interrupted && /seeded [1-9]\d*\/200 episodes/.test(stderr)) {
-        interrupted = true;
-        child.kill('SIGTERM');
-      }
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { code, stdout, stderr } = await interruptedRun(['buffer', 'seed', '--env', 'shop', '--episodes', '200', '--seed', '1', '--out', out, '--json'], /seeded [1-9]\d*\/200 episodes/, 'SIGTERM');
     expect(stderr).toMatch(/interrupted \(SIGTERM\): stopping after this batch/);
     expect(code).toBe(0);
     const summary = JSON.parse(stdout.trim().split('\n').pop() as string) as { stopped?: boolean; episodes: number; transitions: number };

@@ -246,17 +246,13 @@ class TokenBuckets {
     return this.buckets.size;
   }
 
-  /** Seconds until `key` may ask again; 0 when it may now. Spends a token only when `spend`. */
-  wait(key: string, now: number): number {
-    const bucket = this.refilled(key, now);
+  /** Seconds until a bucket may give a token; 0 when it may now. */
+  wait(bucket: { tokens: number }): number {
     return bucket.tokens >= 1 ? 0 : Math.ceil((1 - bucket.tokens) / this.rate);
   }
 
-  spend(key: string, now: number): void {
-    this.refilled(key, now).tokens -= 1;
-  }
-
-  private refilled(key: string, now: number): { tokens: number; at: number } {
+  /** `key`'s bucket, refilled to `now` and marked as the most recently used. */
+  refilled(key: string, now: number): { tokens: number; at: number } {
     const depth = 2 * this.rate;
     const bucket = this.buckets.get(key) ?? { tokens: depth, at: now };
     bucket.tokens = Math.min(depth, bucket.tokens + ((now - bucket.at) / 1000) * this.rate);
@@ -289,10 +285,12 @@ export class RateLimiter {
   /** Seconds until the client may ask again; 0 when it may now (and a token is spent from both its buckets). */
   take(client: { address: string; id: string }, now = performance.now()): number {
     if (this.rate <= 0) return 0;
-    const wait = Math.max(this.addresses.wait(client.address, now), this.clients.wait(client.id, now));
+    const address = this.addresses.refilled(client.address, now);
+    const own = this.clients.refilled(client.id, now);
+    const wait = Math.max(this.addresses.wait(address), this.clients.wait(own));
     if (wait > 0) return wait;
-    this.addresses.spend(client.address, now);
-    this.clients.spend(client.id, now);
+    address.tokens -= 1;
+    own.tokens -= 1;
     return 0;
   }
 }
