@@ -2,10 +2,35 @@
 import { constants } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { canWriteBeside, notAFile } from '../platform/files.ts';
 import { UsageError } from '../core/errors.ts';
 import type * as v from 'valibot';
 import { flagName, parseSpec, type FieldNamer } from '../jobs/spec.ts';
+
+/**
+ * node:util parseArgs, refusing a flag given twice with a value each time: parseArgs keeps the last
+ * silently, so `--seed 1 … --seed 2` would run seed 2 while the person read seed 1 on the line.
+ * A repeated switch (`--json --json`) says the same thing twice and passes.
+ */
+export function parseCommandArgs<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  const parsed = parseArgs({ ...config, tokens: true });
+  const given = new Map<string, string>();
+  for (const token of parsed.tokens ?? []) {
+    if (token.kind !== 'option' || token.value === undefined) continue;
+    const before = given.get(token.name);
+    if (before !== undefined) {
+      throw new UsageError(`--${token.name} is given twice (${quoted(before)}, then ${quoted(token.value)}); give it once`);
+    }
+    given.set(token.name, token.value);
+  }
+  return parsed as ReturnType<typeof parseArgs<T>>;
+}
+
+/** A flag's value for a message: quoted, and cut where it is long (a value can be a whole file's worth). */
+function quoted(value: string): string {
+  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+}
 
 /** The option's value, refused when missing or (given `choices`) not one of them; typed as the choice. */
 export function requireOption<T extends string>(value: string | undefined, name: string, choices: readonly T[]): T;
@@ -33,7 +58,9 @@ export function numberFlags(values: Record<string, unknown>, fields: Record<stri
     if (raw === undefined) continue;
     // Decimal numbers only: Number() would also read 0x10, 0b11 or 1_000 and pass them on as something else than typed.
     const n = typeof raw === 'string' && DECIMAL.test(raw.trim()) ? Number(raw) : Number.NaN;
-    out[field] = Number.isNaN(n) ? raw : n;
+    // An integer past 2^53 reads as a neighbour (9007199254740993 as …992): keep the text, so a refusal quotes what was typed.
+    const inexact = Number.isInteger(n) && !Number.isSafeInteger(n);
+    out[field] = Number.isNaN(n) || inexact ? raw : n;
   }
   return out;
 }

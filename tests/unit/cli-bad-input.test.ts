@@ -41,7 +41,7 @@ const SEED = ['buffer', 'seed', '--env', 'shop', '--seed', '1'];
 const EVAL = () => ['experience', 'eval', '--env', 'shop', '--experience', 'knn', '--buffer', BUFFER];
 const FIT = () => ['experience', 'fit', '--env', 'shop', '--buffer', BUFFER];
 const SERVE = () => ['serve', '--experience', 'knn', '--buffer', BUFFER];
-const OFFLINE = (mode: 'bc' | 'dpo') => ['train', '--env', 'shop', '--mode', mode, '--buffer', BUFFER];
+const OFFLINE = (mode: 'bc' | 'dpo', buffer = BUFFER) => ['train', '--env', 'shop', '--mode', mode, '--buffer', buffer];
 /** A checkpoint some earlier run left (its bytes are not read before the refusal). */
 const EXISTING_CHECKPOINT = path.join(root, 'existing.dgc');
 /** Only successes: nothing for DPO to prefer them to. */
@@ -57,7 +57,11 @@ const CASES: Case[] = [
   ['rollout --episodes 0', () => [...ROLLOUT, '--episodes', '0'], /--episodes must be an integer ≥ 1/],
   ['rollout --episodes 2.5', () => [...ROLLOUT, '--episodes', '2.5'], /--episodes must be an integer/],
   ['rollout --episodes 0x3 (hexadecimal)', () => [...ROLLOUT, '--episodes', '0x3'], /--episodes must be an integer .*got "0x3"/],
-  ['rollout --seed beyond 2^53', () => [...ROLLOUT, '--seed', '9007199254740993'], /--seed must be an integer ≥ 0 and ≤ 9,007,199,254,740,991/],
+  // The message quotes what was typed, not the neighbour a double rounds it to (…992).
+  ['rollout --seed beyond 2^53', () => [...ROLLOUT, '--seed', '9007199254740993'], /--seed must be an integer ≥ 0 and ≤ 9,007,199,254,740,991, got "9007199254740993"/],
+  ['rollout --seed given twice', () => [...ROLLOUT, '--seed', '1', '--episodes', '2', '--seed', '2'], /--seed is given twice \("1", then "2"\); give it once/],
+  ['train --algo given twice', () => [...REAL, '--algo', 'ppo'], /--algo is given twice \("grpo", then "ppo"\)/],
+  ['buffer seed --out given twice', () => [...SEED, '--episodes', '2', '--out', path.join(root, 'a.jsonl'), '--out', path.join(root, 'b.jsonl')], /--out is given twice/],
   ['rollout --seed=-1', () => [...ROLLOUT, '--seed=-1'], /--seed must be an integer ≥ 0 and ≤ 9,007,199,254,740,991/],
   ['rollout --max-steps 1e9', () => [...ROLLOUT, '--max-steps', '1e9'], /--max-steps must be an integer ≥ 1 and ≤ 10,000/],
   ['rollout --split nope', () => [...ROLLOUT, '--split', 'nope'], /--split must be one of: train, test/],
@@ -135,7 +139,7 @@ const CASES: Case[] = [
 
   // train, modes bc and dpo
   ['train --mode bc without --buffer', () => ['train', '--env', 'shop', '--mode', 'bc'], /--mode bc trains on a replay buffer's real episodes: --buffer FILE\.jsonl is required \(make one with: buffer seed --env shop --episodes 200 --mix oracle=0\.4,noisy=0\.3,random=0\.3/],
-  ['train --mode dpo with a missing --buffer', () => [...OFFLINE('dpo'), '--buffer', '{dir}/nothing.jsonl'], /--buffer .*nothing\.jsonl does not exist/],
+  ['train --mode dpo with a missing --buffer', () => OFFLINE('dpo', '{dir}/nothing.jsonl'), /--buffer .*nothing\.jsonl does not exist/],
   ['train --mode bc --algo', () => [...OFFLINE('bc'), '--algo', 'grpo'], /--algo does not apply with --mode bc \(it trains with its own loss\)/],
   ['train --mode bc --real-budget', () => [...OFFLINE('bc'), '--real-budget', '100'], /--mode bc takes no environment transition/],
   ['train --mode dpo --synthetic-budget', () => [...OFFLINE('dpo'), '--synthetic-budget', '100'], /--mode dpo takes no environment transition/],
@@ -152,7 +156,7 @@ const CASES: Case[] = [
   ['train --mode bc --train-max-steps', () => [...OFFLINE('bc'), '--train-max-steps', '5'], /--train-max-steps does not apply with --mode bc/],
   ['train --mode bc --eval-episodes without --eval-every', () => [...OFFLINE('bc'), '--eval-episodes', '5'], /--eval-episodes sizes the evaluations during training/],
   ['train --mode bc --out a directory', () => [...OFFLINE('bc'), '--out', '{dir}/isdir.dgp'], /--out .*isdir\.dgp is a directory/],
-  ['train --mode dpo on a buffer without failures', () => [...OFFLINE('dpo'), '--buffer', ORACLE_BUFFER], /oracle\.jsonl has no failed shop episode, so no preference pair for DPO, which needs both .*; seed it with the oracle and agents that fail, into a new file, and import it: buffer seed --env shop .*--out .*shop-seed\.jsonl, then buffer import .*shop-seed\.jsonl --out .*oracle\.jsonl$/],
+  ['train --mode dpo on a buffer without failures', () => OFFLINE('dpo', ORACLE_BUFFER), /oracle\.jsonl has no failed shop episode, so no preference pair for DPO, which needs both .*; seed it with the oracle and agents that fail, into a new file, and import it: buffer seed --env shop .*--out .*shop-seed\.jsonl, then buffer import .*shop-seed\.jsonl --out .*oracle\.jsonl$/],
   ['train --mode bc on another environment\'s buffer', () => ['train', '--env', 'home', '--mode', 'bc', '--buffer', BUFFER], /seeded\.jsonl holds no real home transitions to train on; seed it with the oracle, into a new file, and import it: buffer seed --env home .*--out .*home-seed\.jsonl, then buffer import .*home-seed\.jsonl --out .*seeded\.jsonl$/],
   ['experience eval on another environment\'s buffer', () => ['experience', 'eval', '--env', 'home', '--experience', 'knn', '--buffer', BUFFER, '--heldout', '10'], /seeded\.jsonl holds no real home transitions .*; seed some into a new file and import them: buffer seed --env home --episodes 400 --out .*home-seed\.jsonl, then buffer import .*home-seed\.jsonl --out .*seeded\.jsonl$/],
   ['train --buffer a directory', () => [...TRAIN, '--mode', 'dream', '--synthetic-budget', '100', '--experience', 'knn', '--buffer', '{dir}/isdir.jsonl'], /--buffer .*isdir\.jsonl is a directory; name a buffer file/],

@@ -6,7 +6,6 @@
 import { createReadStream } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { DreamGymError, UsageError } from '../../core/errors.ts';
 import { ENVIRONMENTS, envSpec } from '../../envs/registry.ts';
 import { FileReplayStore, loadStoreFile } from '../../replay/file-store.ts';
@@ -17,7 +16,7 @@ import { InputFormatError } from '../../replay/lines.ts';
 import { parseMix } from '../../replay/seed.ts';
 import { seedBuffer } from '../../jobs/seed-buffer.ts';
 import { seedSpec } from '../../jobs/seed-spec.ts';
-import { checkInputFile, checkOutputPath, flagNamer, numberFlags, parseFlags, requireOption, stringFlags } from '../args.ts';
+import { checkInputFile, checkOutputPath, flagNamer, numberFlags, parseCommandArgs, parseFlags, requireOption, stringFlags } from '../args.ts';
 import type { CommandIO } from '../io.ts';
 import { whenStopAsked } from '../stop-signals.ts';
 
@@ -54,7 +53,7 @@ function onePositional(positionals: string[], command: string): string | undefin
 }
 
 async function seedCommand(io: CommandIO, argv: string[]): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseCommandArgs({
     args: argv,
     options: {
       env: { type: 'string' },
@@ -106,7 +105,7 @@ async function seedCommand(io: CommandIO, argv: string[]): Promise<void> {
 }
 
 async function importCommand(io: CommandIO, argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args: argv, options: { out: { type: 'string' }, json: { type: 'boolean', default: false } }, allowPositionals: true, strict: true });
+  const { values, positionals } = parseCommandArgs({ args: argv, options: { out: { type: 'string' }, json: { type: 'boolean', default: false } }, allowPositionals: true, strict: true });
   const input = requireJsonl(onePositional(positionals, 'buffer import'), 'buffer import');
   await checkInputFile(input, 'buffer import');
   const out = requireJsonl(values.out, '--out');
@@ -159,7 +158,7 @@ async function importCommand(io: CommandIO, argv: string[]): Promise<void> {
 }
 
 async function statsCommand(io: CommandIO, argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false } }, allowPositionals: true, strict: true });
+  const { values, positionals } = parseCommandArgs({ args: argv, options: { json: { type: 'boolean', default: false } }, allowPositionals: true, strict: true });
   const path = requireJsonl(onePositional(positionals, 'buffer stats'), 'buffer stats');
   await checkInputFile(path, 'buffer stats');
   const store = new MemoryReplayStore({}, await loadStoreFile(path));

@@ -3,7 +3,6 @@
  * transitions are played fresh in the real environment on its held-out split (oracle and random
  * episodes, as the buffer is seeded), so none of them is in the buffer the model retrieves from.
  */
-import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
 import { importPolicy } from '../../policy/policy-file.ts';
 import type { Policy } from '../../policy/policy.ts';
@@ -16,7 +15,7 @@ import { evalSpec } from '../../jobs/eval-spec.ts';
 import { createExperienceModel } from '../../jobs/experience-models/create.ts';
 import { nodeBuildContext } from '../../jobs/model-file.ts';
 import { bufferFileSource, openBufferFile } from '../../jobs/buffer-file.ts';
-import { checkOutputPath, flagNamer, numberFlags, parseFlags, refuseOverlaps, requireOption, stringFlags } from '../args.ts';
+import { checkOutputPath, flagNamer, numberFlags, parseCommandArgs, parseFlags, refuseOverlaps, requireOption, stringFlags } from '../args.ts';
 import { readInputBytes } from '../../jobs/node-args.ts';
 import { experienceEntry, experienceFields, experienceFlagNames, experienceOptions, experienceSettings, experienceUsage } from '../experience-flags.ts';
 import type { CommandIO } from '../io.ts';
@@ -41,7 +40,7 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
   const [sub, ...rest] = argv;
   if (sub === 'fit') return fitCommand(io, rest);
   if (sub !== 'eval') throw new UsageError(sub === undefined ? 'experience needs a subcommand: fit or eval' : `unknown experience subcommand "${sub}"; use fit or eval`);
-  const { values } = parseArgs({
+  const { values } = parseCommandArgs({
     args: rest,
     options: {
       ...experienceOptions(),
@@ -134,7 +133,7 @@ async function loadPolicyFile(path: string, env: string): Promise<Policy> {
 
 /** `experience fit`: learn the neural experience model from a buffer's real transitions and write a .dgx. */
 async function fitCommand(io: CommandIO, argv: string[]): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseCommandArgs({
     args: argv,
     options: {
       env: { type: 'string' },

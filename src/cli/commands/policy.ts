@@ -5,12 +5,11 @@
  */
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
 import { readInputBytes } from '../../jobs/node-args.ts';
 import { fileProblem, writeFileWhole } from '../../platform/files.ts';
 import { SAFETENSORS_CONFIG_FILE, SAFETENSORS_WEIGHTS_FILE, policyFromSafetensors, policyToSafetensors } from '../../policy/policy-safetensors.ts';
-import { checkInputFile, checkOutputPath, refuseOverlaps } from '../args.ts';
+import { checkInputFile, checkOutputPath, parseCommandArgs, refuseOverlaps } from '../args.ts';
 import type { CommandIO } from '../io.ts';
 
 export const POLICY_USAGE =
@@ -38,7 +37,7 @@ function one(positionals: string[], what: string): string {
 }
 
 async function exportCommand(io: CommandIO, argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { format: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean', default: false } } });
+  const { values, positionals } = parseCommandArgs({ args: argv, allowPositionals: true, strict: true, options: { format: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean', default: false } } });
   const file = one(positionals, 'FILE.dgp');
   if (values.format !== 'safetensors') throw new UsageError(values.format === undefined ? '--format safetensors is required (the one format policy export writes)' : `--format ${values.format}: policy export writes safetensors`);
   if (values.out === undefined) throw new UsageError('--out DIR is required');
@@ -67,7 +66,7 @@ async function exportCommand(io: CommandIO, argv: string[]): Promise<void> {
 }
 
 async function importCommand(io: CommandIO, argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { out: { type: 'string' }, json: { type: 'boolean', default: false } } });
+  const { values, positionals } = parseCommandArgs({ args: argv, allowPositionals: true, strict: true, options: { out: { type: 'string' }, json: { type: 'boolean', default: false } } });
   const dir = one(positionals, 'DIR (with model.safetensors and config.json)');
   if (values.out === undefined) throw new UsageError('--out FILE.dgp is required');
   if (!values.out.endsWith('.dgp')) throw new UsageError(`--out must name a .dgp file, got "${values.out}"`);

@@ -4,14 +4,13 @@
  * (jobs/record-person.ts), ready for `train --mode bc --buffer demos.jsonl`, `experience fit` and
  * a dream. The window needs a display (a desktop, or `xvfb-run` on a server).
  */
-import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
 import type { Task } from '../../core/types.ts';
 import { episodeTasks } from '../../envs/episode.ts';
 import { envSpec } from '../../envs/registry.ts';
 import { recordPerson, type PersonEnv, type RecordEvent } from '../../jobs/record-person.ts';
 import { FileReplayStore } from '../../replay/file-store.ts';
-import { checkOutputPath, requireOption } from '../args.ts';
+import { checkOutputPath, parseCommandArgs, requireOption } from '../args.ts';
 import type { CommandIO } from '../io.ts';
 
 export const RECORD_USAGE =
@@ -45,7 +44,7 @@ function narrate(io: CommandIO, event: RecordEvent): void {
 }
 
 export async function recordCommand(io: CommandIO, argv: string[]): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseCommandArgs({
     args: argv,
     options: {
       env: { type: 'string' },

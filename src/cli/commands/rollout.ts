@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
 import { SCRIPTED_POLICIES, type ScriptedPolicy } from '../../envs/episode.ts';
 import { ENVIRONMENTS, envSpec } from '../../envs/registry.ts';
@@ -11,7 +10,7 @@ import { DEFAULT_SCRIPTED_EPISODES, policyFileRolloutSpec, scriptedRolloutSpec }
 import { TRACE_LIMITS, TraceRecorder } from '../../jobs/trace-recorder.ts';
 import { traceReportHtml } from '../../jobs/trace-report.ts';
 import { fileProblem } from '../../platform/files.ts';
-import { checkOutputPath, flagNamer, numberFlags, parseFlags, requireOption, stringFlags } from '../args.ts';
+import { checkOutputPath, flagNamer, numberFlags, parseCommandArgs, parseFlags, requireOption, stringFlags } from '../args.ts';
 import { keepResult, throwUnwritten } from '../outputs.ts';
 import { readInputBytes } from '../../jobs/node-args.ts';
 import type { CommandIO } from '../io.ts';
@@ -141,7 +140,7 @@ async function scriptedRollout(io: CommandIO, policy: ScriptedPolicy, args: Roll
 }
 
 export async function rolloutCommand(io: CommandIO, argv: string[]): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseCommandArgs({
     args: argv,
     options: {
       env: { type: 'string' },

@@ -5,7 +5,6 @@
  * protocol's JSON. It serves kNN over the buffer, and with `--experience neural --model FILE.dgx`
  * that fitted model first, kNN beside it; a request's `model` picks one (`/v1/models` lists them).
  */
-import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
 import { DEFAULT_RATE_LIMIT, parseFaults, startChatServer } from '../../experience/llm/chat-server.ts';
 import { KnnExperienceModel } from '../../experience/knn.ts';
@@ -17,7 +16,7 @@ import { createExperienceModel } from '../../jobs/experience-models/create.ts';
 import { nodeBuildContext } from '../../jobs/model-file.ts';
 import { openBufferFile } from '../../jobs/buffer-file.ts';
 import { parseBackend, useBackend } from '../../platform/tf.ts';
-import { flagNamer, numberFlags, parseFlags, stringFlags } from '../args.ts';
+import { flagNamer, numberFlags, parseCommandArgs, parseFlags, stringFlags } from '../args.ts';
 import { experienceFields, experienceFlags, experienceOptions } from '../experience-flags.ts';
 import type { CommandIO } from '../io.ts';
 import { whenStopAsked } from '../stop-signals.ts';
@@ -38,7 +37,7 @@ export const serveUsage = (): string =>
 
 /** Serves until `stop` settles (default: Ctrl-C or SIGTERM, listened for once the server is up). */
 export async function serveCommand(io: CommandIO, argv: string[], stop?: Promise<void>): Promise<void> {
-  const { values } = (parseArgs as (config: object) => { values: Record<string, string | boolean | undefined> })({
+  const { values } = (parseCommandArgs as (config: object) => { values: Record<string, string | boolean | undefined> })({
     args: argv,
     options: {
       ...experienceOptions(),

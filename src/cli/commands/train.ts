@@ -2,7 +2,6 @@ import { stat } from 'node:fs/promises';
 import { CHECKPOINT_MAX_BYTES, CheckpointError, decodeCheckpoint, DEFAULT_CHECKPOINT_SECONDS, encodeCheckpoint, type TrainCheckpoint } from '../../train/checkpoint.ts';
 import type { CheckpointHooks } from '../../train/trainer.ts';
 import { historyCsv, historyJsonl } from '../../train/metrics-export.ts';
-import { parseArgs } from 'node:util';
 import type * as v from 'valibot';
 import { UsageError } from '../../core/errors.ts';
 import { FileReadError, FileWriteError, readFileBounded, writeFileWhole } from '../../platform/files.ts';
@@ -25,7 +24,7 @@ import type { ExperienceModelEntry } from '../../jobs/experience-models/entry.ts
 import { OFFLINE_DEFAULTS } from '../../train/offline/config.ts';
 import { DEFAULT_CURRICULUM } from '../../curriculum/curriculum.ts';
 import { MAX_LEARNING_RATE, MAX_SETTING_COUNT, MIN_LEARNING_RATE, TRAIN_SPECS } from '../../jobs/train-spec.ts';
-import { checkOutputPath, flagNamer, numberFlags, parseFlags, refuseOverlaps, requireOption, stringFlags, type CommandFile } from '../args.ts';
+import { checkOutputPath, type CommandFile, flagNamer, numberFlags, parseCommandArgs, parseFlags, refuseOverlaps, requireOption, stringFlags } from '../args.ts';
 import { readInputBytes } from '../../jobs/node-args.ts';
 import type { CommandIO } from '../io.ts';
 import { keepResult, throwUnwritten } from '../outputs.ts';
@@ -96,7 +95,7 @@ const OPTIONS = {
 /** The command's flags and every experience model's (experience-flags.ts), as parseArgs options. */
 export const trainOptions = () => ({ ...OPTIONS, ...experienceOptions() });
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'] & Readonly<Record<string, string | boolean | undefined>>;
+type Values = ReturnType<typeof parseCommandArgs<{ options: typeof OPTIONS; strict: true }>>['values'] & Readonly<Record<string, string | boolean | undefined>>;
 
 /** A checked run, ready to start: how to run it and how to word its progress. */
 interface Launch {
@@ -109,7 +108,7 @@ interface Launch {
 }
 
 export async function trainCommand(io: CommandIO, argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: trainOptions(), strict: true }) as { values: Values };
+  const { values } = parseCommandArgs({ args: argv, options: trainOptions(), strict: true }) as { values: Values };
   const env = requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name));
   const mode = requireOption(values.mode, 'mode', TRAIN_MODES);
   const checkpointing = await checkpointFlags(values, mode);
