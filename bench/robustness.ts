@@ -1,10 +1,15 @@
 /**
  * `npm run bench -- robustness [--per-class 300] [--seed 1]`: hostile inputs of each class (see
  * hostile-inputs.ts), and how each ended: accepted, refused with which typed error (by code) or
- * problem, or — the failures — an untyped error or a 5xx from the server. The figure to quote is
- * `untyped` (and `serverErrors`), which must be 0.
+ * problem, or — the failures — an untyped error or a 5xx from the server. Then, through the CLI
+ * (robustness-cli.ts), hostile files behind every file a command reads and outputs that name an
+ * input. The figures to quote, each of which must be 0: `untyped`, `killedForMemory`, `hung`,
+ * `silentDrops` (an import whose counts do not add up to the lines it read) and `overwrittenInputs`.
  */
 import fc from 'fast-check';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { DreamGymError } from '../src/core/errors.ts';
 import { envSpec } from '../src/envs/registry.ts';
 import { inspectNeuralModel } from '../src/experience/neural/model-io.ts';
@@ -19,6 +24,7 @@ import { importJsonl, parseLine } from '../src/replay/jsonl.ts';
 import { parseStoreMeta } from '../src/replay/store-meta.ts';
 import { actionText, chatMessages, chatRequest, damaged, jsonlText, metaLine, modelReply, mutatedTransition, texty, validWeightFiles } from './hostile-inputs.ts';
 import { benchOptions } from './options.ts';
+import { hostileFileClass, overlapClass } from './robustness-cli.ts';
 
 /** How one input ended: an outcome name, counted per class. */
 type Outcome = string;
@@ -99,6 +105,29 @@ export async function robustnessBench(argv: string[]): Promise<unknown> {
   } finally {
     await server.close();
   }
-  const untyped = Object.values(classes).reduce((sum: number, c) => sum + (c as { untyped: number }).untyped, 0);
-  return { perClass: numRuns, seed, untyped, classes };
+
+  // Through the CLI itself: hostile files behind every file a command reads, and outputs that name an input.
+  const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-robustness-'));
+  let hostileFiles: Awaited<ReturnType<typeof hostileFileClass>>;
+  try {
+    hostileFiles = await hostileFileClass(path.join(dir, 'files'));
+    classes.hostileFile = hostileFiles.count;
+    classes.outputOverInput = await overlapClass(path.join(dir, 'overlap'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  const total = (field: string): number => Object.values(classes).reduce((sum: number, c) => sum + ((c as Record<string, number>)[field] ?? 0), 0);
+  return {
+    perClass: numRuns,
+    seed,
+    untyped: total('untyped'),
+    killedForMemory: total('killedForMemory'),
+    hung: total('hung'),
+    silentDrops: total('silentDrops'),
+    overwrittenInputs: total('overwrittenInputs'),
+    hostileFileSlowestMs: hostileFiles.slowestMs,
+    hostileFilePeakRssMiB: hostileFiles.peakRssMiB,
+    classes,
+  };
 }

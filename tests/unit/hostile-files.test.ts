@@ -5,35 +5,20 @@
  * spare. Before, a 700 MB policy peaked at 1.8 GB before it was refused, /dev/zero grew until killed
  * and a FIFO hung.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FILE_READING_COMMANDS, HOSTILE_REFUSAL, hostileFiles, makeHostileFiles } from '../../bench/hostile-files.ts';
 import { main } from '../../src/cli/main.ts';
 import { FileReadError, readFileBounded, readFileBoundedSync } from '../../src/platform/files.ts';
 import { capture } from '../cli-io.ts';
 
 let dir: string;
-/** The three hostile files, each under the name a command expects. */
-const hostile = (name: string): { kind: string; path: string; said: RegExp }[] => [
-  { kind: 'a 2 GB sparse file', path: path.join(dir, 'sparse', name), said: /is 2,048 MB, over the [\d,.]+ MB such a file may be|is 2,048 MB/ },
-  { kind: '/dev/zero', path: path.join(dir, 'zero', name), said: /is a device, not a file/ },
-  { kind: 'a FIFO', path: path.join(dir, 'fifo', name), said: /is a named pipe \(FIFO\), not a file/ },
-];
 
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-hostile-'));
-  for (const name of ['policy.dgp', 'model.dgx', 'run.dgc', 'site.json', 'model.safetensors', 'buffer.jsonl']) {
-    for (const kind of ['sparse', 'zero', 'fifo']) mkdirSync(path.join(dir, kind), { recursive: true });
-    const sparse = path.join(dir, 'sparse', name);
-    writeFileSync(sparse, '');
-    truncateSync(sparse, 2 * 1024 ** 3);
-    symlinkSync('/dev/zero', path.join(dir, 'zero', name));
-    execFileSync('mkfifo', [path.join(dir, 'fifo', name)]);
-  }
-  // The safetensors folder needs its config beside the weights.
-  for (const kind of ['sparse', 'zero', 'fifo']) writeFileSync(path.join(dir, kind, 'config.json'), '{}');
+  makeHostileFiles(dir);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -48,7 +33,7 @@ async function run(args: string[]): Promise<{ code: number; said: string; ms: nu
 
 describe('files read whole, checked first', () => {
   it('the bounded reader refuses each hostile file without reading it, and reads a small file whole', async () => {
-    for (const file of hostile('policy.dgp')) {
+    for (const file of hostileFiles(dir, 'policy.dgp')) {
       await expect(readFileBounded(file.path, 64 * 2 ** 20), file.kind).rejects.toThrow(FileReadError);
       expect(() => readFileBoundedSync(file.path, 64 * 2 ** 20), file.kind).toThrow(file.said);
     }
@@ -58,23 +43,13 @@ describe('files read whole, checked first', () => {
     await expect(readFileBounded(small, 11)).rejects.toThrow(/over the/);
   });
 
-  const commands: { what: string; name: string; args: (file: string) => string[] }[] = [
-    { what: 'rollout --policy', name: 'policy.dgp', args: (file) => ['rollout', '--env', 'shop', '--policy', file, '--episodes', '1'] },
-    { what: 'train --init', name: 'policy.dgp', args: (file) => ['train', '--env', 'shop', '--mode', 'real', '--algo', 'grpo', '--real-budget', '10', '--init', file] },
-    { what: 'policy export', name: 'policy.dgp', args: (file) => ['policy', 'export', file, '--format', 'safetensors', '--out', path.join(dir, `export-${path.basename(path.dirname(file))}`)] },
-    { what: 'policy import', name: 'model.safetensors', args: (file) => ['policy', 'import', path.dirname(file), '--out', path.join(dir, `import-${path.basename(path.dirname(file))}.dgp`)] },
-    { what: 'experience eval --model', name: 'model.dgx', args: (file) => ['experience', 'eval', '--env', 'shop', '--experience', 'neural', '--model', file, '--buffer', file, '--heldout', '10'] },
-    { what: 'train --resume --checkpoint', name: 'run.dgc', args: (file) => ['train', '--env', 'shop', '--mode', 'real', '--algo', 'grpo', '--real-budget', '10', '--checkpoint', file, '--resume'] },
-    { what: '--site DIR (its site.json)', name: 'site.json', args: (file) => ['rollout', '--site', path.dirname(file), '--policy', 'random', '--episodes', '1'] },
-    { what: 'buffer import', name: 'buffer.jsonl', args: (file) => ['buffer', 'import', file, '--out', path.join(dir, `imported-${path.basename(path.dirname(file))}.jsonl`)] },
-  ];
-  for (const command of commands) {
+  for (const command of FILE_READING_COMMANDS) {
     it(`${command.what}: refuses a 2 GB sparse file, /dev/zero and a FIFO in a clear sentence, quickly, with memory to spare`, async () => {
-      for (const file of hostile(command.name)) {
-        const { code, said, ms, rssGrowthMiB } = await run(command.args(file.path));
+      for (const file of hostileFiles(dir, command.name)) {
+        const { code, said, ms, rssGrowthMiB } = await run(command.args(file.path, dir));
         expect(code, `${file.kind}: ${said}`).toBeGreaterThan(0);
         expect(said, file.kind).toMatch(/(sparse|zero|fifo)\/[\w.]+/);
-        expect(said, file.kind).toMatch(/2,048 MB|not a file|is a device|named pipe|not valid|binary|NUL|cannot be read|does not look like/i);
+        expect(said, file.kind).toMatch(HOSTILE_REFUSAL);
         expect(ms, file.kind).toBeLessThan(5_000);
         expect(rssGrowthMiB, file.kind).toBeLessThan(500);
       }
