@@ -1,6 +1,7 @@
 /**
  * The command line: the same core as the app, under Node. `npm run -s cli -- <command> …`.
- * Exit codes: 0 done, 2 bad usage (the message says what to change), 1 anything else.
+ * Exit codes: 0 done, 2 bad usage (the message says what to change), 1 anything else (a failed or
+ * diverged run), 128 + the signal's number for a command a signal stopped (its finished part written).
  */
 import { DreamGymError, isArgumentError, UsageError } from '../core/errors.ts';
 import { BUFFER_USAGE, bufferCommand } from './commands/buffer.ts';

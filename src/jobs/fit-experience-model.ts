@@ -24,7 +24,10 @@ export interface FitContext {
   bufferName?: string;
   /** How the caller names the spec's fields in its messages (the CLI: flags). */
   fieldName?: FieldNamer;
+  /** Ends the fit at once: nothing is returned (the app's Stop). */
   signal?: AbortSignal;
+  /** Ends the fit after the epoch in flight: the model fitted so far is returned, and its file says it stopped (the CLI's Ctrl-C). */
+  finish?: AbortSignal;
   onProgress?: (progress: FitProgress) => void;
   now?: () => number;
 }
@@ -64,6 +67,7 @@ export async function fitExperienceModel(input: FitSpecInput, context: FitContex
     ...(spec.eventWeight !== DEFAULT_FIT.eventWeight ? { eventWeight: spec.eventWeight } : {}),
     ...(spec.reasoning === 'off' ? { reasoning: false } : {}),
     ...(context.signal ? { signal: context.signal } : {}),
+    ...(context.finish ? { finish: context.finish } : {}),
     ...(context.onProgress ? { onProgress: context.onProgress } : {}),
   });
   const history: NeuralEpoch[] = fit.epochs.map((e) => ({ epoch: e.epoch, loss: { ...e.loss }, validation: e.validation ? { ...e.validation } : null }));
@@ -87,7 +91,8 @@ export async function fitExperienceModel(input: FitSpecInput, context: FitContex
   try {
     bytes = await exportNeuralModel(fit.model, {
       backend: context.backend,
-      training: { ...record },
+      // A stopped fit's file says so: its history holds the epochs done, `epochs` those asked for.
+      training: { ...record, ...(fit.stopped ? { stoppedAfter: history.length } : {}) },
       evaluation: last ? { split: 'held-out episodes of the buffer', transitions: fit.validationTransitions, ...last } : null,
       createdAt,
     });

@@ -43,8 +43,8 @@ export interface SeedBufferOptions {
   runId?: string;
   /** Every transition's and the run's time (default: now). */
   createdAt?: number;
-  /** After every committed batch. */
-  onProgress?: (progress: SeedBufferProgress) => void;
+  /** After every committed batch; the next batch waits for what it returns (the CLI saves its file then). */
+  onProgress?: (progress: SeedBufferProgress) => unknown;
   /** Stops after the current episode's batch is written; what was committed stays. */
   signal?: AbortSignal;
 }
@@ -79,7 +79,7 @@ export async function seedBuffer(spec: EnvSpec, settings: SeedSpec, options: See
       agent.transitions += episode.transitions.length;
       agent.wins += episode.won ? 1 : 0;
     }
-    options.onProgress?.({ ...progress });
+    await options.onProgress?.({ ...progress });
   };
   // Seeding an env in memory never waits on I/O: a turn of the event loop now and then lets the
   // signal (Ctrl-C in the CLI, Stop in the app's worker) arrive before the last episode.

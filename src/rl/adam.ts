@@ -62,6 +62,22 @@ export class Adam {
     });
   }
 
+  /**
+   * The weights it updates, its moments and its step count as they are now, copied on the device:
+   * `rewind` puts them back (an update that diverged is undone), `dispose` frees the copy.
+   */
+  mark(): { rewind: () => void; dispose: () => void } {
+    const t = this.t;
+    const copies = [...this.variables, ...this.m, ...this.v].map((x) => tf.keep(tf.clone(x)));
+    return {
+      rewind: () => {
+        [...this.variables, ...this.m, ...this.v].forEach((x, i) => x.assign(copies[i] as tf.Tensor));
+        this.t = t;
+      },
+      dispose: () => copies.forEach((x) => x.dispose()),
+    };
+  }
+
   /** The optimiser's state (step count and both moments, in variable order), for a checkpoint. */
   async snapshot(): Promise<AdamState> {
     return { t: this.t, m: await Promise.all(this.m.map((x) => x.data() as Promise<Float32Array>)), v: await Promise.all(this.v.map((x) => x.data() as Promise<Float32Array>)) };

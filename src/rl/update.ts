@@ -120,6 +120,8 @@ export async function optimize(
       epochKl += row[KL_INDEX] as number;
     }
     epochs++;
+    // A non-finite loss or gradient has already poisoned the weights: more epochs would only spend time (the caller undoes the update, divergence.ts).
+    if (read.some((row) => row.some((x) => !Number.isFinite(x)))) break;
     if (config.targetKl !== null && epochKl / read.length > config.targetKl) {
       earlyStopped = true;
       break;

@@ -42,6 +42,7 @@ import { collectTrajectories, type Trajectory } from '../rl/rollout.ts';
 import { attachReferenceLogProbs } from '../rl/reference.ts';
 import { grpoSamples, ppoSamples } from '../rl/samples.ts';
 import { optimize } from '../rl/update.ts';
+import { guardedUpdate, type Divergence } from '../rl/divergence.ts';
 import { TrainControl } from './control.ts';
 import { evaluateHeldOut, type EvalResult } from './evaluate.ts';
 import { checkSameRun, type TrainCheckpoint, type TrainProgress } from './checkpoint.ts';
@@ -173,6 +174,11 @@ export interface TrainResult {
   wallSeconds: number;
   iterations: number;
   stopped: boolean;
+  /**
+   * The update that went non-finite (a NaN or infinite loss, gradient or weight), where one did:
+   * the run ended there, its policy and history those of the iterations before it, unevaluated.
+   */
+  diverged?: Divergence;
   eval: EvalResult | null;
   history: IterationMetrics[];
 }
@@ -260,6 +266,10 @@ export class Trainer {
   private modelStatsBefore: ExperienceStats | null = null;
   /** performance.now() when `run` started (null before). */
   private startedAt: number | null = null;
+  /** An update is changing the weights (they are no iteration's policy until it ends). */
+  private updating = false;
+  /** The update that went non-finite, if one did: the run ends there. */
+  private diverged: Divergence | null = null;
 
   constructor(readonly options: TrainOptions) {
     validateTrainOptions(options);
@@ -532,6 +542,14 @@ export class Trainer {
     return () => rng.next();
   }
 
+  /**
+   * Whether the weights are those of the last finished iteration (or the start), not halfway
+   * through an update: what a command that must quit at once can still write as the run's policy.
+   */
+  get settled(): boolean {
+    return !this.updating;
+  }
+
   /** Greedy held-out evaluation; `episodes` undefined means every task of the split once. */
   async evaluate(hooks: TrainHooks, episodes: number | undefined): Promise<EvalResult> {
     this.lastEval = await evaluateHeldOut({ spec: this.spec, policy: this.policy, split: this.evalSplit, seed: this.options.seed }, episodes, hooks);
@@ -561,17 +579,19 @@ export class Trainer {
       // Entering s2r's real phase (a run resumed inside it entered it before the checkpoint).
       if (phase === 'real' && options.mode === 's2r' && !(resumedInPhase && this.phaseIndex === this.restored?.phaseIndex)) this.realPhaseFrom = this.iteration + 1;
       await this.runPhase(phase, hooks, control, started);
-      if (control.isStopped) break;
+      if (control.isStopped || this.diverged) break;
     }
     this.phaseIndex = Math.min(this.phaseIndex, phases.length - 1);
-    if (!control.isStopped && hooks.checkpoint) await hooks.checkpoint.save(await this.checkpoint());
+    const diverged = this.diverged;
+    // A diverged run saves no checkpoint: the last one saved holds finite weights, and a resume from here would diverge again.
+    if (!control.isStopped && !diverged && hooks.checkpoint) await hooks.checkpoint.save(await this.checkpoint());
     const iteration = this.iteration;
     let realPhaseFrom = this.realPhaseFrom;
     if (realPhaseFrom !== null && realPhaseFrom > iteration) realPhaseFrom = null;
     const stopped = control.isStopped;
     // A run resumed in s2r's real phase built no world; its dream's counters are the checkpoint's.
     const synthetic = this.world?.stats() ?? this.restored?.world?.counters ?? null;
-    const finalEval = stopped ? this.lastEval : await this.evaluate({ ...hooks, control: new TrainControl() }, options.finalEvalEpisodes);
+    const finalEval = stopped || diverged ? this.lastEval : await this.evaluate({ ...hooks, control: new TrainControl() }, options.finalEvalEpisodes);
     return {
       env: options.env,
       mode: options.mode,
@@ -601,6 +621,7 @@ export class Trainer {
       wallSeconds: (performance.now() - started) / 1000,
       iterations: iteration,
       stopped,
+      ...(diverged ? { diverged } : {}),
       eval: finalEval,
       history: this.history,
     };
@@ -651,7 +672,21 @@ export class Trainer {
         config.learningRateSchedule === 'linear' ? config.learningRate * Math.max(0.05, 1 - used() / budget) : config.learningRate;
       const samples = config.algo === 'ppo' ? ppoSamples(trajectories, config) : grpoSamples(trajectories, config);
       if (this.reference) await attachReferenceLogProbs(this.reference, this.policyConfig.featurizer, samples, config.minibatchSize);
-      const stats = await optimize(this.policy, this.optimizer, samples, config, learningRate, rngs.update);
+      this.updating = true;
+      const update = await guardedUpdate(this.optimizer, this.policy.network.variables, () => optimize(this.policy, this.optimizer, samples, config, learningRate, rngs.update), (u) => ({
+        policyLoss: u.policyLoss,
+        valueLoss: u.valueLoss,
+        entropy: u.entropy,
+        approxKl: u.approxKl,
+        referenceKl: u.referenceKl,
+        gradNorm: u.gradNorm,
+      })).finally(() => (this.updating = false));
+      if (update.nonFinite.length > 0) {
+        // The weights are the previous iteration's again; the run ends here, its history without this iteration.
+        this.diverged = { iteration, nonFinite: update.nonFinite, learningRate };
+        break;
+      }
+      const { stats } = update;
       const metrics: IterationMetrics = {
         iteration,
         phase,

@@ -1,7 +1,9 @@
 /**
  * Ctrl-C during `train`: the run stops after its current iteration and the command still writes
- * the policy and the history so far, then exits 0 with a summary that says it was interrupted. A web
- * run keeps its browser until then; a command with no graceful stop ends at once, its browser with it.
+ * the policy and the history so far, then exits with the signal's code (130, 143) and a summary
+ * that says it was interrupted; `buffer seed` keeps the episodes played and `experience fit` the
+ * epochs done the same way. A web run keeps its browser until then; a command with no graceful
+ * stop ends at once, its browser with it. No process the command started outlives it.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +13,9 @@ import { inspectPolicyFile } from '../../src/policy/policy-file.ts';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { spawnCli as spawnCliProcess } from '../cli-process.ts';
+import { main } from '../../src/cli/main.ts';
+import { inspectNeuralModel } from '../../src/experience/neural/model-io.ts';
+import { capture } from '../cli-io.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The processes whose parent is `pid`, from /proc (no procps needed). */
@@ -27,6 +32,10 @@ function childrenOf(pid: number): number[] {
       }
     })
     .map(Number);
+}
+/** `pid` and every process below it. */
+function processTree(pid: number): number[] {
+  return [pid, ...childrenOf(pid).flatMap(processTree)];
 }
 const alive = (pid: number) => {
   try {
@@ -50,35 +59,41 @@ afterEach(() => {
 
 /**
  * Runs the CLI and sends it `signal` once its stderr first matches `when` (`onSignal` runs just
- * before, to look at the process then); resolves with its exit code and what it printed.
+ * before, to look at the process then; `twice` sends the signal again 100 ms later, as a
+ * terminal's Ctrl-C under `npm run` arrives); resolves with its exit code, what it printed, and the process
+ * tree it had when signalled.
  */
-async function interruptedRun(args: string[], when: RegExp, signal: NodeJS.Signals, onSignal: (child: ReturnType<typeof spawnCli>) => void = () => undefined): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function interruptedRun(args: string[], when: RegExp, signal: NodeJS.Signals, onSignal: (child: ReturnType<typeof spawnCli>) => void = () => undefined, twice = false): Promise<{ code: number | null; stdout: string; stderr: string; tree: number[] }> {
   const child = spawnCli(args);
   let stdout = '';
   let stderr = '';
   let interrupted = false;
+  let tree: number[] = [];
   child.stdout.on('data', (d: Buffer) => (stdout += d));
   child.stderr.on('data', (d: Buffer) => {
     stderr += d;
     if (!interrupted && when.test(stderr)) {
       interrupted = true;
       onSignal(child);
+      tree = processTree(child.pid as number);
       child.kill(signal);
+      // A moment later, not at once: two signals pending together arrive as one.
+      if (twice) setTimeout(() => child.kill(signal), 100);
     }
   });
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { code, stdout, stderr };
+  return { code, stdout, stderr, tree };
 }
 
 describe('train interrupted', () => {
-  it('writes the policy and history so far on SIGINT and exits 0', async () => {
+  it('writes the policy and history so far on SIGINT and exits 130', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-interrupt-'));
     const out = path.join(dir, 'p.dgp');
     const history = path.join(dir, 'h.json');
     // After the first update, so there is a policy worth keeping.
     const { code, stdout, stderr } = await interruptedRun(['train', '--env', 'shop', '--mode', 'real', '--algo', 'grpo', '--real-budget', '10000000', '--backend', 'cpu', '--seed', '1', '--set', 'tasksPerIteration=2,groupSize=4,parallelEnvs=8,epochs=1', '--out', out, '--history', history, '--json'], /iter 1:/, 'SIGINT');
     expect(stderr).toMatch(/interrupted \(SIGINT\): stopping after this iteration/);
-    expect(code).toBe(0);
+    expect(code).toBe(130);
     const summary = JSON.parse(stdout.trim().split('\n').pop() as string) as { stopped?: boolean; iterations?: number; realTransitions: number };
     expect(summary.stopped).toBe(true);
     expect(summary.iterations).toBeGreaterThanOrEqual(1);
@@ -98,7 +113,7 @@ describe('train interrupted', () => {
     });
     expect(stderr).toMatch(/interrupted \(SIGTERM\): stopping after this iteration/);
     expect(stderr).not.toMatch(/site|page-crash|closed/i);
-    expect(code).toBe(0);
+    expect(code).toBe(143);
     expect(JSON.parse(stdout.trim().split('\n').pop() as string)).toMatchObject({ stopped: true });
     expect(inspectPolicyFile(new Uint8Array(readFileSync(out))).env).toBe('web');
     expect(JSON.parse(readFileSync(history, 'utf8'))).toMatchObject({ stopped: true });
@@ -111,7 +126,7 @@ describe('train interrupted', () => {
     const out = path.join(dir, 'b.jsonl');
     const { code, stdout, stderr } = await interruptedRun(['buffer', 'seed', '--env', 'shop', '--episodes', '200', '--seed', '1', '--out', out, '--json'], /seeded [1-9]\d*\/200 episodes/, 'SIGTERM');
     expect(stderr).toMatch(/interrupted \(SIGTERM\): stopping after this batch/);
-    expect(code).toBe(0);
+    expect(code).toBe(143);
     const summary = JSON.parse(stdout.trim().split('\n').pop() as string) as { stopped?: boolean; episodes: number; transitions: number };
     expect(summary.stopped).toBe(true);
     expect(summary.episodes).toBeGreaterThan(0);
@@ -120,6 +135,40 @@ describe('train interrupted', () => {
     // The store's header line, then one line per transition.
     expect(lines.length - 1).toBe(summary.transitions);
   }, 120_000);
+
+  it('takes the same signal twice within a moment (Ctrl-C reaches `npm run` and the command, and npm passes its own on) as one stop', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-seed-twice-'));
+    const out = path.join(dir, 'b.jsonl');
+    const { code, stdout, stderr } = await interruptedRun(['buffer', 'seed', '--env', 'shop', '--episodes', '3000', '--seed', '1', '--out', out, '--json'], /seeded [1-9]\d*\/3000 episodes/, 'SIGINT', undefined, true);
+    expect(stderr).toMatch(/interrupted \(SIGINT\): stopping after this batch/);
+    expect(stderr).not.toMatch(/quitting now/);
+    expect(code).toBe(130);
+    const summary = JSON.parse(stdout.trim().split('\n').pop() as string) as { stopped?: boolean; transitions: number };
+    expect(summary.stopped).toBe(true);
+    expect(readFileSync(out, 'utf8').trim().split('\n').length - 1).toBe(summary.transitions);
+  }, 120_000);
+
+  it('writes the model `experience fit` fitted before SIGINT, saying it is partial there and in its file, and leaves no process behind', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-fit-stop-'));
+    const buffer = path.join(dir, 'b.jsonl');
+    const out = path.join(dir, 'm.dgx');
+    expect(await main(['buffer', 'seed', '--env', 'shop', '--episodes', '12', '--seed', '1', '--out', buffer], capture())).toBe(0);
+    // Once the first epoch is done, so there is a model worth keeping.
+    const { code, stdout, stderr, tree } = await interruptedRun(['experience', 'fit', '--env', 'shop', '--buffer', buffer, '--epochs', '100', '--backend', 'cpu', '--out', out, '--json'], /epoch 1\/100 step (\d+)\/\1:/, 'SIGINT');
+    expect(stderr).toMatch(/interrupted \(SIGINT\): stopping after this epoch \(the model fitted so far is still written to .*m\.dgx\)/);
+    expect(code).toBe(130);
+    const result = JSON.parse(stdout.trim().split('\n').pop() as string) as { stopped?: boolean; stoppedAfter: number; epochs: number; history: unknown[] };
+    expect(result).toMatchObject({ stopped: true, epochs: 100 });
+    expect(result.stoppedAfter).toBeGreaterThanOrEqual(1);
+    expect(result.stoppedAfter).toBeLessThan(100);
+    expect(stderr).toContain(`wrote ${out}`);
+    expect(stderr).toContain(`(stopped after ${result.stoppedAfter} of 100 epochs; its training record says so)`);
+    const training = inspectNeuralModel(new Uint8Array(readFileSync(out))).training as { epochs: number; stoppedAfter: number; history: unknown[] };
+    expect(training).toMatchObject({ epochs: 100, stoppedAfter: result.stoppedAfter });
+    expect(training.history).toHaveLength(result.stoppedAfter);
+    expect(tree.length).toBeGreaterThan(0);
+    await expect.poll(() => tree.filter(alive), { timeout: 10_000 }).toEqual([]);
+  }, 180_000);
 
   it('ends a web rollout on SIGTERM with 143, saying so, and its browser with it', async () => {
     const child = spawnCli(['rollout', '--env', 'web', '--tasks', '@widgets', '--policy', 'random', '--episodes', '100000', '--json']);

@@ -18,7 +18,8 @@ import { seedBuffer } from '../../jobs/seed-buffer.ts';
 import { seedSpec } from '../../jobs/seed-spec.ts';
 import { checkInputFile, checkOutputPath, flagNamer, numberFlags, parseCommandArgs, parseFlags, requireOption, stringFlags } from '../args.ts';
 import type { CommandIO } from '../io.ts';
-import { whenStopAsked } from '../stop-signals.ts';
+import { endsAsStopped, whenStopAsked } from '../stop-signals.ts';
+import { FileWriteError } from '../../platform/files.ts';
 
 export const BUFFER_USAGE =
   'buffer seed --env <shop|home|web> --episodes N [--mix oracle=0.6,random=0.4 (agents: oracle, random, noisy; shop: shopper; home: hasty)] [--seed S] [--split NAME]\n' +
@@ -84,23 +85,72 @@ async function seedCommand(io: CommandIO, argv: string[]): Promise<void> {
     // Ctrl-C or SIGTERM stops after the batch in flight, and the episodes played so far are written.
     const interrupt = new AbortController();
     const withdraw = whenStopAsked((signal) => {
-      io.progress(`interrupted (${signal}): stopping after this batch of episodes (those played so far are still written); interrupt again to quit now`);
+      io.progress(`interrupted (${signal}): stopping after this batch of episodes (those played so far are still written to ${out}); interrupt again to quit now`);
+      endsAsStopped(signal);
       interrupt.abort();
     });
+    const saves = new SeedSaves(store, () => interrupt.abort());
     const result = await seedBuffer(spec, settings, {
       store,
       signal: interrupt.signal,
-      onProgress: (p) => {
+      onProgress: async (p) => {
         if (Math.floor(p.episodes / every) > Math.floor(reported / every) || p.episodes === p.total) io.progress(`seeded ${p.episodes}/${p.total} episodes, ${p.transitions} transitions`);
         reported = p.episodes;
+        if (saves.due()) await saves.save(p);
       },
     }).finally(withdraw);
-    await store.save();
+    await saves.save(result);
+    if (saves.failure) {
+      const { episodes, transitions } = saves.saved;
+      const held = episodes === 0 ? `${out} holds none of its episodes` : `${out} holds the ${episodes} whole episodes (${transitions} transitions) saved before that`;
+      throw new DreamGymError('file-write', `${saves.failure.message}; ${held}, of the ${result.episodes} played`);
+    }
     const summary = { env: spec.name, episodes: result.episodes, transitions: result.transitions, mix, byAgent: result.byAgent, out, wallSeconds: (performance.now() - started) / 1000, ...(result.stopped ? { stopped: true } : {}) };
     if (values.json) io.out(JSON.stringify(summary));
     else io.out(`${result.transitions} transitions from ${result.episodes} ${spec.name} episodes written to ${out}${result.stopped ? ` (stopped after ${result.episodes} of ${settings.episodes})` : ''}`);
   } finally {
     await store.release();
+  }
+}
+
+/** Seeding saves its file at least this often (and after its first batch): a kill or a full disk loses at most this much of the run. */
+const SEED_SAVE_EVERY_MS = 10_000;
+/** ...and at most this share of its time goes to saving (each save rewrites the whole file). */
+const SEED_SAVE_SHARE = 0.1;
+
+/**
+ * The seeding run's saves of its store file as it goes, each whole (file-store.ts): what the file
+ * holds is every episode up to the last save that succeeded. A save that fails (a full disk) stops
+ * the seeding: `failure` says why and `saved` what the file still holds.
+ */
+class SeedSaves {
+  saved = { episodes: 0, transitions: 0 };
+  failure: FileWriteError | null = null;
+  private last = -Infinity;
+  private took = 0;
+
+  constructor(
+    private readonly store: FileReplayStore,
+    private readonly stop: () => void,
+  ) {}
+
+  due(): boolean {
+    return this.failure === null && performance.now() - this.last >= Math.max(SEED_SAVE_EVERY_MS, this.took / SEED_SAVE_SHARE);
+  }
+
+  async save(progress: { episodes: number; transitions: number }): Promise<void> {
+    if (this.failure !== null) return;
+    const started = performance.now();
+    try {
+      await this.store.save();
+      this.saved = { episodes: progress.episodes, transitions: progress.transitions };
+    } catch (error) {
+      if (!(error instanceof FileWriteError)) throw error;
+      this.failure = error;
+      this.stop();
+    }
+    this.last = performance.now();
+    this.took = this.last - started;
   }
 }
 

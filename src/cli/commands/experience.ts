@@ -20,6 +20,7 @@ import { readInputBytes } from '../../jobs/node-args.ts';
 import { experienceEntry, experienceFields, experienceFlagNames, experienceOptions, experienceSettings, experienceUsage } from '../experience-flags.ts';
 import type { CommandIO } from '../io.ts';
 import { keepResult, throwUnwritten } from '../outputs.ts';
+import { endsAsStopped, whenStopAsked } from '../stop-signals.ts';
 
 export const experienceEvalUsage = (): string =>
   'experience eval --env <shop|home|web> ' + experienceUsage() + '\n' +
@@ -166,12 +167,20 @@ async function fitCommand(io: CommandIO, argv: string[]): Promise<void> {
   const buffer = await openBufferFile(values.buffer);
   const offline = await buffer.store.count({ env, source: 'real' });
   io.progress(`fit neural ${env} on ${backend}: ${Math.min(offline, spec.maxTransitions ?? offline)} real transitions, k=${spec.k}, ${spec.epochs} epochs`);
-  const fitted = await fitExperienceModel(input, {
+  // Ctrl-C or SIGTERM stops after the epoch in flight, and the model fitted so far is still written.
+  const interrupt = new AbortController();
+  const withdraw = whenStopAsked((signal) => {
+    io.progress(`interrupted (${signal}): stopping after this epoch (the model fitted so far is still written to ${values.out}); interrupt again to quit now`);
+    endsAsStopped(signal);
+    interrupt.abort();
+  });
+  const fitting = fitExperienceModel(input, {
     buffer,
     backend,
     source: 'cli',
     bufferName: values.buffer,
     fieldName,
+    finish: interrupt.signal,
     onProgress: (p) => {
       if (p.phase === 'prepare' && p.done === p.total) io.progress(`posed ${p.total} transitions with their retrieved examples`);
       if (p.phase === 'train' && p.loss && (p.done === p.total || p.done % 200 === 1)) {
@@ -179,16 +188,26 @@ async function fitCommand(io: CommandIO, argv: string[]): Promise<void> {
         io.progress(`epoch ${p.epoch}/${p.epochs} step ${p.done}/${p.total}: loss line ${p.loss.line.toFixed(4)} action ${p.loss.action.toFixed(4)} transition ${p.loss.transition.toFixed(4)}${v}`);
       }
     },
+  }).finally(withdraw);
+  const fitted = await fitting.catch((error: unknown) => {
+    // Stopped before its first epoch was done: there is no model to keep.
+    if (interrupt.signal.aborted && error === interrupt.signal.reason) return null;
+    throw error;
   });
+  if (fitted === null) {
+    io.progress(`stopped before the first epoch: nothing was fitted, so ${values.out} was not written`);
+    return;
+  }
   const { bytes, record, fit } = fitted;
   fitted.model.dispose();
   // A fit of many minutes is not thrown away for want of space: kept elsewhere, and the command fails saying where.
-  throwUnwritten([await keepResult(values.out, bytes, `--out ${values.out}`, 'the fitted model')]);
+  throwUnwritten([await keepResult(values.out, bytes, `--out ${values.out}`, fit.stopped ? 'the model fitted so far' : 'the fitted model')]);
   const last = fit.epochs[fit.epochs.length - 1];
+  const done = fit.stopped ? ` (stopped after ${fit.epochs.length} of ${record.epochs} epochs; its training record says so)` : '';
   // The JSON result keeps the names this command has always printed (realTransitions, wallSeconds).
   const training = { buffer: values.buffer, realTransitions: record.transitions, validationTransitions: record.validationTransitions, k: record.k, epochs: record.epochs, seed: record.seed, rows: fit.rows, wallSeconds: record.seconds };
-  io.progress(`wrote ${values.out} (${bytes.length} bytes)`);
-  const result = { env, out: values.out, bytes: bytes.length, backend, ...training, history: fit.epochs };
+  io.progress(`wrote ${values.out} (${bytes.length} bytes)${done}`);
+  const result = { env, out: values.out, bytes: bytes.length, backend, ...training, ...(fit.stopped ? { stopped: true, stoppedAfter: fit.epochs.length } : {}), history: fit.epochs };
   if (values.json) io.result(result);
-  else io.out(`${env}: fitted on ${fit.transitions} real transitions in ${fit.seconds.toFixed(1)} s on ${backend}; wrote ${values.out}` + (last?.validation ? `; held-out next-state F1 ${last.validation.nextStateF1.toFixed(3)}` : ''));
+  else io.out(`${env}: fitted on ${fit.transitions} real transitions in ${fit.seconds.toFixed(1)} s on ${backend}; wrote ${values.out}${done}` + (last?.validation ? `; held-out next-state F1 ${last.validation.nextStateF1.toFixed(3)}` : ''));
 }

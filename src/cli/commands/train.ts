@@ -3,13 +3,13 @@ import { CHECKPOINT_MAX_BYTES, CheckpointError, decodeCheckpoint, DEFAULT_CHECKP
 import type { CheckpointHooks } from '../../train/trainer.ts';
 import { historyCsv, historyJsonl } from '../../train/metrics-export.ts';
 import type * as v from 'valibot';
-import { UsageError } from '../../core/errors.ts';
+import { DreamGymError, UsageError } from '../../core/errors.ts';
 import { FileReadError, FileWriteError, readFileBounded, writeFileWhole } from '../../platform/files.ts';
 import { ENVIRONMENTS } from '../../envs/registry.ts';
 import { exportTrainedPolicy } from '../../jobs/policy-export.ts';
 import { ALGORITHMS, LOSS_AVERAGES, LR_SCHEDULES, defaultConfig, type AlgoConfig, type AlgoName } from '../../rl/config.ts';
 import { parseBackend, useBackend } from '../../platform/tf.ts';
-import type { DreamOptions, Trainer, TrainResult } from '../../train/trainer.ts';
+import { Trainer, type DreamOptions, type TrainResult } from '../../train/trainer.ts';
 import { buildDream } from '../../jobs/dream.ts';
 import { nodeBuildContextFor } from '../../jobs/model-file.ts';
 import { bufferFileSource, openBufferFile, seedIntoExisting } from '../../jobs/buffer-file.ts';
@@ -21,7 +21,8 @@ import { train, type TrainJobHooks } from '../../jobs/train.ts';
 import { offlineEpisodes, type OfflineDataSource } from '../../jobs/offline-data.ts';
 import { DEFAULT_IMAGINE, DEFAULT_S2R_REAL_BUDGET, isOfflineMode, TRAIN_MODES, type Imagine, type OfflineMode, type RlMode, type TrainMode } from '../../train/modes.ts';
 import type { ExperienceModelEntry } from '../../jobs/experience-models/entry.ts';
-import { OFFLINE_DEFAULTS } from '../../train/offline/config.ts';
+import { OFFLINE_DEFAULTS, offlineConfig } from '../../train/offline/config.ts';
+import { envOfflineSettings, envSettings } from '../../train/env-settings.ts';
 import { DEFAULT_CURRICULUM } from '../../curriculum/curriculum.ts';
 import { MAX_LEARNING_RATE, MAX_SETTING_COUNT, MIN_LEARNING_RATE, TRAIN_SPECS } from '../../jobs/train-spec.ts';
 import { checkOutputPath, type CommandFile, flagNamer, numberFlags, parseCommandArgs, parseFlags, refuseOverlaps, requireOption, stringFlags } from '../args.ts';
@@ -30,7 +31,8 @@ import type { CommandIO } from '../io.ts';
 import { keepResult, throwUnwritten } from '../outputs.ts';
 import { envErrorText, warnEnvErrors } from '../env-failures.ts';
 import { experienceEntry, experienceFields, experienceFlagNames, experienceFlags, experienceOptions, experienceSettings, experienceUsage } from '../experience-flags.ts';
-import { whenStopAsked } from '../stop-signals.ts';
+import { endsAsStopped, whenStopAsked } from '../stop-signals.ts';
+import { suspectSettings, type Divergence } from '../../rl/divergence.ts';
 
 /** The seeding that gives an offline mode both successes and failures (the paper experiment's mix). */
 const OFFLINE_SEED_MIX = 'oracle=0.4,noisy=0.3,random=0.3';
@@ -116,15 +118,26 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
   // Ctrl-C (or a SIGTERM, as `npm run` passes on) stops after the current iteration and still writes
   // the policy and history so far; a second one quits at once (stop-signals.ts).
   const interrupt = new AbortController();
-  const withdraw = whenStopAsked((signal) => {
-    io.progress(`interrupted (${signal}): stopping after this iteration (the policy so far is still written); interrupt again to quit now`);
-    interrupt.abort();
+  let running: Trainer | OfflineTrainer | null = null;
+  const withdraw = whenStopAsked({
+    stop: (signal) => {
+      io.progress(`interrupted (${signal}): stopping after this iteration (the policy so far is still written${values.out ? ` to ${values.out}` : ''}); interrupt again to quit now`);
+      endsAsStopped(signal);
+      interrupt.abort();
+    },
+    // An iteration stuck past the deadline (a page that never answers): the last finished one's policy is still kept.
+    atDeadline: async () => {
+      if (running !== null) await writeAtDeadline(io, running, values, launch.backend);
+    },
   });
   const { trainer, result } = await launch
     .start({
       signal: interrupt.signal,
       ...(checkpointing ? checkpointing.hooks(io) : {}),
-      onStart: (trainer) => io.progress(launch.describe(trainer)),
+      onStart: (trainer) => {
+        running = trainer;
+        io.progress(launch.describe(trainer));
+      },
       onIteration: (m) => {
         const evalText = m.eval ? ` | held-out success ${(m.eval.successRate * 100).toFixed(1)}% score ${m.eval.meanScore.toFixed(1)}${envErrorText(m.eval)}` : '';
         io.progress(`${launch.iteration(m)}${evalText}`);
@@ -132,6 +145,9 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     })
     .finally(withdraw);
   const { backend } = launch;
+  // Each output is tried even when another fails; what failed is the command's error, after the summary.
+  const written = await writeOutputs(io, trainer, values, backend, result);
+  if (result.diverged) throw divergedError(mode, trainer, result.diverged, written);
   const evaluation = result.eval && {
     split: result.eval.split,
     episodes: result.eval.episodes,
@@ -141,20 +157,6 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     ...(result.eval.envErrors ? { envErrors: result.eval.envErrors } : {}),
     ...(result.eval.stalled ? { stalled: result.eval.stalled } : {}),
   };
-  // Each output is tried even when another fails; what failed is the command's error, after the summary.
-  const unwritten = [];
-  if (values.out) {
-    const bytes = await exportTrainedPolicy(trainer, backend);
-    const failed = await keepResult(values.out, bytes, `--out ${values.out}`, 'the trained policy');
-    if (failed === null) io.progress(`wrote ${values.out} (${bytes.length} bytes)`);
-    unwritten.push(failed);
-  }
-  if (values.history) {
-    // .csv and .jsonl: the curve, one row per iteration; .json: the whole result.
-    const history = values.history;
-    const text = history.endsWith('.csv') ? historyCsv(result.history) : history.endsWith('.jsonl') ? historyJsonl(result.history) : `${JSON.stringify(result, null, 1)}\n`;
-    unwritten.push(await keepResult(history, text, `--history ${history}`, 'the run\'s history'));
-  }
   const summary = {
     env,
     mode,
@@ -179,8 +181,94 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
         (evaluation ? `held-out ${evaluation.split}: success ${(evaluation.successRate * 100).toFixed(1)}%, score ${evaluation.meanScore.toFixed(1)}${envErrorText(evaluation)}` : 'stopped before evaluation'),
     );
   if (evaluation) warnEnvErrors(io, evaluation, 'held-out episodes');
-  throwUnwritten(unwritten);
+  throwUnwritten(written.failures);
 }
+
+/** What `writeOutputs` wrote (the flags' words, `--out p.dgp`) and what it could not write. */
+interface Written {
+  wrote: string[];
+  failures: (FileWriteError | null)[];
+}
+
+/**
+ * `--out` and `--history`: the policy as the trainer holds it and the run's history, each tried even
+ * when the other fails. `result` is the finished run's; without it (a run ended at its deadline)
+ * the history is the iterations finished so far.
+ */
+async function writeOutputs(io: CommandIO, trainer: Trainer | OfflineTrainer, values: Values, backend: string, result?: TrainResult): Promise<Written> {
+  const written: Written = { wrote: [], failures: [] };
+  if (values.out) {
+    const bytes = await exportTrainedPolicy(trainer, backend);
+    const failed = await keepResult(values.out, bytes, `--out ${values.out}`, 'the trained policy');
+    if (failed === null) {
+      io.progress(`wrote ${values.out} (${bytes.length} bytes)`);
+      written.wrote.push(`--out ${values.out}`);
+    }
+    written.failures.push(failed);
+  }
+  if (values.history) {
+    // .csv and .jsonl: the curve, one row per iteration; .json: the whole result (or, at a deadline, what is known of it).
+    const history = values.history;
+    const whole = result ?? { env: trainer.options.env, mode: trainer.options.mode, stopped: true, iterations: trainer.history.length, history: trainer.history };
+    const text = history.endsWith('.csv') ? historyCsv(whole.history) : history.endsWith('.jsonl') ? historyJsonl(whole.history) : `${JSON.stringify(whole, null, 1)}\n`;
+    const failed = await keepResult(history, text, `--history ${history}`, 'the run\'s history');
+    if (failed === null) written.wrote.push(`--history ${history}`);
+    written.failures.push(failed);
+  }
+  return written;
+}
+
+/**
+ * The graceful stop's deadline passed (an iteration stuck on a page): write the policy of the last
+ * finished iteration and the history so far, unless an update is changing the weights right now
+ * (they are then no iteration's policy, and the last one's is gone).
+ */
+async function writeAtDeadline(io: CommandIO, trainer: Trainer | OfflineTrainer, values: Values, backend: string): Promise<void> {
+  if (!values.out && !values.history) return;
+  if (!trainer.settled) {
+    io.progress('the policy is halfway through an update, so it is not written; --out and --history are left as they were');
+    return;
+  }
+  const done = trainer.history.length;
+  const { wrote, failures } = await writeOutputs(io, trainer, values, backend);
+  for (const failure of failures) if (failure !== null) io.progress(`error: ${failure.message}`);
+  if (wrote.length > 0) io.progress(`kept the run as it was after iteration ${done} (the last finished): ${wrote.join(', ')}`);
+}
+
+/**
+ * A run whose update went non-finite: what went, where, the likely cause (a setting far from its
+ * default, else the learning rate), and where the policy before it and the history were written.
+ */
+function divergedError(mode: TrainMode, trainer: Trainer | OfflineTrainer, diverged: Divergence, written: Written): DreamGymError {
+  const offline = isOfflineMode(mode);
+  const step = offline ? 'epoch' : 'iteration';
+  // The settings this run was given, against what it would have used without them.
+  const { chosen, defaults } =
+    trainer instanceof Trainer
+      ? { chosen: trainer.options.algoConfig ?? {}, defaults: { ...defaultConfig(trainer.options.algo), ...envSettings(trainer.spec, trainer.options.algo, trainer.options.mode) } }
+      : { chosen: trainer.options.config ?? {}, defaults: offlineConfig(trainer.options.mode, envOfflineSettings(trainer.spec, trainer.options.mode)) };
+  const suspects = suspectSettings(chosen as Record<string, unknown>, defaults as Record<string, unknown>);
+  const lr = `the learning rate ${diverged.learningRate}`;
+  const cause = suspects.length > 0 ? `likely cause: ${suspects.join(', ')}, far from the default; bring it back (--set), or lower ${lr} (--lr)` : `likely cause: ${lr}, too high for this run; lower it with --lr`;
+  const before = diverged.iteration - 1;
+  const kept = before === 0 ? `the policy as it started (no ${step} finished)` : `the policy of ${step} ${before}, the last with finite weights`;
+  const where = written.wrote.length > 0 ? `${kept} and the history so far are written (${written.wrote.join(', ')})` : `nothing was written (add --out FILE.dgp and --history FILE.json to keep ${kept})`;
+  const failed = written.failures.filter((f): f is FileWriteError => f !== null).map((f) => `; ${f.message}`).join('');
+  const what = diverged.nonFinite.map((name) => MEASURES[name] ?? name).join(', ');
+  return new DreamGymError('diverged', `training diverged at ${step} ${diverged.iteration}: its ${what} became NaN or infinite, so the run stopped there; ${cause}. ${capitalised(where)}${failed}`);
+}
+
+/** The updates' measures (rl/update.ts, train/offline) in words. */
+const MEASURES: Readonly<Record<string, string>> = {
+  gradNorm: 'gradient norm',
+  policyLoss: 'policy loss',
+  valueLoss: 'value loss',
+  approxKl: 'KL estimate',
+  referenceKl: 'KL to the reference policy',
+  margin: 'preference margin',
+};
+
+const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
  * `--checkpoint FILE [--checkpoint-every SECONDS] [--resume]`, checked before any work: the run saves

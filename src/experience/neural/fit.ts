@@ -57,7 +57,14 @@ export interface FitOptions {
    * have said (the ablation `experience eval` compares with).
    */
   reasoning?: boolean;
+  /** Ends the fit at once, throwing; what was fitted is freed (the app's Stop). */
   signal?: AbortSignal;
+  /**
+   * Ends the fit after the epoch in flight, returning the model fitted so far (`FitResult.stopped`):
+   * the CLI's Ctrl-C, which keeps finished epochs. Before the first epoch starts it ends the fit
+   * as `signal` does, since nothing is fitted yet.
+   */
+  finish?: AbortSignal;
   onProgress?: (progress: FitProgress) => void;
 }
 
@@ -82,6 +89,8 @@ export interface FitResult {
   rows: Record<HeadName, number>;
   epochs: { epoch: number; loss: Record<HeadName, number>; validation: ScoreMeans | null }[];
   seconds: number;
+  /** True when `finish` ended the fit before its last epoch: `epochs` lists those done. */
+  stopped: boolean;
 }
 
 
@@ -255,9 +264,13 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
   // then lets the worker read its messages (Stop arrives while the fit runs, not after it); then
   // the stop is honoured.
   const breathe = breather();
+  const history: FitResult['epochs'] = [];
+  let training = false;
   const pause = async (): Promise<void> => {
     await breathe();
     options.signal?.throwIfAborted();
+    // Before the first epoch, nothing is fitted that a stop could keep.
+    if (!training) options.finish?.throwIfAborted();
   };
   const inputs = await inputsFor(options.buffer, transitions, options.env, k, options.ownEpisodeExamples ?? false, options.reasoning ?? true, (n) => options.onProgress?.({ phase: 'prepare', epoch: 0, epochs, done: n, total: transitions.length }), pause);
 
@@ -289,11 +302,13 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
   const model = new NeuralExperienceModel(network, { env: options.env, config, training: { ...(options.reasoning === false ? { reasoning: false } : {}), things } });
   const learningRate = options.learningRate ?? DEFAULT_FIT.learningRate;
   const optimizers = Object.fromEntries(await Promise.all(HEADS.map(async (h) => [h, await HostAdam.create(network.headVariables(h), learningRate)]))) as Record<HeadName, HostAdam>;
-  const history: FitResult['epochs'] = [];
   // The held-out inputs are posed every epoch; their candidates are worked out once.
   const heldCandidates: CandidateCache = new WeakMap();
   try {
-    for (let epoch = 1; epoch <= epochs; epoch++) {
+    // No await from here to the loop's test: a stop asked before it ends the fit with nothing to keep.
+    options.finish?.throwIfAborted();
+    training = true;
+    for (let epoch = 1; epoch <= epochs && !(options.finish?.aborted ?? false); epoch++) {
       const orders = Object.fromEntries(JOINT_HEADS.map((h) => [h, rng.shuffle(Array.from({ length: rows[h].count }, (_, i) => i))])) as Record<HeadName, number[]>;
       orders.reasoning = reasoningRng.shuffle(Array.from({ length: rows.reasoning.count }, (_, i) => i));
       const steps = Math.max(...JOINT_HEADS.map((h) => Math.ceil(rows[h].count / batchSize)));
@@ -362,6 +377,7 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
     rows: { line: rows.line.count, action: rows.action.count, transition: rows.transition.count, reasoning: rows.reasoning.count },
     epochs: history,
     seconds: (performance.now() - started) / 1000,
+    stopped: history.length < epochs,
   };
 }
 

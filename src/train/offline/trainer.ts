@@ -10,6 +10,7 @@ import { envSpec } from '../../envs/registry.ts';
 import type { EnvSpec } from '../../envs/spec.ts';
 import { DEFAULT_POLICY, Policy, type PolicyConfig } from '../../policy/policy.ts';
 import { Adam } from '../../rl/adam.ts';
+import { guardedUpdate, type Divergence } from '../../rl/divergence.ts';
 import { TrainControl } from '../control.ts';
 import { envOfflineSettings } from '../env-settings.ts';
 import { evaluateHeldOut, heldOutTasks, type EvalResult } from '../evaluate.ts';
@@ -68,6 +69,8 @@ export class OfflineTrainer {
   /** What the run trains on: mode bc's cloned steps, or mode dpo's pairs (the other is null). */
   readonly cloning: CloningData | null = null;
   readonly preferences: PreferenceData | null = null;
+  /** An epoch is changing the weights (they are no epoch's policy until it ends). */
+  private updating = false;
 
   /** Throws a UsageError, before any work, when the data holds nothing this mode can learn from. */
   constructor(readonly options: OfflineTrainOptions) {
@@ -106,6 +109,11 @@ export class OfflineTrainer {
     }
   }
 
+  /** Whether the weights are those of the last finished epoch (or the start), not halfway through one (Trainer.settled). */
+  get settled(): boolean {
+    return !this.updating;
+  }
+
   /** Greedy held-out evaluation; `episodes` undefined means every task of the split once. */
   async evaluate(hooks: TrainHooks, episodes: number | undefined): Promise<EvalResult> {
     this.lastEval = await evaluateHeldOut({ spec: this.spec, policy: this.policy, split: this.evalSplit, seed: this.options.seed, exclude: this.evalExclude }, episodes, hooks);
@@ -120,11 +128,24 @@ export class OfflineTrainer {
     if (this.preferences) await measureReferenceMargins(this.policy, this.preferences);
     const evalEvery = options.evalEvery ?? 0;
     let epoch = 0;
+    let diverged: Divergence | null = null;
     while (epoch < config.epochs && !control.isStopped) {
       await control.checkpoint();
       if (control.isStopped) break;
       const epochStart = performance.now();
-      const { offline, entropy, gradNorm, samples } = await this.epoch(rng);
+      this.updating = true;
+      const update = await guardedUpdate(this.optimizer, this.policy.network.variables, () => this.epoch(rng), (e) => ({
+        loss: e.offline.loss,
+        entropy: e.entropy,
+        gradNorm: e.gradNorm,
+        ...(e.offline.margin !== undefined ? { margin: e.offline.margin } : {}),
+      })).finally(() => (this.updating = false));
+      if (update.nonFinite.length > 0) {
+        // The weights are the previous epoch's again; the run ends here, its history without this epoch.
+        diverged = { iteration: epoch + 1, nonFinite: update.nonFinite, learningRate: config.learningRate };
+        break;
+      }
+      const { offline, entropy, gradNorm, samples } = update.stats;
       epoch++;
       const seconds = (performance.now() - epochStart) / 1000;
       const metrics: IterationMetrics = {
@@ -156,7 +177,7 @@ export class OfflineTrainer {
       hooks.onIteration?.(metrics);
     }
     const stopped = control.isStopped;
-    const finalEval = stopped ? this.lastEval : await this.evaluate({ ...hooks, control: new TrainControl() }, options.finalEvalEpisodes);
+    const finalEval = stopped || diverged ? this.lastEval : await this.evaluate({ ...hooks, control: new TrainControl() }, options.finalEvalEpisodes);
     return {
       env: options.env,
       mode: options.mode,
@@ -170,6 +191,7 @@ export class OfflineTrainer {
       wallSeconds: (performance.now() - started) / 1000,
       iterations: epoch,
       stopped,
+      ...(diverged ? { diverged } : {}),
       eval: finalEval,
       history: this.history,
     };
