@@ -19,6 +19,8 @@ export interface NeuralModelInfo {
   validationTransitions: number | null;
   /** Per-epoch fidelity on held-out episodes, as far as known. */
   history: NeuralEpoch[];
+  /** A fit stopped early: the epochs it finished, of those asked for (its file says so). */
+  stopped?: { after: number; of: number };
   /** Size of its .dgx file. */
   bytes: number;
   /** The file it was imported from. */

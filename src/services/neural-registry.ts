@@ -189,6 +189,7 @@ export class NeuralModelRegistry {
       transitions: training.transitions,
       validationTransitions: training.validationTransitions,
       history: training.history,
+      ...(training.stoppedAfter !== null && training.epochsAsked !== null ? { stopped: { after: training.stoppedAfter, of: training.epochsAsked } } : {}),
       bytes: bytes.byteLength,
       ...(fileName ? { fileName: fileName.slice(0, 200) } : {}),
       saved: false,

@@ -55,6 +55,7 @@ function ModelSummary({ info }: { info: NeuralModelInfo }) {
         {info.transitions !== null && <> · {int(info.transitions)} real transitions</>}
         {info.validationTransitions ? <> ({int(info.validationTransitions)} held out)</> : null}
         {info.history.length > 0 && <> · {info.history.length} epoch{info.history.length === 1 ? '' : 's'}</>}
+        {info.stopped && <> (stopped after {info.stopped.after} of {info.stopped.of})</>}
         {' '}· {int(Math.round(info.bytes / 1024))} KB{info.saved ? ', saved in this browser' : ''}.
       </p>
       {last && (

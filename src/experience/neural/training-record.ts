@@ -47,6 +47,8 @@ export interface NeuralTrainingRecord {
   rows: Record<string, number>;
   seconds: number;
   history: NeuralEpoch[];
+  /** The epochs finished when a stop cut the fit short (of `epochs` asked for); absent for a whole fit. */
+  stoppedAfter?: number;
 }
 
 /** What a reader can rely on, whatever wrote the file. */
@@ -54,6 +56,9 @@ export interface TrainingSummary {
   transitions: number | null;
   validationTransitions: number | null;
   history: NeuralEpoch[];
+  /** Epochs finished when the fit was stopped, of `epochsAsked`; null for a whole fit (or an older file). */
+  stoppedAfter: number | null;
+  epochsAsked: number | null;
 }
 
 /** Epochs a record may list; the fit refuses more. */
@@ -97,5 +102,7 @@ export function readTrainingRecord(training: unknown): TrainingSummary {
     transitions: parsed(count, record.transitions) ?? parsed(count, record.realTransitions),
     validationTransitions: parsed(count, record.validationTransitions),
     history,
+    stoppedAfter: parsed(count, record.stoppedAfter),
+    epochsAsked: parsed(count, record.epochs),
   };
 }
