@@ -104,6 +104,23 @@ describe("a site's own mistake", () => {
     const io = capture();
     expect(await main(['rollout', '--env', 'web', '--site', dir, '--policy', 'random', '--episodes', '1'], io)).toBe(2);
     expect(io.stderr).toHaveLength(1);
-    expect(io.stderr[0]).toMatch(/^error: site "thrower", task "bad-start": the start hook threw: no such widget$/);
+    expect(io.stderr[0]).toMatch(/^error: site "thrower", task "bad-start": the start hook threw: "no such widget"$/);
   }, 30_000);
+});
+
+describe('a site whose every episode fails', () => {
+  it('stops rollout after a streak of env failures, naming the site, the task and the first failure (exit 1)', async () => {
+    // The page takes the driver away: every reading fails at once, an env failure rather than the site's named mistake.
+    const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-failing-site-'));
+    writeFileSync(path.join(dir, 'a.html'), '<!doctype html><html lang="en"><head><title>A</title></head><body><button>Go</button><script>delete window.__dreamgym;</script></body></html>');
+    writeFileSync(path.join(dir, 'site.json'), JSON.stringify({ name: 'failing', tasks: [{ id: 'gone', page: 'a.html' }], seeds: { train: [0, 50], test: [50, 100] }, maxSteps: 3, hooks: { instruction: "'Press Go.'", reward: '0', done: 'false' } }));
+    const io = capture();
+    const started = performance.now();
+    // Before: all 40 episodes played, each an env failure, and the command ended with a warning and exit 0.
+    expect(await main(['rollout', '--env', 'web', '--site', dir, '--policy', 'random', '--episodes', '40'], io)).toBe(1);
+    const said = io.stderr.join('\n');
+    expect(said).toMatch(/error: site "failing": the last 9 episodes all ended by env failures .*; the first: task gone:\d+: the page could not be read: the page driver is not in the page/);
+    expect(said).not.toMatch(/usage:/);
+    expect(performance.now() - started).toBeLessThan(60_000);
+  }, 90_000);
 });

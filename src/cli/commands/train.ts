@@ -32,6 +32,7 @@ import { keepResult, throwUnwritten } from '../outputs.ts';
 import { envErrorText, warnEnvErrors } from '../env-failures.ts';
 import { experienceEntry, experienceFields, experienceFlagNames, experienceFlags, experienceOptions, experienceSettings, experienceUsage } from '../experience-flags.ts';
 import { endsAsStopped, whenStopAsked } from '../stop-signals.ts';
+import { SiteFailingError } from '../../envs/web/failure-streak.ts';
 import { suspectSettings, type Divergence } from '../../rl/divergence.ts';
 
 /** The seeding that gives an offline mode both successes and failures (the paper experiment's mix). */
@@ -142,6 +143,13 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
         const evalText = m.eval ? ` | held-out success ${(m.eval.successRate * 100).toFixed(1)}% score ${m.eval.meanScore.toFixed(1)}${envErrorText(m.eval)}` : '';
         io.progress(`${launch.iteration(m)}${evalText}`);
       },
+    })
+    .catch(async (error: unknown) => {
+      // A site whose every episode fails stops the run (envs/web/failure-streak.ts): what the run
+      // learned so far is still written, and the site's message says where.
+      if (!(error instanceof SiteFailingError) || running === null) throw error;
+      const written = await writeOutputs(io, running, values, launch.backend);
+      throw new SiteFailingError(error.message + (written.wrote.length > 0 ? `. What the run finished is written: ${written.wrote.join(', ')}` : ''), { cause: error });
     })
     .finally(withdraw);
   const { backend } = launch;

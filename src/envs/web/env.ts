@@ -16,12 +16,13 @@
 import { EnvStateError, UsageError } from '../../core/errors.ts';
 import { renderState } from '../../core/state.ts';
 import type { Env, Observation, PersonInput, StepResult, Task } from '../../core/types.ts';
-import { finish, quote, rewardText } from '../explain.ts';
+import { clip, finish, quote, rewardText } from '../explain.ts';
 import { GO_BACK, WAIT, admitPageAction, parsePageAction, type PageAction } from './actions.ts';
 import { resetApp } from './app-reset.ts';
+import { FailureStreak } from './failure-streak.ts';
 import { PageError, type PageHost, type PageTab } from './host.ts';
 import { hookOf, isWebGoal, type HookName, type SiteDefinition, type SiteTask, type WebGoal } from './site.ts';
-import { admissiblePageActions, snapshotText, type PageSnapshot } from './snapshot.ts';
+import { admissiblePageActions, boundedPageErrors, boundedSnapshot, snapshotText, type PageSnapshot } from './snapshot.ts';
 
 /** What a page shows at most: lines and characters (the rest is counted in a `cut:` line). */
 export interface ObserveCap {
@@ -35,6 +36,17 @@ export const DEFAULT_CAP: ObserveCap = { maxElements: 150, maxChars: 12_000 };
  * counted apart from failures, as the page's doing rather than the policy's).
  */
 export const MAX_IDLE_WAITS = 3;
+
+/**
+ * The longest text a hook may give: an instruction is in every observation the policy reads and
+ * every transition the buffer keeps; a page's 2 MB text was echoed whole into stderr.
+ */
+export const HOOK_TEXT_MAX = 1_000;
+/**
+ * The largest reward a hook may give, either way: a task's score (0 to 1 in every bundled task).
+ * Past it returns and advantages lose their precision and training diverges.
+ */
+export const MAX_REWARD = 1_000_000;
 
 /** A site's mistake: a hook that throws or answers the wrong type, a page that is not there. */
 export class SiteError extends UsageError {
@@ -69,6 +81,8 @@ interface Episode {
   failure?: string;
   /** Waits in a row after which the page still admitted nothing else. */
   idleWaits: number;
+  /** The tab's count of pages loaded at the last reading (PageTab.documents): a page that went on by itself changes it. */
+  documents?: number;
 }
 
 /**
@@ -77,11 +91,25 @@ interface Episode {
  * boolean or a text, so anything else is refused by name; crossing it whole could fail (a cycle,
  * a DOM node) before anyone could say which hook was wrong.
  */
-const PLAIN = `(v) => v === null || v === undefined || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string' ? v : typeof v === 'object' || typeof v === 'function' ? Object.prototype.toString.call(v) : String(v)`;
+const PLAIN = `(v) => typeof v === 'string' ? (v.length > ${HOOK_TEXT_MAX} ? { tooLong: v.length, head: v.slice(0, 200) } : v) : v === null || v === undefined || typeof v === 'number' || typeof v === 'boolean' ? v : typeof v === 'object' || typeof v === 'function' ? Object.prototype.toString.call(v) : String(v).slice(0, 200)`;
 
-/** A hook's value (a primitive, after PLAIN) as an error names it: texts quoted, NaN as NaN. */
+/** What a hook threw, as the page gives it back: its message, at most 300 characters of it. */
+const THROWN = `String(e && e.message || e).slice(0, 300)`;
+
+/** A text a hook gave that PLAIN cut in the page, being longer than HOOK_TEXT_MAX. */
+interface TooLong {
+  tooLong: number;
+  head: string;
+}
+
+function isTooLong(value: unknown): value is TooLong {
+  return typeof value === 'object' && value !== null && typeof (value as TooLong).tooLong === 'number' && typeof (value as TooLong).head === 'string';
+}
+
+/** A hook's value (a primitive, after PLAIN) as an error names it: texts quoted and clipped, NaN as NaN. */
 function shown(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+  if (isTooLong(value)) return `a text of ${value.tooLong.toLocaleString('en-US')} characters (${quote(value.head)})`;
+  return typeof value === 'string' ? quote(value) : String(value).slice(0, 100);
 }
 
 export class WebEnv implements Env {
@@ -93,13 +121,19 @@ export class WebEnv implements Env {
     private readonly site: SiteDefinition,
     private readonly host: () => Promise<PageHost>,
     private readonly cap: ObserveCap = DEFAULT_CAP,
-  ) {}
+    /** Shared by the site's envs: enough episodes in a row ended by env failures stop the run. */
+    private readonly streak: FailureStreak = new FailureStreak(site.name),
+  ) {
+    streak.join(this);
+  }
 
   async reset(task: Task): Promise<Observation> {
     const goal = task.goal;
     if (!isWebGoal(goal) || goal.site !== this.site.name) throw new UsageError(`task ${task.id} is not a task of the site "${this.site.name}"`);
     const entry = this.site.tasks.find((t) => t.id === goal.task);
     if (!entry) throw new UsageError(`the site "${this.site.name}" has no task "${goal.task}"`);
+    // The last episode was left unfinished (cut at the step limit) on a page that answered: the site works.
+    if (this.episode !== null && !this.episode.done && this.episode.snapshot !== null) this.streak.succeeded();
     this.episode = null;
     const episode: Episode = { task, entry, instruction: task.instruction, depth: 0, total: 0, observation: { text: '', actions: [] }, snapshot: null, done: false, idleWaits: 0 };
     // A running app's episode starts in a fresh browser context (no cookie or storage of the last), after its reset.
@@ -152,14 +186,15 @@ export class WebEnv implements Env {
     const readNow = episode.instruction !== '';
     const started = await inHook('start', tab.evaluate<{ thrown: string | null; reading?: Reading }>(`(async (SEED, TASK) => {
       if (window.__dreamgym) window.__dreamgym.restart();
-      try { ${start}\n; } catch (e) { return { thrown: String(e && e.message || e) }; }
+      try { ${start}\n; } catch (e) { return { thrown: ${THROWN} }; }
       return ${readNow ? `{ thrown: null, reading: ${this.readExpression(entry)} }` : '{ thrown: null }'}; })(${goal.seed}, ${JSON.stringify(goal.data === undefined ? null : { task: goal.task, instruction: task.instruction, data: goal.data })})`));
-    if (started.thrown !== null) throw this.hookError(entry, 'start', `threw: ${started.thrown}`);
+    if (started.thrown !== null) throw this.hookError(entry, 'start', `threw: ${quote(String(started.thrown))}`);
     if (episode.instruction === '') {
       const instruction = hookOf(this.site, entry, 'instruction');
       if (instruction === undefined) throw new SiteError(this.site.name, entry.id, 'no instruction hook, and the task has no generator to make one');
-      const text = await inHook('instruction', tab.evaluate<unknown>(`(() => { try { return (${PLAIN})(${instruction}\n); } catch (e) { return { thrown: String(e && e.message || e) }; } })()`));
-      if (typeof text !== 'string' || text.trim() === '') throw this.hookError(entry, 'instruction', typeof text === 'object' && text !== null && 'thrown' in text ? `threw: ${String((text as { thrown: unknown }).thrown)}` : `gave ${shown(text)}, not a text`);
+      const text = await inHook('instruction', tab.evaluate<unknown>(`(() => { try { return (${PLAIN})(${instruction}\n); } catch (e) { return { thrown: ${THROWN} }; } })()`));
+      if (isTooLong(text)) throw this.hookError(entry, 'instruction', `gave ${shown(text)}, over the ${HOOK_TEXT_MAX.toLocaleString('en-US')} an instruction may have`);
+      if (typeof text !== 'string' || text.trim() === '') throw this.hookError(entry, 'instruction', typeof text === 'object' && text !== null && 'thrown' in text ? `threw: ${quote(String((text as { thrown: unknown }).thrown))}` : `gave ${shown(text)}, not a text`);
       episode.instruction = text.replace(/\s+/g, ' ').trim();
       // The instruction lives in the page: the task learns it here, once, for everything after (training, the buffer).
       task.instruction = episode.instruction;
@@ -177,6 +212,7 @@ export class WebEnv implements Env {
       // The page could not be read: whatever was asked, the episode ends.
       episode.done = true;
       const why = episode.failure === undefined ? 'the page could not be read' : `the page could not be read: ${episode.failure}`;
+      this.streak.failed(episode.task.id, why);
       return this.result(episode, 0, false, `${why[0]?.toUpperCase()}${why.slice(1)}, so the episode ends.`, { error: why });
     }
     const admitted = admitPageAction(action, episode.observation.actions);
@@ -190,11 +226,16 @@ export class WebEnv implements Env {
     try {
       const performed = await this.perform(tab, episode, parsed);
       const reading = performed.reading ?? (await this.read(tab, episode.entry));
+      // The page went on to another of the site's pages by itself (a timer's `location = …`) since it
+      // was last read: a navigation of the episode too, which `go back` can undo.
+      const wentOn = parsed.verb !== 'back' && ('failed' in performed || performed.moved === 'stayed') && episode.documents !== undefined && tab.documents?.() !== episode.documents;
+      if (wentOn) episode.depth++;
       if ('failed' in performed) {
         this.show(episode, reading);
-        return this.result(episode, 0, false, `${admitted} failed: ${performed.failed}; nothing happened.`);
+        const moved = wentOn ? ` The page had gone on to ${reading.snapshot?.path ?? 'another page'} by itself.` : '';
+        return this.result(episode, 0, false, `${admitted} failed: ${performed.failed}; nothing happened.${moved}`);
       }
-      const moved = performed.moved;
+      const moved: Moved = wentOn ? 'navigated' : performed.moved;
       const done = this.doneOf(reading, episode.entry);
       const total = this.rewardOf(reading, episode.entry, done);
       const reward = total - episode.total;
@@ -204,6 +245,7 @@ export class WebEnv implements Env {
       episode.idleWaits = idle ? episode.idleWaits + 1 : 0;
       const stalled = !done && episode.idleWaits >= MAX_IDLE_WAITS;
       episode.done = done || stalled;
+      if (episode.done) this.streak.succeeded();
       const won = done && total > 0;
       const outcome = describeChange(before, reading.snapshot, moved);
       const end = done
@@ -216,6 +258,7 @@ export class WebEnv implements Env {
       await this.dropTab();
       episode.done = true;
       episode.snapshot = null;
+      this.streak.failed(episode.task.id, error.message);
       return this.result(episode, 0, true, `${admitted}: the page stopped answering (${error.message}), so the episode ends.`, { error: error.message });
     }
   }
@@ -236,6 +279,7 @@ export class WebEnv implements Env {
 
   /** Closes the env's tab (the host and its browser stay for other envs). */
   async close(): Promise<void> {
+    this.streak.leave(this);
     await this.dropTab();
   }
 
@@ -257,7 +301,7 @@ export class WebEnv implements Env {
       return acted.leaving ? acted : { ...acted, reading: ${this.readExpression(episode.entry)} }; })()`);
     const reading = !navigated && !refused && result?.reading ? this.checked(result.reading, episode.entry) : undefined;
     const withReading = <T extends object>(outcome: T): T & { reading?: Reading } => (reading ? { ...outcome, reading } : outcome);
-    if (result !== null && !result.ok) return withReading({ failed: result.reason ?? 'the page refused it' });
+    if (result !== null && !result.ok) return withReading({ failed: typeof result.reason === 'string' ? clip(result.reason, 200) : 'the page refused it' });
     if (result?.refused !== undefined) return withReading({ moved: 'refused' as Moved });
     if (navigated) {
       episode.depth++;
@@ -270,7 +314,7 @@ export class WebEnv implements Env {
   private readExpression(entry: SiteTask): string {
     const hook = (name: HookName): string => {
       const code = hookOf(this.site, entry, name);
-      return code === undefined ? '' : `try { out.${name} = (${PLAIN})(${code}\n); } catch (e) { out.hookError ??= ['${name}', String(e && e.message || e)]; }`;
+      return code === undefined ? '' : `try { out.${name} = (${PLAIN})(${code}\n); } catch (e) { out.hookError ??= ['${name}', ${THROWN}]; }`;
     };
     return `(() => { const out = {}; ${hook('reward')} ${hook('done')}
       const driver = window.__dreamgym;
@@ -284,10 +328,21 @@ export class WebEnv implements Env {
     return this.checked(await tab.evaluate<Reading>(this.readExpression(entry)), entry);
   }
 
+  /**
+   * A reading as the page gave it, held to its bounds: the page's scripts can replace anything in
+   * it (the driver lives in the page), so nothing of it is trusted to be small or well formed.
+   */
   private checked(reading: Reading, entry: SiteTask): Reading {
-    if (reading.hookError) throw this.hookError(entry, reading.hookError[0], `threw: ${reading.hookError[1]}`);
-    if (reading.snapshot === null) throw new PageError('page-crash', 'the page driver is not in the page (was the page replaced by a download or a non-HTML file?)');
-    return reading;
+    if (typeof reading !== 'object' || reading === null) throw new PageError('page-crash', 'the page gave no reading back (did its scripts replace the page driver?)');
+    const hookError = reading.hookError;
+    if (hookError !== undefined) {
+      const hook = (['reward', 'done'] as const).find((name) => name === (Array.isArray(hookError) ? hookError[0] : undefined)) ?? 'reward';
+      throw this.hookError(entry, hook, `threw: ${quote(String(Array.isArray(hookError) ? hookError[1] : hookError).slice(0, 300))}`);
+    }
+    if (reading.snapshot === null || reading.snapshot === undefined) throw new PageError('page-crash', 'the page driver is not in the page (was the page replaced by a download or a non-HTML file?)');
+    const snapshot = boundedSnapshot(reading.snapshot, this.cap);
+    if (snapshot === null) throw new PageError('page-crash', 'the page gave a reading that is not one of the driver\'s (did its scripts replace the page driver?)');
+    return { ...reading, snapshot, pageErrors: boundedPageErrors(reading.pageErrors) };
   }
 
   /**
@@ -298,6 +353,7 @@ export class WebEnv implements Env {
   private rewardOf(reading: Reading, entry: SiteTask, done: boolean): number {
     const reward = reading.reward ?? 0;
     if (typeof reward !== 'number' || !Number.isFinite(reward)) throw this.hookError(entry, 'reward', `gave ${shown(reward)}, not a number`);
+    if (Math.abs(reward) > MAX_REWARD) throw this.hookError(entry, 'reward', `gave ${reward}, beyond the ±${MAX_REWARD.toLocaleString('en-US')} a reward may be (a task's score: 0 to 1 in every bundled task)`);
     if (this.site.binaryReward && reward !== 0 && reward !== 1) throw this.hookError(entry, 'reward', `gave ${reward}, but site.json declares "binaryReward": 0 or 1 only`);
     if (this.site.rewardsAtEnd && !done && reward !== 0) throw this.hookError(entry, 'reward', `gave ${reward} before the episode was over, but site.json declares "rewardsAtEnd": 0 until the end`);
     return reward;
@@ -312,6 +368,8 @@ export class WebEnv implements Env {
   private show(episode: Episode, reading: Reading): void {
     const snapshot = reading.snapshot as PageSnapshot;
     episode.snapshot = snapshot;
+    const documents = this.tab?.documents?.();
+    if (documents !== undefined) episode.documents = documents;
     // Back to a page loaded before, or through a route the page pushed (a single-page app's Back button).
     const canGoBack = episode.depth > 0 || (snapshot.pushedStates ?? 0) > 0;
     episode.observation = { text: snapshotText(snapshot, { instruction: episode.instruction, canGoBack }), actions: admissiblePageActions(snapshot, canGoBack) };

@@ -93,6 +93,11 @@ export interface PageTab {
   /** The open page's path and query (`/pages/a.html?x=1`), without the origin. */
   path(): string;
   /**
+   * How many pages the tab has loaded so far: one that changed between two readings went on to
+   * another page by itself (a timer's `location = …`). Optional: a host that cannot tell leaves it out.
+   */
+  documents?(): number;
+  /**
    * What a person did next on the page (a host whose pages a person sees and acts in: the CLI's
    * `record`), or null once they closed it. Hosts nobody acts in leave it out.
    */

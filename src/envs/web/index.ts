@@ -6,7 +6,8 @@
 import { UsageError } from '../../core/errors.ts';
 import type { EnvDefinition, TrainingSettings } from '../spec.ts';
 import { WebOracle, WebRandom } from './agents.ts';
-import { WebEnv } from './env.ts';
+import { DEFAULT_CAP, WebEnv } from './env.ts';
+import { FailureStreak } from './failure-streak.ts';
 import { DEFAULT_PAGE_TIMEOUTS, type SiteSource } from './host.ts';
 import { hostFor } from './hosts.ts';
 import { proposeTexts } from './queries.ts';
@@ -36,6 +37,7 @@ const WEB_TRAINING: TrainingSettings = {
 /** The environment a site makes: its splits are its seed ranges, its tasks every (task, seed). */
 export function webSiteEnvironment(site: SiteDefinition, source: SiteSource, programs: Readonly<Record<string, TaskProgram>> = {}): EnvDefinition {
   const testSplit = siteTestSplit(site);
+  const streak = new FailureStreak(site.name);
   const splits = new Map<string, ReturnType<typeof siteTasks>>();
   const tasksOf = (split: string): ReturnType<typeof siteTasks> => {
     let tasks = splits.get(split);
@@ -54,7 +56,8 @@ export function webSiteEnvironment(site: SiteDefinition, source: SiteSource, pro
     maxSteps: site.maxSteps,
     ...(site.rewardsAtEnd ? { rewardsAtEnd: true } : {}),
     ...(site.binaryReward ? { binaryReward: true } : {}),
-    createEnv: (options) => new WebEnv(WEB_ENV, site, () => hostFor(source, DEFAULT_PAGE_TIMEOUTS, { visible: options?.visible === true })),
+    // One streak for every env of the site: lockstep rollouts end episodes in several envs at once.
+    createEnv: (options) => new WebEnv(WEB_ENV, site, () => hostFor(source, DEFAULT_PAGE_TIMEOUTS, { visible: options?.visible === true }), DEFAULT_CAP, streak),
     tasks: tasksOf,
     taskKind: (task) => (isWebGoal(task.goal) ? task.goal.task : task.id),
     createOracle: () => new WebOracle(programs, site.name),

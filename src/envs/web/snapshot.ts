@@ -33,8 +33,29 @@ export interface PageElement {
   value?: string;
   /** `checked`, `not checked`, `disabled`, `expanded`, `collapsed`, `selected`, `focused`, `required`. */
   states: string[];
-  /** A select's options, in order. */
+  /** A select's options, in order (at most MAX_OPTIONS). */
   options?: string[];
+  /** Options of a select past MAX_OPTIONS, not listed (nor offered as actions). */
+  optionsCut?: number;
+}
+
+/** Options of one select that are listed and offered: a select of 20,000 options made 20,000 actions. */
+export const MAX_OPTIONS = 50;
+/** Longest name, value or option a line shows (the driver cuts names shorter: 120, texts 300). */
+export const LINE_TEXT_MAX = 600;
+/** Page errors a reading keeps (a page that throws on every frame threw thousands between two steps). */
+export const MAX_PAGE_ERRORS = 10;
+
+/**
+ * One line of text: no line breaks or control characters, no ` | ` (it separates fields), no
+ * brackets (they delimit actions), at most `limit` characters ending in "…" where cut. Cut before
+ * any pattern runs, so a page's megabyte of text costs no more than its head.
+ */
+export function clean(text: string, limit: number): string {
+  const head = text.length > limit * 8 ? text.slice(0, limit * 8) : text;
+  // eslint-disable-next-line no-control-regex
+  const single = head.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').replace(/\s+/g, ' ').replace(/ ?\| ?/g, ' / ').replace(/\[/g, '(').replace(/\]/g, ')').trim();
+  return single.length > limit ? `${single.slice(0, limit - 1)}…` : single;
 }
 
 export interface PageSnapshot {
@@ -67,6 +88,7 @@ function elementText(element: PageElement): string {
   const fields: string[] = [element.id === undefined ? element.name : element.name === '' ? `#${element.id}` : `#${element.id} ${element.name}`];
   if (element.value !== undefined) fields.push(element.value === '' ? 'empty' : `value: ${element.value}`);
   fields.push(...element.states);
+  if (element.optionsCut !== undefined && element.optionsCut > 0) fields.push(`${element.optionsCut} more options not listed`);
   return fields.join(FIELD_SEPARATOR);
 }
 
@@ -154,4 +176,61 @@ export function shownElements(text: string): ShownElement[] {
     }
     return element;
   });
+}
+
+/** What a line costs of the observation's `maxChars` (the driver and the host count alike). */
+export function lineChars(element: PageElement): number {
+  return element.name.length + (element.value?.length ?? 0) + (element.options ?? []).reduce((n, o) => n + o.length + 4, 0) + 12;
+}
+
+/** Roles as a state line's kind may be (a lowercase word); anything else a page gave is read as text. */
+const ROLE = /^[a-z][a-z0-9_-]{0,39}$/;
+const STATES = new Set(['checked', 'not checked', 'disabled', 'expanded', 'collapsed', 'selected', 'focused', 'required']);
+
+const count = (value: unknown): number => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? Math.min(value, 1e9) : 0);
+const text = (value: unknown, limit: number): string => (typeof value === 'string' ? clean(value, limit) : '');
+
+/**
+ * A snapshot as the page gave it, held to the driver's own bounds (the page's scripts can replace
+ * the driver, so its answer is not trusted): at most `cap.maxElements` lines, the rest counted in
+ * `cut`; every text one line of bounded length; roles lowercase words; states the driver's own;
+ * at most MAX_OPTIONS options a select. Null where it is not a snapshot at all.
+ */
+export function boundedSnapshot(value: unknown, cap: { maxElements: number; maxChars: number }): PageSnapshot | null {
+  if (typeof value !== 'object' || value === null || !Array.isArray((value as PageSnapshot).elements)) return null;
+  const given = value as Record<string, unknown> & { elements: unknown[] };
+  const elements: PageElement[] = [];
+  let chars = 0;
+  let cut = count(given.cut);
+  for (const item of given.elements) {
+    if (elements.length >= cap.maxElements || chars >= cap.maxChars || typeof item !== 'object' || item === null) {
+      cut++;
+      continue;
+    }
+    const raw = item as Record<string, unknown>;
+    const role = typeof raw.role === 'string' && ROLE.test(raw.role) ? raw.role : 'text';
+    const element: PageElement = { role, name: text(raw.name, LINE_TEXT_MAX), states: Array.isArray(raw.states) ? raw.states.filter((s): s is string => typeof s === 'string' && STATES.has(s)).slice(0, STATES.size) : [] };
+    if (typeof raw.id === 'number' && Number.isSafeInteger(raw.id) && raw.id > 0) element.id = raw.id;
+    if (raw.value !== undefined) element.value = text(raw.value, LINE_TEXT_MAX);
+    if (Array.isArray(raw.options)) {
+      element.options = raw.options.slice(0, MAX_OPTIONS).map((o) => text(o, LINE_TEXT_MAX));
+      const more = raw.options.length - element.options.length + count(raw.optionsCut);
+      if (more > 0) element.optionsCut = more;
+    }
+    chars += lineChars(element);
+    elements.push(element);
+  }
+  const snapshot: PageSnapshot = { title: text(given.title, 200), path: text(given.path, LINE_TEXT_MAX), elements, cut };
+  if (given.dialog !== undefined) snapshot.dialog = text(given.dialog, 300);
+  const pushed = count(given.pushedStates);
+  if (pushed > 0) snapshot.pushedStates = pushed;
+  return snapshot;
+}
+
+/** The page's errors of a reading: the driver's first MAX_PAGE_ERRORS and its count of the rest, at most 200 characters each. */
+export function boundedPageErrors(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  const errors = value.slice(0, MAX_PAGE_ERRORS + 1).map((e) => clean(String(e), 200));
+  if (value.length > MAX_PAGE_ERRORS + 1) errors[MAX_PAGE_ERRORS] = `and ${value.length - MAX_PAGE_ERRORS} more`;
+  return errors;
 }

@@ -151,7 +151,7 @@ describe('pages that misbehave', () => {
     const web = env();
     const first = await web.reset(task('slow-start'));
     expect(first.actions).toEqual(['wait']);
-    expect(first.text).toMatch(/^error: slow-load\.html did not finish loading in 0\.6 s, and then the start hook threw: the page is not set up yet$/m);
+    expect(first.text).toMatch(/^error: slow-load\.html did not finish loading in 0\.6 s, and then the start hook threw: "the page is not set up yet"$/m);
     const ended = await web.step('wait');
     expect(ended.done).toBe(true);
     // The env goes on with the next task.

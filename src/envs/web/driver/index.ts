@@ -7,11 +7,11 @@
  */
 import type { PageAction } from '../actions.ts';
 import { HOST_NUMBER_TAG } from '../host-value.ts';
-import type { PageSnapshot } from '../snapshot.ts';
+import { MAX_PAGE_ERRORS, clean, type PageSnapshot } from '../snapshot.ts';
 import { act, type ActOutcome } from './act.ts';
 import { installFrameBridge } from './frame-bridge.ts';
 import { capturePersonInput, type PersonInput } from './person-capture.ts';
-import { ElementIds, clean, observe, type ObserveLimits, type SignalsOf } from './observe.ts';
+import { ElementIds, observe, type ObserveLimits, type SignalsOf } from './observe.ts';
 import { UNWATCHED, watchPage, type PageSignals } from './page-signals.ts';
 
 export interface PageDriver {
@@ -158,7 +158,7 @@ function install(): void {
   let dialog: string | undefined;
   let leaving = false;
   const remember = (kind: string) => (message?: unknown): void => {
-    dialog = `${kind}: ${clean(String(message ?? ''), 200)}`;
+    dialog = `${kind}: ${clean(String(message ?? '').slice(0, 4_000), 200)}`;
   };
   const alertSeen = remember('alert');
   const confirmSeen = remember('confirm');
@@ -167,8 +167,14 @@ function install(): void {
   // A person answering "OK": the page goes on as it would.
   window.confirm = (message?: string) => (confirmSeen(message), true);
   window.prompt = (message?: string, fallback?: string) => (promptSeen(message), fallback ?? '');
-  window.addEventListener('error', (event) => errors.push(clean(String(event.message), 200)));
-  window.addEventListener('unhandledrejection', (event) => errors.push(clean(String(event.reason), 200)));
+  // The first MAX_PAGE_ERRORS kept, the rest counted: a page that throws on every frame threw thousands between two steps.
+  let moreErrors = 0;
+  const pageError = (said: unknown): void => {
+    if (errors.length < MAX_PAGE_ERRORS) errors.push(clean(String(said).slice(0, 4_000), 200));
+    else moreErrors++;
+  };
+  window.addEventListener('error', (event) => pageError(event.message));
+  window.addEventListener('unhandledrejection', (event) => pageError(event.reason));
   let refused: string | undefined;
   let navigate: string | undefined;
   const frame = window.__dreamgymFrame;
@@ -239,7 +245,10 @@ function install(): void {
       return { ...outcome, leaving: leaving || navigate !== undefined, ...(refused !== undefined ? { refused } : {}), ...(navigate !== undefined ? { navigate } : {}) };
     },
     takeErrors() {
-      return errors.splice(0);
+      const taken = errors.splice(0);
+      if (moreErrors > 0) taken.push(`and ${moreErrors} more`);
+      moreErrors = 0;
+      return taken;
     },
     async back() {
       leaving = false;
@@ -262,6 +271,7 @@ function install(): void {
       ids = new ElementIds();
       signals.forgetPushedStates();
       errors.splice(0);
+      moreErrors = 0;
       dialog = undefined;
     },
     forHost: (value) => forHost(value),

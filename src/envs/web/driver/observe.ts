@@ -15,7 +15,7 @@
  * in the tab order (`tabindex` ≥ 0); a contenteditable region is a text box.
  */
 import { computeAccessibleName, getRole } from 'dom-accessibility-api';
-import { ACTIONABLE_ROLES, type PageElement, type PageSnapshot } from '../snapshot.ts';
+import { ACTIONABLE_ROLES, MAX_OPTIONS, clean, lineChars, type PageElement, type PageSnapshot } from '../snapshot.ts';
 import { UNWATCHED, type PageSignals } from './page-signals.ts';
 
 export interface ObserveLimits {
@@ -29,6 +29,8 @@ const INTERACTIVE = new Set([...ACTIONABLE_ROLES, 'slider']);
 const NAMED_TEXT = new Set(['heading', 'img', 'alert', 'status']);
 const NAME_LIMIT = 120;
 const TEXT_LIMIT = 300;
+/** Characters of text read from one element before a line is made of it (clean() cuts lines shorter). */
+const TEXT_BUDGET = 8 * TEXT_LIMIT;
 /**
  * Roles an element found clickable keeps (a day cell of a date picker is a `gridcell`, a clickable
  * table row a `row`); any other becomes a `link` (shown inline) or a `button`.
@@ -69,11 +71,8 @@ export class ElementIds {
   }
 }
 
-/** One line of text: no line breaks, no ` | ` (it separates fields), no brackets (they delimit actions). */
-export function clean(text: string, limit: number): string {
-  const single = text.replace(/\s+/g, ' ').replace(/ ?\| ?/g, ' / ').replace(/\[/g, '(').replace(/\]/g, ')').trim();
-  return single.length > limit ? `${single.slice(0, limit - 1)}…` : single;
-}
+/** A row's cells read until its line is this long (a row of 20,000 cells made one line of 170 KB). */
+const ROW_LIMIT = 2 * TEXT_LIMIT;
 
 /** The element's computed style, from its own window (an iframe's element has its own). */
 function styleOf(element: Element): CSSStyleDeclaration {
@@ -155,10 +154,12 @@ function sameOriginDocument(frame: Element): Document | null {
 export type SignalsOf = (doc: Document) => PageSignals;
 
 /** The text of an element's own inline content: its text and inline children's, not its blocks' or controls'. */
-function inlineText(element: Element, reading: Reading): string {
+function inlineText(element: Element, reading: Reading, budget = TEXT_BUDGET): string {
   let text = '';
   for (const child of renderedChildNodes(element, reading.signals)) {
-    if (child.nodeType === Node.TEXT_NODE) text += child.textContent ?? '';
+    // Past what a line can show, the rest is not read (clean() cuts the line anyway).
+    if (text.length >= budget) break;
+    if (child.nodeType === Node.TEXT_NODE) text += (child.textContent ?? '').slice(0, budget);
     else if (child.nodeType === Node.ELEMENT_NODE) {
       const el = child as Element;
       if (skipsSubtree(el) || !isInline(el)) continue;
@@ -167,27 +168,40 @@ function inlineText(element: Element, reading: Reading): string {
       if (el.localName === 'label' && (el as HTMLLabelElement).control) continue; // it names a control
       if (reading.clickable(el) !== null) continue; // a line of its own
       if (el.localName === 'br') text += ' ';
-      else text += ` ${inlineText(el, reading)} `;
+      else text += ` ${inlineText(el, reading, budget - text.length)} `;
     }
   }
   return text;
 }
 
 /** All the text an element shows, blocks included (a clickable card's name), without what is hidden. */
-function shownText(element: Element, signals: SignalsOf): string {
+function shownText(element: Element, signals: SignalsOf, budget = TEXT_BUDGET): string {
   let text = '';
   for (const child of renderedChildNodes(element, signals)) {
-    if (child.nodeType === Node.TEXT_NODE) text += child.textContent ?? '';
+    if (text.length >= budget) break;
+    if (child.nodeType === Node.TEXT_NODE) text += (child.textContent ?? '').slice(0, budget);
     else if (child.nodeType === Node.ELEMENT_NODE && !skipsSubtree(child as Element)) {
       const el = child as Element;
-      text += el.localName === 'img' ? ` ${el.getAttribute('alt') ?? ''} ` : ` ${shownText(el, signals)} `;
+      text += el.localName === 'img' ? ` ${(el.getAttribute('alt') ?? '').slice(0, budget)} ` : ` ${shownText(el, signals, budget - text.length)} `;
     }
   }
   return text;
 }
 
 function rowText(row: Element, reading: Reading): string {
-  const cells = renderedChildren(row, reading.signals).filter((c) => !skipsSubtree(c)).map((c) => clean(inlineText(c, reading), TEXT_LIMIT)).filter((t) => t !== '');
+  const cells: string[] = [];
+  let length = 0;
+  for (const cell of renderedChildren(row, reading.signals)) {
+    if (length > ROW_LIMIT) {
+      cells.push('…');
+      break;
+    }
+    if (skipsSubtree(cell)) continue;
+    const text = clean(inlineText(cell, reading), TEXT_LIMIT);
+    if (text === '') continue;
+    cells.push(text);
+    length += text.length + 3;
+  }
   return cells.join(' | ');
 }
 
@@ -350,7 +364,15 @@ function controlState(element: Element, role: string, out: PageElement, signals:
   }
   if ((role === 'combobox' || role === 'listbox') && element.localName === 'select') {
     const select = element as HTMLSelectElement;
-    out.options = [...select.options].filter((o) => !o.disabled && !o.hidden).map((o) => clean(o.label || o.text, NAME_LIMIT));
+    const options: string[] = [];
+    let more = 0;
+    for (const option of select.options) {
+      if (option.disabled || option.hidden) continue;
+      if (options.length < MAX_OPTIONS) options.push(clean(option.label || option.text, NAME_LIMIT));
+      else more++;
+    }
+    out.options = options;
+    if (more > 0) out.optionsCut = more;
     const chosen = select.selectedOptions[0];
     out.value = chosen ? clean(chosen.label || chosen.text, NAME_LIMIT) : '';
   }
@@ -396,7 +418,7 @@ export function observe(ids: ElementIds, limits: ObserveLimits, path = `${locati
       return;
     }
     elements.push(element);
-    chars += element.name.length + (element.value?.length ?? 0) + 12;
+    chars += lineChars(element);
   };
 
   /** `controlsOnly`: inside a row whose text is read already, only its controls get lines. */

@@ -11,12 +11,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page, type Route } from 'playwright-core';
-import { CHROMIUM_ARGS, chromiumPath } from '../../../platform/chromium.ts';
+import { CHROMIUM_ARGS, PAGE_MEMORY_ARGS, chromiumPath } from '../../../platform/chromium.ts';
 import { BrowserStartError, PageError, type ContextRequest, type ContextResponse, type PageHost, type PageHostFactory, type PageTab, type PageTimeouts } from '../host.ts';
+import { clip } from '../../explain.ts';
 import { HOST_NUMBER_TAG } from '../host-value.ts';
 import { isPicturedArea, PICTURED_AREA } from '../picture.ts';
 import type { PersonInput } from '../driver/person-capture.ts';
 import { pageDriverScript } from './driver-bundle.ts';
+import { crashError, crashWatch, type CrashWatch } from './renderer-crash.ts';
 import { serveFolder } from './static-server.ts';
 
 let browser: Promise<Browser> | null = null;
@@ -53,7 +55,7 @@ async function launchBrowser(visible = false): Promise<Browser> {
     // stop: the iteration in progress then failed blaming the site, and nothing was written. The
     // command's stop closes it instead (closeSharedBrowser), and Playwright still ends it when the
     // process exits.
-    return await chromium.launch({ executablePath: executable, args: [...CHROMIUM_ARGS, ...extraArgs()], headless: !visible, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
+    return await chromium.launch({ executablePath: executable, args: [...CHROMIUM_ARGS, ...PAGE_MEMORY_ARGS, ...extraArgs()], headless: !visible, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
   } catch (error) {
     throw new BrowserStartError(`could not start the system Chromium for web pages${executable ? ` (${executable})` : ''}: ${launchFailure(error)}`, { cause: error });
   }
@@ -112,12 +114,15 @@ interface RuntimeEvaluation {
   exceptionDetails?: { text: string; exception?: { description?: string; value?: unknown } };
 }
 
-/** What a page script threw, in one line (a thrown string has no description). */
+/** What a page script threw, in one line of at most 200 characters (a thrown string has no description). */
 function thrownText(details: NonNullable<RuntimeEvaluation['exceptionDetails']>): string {
   const exception = details.exception;
-  const said = exception?.description ?? (exception && 'value' in exception ? String(exception.value) : details.text);
-  return said.split('\n')[0] ?? said;
+  const said = String(exception?.description ?? (exception && 'value' in exception ? String(exception.value) : details.text)).slice(0, 4_000);
+  return clip(said.split('\n')[0] ?? said, 200);
 }
+
+/** Pages in a row a call follows a page's own navigation to (redirects) before it gives up. */
+const MAX_FOLLOWED = 5;
 
 /** Where a host's site is: its origin, the address its pages' paths resolve against, and every origin its pages may be on. */
 interface SiteAddress {
@@ -133,19 +138,48 @@ class ChromiumTab implements PageTab {
   /** The last navigation was given up and no error page replaced the page (a mailto: link, a download, a 204). */
   private stayed = false;
   private cdp: Promise<CDPSession> | null = null;
+  /** Main-frame navigations begun (a link, a form, a script's `location = …`, a redirect). */
+  private navigations = 0;
+  /** The count of navigations begun when the last page loaded: equal to `navigations` where none is under way. */
+  private loadedAt = 0;
+  /** Why the page's renderer died, once it did: every call after it fails with this at once. */
+  private crashed: PageError | null = null;
+  /** Rejects when the renderer dies (a call into a dead page would wait for its watchdog). */
+  private readonly crash: Promise<never>;
 
   constructor(
     private readonly page: Page,
     private readonly site: SiteAddress,
     private readonly timeouts: PageTimeouts,
-    cdp?: Promise<CDPSession>,
+    cdp: Promise<CDPSession> | undefined,
+    crashes: Promise<CrashWatch>,
     /** What a person does on the page, where one acts in it (a visible host). */
     private readonly person?: PersonInputs,
   ) {
     this.cdp = cdp ?? null;
+    const targetId = (cdp ?? Promise.reject(new Error('no session')))
+      .then((session) => session.send('Target.getTargetInfo'))
+      .then(({ targetInfo }) => targetInfo.targetId, () => null);
+    this.crash = new Promise<never>((_, reject) => {
+      page.once('crash', () => {
+        void Promise.all([crashes, targetId])
+          .then(([watch, id]) => watch.describe(id))
+          .catch(() => crashError(undefined))
+          .then((error) => {
+            this.crashed = error;
+            reject(error);
+            for (const wake of this.waiters.splice(0)) wake();
+          });
+      });
+    });
+    this.crash.catch(() => undefined);
     page.on('load', () => {
       this.loads++;
+      this.loadedAt = this.navigations;
       for (const wake of this.waiters.splice(0)) wake();
+    });
+    page.on('request', (request) => {
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.navigations++;
     });
     page.on('requestfailed', (request) => {
       if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
@@ -160,15 +194,46 @@ class ChromiumTab implements PageTab {
 
   async load(path: string): Promise<void> {
     const url = new URL(path.replace(/^\/+/, ''), this.site.base).href;
+    const before = this.loads;
+    const begun = this.navigations;
     let response;
     try {
-      response = await this.page.goto(url, { waitUntil: 'load', timeout: this.timeouts.loadMs });
+      response = await Promise.race([this.page.goto(url, { waitUntil: 'load', timeout: this.timeouts.loadMs }), this.crash]);
     } catch (error) {
+      if (this.crashed) throw this.crashed;
       const message = error instanceof Error ? error.message : String(error);
+      // The page sent itself on before it loaded (a script's `location = …`, a meta refresh, on a
+      // tab that showed a page already): that navigation aborted this one, and where it lands is the page.
+      if (/ERR_ABORTED|interrupted by another navigation/.test(message)) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (this.navigations > begun + 1 && (await this.settle(before))) return;
+      }
       if (/timeout/i.test(message)) throw new PageError('page-timeout', `${path} did not finish loading in ${this.timeouts.loadMs / 1000} s`, { cause: error });
-      throw new PageError('page-load', `${path} could not be loaded: ${message.split('\n')[0]}`, { cause: error });
+      throw new PageError('page-load', `${path} could not be loaded: ${clip(message.split('\n')[0] ?? '', 200)}`, { cause: error });
     }
-    if (response && !response.ok()) throw new PageError('page-load', `${path} answered ${response.status()} ${response.statusText()}`);
+    if (response && !response.ok()) throw new PageError('page-load', `${path} answered ${response.status()} ${clip(response.statusText(), 80)}`);
+  }
+
+  /**
+   * Waits for the navigation under way to load (up to the load watchdog); true where the tab then
+   * shows a page of the site, false where it did not arrive, was refused or left the site (it is
+   * sent back then, as an action's way out is).
+   */
+  private async settle(before: number): Promise<boolean> {
+    this.refused = false;
+    this.stayed = false;
+    // Landed: a page loaded since, and no navigation begun after it (an `onload` redirect starts one at once).
+    const landed = (): boolean => (this.loads > before && this.loadedAt === this.navigations) || this.refused || this.stayed || this.crashed !== null;
+    const waited = async (): Promise<void> => {
+      while (!landed()) await new Promise<void>((resolve) => this.waiters.push(resolve));
+    };
+    if (!(await withTimeout(waited(), this.timeouts.loadMs, () => new PageError('page-timeout', 'no load')).then(() => true, () => false))) return false;
+    if (this.crashed) throw this.crashed;
+    if (this.refused || !this.site.origins.has(new URL(this.page.url()).origin)) {
+      await this.page.goBack({ waitUntil: 'load', timeout: this.timeouts.loadMs }).catch(() => null);
+      return false;
+    }
+    return this.loads > before;
   }
 
   /**
@@ -177,24 +242,54 @@ class ChromiumTab implements PageTab {
    * than the step itself on a single-widget page (the driver's answers are plain data).
    */
   private async runInPage(expression: string): Promise<unknown> {
+    if (this.crashed) throw this.crashed;
     let evaluation: RuntimeEvaluation;
     try {
       this.cdp ??= this.page.context().newCDPSession(this.page);
       // userGesture: the driver's actions run with user activation, as page.evaluate's did.
-      evaluation = (await (await this.cdp).send('Runtime.evaluate', { expression: inPage(expression), awaitPromise: true, returnByValue: true, userGesture: true })) as RuntimeEvaluation;
+      const session = this.cdp;
+      const send = (async () => (await session).send('Runtime.evaluate', { expression: inPage(expression), awaitPromise: true, returnByValue: true, userGesture: true }))();
+      evaluation = (await Promise.race([send, this.crash])) as RuntimeEvaluation;
     } catch (error) {
+      if (this.crashed) throw this.crashed;
       // Not the page's script but the call: the page, its context or its renderer went away.
-      throw new PageError('page-crash', `the page went away during the call: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`, { cause: error });
+      throw new PageError('page-crash', `the page went away during the call: ${clip((error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '', 200)}`, { cause: error });
     }
     if (evaluation.exceptionDetails) throw new Error(thrownText(evaluation.exceptionDetails));
     const { value, unserializableValue } = evaluation.result;
     return unserializableValue !== undefined ? Number(unserializableValue) : fromPage(value);
   }
 
-  async evaluate<T>(expression: string): Promise<T> {
+  /** One call into the page under the call watchdog, as it is (act's: an action is never made twice). */
+  private call<T>(expression: string): Promise<T> {
     const work = this.runInPage(expression) as Promise<T>;
     // runInPage already tells a page that went away (PageError) from the page's own exception (Error).
     return withTimeout(work, this.timeouts.callMs, () => new PageError('page-timeout', `the page did not answer in ${this.timeouts.callMs / 1000} s (a script that does not yield?)`));
+  }
+
+  /**
+   * A call that the page's own navigation to another of the site's pages cut short (a redirect at
+   * load, a timer's `location = …`) is made again on the page it went to, as a person would read
+   * the page they land on: up to MAX_FOLLOWED pages in a row, past which the page is one that never
+   * stays (a redirect loop).
+   */
+  async evaluate<T>(expression: string): Promise<T> {
+    for (let followed = 0; ; followed++) {
+      const before = this.loads;
+      const begun = this.navigations;
+      try {
+        return await this.call<T>(expression);
+      } catch (error) {
+        if (!(error instanceof PageError && error.code === 'page-crash') || this.crashed || this.navigations === begun) throw error;
+        if (followed >= MAX_FOLLOWED) throw new PageError('page-load', `the page sent itself on to another page ${MAX_FOLLOWED + 1} times in a row (a redirect loop?)`, { cause: error });
+        if (!(await this.settle(before))) throw error;
+      }
+    }
+  }
+
+  /** Pages loaded in the tab so far: one that changes between two readings went on by itself. */
+  documents(): number {
+    return this.loads;
   }
 
   async act<T extends { leaving: boolean }>(expression: string): Promise<{ result: T | null; navigated: boolean; refused: boolean }> {
@@ -203,16 +298,17 @@ class ChromiumTab implements PageTab {
     this.stayed = false;
     let result: T | null = null;
     try {
-      result = await this.evaluate<T>(expression);
+      result = await this.call<T>(expression);
     } catch (error) {
       // The page left while the handlers ran: the action navigated.
-      if (!(error instanceof PageError && error.code === 'page-crash')) throw error;
+      if (!(error instanceof PageError && error.code === 'page-crash') || this.crashed) throw error;
     }
     if (result !== null && !result.leaving) return { result, navigated: false, refused: false };
-    const arrived = (): boolean => this.loads > before || this.refused || this.stayed;
+    const arrived = (): boolean => this.loads > before || this.refused || this.stayed || this.crashed !== null;
     if (!arrived()) {
       await withTimeout(new Promise<void>((resolve) => this.waiters.push(resolve)), this.timeouts.loadMs, () => new PageError('page-timeout', `the next page did not finish loading in ${this.timeouts.loadMs / 1000} s`));
     }
+    if (this.crashed) throw this.crashed;
     // Left the site some other way (a script's `location = …`): the refused request left an error page; go back.
     if (this.refused || !this.site.origins.has(new URL(this.page.url()).origin)) {
       await this.page.goBack({ waitUntil: 'load', timeout: this.timeouts.loadMs }).catch(() => null);
@@ -254,6 +350,7 @@ class ChromiumTab implements PageTab {
    * goes forward again. Either way the tab stays where it was, with nothing to go back to.
    */
   async goBack(): Promise<boolean> {
+    if (this.crashed) throw this.crashed;
     let resent = false;
     const refuseResend = async (route: Route): Promise<void> => {
       const request = route.request();
@@ -386,7 +483,7 @@ class ChromiumHost implements PageHost {
     const cdp = context.newCDPSession(page);
     if (!this.visible) {
       await this.minimize(cdp);
-      return new ChromiumTab(page, this.site, this.timeouts, cdp);
+      return new ChromiumTab(page, this.site, this.timeouts, cdp, crashWatch(this.browser));
     }
     // The driver reports what the person does through this binding, in every page the tab shows.
     const person = new PersonInputs();
@@ -395,7 +492,7 @@ class ChromiumHost implements PageHost {
       if (input) person.push(input);
     });
     page.once('close', () => person.close());
-    return new ChromiumTab(page, this.site, this.timeouts, cdp, person);
+    return new ChromiumTab(page, this.site, this.timeouts, cdp, crashWatch(this.browser), person);
   }
 
   private async ownContext(fresh: () => Promise<BrowserContext>): Promise<BrowserContext> {
