@@ -62,10 +62,14 @@ export async function robustnessBench(argv: string[]): Promise<unknown> {
     const parsed = parseLine(text);
     return parsed === null ? 'skipped (blank or $meta)' : parsed.ok ? 'accepted' : 'bad line';
   });
+  let silentDrops = 0;
   classes.jsonlFile = await tally(sample(jsonlText), async (text) => {
     const report = await importJsonl([text], async () => {}, { knownEnvs: ['shop', 'home'] });
+    // A line neither accepted, a duplicate, rejected nor passed over (blank, $meta) was dropped silently.
+    if (report.accepted + report.duplicates + report.rejectedCount + report.skipped !== report.lines) silentDrops++;
     return report.accepted > 0 ? 'some lines accepted' : report.rejectedCount > 0 ? 'every line bad' : 'no lines';
   });
+  (classes.jsonlFile as Record<string, unknown>).silentDrops = silentDrops;
   classes.storeMeta = await tally(sample(metaLine), (text) => (parseStoreMeta(text).ok ? 'accepted' : 'refused with the field'));
   for (const name of ['shop', 'home']) {
     const spec = envSpec(name);

@@ -23,7 +23,9 @@ export interface ImportReport {
   duplicates: number;
   /** The first of them, with why. */
   rejected: LineProblem[];
-  /** Lines read in all, blank ones included. */
+  /** Lines neither accepted nor rejected: blank ones and a store's `$meta` line. */
+  skipped: number;
+  /** Lines read in all: always accepted + duplicates + rejectedCount + skipped, so no line goes unaccounted. */
   lines: number;
 }
 
@@ -63,7 +65,7 @@ export async function importJsonl(
   } = {},
 ): Promise<ImportReport> {
   const batchSize = options.batchSize ?? 1000;
-  const report: ImportReport = { accepted: 0, rejectedCount: 0, rejected: [], lines: 0, duplicates: 0 };
+  const report: ImportReport = { accepted: 0, rejectedCount: 0, rejected: [], skipped: 0, lines: 0, duplicates: 0 };
   let batch: Transition[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
@@ -87,12 +89,17 @@ export async function importJsonl(
     }
     if (report.lines === 1 && isMetaLine(line.text)) {
       const meta = parseStoreMeta(line.text);
-      if (meta.ok) await options.onMeta?.(meta.meta);
-      else reject(meta.problem);
+      if (meta.ok) {
+        report.skipped++;
+        await options.onMeta?.(meta.meta);
+      } else reject(meta.problem);
       continue;
     }
     const parsed = parseLine(line.text);
-    if (parsed === null) continue;
+    if (parsed === null) {
+      report.skipped++;
+      continue;
+    }
     if (!parsed.ok) {
       reject(parsed.problem);
       continue;

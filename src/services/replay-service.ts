@@ -245,7 +245,7 @@ export class ReplayService {
       const progress: ImportProgress = { bytesRead: 0, totalBytes: file.size, lines: 0, accepted: 0, rejected: 0, duplicates: 0 };
       const throttle = throttled(onProgress);
       // The report as of the last committed batch: what a stop or a full store leaves behind.
-      let committed: ImportReport = { accepted: 0, rejectedCount: 0, rejected: [], lines: 0, duplicates: 0 };
+      let committed: ImportReport = { accepted: 0, rejectedCount: 0, rejected: [], skipped: 0, lines: 0, duplicates: 0 };
       const onBatch = async (batch: Transition[]) => {
         if (signal.aborted) throw new ImportStopped();
         await this.write(buffer, batch);

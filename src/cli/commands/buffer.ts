@@ -186,7 +186,7 @@ async function importCommand(io: CommandIO, argv: string[]): Promise<void> {
     if (report.rejectedCount > report.rejected.length) io.progress(`… and ${report.rejectedCount - report.rejected.length} more bad lines`);
     if (report.accepted === 0 && report.duplicates > 0) {
       await store.save();
-      const summary = { input, out, lines: report.lines, accepted: 0, duplicates: report.duplicates, rejected: report.rejectedCount, stored: await store.count() };
+      const summary = { input, out, lines: report.lines, accepted: 0, duplicates: report.duplicates, rejected: report.rejectedCount, skipped: report.skipped, stored: await store.count() };
       if (values.json) io.out(JSON.stringify(summary));
       else io.out(`nothing new: ${out} already holds all ${report.duplicates} transitions of ${input}${report.rejectedCount > 0 ? `; ${report.rejectedCount} bad lines skipped` : ''}`);
       return;
@@ -199,9 +199,9 @@ async function importCommand(io: CommandIO, argv: string[]): Promise<void> {
       );
     }
     await store.save();
-    const summary = { input, out, lines: report.lines, accepted: report.accepted, duplicates: report.duplicates, rejected: report.rejectedCount, stored: await store.count() };
+    const summary = { input, out, lines: report.lines, accepted: report.accepted, duplicates: report.duplicates, rejected: report.rejectedCount, skipped: report.skipped, stored: await store.count() };
     if (values.json) io.out(JSON.stringify(summary));
-    else io.out(`${report.accepted} transitions imported into ${out}${report.duplicates > 0 ? `, ${report.duplicates} already there not stored again` : ''}, ${report.rejectedCount} bad lines skipped`);
+    else io.out(`${report.accepted} transitions imported into ${out}${report.duplicates > 0 ? `, ${report.duplicates} already there not stored again` : ''}, ${report.rejectedCount} bad lines skipped${report.skipped > 0 ? `, ${report.skipped} blank or $meta lines passed over` : ''} (${report.lines} lines read)`);
   } finally {
     await store.release();
   }
