@@ -44,3 +44,47 @@ export function trimOf(text: string, chars: string): string {
   while (start < text.length && chars.includes(text[start] as string)) start++;
   return trimEndOf(text.slice(start), chars);
 }
+
+/** How much of a file's, a request's or a model's text a message quotes: enough to recognise it. */
+export const EXCERPT_CHARS = 100;
+
+/**
+ * Characters a terminal or a log would act on rather than show: C0 and C1 controls (NUL, escape, a
+ * line break that would forge a log line), DEL, the line and paragraph separators, and the bidi
+ * controls that reorder what is shown ("Trojan Source").
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+
+/**
+ * Untrusted text as a message may quote it: at most `max` characters, in double quotes, with every
+ * control character (NUL included) written as an escape, and the whole length said when it was cut.
+ * Only the quoted part is ever looked at, so a 4 MB value costs what 100 characters cost.
+ */
+export function excerpt(text: string, max: number = EXCERPT_CHARS): string {
+  let end = Math.min(text.length, Math.max(0, max));
+  // Never half a surrogate pair: the cut would leave a character no terminal can show.
+  if (end < text.length && end > 0 && /[\ud800-\udbff]/.test(text[end - 1] as string)) end--;
+  const part = text.slice(0, end).replace(/["\\]/g, (c) => `\\${c}`).replace(UNSHOWABLE, escapeCharacter);
+  return end < text.length ? `"${part}…" (${text.length.toLocaleString('en-US')} characters)` : `"${part}"`;
+}
+
+function escapeCharacter(c: string): string {
+  const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\0': '\\0' };
+  return named[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * Words from elsewhere that a message repeats (another error's message, which may itself quote a
+ * file or a request): as they are when short and free of control characters, else their excerpt.
+ */
+export function boundedText(text: string, max: number = 3 * EXCERPT_CHARS): string {
+  return text.length <= max && isShowable(text) ? text : excerpt(text, max);
+}
+
+/** Whether `text` holds no character that excerpt would escape (a control character, a bidi control). */
+export function isShowable(text: string): boolean {
+  // UNSHOWABLE is global (for replace): a test would otherwise start where the last one stopped.
+  UNSHOWABLE.lastIndex = 0;
+  return !UNSHOWABLE.test(text);
+}

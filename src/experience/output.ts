@@ -14,6 +14,7 @@ import { elementTarget, parseState, renderState, type AbstractState } from '../c
 import type { Observation } from '../core/types.ts';
 import type { ActionSyntax } from './prompt.ts';
 import type { ExperiencePrediction } from './types.ts';
+import { boundedText } from '../core/text.ts';
 
 /** The answer's JSON schema, in the order the model should write it: reasoning first. */
 export const OUTPUT_SCHEMA = {
@@ -115,7 +116,7 @@ function repairState(text: string, repairs: string[]): AbstractState | string {
       repairs.push('elements renumbered');
       return state;
     } catch {
-      return `next_state is not in the state format: ${(error as Error).message}`;
+      return `next_state is not in the state format: ${boundedText((error as Error).message)}`;
     }
   }
 }
@@ -184,7 +185,7 @@ export function parseOutput(raw: string, syntax: ActionSyntax): ParsedOutput {
       json = lenientJson(candidate);
       repairs.push('JSON syntax mended');
     } catch (error) {
-      return { ok: false, problem: `the JSON does not parse: ${(error as Error).message.slice(0, 120)}` };
+      return { ok: false, problem: `the JSON does not parse: ${boundedText((error as Error).message, 120)}` };
     }
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return { ok: false, problem: 'the JSON is not an object' };
@@ -192,7 +193,8 @@ export function parseOutput(raw: string, syntax: ActionSyntax): ParsedOutput {
   if (!result.success) {
     const issue = result.issues[0];
     const path = issue.path?.map((p) => String(p.key)).join('.') ?? '';
-    return { ok: false, problem: `${path ? `${path}: ` : ''}${issue.message}` };
+    // valibot's words quote the value received (a model's whole reply, at worst): bounded.
+    return { ok: false, problem: `${path ? `${path}: ` : ''}${boundedText(issue.message)}` };
   }
   const answer = result.output;
   const state = repairState(answer.next_state, repairs);

@@ -11,13 +11,14 @@ import { KnnExperienceModel } from '../../experience/knn.ts';
 import { protocolAnswerer } from '../../experience/serve-answer.ts';
 import type { ExperienceModel } from '../../experience/types.ts';
 import { NeuralExperienceModel } from '../../experience/neural/model.ts';
-import { isLoopbackHost, roomLink, serveSpec, SERVED_KINDS, type ServedKind } from '../../jobs/serve-spec.ts';
+import { boundedText, excerpt } from '../../core/text.ts';
+import { isLoopbackHost, ROOM_KEY_BOUNDS, ROOM_KEY_ENV, roomLink, serveSpec, SERVED_KINDS, type ServedKind } from '../../jobs/serve-spec.ts';
 import { createExperienceModel } from '../../jobs/experience-models/create.ts';
 import { nodeBuildContext } from '../../jobs/model-file.ts';
 import { openBufferFile } from '../../jobs/buffer-file.ts';
 import { parseBackend, useBackend } from '../../platform/tf.ts';
 import { flagNamer, numberFlags, parseCommandArgs, parseFlags, stringFlags } from '../args.ts';
-import { experienceFields, experienceFlags, experienceOptions } from '../experience-flags.ts';
+import { experienceFields, experienceFlags, experienceOptions, readSecret } from '../experience-flags.ts';
 import type { CommandIO } from '../io.ts';
 import { whenStopAsked } from '../stop-signals.ts';
 
@@ -29,9 +30,10 @@ const ROOM_REPORT_SECONDS = 10;
 
 export const serveUsage = (): string =>
   'serve --experience knn|neural [--model FILE.dgx (neural; kNN is served beside it)] --buffer FILE.jsonl [--port P (0: any free port)]\n' +
-  '        [--host 127.0.0.1 (another host needs --api-key)] [--k 3] [--api-key KEY (clients send Authorization: Bearer KEY)]\n' +
-  '        [--allow-origin https://app.example,… (pages beyond loopback)] [--allow-private-network]\n' +
-  '        [--app-url URL (prints the link participants open to join)] [--rate-limit N (requests/s per client, 0: none; default ' + DEFAULT_RATE_LIMIT + ')]\n' +
+  '        [--host 127.0.0.1 (another host needs a key)] [--k 3]\n' +
+  '        [--api-key KEY | --api-key-file FILE (clients send Authorization: Bearer KEY; without either flag, $' + ROOM_KEY_ENV + ' if set)]\n' +
+  '        [--allow-origin https://app.example,… (pages beyond loopback; \'*\': any, pages opened from a file included)] [--allow-private-network]\n' +
+  '        [--app-url URL (prints the link participants open to join; it carries the key)] [--rate-limit N (requests/s per client, 0: none; default ' + DEFAULT_RATE_LIMIT + ')]\n' +
   '        [--log-requests (a line per request, not only failures)] [--backend wasm|cpu (neural)]\n' +
   '        [--faults 429,500,malformed,slow:MS,drop (test only: one per request, in order)] [--json]';
 
@@ -57,22 +59,24 @@ export async function serveCommand(io: CommandIO, argv: string[], stop?: Promise
   });
   const kind = values.experience as ServedKind | undefined;
   if (kind === undefined || !SERVED_KINDS.includes(kind)) {
-    throw new UsageError(`serve answers with --experience knn, or neural --model FILE.dgx with knn beside it (an LLM is already served by its own server); got ${kind === undefined ? 'none' : `"${kind}"`}`);
+    throw new UsageError(`serve answers with --experience knn, or neural --model FILE.dgx with knn beside it (an LLM is already served by its own server); got ${kind === undefined ? 'none' : excerpt(kind)}`);
   }
-  // --api-key is the server's own key here, not a model's.
-  for (const flag of experienceFlags().filter((f) => !['experience', 'model', 'k', 'api-key'].includes(f))) {
+  // --api-key (or its file) is the server's own key here, not a model's.
+  for (const flag of experienceFlags().filter((f) => !['experience', 'model', 'k', 'api-key', 'api-key-file'].includes(f))) {
     if ((values as Record<string, unknown>)[flag] !== undefined) throw new UsageError(`--${flag} does not apply to serve`);
   }
   if (kind === 'knn' && values.model !== undefined) throw new UsageError('--model FILE.dgx goes with --experience neural (kNN needs only the buffer)');
   if (kind === 'neural' && values.model === undefined) throw new UsageError('--experience neural needs --model FILE.dgx (fit one with: experience fit --env E --buffer FILE.jsonl --out FILE.dgx)');
+  const apiKey = readSecret(values, { flag: 'api-key', env: ROOM_KEY_ENV, bounds: ROOM_KEY_BOUNDS });
   const input = {
-    ...experienceFields(values),
+    ...experienceFields({ ...values, 'api-key': undefined, 'api-key-file': undefined }),
+    ...(apiKey !== undefined ? { apiKey } : {}),
     ...numberFlags(values, { port: 'port', rateLimit: 'rate-limit' }),
     ...stringFlags(values, { host: 'host', faults: 'faults', allowOrigin: 'allow-origin', appUrl: 'app-url' }),
   };
   const spec = parseFlags(serveSpec(kind), input, flagNamer(), `to serve with --experience ${kind}`) as ServeSettings;
   if (!isLoopbackHost(spec.host) && spec.apiKey === undefined) {
-    throw new UsageError(`--host ${spec.host} is reachable from other machines: set --api-key KEY (at least 8 characters) so only the room's clients can call it`);
+    throw new UsageError(`--host ${boundedText(spec.host, 100)} is reachable from other machines: set --api-key KEY, --api-key-file FILE or $${ROOM_KEY_ENV} (at least ${ROOM_KEY_BOUNDS.min} characters) so only the room's clients can call it`);
   }
   const faults = spec.faults === undefined ? [] : parseFaults(spec.faults);
   // As always, --k 0 serves with one example.
@@ -105,9 +109,11 @@ export async function serveCommand(io: CommandIO, argv: string[], stop?: Promise
   const stopped = stop ?? untilSignal();
   const transitions = buffer.index.count;
   const endpoint = `${server.url}/v1`;
-  if (!isLoopbackHost(spec.host)) io.progress(`listening on ${spec.host}, reachable from other machines on this network; clients need the API key`);
+  if (!isLoopbackHost(spec.host)) io.progress(`listening on ${boundedText(spec.host, 100)}, reachable from other machines on this network; clients need the API key`);
   io.progress(`serving ${[first, ...others].join(' and ')} over ${transitions} transitions at ${endpoint}/chat/completions (Ctrl-C stops)`);
   const link = spec.appUrl !== undefined ? roomLink(spec.appUrl, { endpoint, model: first, apiKey: spec.apiKey }) : undefined;
+  // The link carries the key on purpose (it is how participants get it): printed once, to the host who set it.
+  if (link && spec.apiKey !== undefined) io.progress('the link below carries the room\'s key: share it with the room only');
   if (link) io.progress(`participants join by opening: ${link}`);
   if (values.json) io.result({ url: server.url, port: server.port, models: [first, ...others], transitions, ...(link ? { link } : {}) });
   else io.out(server.url);

@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import * as v from 'valibot';
 import { UsageError, errorMessage } from '../../core/errors.ts';
 import { ROOM_CLIENT_HEADER, type ChatRequest } from './chat.ts';
-import { trimEndOf } from '../../core/text.ts';
+import { boundedText, excerpt, trimEndOf } from '../../core/text.ts';
 
 export type Fault = { kind: 'status'; status: number } | { kind: 'slow'; ms: number } | { kind: 'malformed' } | { kind: 'drop' };
 
@@ -46,7 +46,7 @@ export function parseFaults(text: string): Fault[] {
       faults.push({ kind: 'slow', ms: Number(slow[1]) });
       continue;
     }
-    throw new UsageError(`--faults: "${raw.trim()}" is not a fault; use ${FAULT_SYNTAX} (slow at most 600000 ms)`);
+    throw new UsageError(`--faults: ${excerpt(raw.trim())} is not a fault; use ${FAULT_SYNTAX} (slow at most 600000 ms)`);
   }
   return faults;
 }
@@ -81,6 +81,8 @@ export interface ChatServerOptions {
   roomReport?: { everySeconds: number; print: (line: string) => void };
   /** Largest request body accepted (default 4 MB); larger ones get 413. */
   maxBodyBytes?: number;
+  /** Bytes of request bodies held at once, all requests together (default 16 bodies' worth); past it, 503 with Retry-After. */
+  maxBytesInFlight?: number;
   /** Required as `Authorization: Bearer <key>` on every request but the preflight (401 otherwise). */
   apiKey?: string;
   /** Origins (e.g. `https://dreamgym.example`) whose pages may call the server besides loopback ones; `*`: any. */
@@ -145,25 +147,77 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 // --- the request body --------------------------------------------------------------------------
 
-const Message = v.object({
-  role: v.picklist(['system', 'user', 'assistant'], 'role must be "system", "user" or "assistant"'),
-  content: v.string('content must be a string'),
-});
+/**
+ * What a chat request's JSON may hold, checked on its text before it is parsed. Parsing is the one
+ * step the server cannot interrupt, and what it costs grows with what a body holds, not with its
+ * size alone: 2 MB of nested brackets took 1.7 s to parse (every other client waited), and a deeply
+ * nested schema overflowed the stack when written back as text (a 500, which clients retry). A
+ * chat request is a few messages and a small schema; these bounds are far past any.
+ */
+export const MAX_JSON_DEPTH = 64;
+/** Values (objects, arrays, members and elements) a body may hold. */
+export const MAX_JSON_VALUES = 50_000;
+/** Messages a request may hold (a long multi-round episode is a few hundred). */
+export const MAX_MESSAGES = 1_000;
+
+/**
+ * Why the body's JSON is past the bounds (its nesting or its number of values), or null: one pass
+ * over the text, strings skipped, so that a hostile body costs no more to refuse than to read.
+ */
+export function jsonShapeProblem(text: string): string | null {
+  let depth = 0;
+  let values = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: skip to its closing quote, past escaped characters.
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_JSON_DEPTH) return `the body nests deeper than ${MAX_JSON_DEPTH} levels; a chat request (its schema included) needs a few`;
+      values++;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+    else if (c === 0x2c || c === 0x3a) values++;
+    if (values > MAX_JSON_VALUES) return `the body holds more than ${MAX_JSON_VALUES.toLocaleString('en-US')} JSON values; a chat request holds a few messages and a schema`;
+  }
+  return null;
+}
+
+const Message = v.object(
+  {
+    role: v.picklist(['system', 'user', 'assistant'], 'role must be "system", "user" or "assistant"'),
+    content: v.string('content must be a string'),
+  },
+  'each message must be an object {role, content}',
+);
 
 // Both the OpenAI shape (json_schema.schema) and the llama.cpp/WebLLM one (json_object + schema) are
 // read, so any client's constrained-decoding request is understood.
-const ResponseFormat = v.object({
-  type: v.picklist(['text', 'json_object', 'json_schema'], 'response_format.type must be "text", "json_object" or "json_schema"'),
-  schema: v.optional(v.unknown()),
-  json_schema: v.optional(v.object({ name: v.optional(v.string()), schema: v.optional(v.unknown()) })),
-});
+const ResponseFormat = v.object(
+  {
+    type: v.picklist(['text', 'json_object', 'json_schema'], 'response_format.type must be "text", "json_object" or "json_schema"'),
+    schema: v.optional(v.unknown()),
+    json_schema: v.optional(
+      v.object({ name: v.optional(v.string('response_format.json_schema.name must be a string')), schema: v.optional(v.unknown()) }, 'response_format.json_schema must be an object {name, schema}'),
+    ),
+  },
+  'response_format must be an object {type, …}',
+);
 
 const finiteNumber = (what: string) => v.pipe(v.number(`${what} must be a number`), v.finite(`${what} must be finite`));
 
 // `v.object` ignores keys it does not name, so the fields OpenAI clients add (top_p, n, stop…) pass.
+// Every check has its own words: valibot's default ones quote the value received, unbounded.
 const Body = v.object({
   model: v.optional(v.string('model must be a string')),
-  messages: v.pipe(v.array(Message, 'messages must be an array of {role, content}'), v.minLength(1, 'messages is empty')),
+  messages: v.pipe(
+    v.array(Message, 'messages must be an array of {role, content}'),
+    v.minLength(1, 'messages is empty'),
+    v.maxLength(MAX_MESSAGES, `messages holds more than ${MAX_MESSAGES.toLocaleString('en-US')}; send the episode's recent rounds`),
+  ),
   temperature: v.optional(v.nullable(finiteNumber('temperature'))),
   max_tokens: v.optional(v.nullable(v.pipe(finiteNumber('max_tokens'), v.integer('max_tokens must be an integer'), v.minValue(1, 'max_tokens must be at least 1')))),
   seed: v.optional(v.nullable(v.pipe(finiteNumber('seed'), v.integer('seed must be an integer')))),
@@ -175,6 +229,7 @@ type Body = v.InferOutput<typeof Body>;
 
 function schemaText(schema: unknown): string | undefined {
   if (schema === undefined || schema === null) return undefined;
+  // The body's depth is bounded (jsonShapeProblem), so writing the schema back cannot overflow.
   return typeof schema === 'string' ? schema : JSON.stringify(schema);
 }
 
@@ -196,7 +251,7 @@ function describeIssue(issues: readonly v.BaseIssue<unknown>[]): string {
   const issue = issues[0];
   if (!issue) return 'the body is not a chat-completions request';
   const path = issue.path?.map((p) => String(p.key)).join('.') ?? '';
-  return `${path ? `${path}: ` : ''}${issue.message}`;
+  return `${path ? `${path}: ` : ''}${boundedText(issue.message)}`;
 }
 
 // --- replies -----------------------------------------------------------------------------------
@@ -205,6 +260,27 @@ function describeIssue(issues: readonly v.BaseIssue<unknown>[]): string {
  * Whether a page on `origin` may call the server: loopback pages always (the app run locally, the
  * tests), others only when named. Requests without an Origin (curl, Node clients) are not pages.
  */
+/** `https://host[:port]` and nothing more: what a browser sends as Origin, and what `--allow-origin` takes. */
+export function isWebOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === text;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What the host can do about a page refused: name its origin with `--allow-origin`, where that is
+ * an origin the flag takes. A page opened from a file or a sandboxed frame sends `Origin: null`, and
+ * an extension its own scheme; neither can be named, so the advice is what the flag does take.
+ */
+export function originAdvice(origin: string): string {
+  if (isWebOrigin(origin)) return `its host can allow them with --allow-origin ${origin}`;
+  const which = origin === 'null' ? 'a page opened from a file or a sandboxed frame (Origin: null)' : `a page on ${excerpt(origin)}`;
+  return `${which} cannot be allowed by name: open the page over http(s) (e.g. http://localhost:PORT), or its host can allow every page with --allow-origin '*'`;
+}
+
 export function originAllowed(origin: string, allowed: readonly string[]): boolean {
   if (allowed.includes('*') || allowed.includes(origin)) return true;
   try {
@@ -306,6 +382,11 @@ class HttpFailure extends Error {
   }
 }
 
+/** A request's path as a log line or a reply shows it: as sent when short and plain, quoted and cut otherwise (it is the client's text). */
+function shownPath(path: string): string {
+  return path.length <= 200 && /^[\x21-\x7e]*$/.test(path) ? path : excerpt(path);
+}
+
 function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), ...headers });
@@ -324,34 +405,59 @@ function sendError(res: ServerResponse, failure: HttpFailure): void {
 // --- reading the body --------------------------------------------------------------------------
 
 /**
- * The body as text, or an `HttpFailure` 413 once it passes `limit`. After a 413 the rest is still
- * drained (up to a bound), because a client that is still sending cannot read a reply it did not
- * wait for; a body far past the bound is cut off by closing the connection.
+ * The bytes of request bodies held at once: each body is bounded, and so are all of them together,
+ * or a client with many requests in flight (the rate limit lets a burst through) holds gigabytes.
  */
-function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<string> {
+class BodyBudget {
+  private used = 0;
+  constructor(private readonly limit: number) {}
+
+  /** Takes `bytes` from the budget; false (and nothing taken) when they do not fit. */
+  take(bytes: number): boolean {
+    if (this.used + bytes > this.limit) return false;
+    this.used += bytes;
+    return true;
+  }
+
+  give(bytes: number): void {
+    this.used -= bytes;
+  }
+}
+
+/**
+ * The body as text, or an `HttpFailure` 413 once it passes `limit` (503 when the server holds too
+ * many bodies at once). After a refusal the rest is still drained (up to a bound), because a client
+ * that is still sending cannot read a reply it did not wait for; a body far past the bound is cut
+ * off by closing the connection. What the body took from `budget` is given back when `req` closes.
+ */
+function readBody(req: IncomingMessage, res: ServerResponse, limit: number, budget: BodyBudget): Promise<string> {
   return new Promise((resolve, reject) => {
     const tooLarge = () => new HttpFailure(413, `the request body is larger than ${limit} bytes; send a shorter prompt`);
+    const busy = () => new HttpFailure(503, 'the server is reading too many large requests at once; try again in a few seconds', 'server_error', { 'Retry-After': '2' });
     const declared = Number(req.headers['content-length']);
     const chunks: Buffer[] = [];
     let size = 0;
+    let held = 0;
+    res.once('close', () => budget.give(held));
     let over = Number.isFinite(declared) && declared > limit;
-    if (over) {
+    const refuse = (failure: HttpFailure) => {
+      over = true;
+      chunks.length = 0;
+      budget.give(held);
+      held = 0;
       res.setHeader('Connection', 'close');
-      reject(tooLarge());
-    }
+      reject(failure);
+    };
+    if (over) refuse(tooLarge());
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (over) {
         if (size > limit * 16) req.socket.destroy();
         return;
       }
-      if (size > limit) {
-        over = true;
-        chunks.length = 0;
-        res.setHeader('Connection', 'close');
-        reject(tooLarge());
-        return;
-      }
+      if (size > limit) return refuse(tooLarge());
+      if (!budget.take(chunk.length)) return refuse(busy());
+      held += chunk.length;
       chunks.push(chunk);
     });
     req.on('end', () => {
@@ -362,11 +468,13 @@ function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Pro
 }
 
 function parseBody(text: string): Body {
+  const shape = jsonShapeProblem(text);
+  if (shape !== null) throw new HttpFailure(400, shape);
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new HttpFailure(400, `the body is not JSON (${errorMessage(error)}); send a chat-completions request as application/json`);
+    throw new HttpFailure(400, `the body is not JSON (${boundedText(errorMessage(error))}); send a chat-completions request as application/json`);
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new HttpFailure(400, 'the body must be a JSON object with "messages"');
   if ((json as { stream?: unknown }).stream === true) throw new HttpFailure(400, 'streaming is not supported: send "stream": false or leave it out');
@@ -395,6 +503,7 @@ const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
 export function startChatServer(options: ChatServerOptions): Promise<RunningChatServer> {
   const host = options.host ?? '127.0.0.1';
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const bodies = new BodyBudget(options.maxBytesInFlight ?? 16 * maxBodyBytes);
   const faults = [...(options.faults ?? [])];
   const allowedOrigins = options.allowedOrigins ?? [];
   const limiter = new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
@@ -408,9 +517,9 @@ export function startChatServer(options: ChatServerOptions): Promise<RunningChat
     const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
     if (type !== 'application/json') {
       res.setHeader('Connection', 'close');
-      throw new HttpFailure(415, `send the request as Content-Type: application/json${type ? `, not ${type}` : ''}`);
+      throw new HttpFailure(415, `send the request as Content-Type: application/json${type ? `, not ${boundedText(type, 100)}` : ''}`);
     }
-    const text = await readBody(req, res, maxBodyBytes);
+    const text = await readBody(req, res, maxBodyBytes, bodies);
     const fault = faults.shift();
     if (fault) {
       notes.push(`fault ${fault.kind === 'status' ? fault.status : fault.kind === 'slow' ? `slow:${fault.ms}` : fault.kind}`);
@@ -433,14 +542,14 @@ export function startChatServer(options: ChatServerOptions): Promise<RunningChat
     }
     const body = parseBody(text);
     const model = body.model === undefined || body.model === '' ? options.model : body.model;
-    if (!served.includes(model)) throw new HttpFailure(404, `this server does not serve the model "${model}"; it serves: ${served.join(', ')} (GET /v1/models lists them)`, 'model_not_found');
+    if (!served.includes(model)) throw new HttpFailure(404, `this server does not serve the model ${excerpt(model)}; it serves: ${served.join(', ')} (GET /v1/models lists them)`, 'model_not_found');
     const request = toChatRequest(body);
     let answer: ChatAnswer;
     try {
       answer = await options.answer(request, signal, model);
     } catch (error) {
       if (error instanceof UsageError) throw new HttpFailure(400, error.message);
-      throw new HttpFailure(500, `the model could not answer: ${errorMessage(error)}`);
+      throw new HttpFailure(500, `the model could not answer: ${boundedText(errorMessage(error))}`);
     }
     if (signal.aborted) return void notes.push('client went away');
     const usage = answer.usage ?? {
@@ -465,7 +574,7 @@ export function startChatServer(options: ChatServerOptions): Promise<RunningChat
       // A page on another origin gets no grant and no answer: nothing it sends is read.
       if (!originAllowed(origin, allowedOrigins)) {
         res.setHeader('Connection', 'close');
-        throw new HttpFailure(403, `pages on ${origin} may not call this server; its host can allow them with --allow-origin ${origin}`, 'permission_error');
+        throw new HttpFailure(403, `pages on ${isWebOrigin(origin) ? origin : excerpt(origin)} may not call this server; ${originAdvice(origin)}`, 'permission_error');
       }
       for (const [name, value] of Object.entries(corsHeaders(origin))) res.setHeader(name, value);
     }
@@ -491,7 +600,7 @@ export function startChatServer(options: ChatServerOptions): Promise<RunningChat
     }
     const routes: Record<string, string> = { '/v1/models': 'GET', '/v1/chat/completions': 'POST' };
     const method = routes[path];
-    if (method === undefined) throw new HttpFailure(404, `no route ${req.method ?? ''} ${path || '/'}; this server serves GET /v1/models and POST /v1/chat/completions`);
+    if (method === undefined) throw new HttpFailure(404, `no route ${req.method ?? ''} ${shownPath(path || '/')}; this server serves GET /v1/models and POST /v1/chat/completions`);
     if (req.method !== method) throw new HttpFailure(405, `${path} takes ${method}, not ${req.method ?? '?'}`, undefined, { Allow: `${method}, OPTIONS` });
     if (method === 'GET') {
       sendJson(res, 200, { object: 'list', data: served.map((id) => ({ id, object: 'model', created: 0, owned_by: 'dreamgym' })) });
@@ -510,7 +619,7 @@ export function startChatServer(options: ChatServerOptions): Promise<RunningChat
     const notes: string[] = [];
     route(req, res, controller.signal, notes)
       .catch((error: unknown) => {
-        const failure = error instanceof HttpFailure ? error : new HttpFailure(500, `the server failed: ${errorMessage(error)}`);
+        const failure = error instanceof HttpFailure ? error : new HttpFailure(500, `the server failed: ${boundedText(errorMessage(error))}`);
         if (failure.status >= 500 && notes.length === 0) notes.push(failure.message); // a fault is already noted
         sendError(res, failure);
       })
@@ -519,7 +628,7 @@ export function startChatServer(options: ChatServerOptions): Promise<RunningChat
         if (req.method !== 'OPTIONS') room.record(clientOf(req).id, ok);
         if (ok && options.logRequests === 'failures') return;
         const status = res.headersSent ? String(res.statusCode) : 'no reply';
-        log(`${req.method ?? '?'} ${req.url ?? '/'} ${status}${notes.length ? ` (${notes.join('; ')})` : ''} ${Math.round(performance.now() - started)} ms`);
+        log(`${req.method ?? '?'} ${shownPath(req.url ?? '/')} ${status}${notes.length ? ` (${notes.join('; ')})` : ''} ${Math.round(performance.now() - started)} ms`);
       });
   });
   const report = options.roomReport;
@@ -534,7 +643,7 @@ export function startChatServer(options: ChatServerOptions): Promise<RunningChat
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') reject(new UsageError(`port ${options.port ?? 0} on ${host} is already in use; pick another --port (0 picks a free one)`, { cause: error }));
-      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') reject(new UsageError(`cannot listen on host "${host}": it is not an address of this machine`, { cause: error }));
+      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') reject(new UsageError(`cannot listen on host ${excerpt(host)}: it is not an address of this machine`, { cause: error }));
       else reject(error);
     });
     server.listen(options.port ?? 0, host, () => {

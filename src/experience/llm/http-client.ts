@@ -12,7 +12,8 @@
  */
 import { UsageError, errorMessage } from '../../core/errors.ts';
 import { ChatTransportError, type ChatClient, type ChatFailureKind, type ChatRequest, type ChatResponse, type ChatUsage } from './chat.ts';
-import { trimEndOf } from '../../core/text.ts';
+import { boundedText, excerpt, isShowable, trimEndOf } from '../../core/text.ts';
+import { apiKeyProblem } from './api-key.ts';
 
 export interface HttpClientOptions {
   /** The server's address, with or without `/v1` (`http://127.0.0.1:8080`, `http://host:11434/v1`). */
@@ -55,16 +56,25 @@ export function normaliseBaseUrl(baseUrl: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`The endpoint URL "${text}" is not an absolute URL; write it with its scheme and host, e.g. http://127.0.0.1:8080 or http://localhost:11434/v1.`);
+    throw new UsageError(`The endpoint URL ${excerpt(text)} ${unreadableUrlProblem(text)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`The endpoint URL "${text}" must start with http:// or https:// (got ${url.protocol}).`);
+    throw new UsageError(`The endpoint URL ${excerpt(text)} must start with http:// or https:// (got ${url.protocol}).`);
   }
-  if (url.search || url.hash) throw new UsageError(`The endpoint URL "${text}" must not carry a query or fragment; give the server's address only.`);
+  if (url.search || url.hash) throw new UsageError(`The endpoint URL ${excerpt(text)} must not carry a query or fragment; give the server's address only.`);
+  // A key in the address would be sent to no one (fetch drops it) and shown in every message.
+  if (url.username || url.password) throw new UsageError('The endpoint URL must not carry a user name or password; send the key with the API key setting (--api-key-file FILE on the command line).');
   const prefix = trimEndOf(url.pathname, '/')
     .replace(/\/chat\/completions$/, '')
     .replace(/\/v1$/, '');
   return `${url.origin}${prefix}`;
+}
+
+/** What is wrong with an address `new URL` refused, where it can be told: the port, or the missing scheme. */
+function unreadableUrlProblem(text: string): string {
+  const port = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@]*:(\d+)(?:[/?#]|$)/i.exec(text)?.[1];
+  if (port !== undefined && Number(port) > 65_535) return `has the port ${port.length > 12 ? `${port.slice(0, 12)}…` : port}, past the last one (65535); check the port the server listens on.`;
+  return 'is not an absolute URL; write it with its scheme and host, e.g. http://127.0.0.1:8080 or http://localhost:11434/v1.';
 }
 
 // --- a semaphore -------------------------------------------------------------------------------
@@ -134,7 +144,7 @@ export function isDroppedConnection(error: unknown): boolean {
  */
 export function classifyNetworkError(error: unknown, url: string, pageOrigin: string | undefined = globalThis.location?.origin): ChatTransportError {
   const code = networkCode(error);
-  const detail = errorMessage(error);
+  const detail = boundedText(errorMessage(error));
   const target = new URL(url);
   if (code !== undefined && DROPPED.has(code)) {
     return new ChatTransportError('http', `${url} closed the connection without answering (${code}). The server may have crashed or restarted; check its log.`, { cause: error });
@@ -150,7 +160,7 @@ export function classifyNetworkError(error: unknown, url: string, pageOrigin: st
     );
   }
   if (target.origin === pageOrigin) {
-    return new ChatTransportError('refused', `could not connect to ${url}: is the server running? The browser reports only "${detail}"; check the endpoint URL and the server's log.`, { cause: error });
+    return new ChatTransportError('refused', `could not connect to ${url}: is the server running? The browser reports only ${excerpt(detail)}; check the endpoint URL and the server's log.`, { cause: error });
   }
   const mixed = target.protocol === 'http:' && pageOrigin.startsWith('https:') && !['localhost', '127.0.0.1', '[::1]'].includes(target.hostname);
   return new ChatTransportError(
@@ -163,24 +173,20 @@ export function classifyNetworkError(error: unknown, url: string, pageOrigin: st
   );
 }
 
-/** The server's own words about a failure, from OpenAI's, vLLM's, FastAPI's or a plain-text body. */
+/** The server's own words about a failure, from OpenAI's, vLLM's, FastAPI's or a plain-text body; bounded, never the whole body. */
 function serverMessage(text: string): string {
+  let said: string | undefined;
   try {
     const json = JSON.parse(text) as { error?: unknown; message?: unknown; detail?: unknown };
     const error = json.error;
-    if (typeof error === 'string') return error;
-    if (error && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
-    if (typeof json.message === 'string') return json.message;
-    if (typeof json.detail === 'string') return json.detail;
+    if (typeof error === 'string') said = error;
+    else if (error && typeof (error as { message?: unknown }).message === 'string') said = (error as { message: string }).message;
+    else if (typeof json.message === 'string') said = json.message;
+    else if (typeof json.detail === 'string') said = json.detail;
   } catch {
-    // not JSON: fall through to the text itself
+    // not JSON: the text itself
   }
-  return text.replace(/\s+/g, ' ').trim().slice(0, 200);
-}
-
-function quote(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return JSON.stringify(flat.length > 120 ? `${flat.slice(0, 120)}…` : flat);
+  return boundedText((said ?? text.slice(0, 1000).replace(/\s+/g, ' ').trim()).trim(), 200);
 }
 
 /** How long a Retry-After header asks to wait (seconds or an HTTP date), in ms; undefined if absent or unreadable. */
@@ -238,6 +244,10 @@ export class OpenAiHttpClient implements ChatClient {
   constructor(options: HttpClientOptions) {
     const root = normaliseBaseUrl(options.baseUrl);
     if (typeof options.model !== 'string' || options.model.trim() === '') throw new UsageError('Name the model the server should use (e.g. the one `ollama list` shows).');
+    // Checked before any request: fetch refuses such a header with an error that quotes it, key and all.
+    const keyProblem = options.apiKey ? apiKeyProblem(options.apiKey) : null;
+    if (keyProblem !== null) throw new UsageError(`The API key ${keyProblem}.`);
+    if (!isShowable(options.model) || options.model.length > 256) throw new UsageError(`The model name ${excerpt(options.model)} must be one line of at most 256 characters (e.g. the one \`ollama list\` shows).`);
     this.options = {
       baseUrl: root,
       model: options.model.trim(),
@@ -327,7 +337,10 @@ export class OpenAiHttpClient implements ChatClient {
       } catch (error) {
         const stop = stopped(error);
         if (stop) return stop;
-        return { error: classifyNetworkError(error, url), retryable: isDroppedConnection(error) };
+        const failure = classifyNetworkError(error, url);
+        // The key is checked before it is sent, so no error should quote it; if one ever does, it is not shown.
+        if (apiKey) failure.message = failure.message.split(apiKey).join('<the API key>');
+        return { error: failure, retryable: isDroppedConnection(error) };
       }
       let text: string;
       try {
@@ -335,7 +348,7 @@ export class OpenAiHttpClient implements ChatClient {
       } catch (error) {
         const stop = stopped(error);
         if (stop) return stop;
-        return { error: new ChatTransportError('http', `${url} cut the answer off midway (${errorMessage(error)}). Check the server's log.`, { cause: error, status: response.status }), retryable: true };
+        return { error: new ChatTransportError('http', `${url} cut the answer off midway (${boundedText(errorMessage(error))}). Check the server's log.`, { cause: error, status: response.status }), retryable: true };
       }
       return this.read(response, text);
     } finally {
@@ -349,7 +362,7 @@ export class OpenAiHttpClient implements ChatClient {
     const { status } = response;
     if (!response.ok) {
       const said = serverMessage(text);
-      const what = `${url} answered ${status}${response.statusText ? ` ${response.statusText}` : ''}${said ? `: ${said}` : ''}`;
+      const what = `${url} answered ${status}${response.statusText ? ` ${boundedText(response.statusText, 80)}` : ''}${said ? `: ${said}` : ''}`;
       if (status === 429) {
         const waitMs = retryAfterMs(response.headers.get('retry-after'));
         return {
@@ -365,14 +378,14 @@ export class OpenAiHttpClient implements ChatClient {
         status === 401 || status === 403
           ? 'Check the API key.'
           : status === 404
-            ? `Check the endpoint URL (the server must serve /v1/chat/completions) and the model name "${this.options.model}".`
+            ? `Check the endpoint URL (the server must serve /v1/chat/completions) and the model name ${excerpt(this.options.model)}.`
             : status === 413
               ? 'The prompt is too large for the server: use fewer examples or a shorter history.'
-              : `Check the model name "${this.options.model}" and the request options.`;
+              : `Check the model name ${excerpt(this.options.model)} and the request options.`;
       return { error: new ChatTransportError('http', `${what}. ${advice}`, { status }), retryable: false };
     }
     const badBody = (kind: ChatFailureKind, problem: string): AttemptFailure => ({
-      error: new ChatTransportError(kind, `${url} answered ${status} but ${problem}: ${quote(text)}. Is this an OpenAI-compatible chat-completions server?`, { status }),
+      error: new ChatTransportError(kind, `${url} answered ${status} but ${problem}: ${excerpt(text.replace(/\s+/g, ' ').trim(), 120)}. Is this an OpenAI-compatible chat-completions server?`, { status }),
       retryable: true,
     });
     let json: unknown;

@@ -24,6 +24,7 @@ import {
   type ModelRecord,
 } from '@mlc-ai/web-llm';
 import { UsageError, errorMessage } from '../../core/errors.ts';
+import { boundedText, excerpt } from '../../core/text.ts';
 import { probeWebGpu } from '../../platform/gpu.ts';
 import { ChatTransportError, type ChatClient, type ChatRequest, type ChatResponse, type ChatUsage } from './chat.ts';
 import { needsShaderF16 } from './webllm-models.ts';
@@ -209,29 +210,31 @@ function aborted(what: string): ChatTransportError {
  */
 export function classifyWebLlmError(raw: unknown, phase: 'load' | 'request', modelId: string): ChatTransportError {
   if (raw instanceof ChatTransportError) return raw;
-  const text = errorMessage(raw);
+  const said = errorMessage(raw);
+  // Matched whole; repeated bounded (a worker's error may carry a stack or the request).
+  const text = boundedText(said);
   const cause = { cause: raw };
-  if (/WebGPUNotAvailableError|WebGPUNotFoundError|navigator\.gpu/.test(text)) {
+  if (/WebGPUNotAvailableError|WebGPUNotFoundError|navigator\.gpu/.test(said)) {
     return new ChatTransportError(
       'no-webgpu',
       `WebLLM needs WebGPU, which this browser does not offer to the worker (${text}). Use a current Chrome or Edge with WebGPU enabled, or pick the HTTP endpoint or kNN experience model.`,
       cause,
     );
   }
-  if (/ShaderF16SupportError|shader-f16/.test(text)) {
+  if (/ShaderF16SupportError|shader-f16/.test(said)) {
     return new ChatTransportError(
       'no-webgpu',
       `${modelId} needs the WebGPU feature shader-f16, which this GPU does not offer. Pick the q4f32_1 build of the model (the model list does so when shader-f16 is missing).`,
       cause,
     );
   }
-  if (/FeatureSupportError/.test(text)) {
+  if (/FeatureSupportError/.test(said)) {
     return new ChatTransportError('no-webgpu', `This GPU lacks a WebGPU feature ${modelId} needs (${text}). Pick another model, or the HTTP endpoint or kNN experience model.`, cause);
   }
-  if (/exceeds limit|maxStorageBufferBindingSize|maxBufferSize/.test(text)) {
+  if (/exceeds limit|maxStorageBufferBindingSize|maxBufferSize/.test(said)) {
     return new ChatTransportError('model-load', `This GPU's WebGPU limits are too small for ${modelId} (${text}). Pick a smaller model.`, cause);
   }
-  if (/DeviceLostError|device was lost/i.test(text)) {
+  if (/DeviceLostError|device was lost/i.test(said)) {
     // WebLLM unloads the model when the device is lost; the worker itself lives on.
     return new ChatTransportError(
       'model-load',
@@ -239,20 +242,20 @@ export function classifyWebLlmError(raw: unknown, phase: 'load' | 'request', mod
       cause,
     );
   }
-  if (/QuotaExceeded|quota/i.test(text)) {
+  if (/QuotaExceeded|quota/i.test(said)) {
     return new ChatTransportError(
       'model-load',
       `The browser's storage is full, so ${modelId} could not be cached (${text}). Delete cached models you no longer use (Experience view) or free disk space, then load again.`,
       cause,
     );
   }
-  if (/ModelNotFoundError/.test(text)) {
+  if (/ModelNotFoundError/.test(said)) {
     return new ChatTransportError('model-load', `${modelId} is not in WebLLM's model list. Pick a model from the list, or add it as a custom model with its URLs.`, cause);
   }
-  if (/ModelNotLoadedError|WorkerEngineModelNotLoadedError/.test(text)) {
+  if (/ModelNotLoadedError|WorkerEngineModelNotLoadedError/.test(said)) {
     return new ChatTransportError('model-load', `No model is loaded in the WebLLM worker (${text}). Load ${modelId} again.`, cause);
   }
-  if (/Failed to fetch|NetworkError|Cannot fetch|Request failed|net::|fetch/i.test(text)) {
+  if (/Failed to fetch|NetworkError|Cannot fetch|Request failed|net::|fetch/i.test(said)) {
     return new ChatTransportError('model-load', `The files of ${modelId} could not be fetched (${text}). ${NETWORK_ADVICE}`, cause);
   }
   if (phase === 'load') {
@@ -334,7 +337,7 @@ function guard<T>(work: Promise<T>, watch: WorkerWatch, ...stops: Stop[]): Promi
 function findRecord(modelId: string, appConfig: AppConfig): ModelRecord {
   const record = appConfig.model_list.find((r) => r.model_id === modelId);
   if (!record) {
-    throw new UsageError(`Unknown WebLLM model "${modelId}": pick one from the model list, or add it as a custom model with its URLs.`);
+    throw new UsageError(`Unknown WebLLM model ${excerpt(modelId)}: pick one from the model list, or add it as a custom model with its URLs.`);
   }
   return record;
 }

@@ -11,6 +11,7 @@
  */
 import { ModelType, prebuiltAppConfig, type AppConfig, type ModelRecord } from '@mlc-ai/web-llm';
 import { UsageError } from '../../core/errors.ts';
+import { excerpt } from '../../core/text.ts';
 
 /** The largest model the picker offers, in MB of GPU memory (WebLLM's `vram_required_MB`). */
 export const SMALL_MODEL_MAX_VRAM_MB = 2048;
@@ -114,11 +115,11 @@ function absoluteHttpUrl(value: string, what: string): URL {
     url = new URL(trimmed);
   } catch {
     throw new UsageError(
-      `The ${what} "${value}" is not an absolute URL: give the full address, starting with https:// (or http:// for a server on this machine).`,
+      `The ${what} ${excerpt(value)} is not an absolute URL: give the full address, starting with https:// (or http:// for a server on this machine).`,
     );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`The ${what} "${value}" uses ${url.protocol}; WebLLM downloads only over https:// or http://.`);
+    throw new UsageError(`The ${what} ${excerpt(value)} uses ${url.protocol}; WebLLM downloads only over https:// or http://.`);
   }
   return url;
 }
@@ -143,12 +144,12 @@ export function customModel(modelUrl: string, modelLibUrl: string, id?: string):
   const lib = absoluteHttpUrl(modelLibUrl, 'model library URL');
   if (!lib.pathname.endsWith('.wasm')) {
     throw new UsageError(
-      `The model library URL "${modelLibUrl}" does not end in .wasm: give the compiled model library (the …-webgpu.wasm file built for this model), not the weights folder.`,
+      `The model library URL ${excerpt(modelLibUrl)} does not end in .wasm: give the compiled model library (the …-webgpu.wasm file built for this model), not the weights folder.`,
     );
   }
   const modelId = (id ?? idFromModelUrl(model)).trim();
   if (!modelId) {
-    throw new UsageError(`Cannot name a model from "${modelUrl}": give it an id.`);
+    throw new UsageError(`Cannot name a model from ${excerpt(modelUrl)}: give it an id.`);
   }
   const record: ModelRecord = { model: model.href, model_id: modelId, model_lib: lib.href, model_type: ModelType.LLM };
   if (needsShaderF16(record)) record.required_features = ['shader-f16'];

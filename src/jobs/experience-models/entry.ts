@@ -30,6 +30,12 @@ export interface ExperienceSetting {
   schema: v.GenericSchema;
   /** Where it is required: the words that say what to give, after "--experience KIND needs --flag VALUE". */
   requiredHint?: string;
+  /**
+   * A secret's environment variable (input `secret`): the CLI reads it when neither `--flag` nor
+   * `--flag-file FILE` gives the value, so that the secret need not be on the command line, where
+   * any user's `ps` shows it.
+   */
+  env?: string;
 }
 
 /** What a caller lends a model's `build`: what only it can open or knows. */

@@ -3,11 +3,15 @@
  * the paper's experience model, reached over HTTP. Unset client settings keep the client's defaults.
  */
 import * as v from 'valibot';
+import { apiKeySchema } from '../../experience/llm/api-key.ts';
 import { OpenAiHttpClient } from '../../experience/llm/http-client.ts';
 import { LlmExperienceModel } from '../../experience/llm/llm-model.ts';
 import type { Framing } from '../../experience/prompt.ts';
 import { integerIn, oneOf } from '../bounds-spec.ts';
 import type { ExperienceModelEntry } from './entry.ts';
+
+/** Where the CLI finds the endpoint's key when no flag gives it (kept off the command line). */
+export const API_KEY_ENV = 'DREAMGYM_API_KEY';
 
 export const FRAMINGS: readonly Framing[] = ['multi-round', 'single'];
 export const DEFAULT_FRAMING: Framing = 'multi-round';
@@ -33,7 +37,7 @@ export const httpExperience: ExperienceModelEntry = {
       requiredHint: '(an OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1)',
     },
     model: { flag: 'model', label: 'Model', help: 'the model the endpoint serves', value: 'NAME', input: 'text', schema: v.string(), requiredHint: '(the model the endpoint serves)' },
-    apiKey: { flag: 'api-key', label: 'API key', help: 'sent as a bearer token', value: 'KEY', input: 'secret', schema: v.optional(v.string()) },
+    apiKey: { flag: 'api-key', label: 'API key', help: 'sent as a bearer token', value: 'KEY', input: 'secret', schema: v.optional(apiKeySchema()), env: API_KEY_ENV },
     framing: {
       flag: 'framing',
       label: 'Framing',
