@@ -66,7 +66,7 @@ export async function neuralBench(args: string[]): Promise<unknown> {
 }
 
 /** sha256 over every weight of the network, in its plan's order. */
-async function weightsDigest(network: { getWeights(): Promise<{ name: string; data: Float32Array }[]> }): Promise<string> {
+export async function weightsDigest(network: { getWeights(): Promise<{ name: string; data: Float32Array }[]> }): Promise<string> {
   const hash = createHash('sha256');
   for (const { name, data } of await network.getWeights()) hash.update(name).update(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
   return hash.digest('hex');

@@ -14,7 +14,7 @@ import { updateFlops } from '../src/policy/network.ts';
 import { DEFAULT_POLICY, networkConfig, Policy } from '../src/policy/policy.ts';
 import { Adam } from '../src/rl/adam.ts';
 import { DEFAULT_PPO } from '../src/rl/config.ts';
-import { collectTrajectories } from '../src/rl/rollout.ts';
+import { collectTrajectories, type Collected } from '../src/rl/rollout.ts';
 import { ppoSamples } from '../src/rl/samples.ts';
 import { optimize } from '../src/rl/update.ts';
 import { parseBackend, tf, useBackend } from '../src/platform/tf.ts';
@@ -46,20 +46,28 @@ async function matmulGflops(m: number, k: number, n: number, repeats: number, tr
   return (2 * m * k * n) / (median(times) / 1000) / 1e9;
 }
 
-export async function policyBench(argv: string[]): Promise<unknown> {
-  const options = benchOptions(argv, { backend: 'wasm', repeats: 7, minibatch: 256 });
-  const backend = await useBackend([parseBackend(options.backend)]);
-  const { repeats, minibatch } = options;
+/**
+ * The rollout this bench times, shared with the pace bench (bench/pace.ts): 32 lockstep shop
+ * lanes of an untrained default policy with sampled actions, over 96 seeded train tasks.
+ */
+export function shopRollout(): { policy: Policy; rng: Rng; lanes: number; collect: () => Promise<Collected> } {
   const spec = envSpec('shop');
   const policy = new Policy(DEFAULT_POLICY, 1);
   const rng = new Rng('bench-policy');
   const tasks = Array.from({ length: 96 }, () => rng.pick(spec.tasks('train')));
   const lanes = 32;
   const envs = Array.from({ length: lanes }, () => spec.createEnv());
+  return { policy, rng, lanes, collect: () => collectTrajectories({ envs, tasks, policy, greedy: false, rng }) };
+}
 
-  let collected = await collectTrajectories({ envs, tasks, policy, greedy: false, rng });
+export async function policyBench(argv: string[]): Promise<unknown> {
+  const options = benchOptions(argv, { backend: 'wasm', repeats: 7, minibatch: 256 });
+  const backend = await useBackend([parseBackend(options.backend)]);
+  const { repeats, minibatch } = options;
+  const { policy, rng, lanes, collect } = shopRollout();
+  let collected = await collect();
   const rolloutTimes = await timeMs(repeats, async () => {
-    collected = await collectTrajectories({ envs, tasks, policy, greedy: false, rng });
+    collected = await collect();
   });
   const rolloutSteps = collected.steps;
 

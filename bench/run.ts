@@ -16,6 +16,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   experience: async () => (await import('./experience.ts')).experienceBench,
   guide: async () => (await import('./guide.ts')).guideBench,
   neural: async () => (await import('./neural.ts')).neuralBench,
+  pace: async () => (await import('./pace.ts')).paceBench,
   policy: async () => (await import('./policy.ts')).policyBench,
   replay: async () => (await import('./replay.ts')).replayBench,
   robustness: async () => (await import('./robustness.ts')).robustnessBench,

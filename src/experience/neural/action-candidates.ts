@@ -4,11 +4,12 @@
  * from countertop 1`) filled with the candidate lines of the same kind; each with its features.
  */
 import type { ExperienceInput } from '../types.ts';
-import { matchKey, verbOf } from './action-keys.ts';
+import { actionKeyList, matchKey, verbOf } from './action-keys.ts';
 import type { ExampleView } from './example-view.ts';
 import type { Features } from './features.ts';
 import { pushHistoryFlags, type HistorySource } from './history-sources.ts';
 import { lineFields, wordsOf, type StateLine } from './lines.ts';
+import { memo } from './memo.ts';
 import { containsPhrase } from './phrase-map.ts';
 import { meanByKey, meanOver, pushSlots, RANK_SLOTS } from './rank-slots.ts';
 
@@ -25,6 +26,13 @@ export interface ActionContext {
   headerValues: string[];
   verb: string;
 }
+
+/**
+ * What an action candidate's features read of its text, worked out once per action: a prediction
+ * lists the same page's actions again for every transition from it, and each was lowered, split
+ * and looked up in two memos anew. Read-only.
+ */
+const actionReading = memo((action: string) => ({ lower: action.toLowerCase(), verb: verbOf(action), firstTwoWords: wordsOf(action).slice(0, 2).join(' ') }));
 
 /**
  * Candidates for the next admissible actions, given the lines of the predicted (or, in training,
@@ -54,8 +62,13 @@ export function actionCandidates(context: ActionContext, nextLines: readonly Sta
     }
     return d;
   };
-  for (const a of input.state.actions) draft(a).inCurrent = true;
-  for (const h of history) for (const a of h.actions) draft(a);
+  const current = input.state.actions;
+  const currentKeys = actionKeyList(current);
+  current.forEach((a, i) => (draft(a, currentKeys[i]).inCurrent = true));
+  for (const h of history) {
+    const keys = actionKeyList(h.actions);
+    h.actions.forEach((a, i) => draft(a, keys[i]));
+  }
   const byKind = new Map<string, string[]>();
   for (const line of nextLines) {
     if (line.header) continue;
@@ -92,8 +105,7 @@ export function actionCandidates(context: ActionContext, nextLines: readonly Sta
   const sameVerbShare = views.filter((v) => v.sameVerb).length / K;
   const out: ActionCandidate[] = [];
   for (const d of drafts.values()) {
-    const lower = d.action.toLowerCase();
-    const aVerb = verbOf(d.action);
+    const { lower, verb: aVerb, firstTwoWords } = actionReading(d.action);
     const persistVerb = persistByVerb.get(aVerb) ?? 0;
     const dense = [d.inCurrent ? 1 : 0, d.base.reduce((a, b) => a + b, 0) / K, d.wide.reduce((a, b) => a + b, 0) / K, d.raw / K];
     pushSlots(dense, d.base);
@@ -114,7 +126,7 @@ export function actionCandidates(context: ActionContext, nextLines: readonly Sta
       action: d.action,
       features: {
         dense,
-        hashed: [['av', aVerb, verb], ['aw2', wordsOf(d.action).slice(0, 2).join(' '), verb], ['as', d.inCurrent ? 'cur' : d.template > 0 ? 'tpl' : 'ex', verb]],
+        hashed: [['av', aVerb, verb], ['aw2', firstTwoWords, verb], ['as', d.inCurrent ? 'cur' : d.template > 0 ? 'tpl' : 'ex', verb]],
       },
     });
   }

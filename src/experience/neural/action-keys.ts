@@ -4,7 +4,7 @@
  */
 import { matchKey as actionKey } from '../../core/actions.ts';
 import { wordsOf } from './lines.ts';
-import { memo } from './memo.ts';
+import { memo, memoWeak } from './memo.ts';
 
 /** core/actions.ts's matchKey, memoised: the same actions are keyed for every candidate of every example. */
 export const matchKey = memo(actionKey);
@@ -14,3 +14,10 @@ export const verbOf = memo((action: string): string => {
   const bracket = /^([a-z]+)\[/i.exec(action);
   return (bracket ? bracket[1] : wordsOf(action)[0] ?? 'none')!.toLowerCase();
 });
+
+/**
+ * matchKey of each of a state's actions, per list: the action candidates and the transition row
+ * both key the state's actions, and a state's actions are listed again when it comes back as
+ * history. Read-only.
+ */
+export const actionKeyList = memoWeak((actions: readonly string[]): readonly string[] => actions.map(matchKey));

@@ -28,20 +28,22 @@ export interface HistorySource {
   agreement: number;
 }
 
-/** Per history slot (1..HISTORY_STATES back): whether that state holds the thing; then the best agreement among those that do. Pushed onto `out`. */
-export function pushHistoryFlags(out: number[], history: readonly HistorySource[], holds: (h: HistorySource) => boolean): void {
-  const flags = new Array<number>(HISTORY_STATES + 1).fill(0);
+/**
+ * Per history slot (1..HISTORY_STATES back): whether that state holds the thing; then the best
+ * agreement among those that do. Pushed onto `out`. Returns the steps back to the latest state
+ * that holds it, 0 for none, from the same tests.
+ */
+export function pushHistoryFlags(out: number[], history: readonly HistorySource[], holds: (h: HistorySource) => boolean): number {
+  const at = out.length;
+  for (let i = 0; i <= HISTORY_STATES; i++) out.push(0);
+  let nearest = 0;
   for (const h of history) {
     if (!holds(h)) continue;
-    flags[h.back - 1] = 1;
-    flags[HISTORY_STATES] = Math.max(flags[HISTORY_STATES] as number, h.agreement);
+    if (nearest === 0) nearest = h.back;
+    out[at + h.back - 1] = 1;
+    out[at + HISTORY_STATES] = Math.max(out[at + HISTORY_STATES] as number, h.agreement);
   }
-  for (const flag of flags) out.push(flag);
-}
-
-/** Steps back to the latest history state holding the thing, 0 for none. */
-export function nearestBack(history: readonly HistorySource[], holds: (h: HistorySource) => boolean): number {
-  return history.find(holds)?.back ?? 0;
+  return nearest;
 }
 
 /** The texts of a state's lines and the keys of its actions: an episode's states come back as history at each of its next steps. Read-only. */

@@ -14,11 +14,22 @@
  */
 export function memo<K, T>(fn: (key: K) => T, max = 1 << 16): (key: K) => T {
   const cache = new Map<K, T>();
+  // The keys in insertion order, as a ring: the oldest is forgotten by name. Asking the Map for its
+  // first key instead (`keys().next()`) walks past every entry deleted since the table was last
+  // rebuilt, tens of thousands once the memo is full, so each miss of a full memo cost tens of
+  // microseconds, and after a fit every memo is full: most of a prediction of new transitions.
+  const order: K[] = [];
+  let oldest = 0;
   return (key) => {
     let value = cache.get(key);
     if (value === undefined) {
-      if (cache.size >= max) cache.delete(cache.keys().next().value as K);
       value = fn(key);
+      if (order.length < max) order.push(key);
+      else {
+        cache.delete(order[oldest] as K);
+        order[oldest] = key;
+        oldest = (oldest + 1) % max;
+      }
       cache.set(key, value);
     }
     return value;

@@ -161,14 +161,17 @@ function drawByWeight<T extends { p: number }>(choices: readonly T[], random: ()
  */
 function keepWhatHeadersName(candidates: readonly LineCandidate[], chosen: Map<string, { c: LineCandidate; p: number }>): void {
   const headers = [...chosen.values()].map((x) => x.c).filter((c) => c.line.header);
+  // Each candidate's name, read once however many headers and sources ask it.
+  const names: (string | undefined)[] = [];
   for (const header of headers) {
     // Only what the step says anew: a header the current state has too (the task, the instruction) names what it always did.
     if (header.positions.has(0)) continue;
     const text = header.line.text.toLowerCase();
     for (const source of header.positions.keys()) {
-      for (const c of candidates) {
+      for (let j = 0; j < candidates.length; j++) {
+        const c = candidates[j] as LineCandidate;
         if (c.line.header || c.origin >= 0 || !c.positions.has(source)) continue;
-        const name = (lineFields(c.line)[0] ?? '').toLowerCase();
+        const name = (names[j] ??= (lineFields(c.line)[0] ?? '').toLowerCase());
         if (name.length < 2 || !containsPhrase(text, name)) continue;
         const group = `t\u0000${c.line.text}`;
         if (!chosen.has(group)) chosen.set(group, { c, p: 0 });

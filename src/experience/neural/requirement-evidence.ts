@@ -5,7 +5,7 @@
  * sub-network.
  */
 import { hashBucket } from './features.ts';
-import { lineFields, lineValue, stateLines, wordsOf, type StateLine } from './lines.ts';
+import { lineFields, lineFrom, lineValue, stateLines, wordsOf, type StateLine } from './lines.ts';
 import { memo } from './memo.ts';
 import { clausesMet, numbers, type TaskRequirements } from './task-requirements.ts';
 import { share } from './word-overlap.ts';
@@ -53,6 +53,32 @@ export interface BucketContents {
   fields: Set<string>;
 }
 
+/** What bucketContents reads of one line: its value's words and numbers, its fields' words, its buckets (which its key enters). */
+interface LineContents {
+  key: string;
+  words: readonly string[];
+  fields: readonly string[];
+  numbers: readonly number[];
+  buckets: readonly [number, number];
+}
+
+function readContents(line: StateLine): LineContents {
+  const value = lineValue(line);
+  return { key: line.key, words: wordsOf(value), fields: lineFields(line).map((field) => wordsOf(field).join(' ')), numbers: numbers(value), buckets: signatureBuckets(line) };
+}
+
+// By text, header and element lines apart (a header's fields are its whole value): a state's lines
+// recur in the states after it, and each new state is read whole. Worked out with the key its text
+// begins with, which is a parsed line's key.
+const elementContents = memo((text: string) => readContents(lineFrom(text, false)));
+const headerContents = memo((text: string) => readContents(lineFrom(text, true)));
+
+/** A line's contents; a line whose key is not its text's (an unparseable state's, keyed `line`) is read afresh. */
+function lineContents(line: StateLine): LineContents {
+  const known = (line.header ? headerContents : elementContents)(line.text);
+  return known.key === line.key ? known : readContents(line);
+}
+
 /** The words and numbers of a state's lines per signature bucket, all its words and all its fields (the task's own lines left out). */
 function bucketContents(lines: readonly StateLine[]): BucketContents {
   const byBucket: BucketContents['byBucket'] = new Map();
@@ -60,12 +86,10 @@ function bucketContents(lines: readonly StateLine[]): BucketContents {
   const fields = new Set<string>();
   for (const line of lines) {
     if (line.header && (line.key === 'instruction' || line.key === 'task')) continue;
-    const value = lineValue(line);
-    const words = wordsOf(value);
+    const { words, fields: lineFieldWords, numbers: valueNumbers, buckets } = lineContents(line);
     for (const w of words) all.add(w);
-    for (const field of lineFields(line)) fields.add(wordsOf(field).join(' '));
-    const valueNumbers = numbers(value);
-    for (const bucket of signatureBuckets(line)) {
+    for (const field of lineFieldWords) fields.add(field);
+    for (const bucket of buckets) {
       const entry = byBucket.get(bucket) ?? { words: new Set<string>(), numbers: [] };
       for (const w of words) entry.words.add(w);
       entry.numbers.push(...valueNumbers);
@@ -112,11 +136,11 @@ export const CLAUSE_FEATURES = 2 + 3 * EVIDENCE_WIDTH + 5;
  * requirement scored on its own, the reward scaled by their mean; network.ts): a clause of the
  * task's wanted words with where the state holds them, and the task's bound (its largest number)
  * with where the state's numbers stand against it. Slots beyond the task's requirements are zero.
+ * `acted`: the words of what the episode did, this step's action included.
  */
-export function requirementRows(task: TaskRequirements, contents: BucketContents, actedText: string): number[] {
+export function requirementRows(task: TaskRequirements, contents: BucketContents, acted: ReadonlySet<string>): number[] {
   const out = new Array<number>(CLAUSE_SLOTS * CLAUSE_FEATURES).fill(0);
   const { byBucket, words: stateWords, fields } = contents;
-  const acted = new Set(wordsOf(actedText));
   const { bound } = task;
   let slot = 0;
   const base = (): number => slot * CLAUSE_FEATURES;

@@ -21,14 +21,15 @@ import { highestElementNumber } from './element-numbers.ts';
 import { applyEdit, inverseEdit, type Edit } from './example-edits.ts';
 import { viewOf, type ExampleView } from './example-view.ts';
 import type { Features } from './features.ts';
-import { historySources, nearestBack, pushHistoryFlags } from './history-sources.ts';
+import { historySources, pushHistoryFlags } from './history-sources.ts';
 import { lineFields, lineValue, stateLines, wordsOf, type StateLine } from './lines.ts';
+import { memo } from './memo.ts';
 import { containsPhrase } from './phrase-map.ts';
 import { meanByKey, meanOver, pushSlots, RANK_SLOTS } from './rank-slots.ts';
 import { reasoningCandidates, reasoningSources, type ReasoningCandidate, type ReasoningSource } from './reasoning.ts';
 import { taskForm } from './task-relative.ts';
 import { transitionFeatures } from './transition-features.ts';
-import { jaccard, share } from './word-overlap.ts';
+import { jaccardOfDistinct, share } from './word-overlap.ts';
 
 export interface LineCandidate {
   line: StateLine;
@@ -56,6 +57,37 @@ export interface TransitionCandidates {
    * state's when there are no examples), in the current state's order where it has them.
    */
   headerKeys: string[];
+}
+
+/**
+ * What a line candidate's features read of its text, worked out once per text: its words (and how
+ * many distinct), its lower case, its fields, its first two words and its last field as the `lf`
+ * feature spells it. A prediction builds some thousands of candidates from lines that recur (the
+ * current state's, the history's, an example's that its map leaves as they were); reading each
+ * afresh was a memo lookup apiece and a new string or set for most.
+ */
+interface LineReading {
+  words: readonly string[];
+  distinctWords: readonly string[];
+  lower: string;
+  fields: readonly string[];
+  firstTwoWords: string;
+  lastField: string;
+}
+
+function readLine(line: StateLine): LineReading {
+  const words = wordsOf(line.text);
+  const fields = lineFields(line);
+  const last = fields.length > 1 ? (fields[fields.length - 1] as string).toLowerCase() : '';
+  return { words, distinctWords: [...new Set(words)], lower: line.text.toLowerCase(), fields, firstTwoWords: words.slice(0, 2).join(' '), lastField: last.split(' ').length <= 2 ? last : '*' };
+}
+
+// By text, header and element lines apart: a header line's fields are its whole value.
+const elementReadings = memo((text: string) => readLine({ text, header: false, key: '' }));
+const headerReadings = memo((text: string) => readLine({ text, header: true, key: '' }));
+
+function lineReading(line: StateLine): LineReading {
+  return (line.header ? headerReadings : elementReadings)(line.text);
 }
 
 /** Source ids for ordering: 0 is the current state, 1 + i example i, HISTORY_SOURCE + j the state j steps back. */
@@ -160,10 +192,8 @@ export function transitionCandidates(input: ExperienceInput, things: ReadonlySet
   const persistByKey = meanByKey(views.map((v) => v.facts.lines.by));
   const lines: LineCandidate[] = [];
   for (const d of drafts) {
-    const words = wordsOf(d.line.text);
-    const fields = lineFields(d.line);
+    const { words, distinctWords, lower, fields, firstTwoWords, lastField } = lineReading(d.line);
     const persistKey = persistByKey.get(d.line.key) ?? 0;
-    const lower = d.line.text.toLowerCase();
     const dense = [
       d.line.header ? 1 : 0,
       d.inCurrent ? 1 : 0,
@@ -184,7 +214,7 @@ export function transitionCandidates(input: ExperienceInput, things: ReadonlySet
       persistAll,
       targetPhrases.some((p) => containsPhrase(lower, p)) ? 1 : 0,
       target !== undefined && d.origin >= 0 && current[d.origin]?.text === target.text ? 1 : 0,
-      jaccard(words, actionWordSet),
+      jaccardOfDistinct(distinctWords, actionWordSet),
       share(words, instructionWords),
       targetFields.some((f) => f.length > 1 && fields.indexOf(f, 1) >= 0) ? 1 : 0,
       Math.min(1, (keyCounts.get(d.line.key) ?? 0) / 20),
@@ -193,9 +223,8 @@ export function transitionCandidates(input: ExperienceInput, things: ReadonlySet
       views.length / RANK_SLOTS,
       d.origin >= 0 && !d.inCurrent ? 1 : 0,
     );
-    pushHistoryFlags(dense, history, (h) => h.texts.has(d.line.text));
+    const back = pushHistoryFlags(dense, history, (h) => h.texts.has(d.line.text));
     const kind = d.inCurrent ? 'cur' : d.edits > 0 ? 'edit' : d.undos > 0 ? 'undo' : d.base.some((b) => b > 0) || d.wide.some((b) => b > 0) ? 'ex' : 'hist';
-    const lastField = fields.length > 1 ? (fields[fields.length - 1] as string).toLowerCase() : '';
     lines.push({
       line: d.line,
       positions: d.positions,
@@ -205,12 +234,12 @@ export function transitionCandidates(input: ExperienceInput, things: ReadonlySet
         hashed: [
           ['kv', d.line.key, verb],
           ['ks', d.line.key, kind, d.line.header ? 'h' : 'e'],
-          ['w2', words.slice(0, 2).join(' '), verb],
-          ['lf', d.line.key, lastField.split(' ').length <= 2 ? lastField : '*'],
+          ['w2', firstTwoWords, verb],
+          ['lf', d.line.key, lastField],
           // Which history state holds the line, with the action's words the examples' actions share
           // (`click prev`, but `click` for a product, whose own name would hash to a bucket seen once):
           // `< Prev` learns to mean "one back", opening another product learns not to.
-          ['hb', String(nearestBack(history, (h) => h.texts.has(d.line.text))), actionTemplate],
+          ['hb', String(back), actionTemplate],
         ],
       },
     });
@@ -219,7 +248,8 @@ export function transitionCandidates(input: ExperienceInput, things: ReadonlySet
   const headerValues = current.filter((l) => l.header && l.key !== 'instruction' && l.key !== 'task').map((l) => lineValue(l).toLowerCase()).filter((v) => v.length > 1);
   const sources = reasoningSources(
     input,
-    views.map((v) => ({ ...v.example, map: v.reasoningMap, sameVerb: v.sameVerb, sameTask: v.sameTask })),
+    // The fields it reads, not a copy of the whole example (every field of every example, each prediction).
+    views.map(({ example: e, reasoningMap, sameVerb, sameTask }) => ({ reasoning: e.reasoning, reward: e.reward, done: e.done, action: e.action, instruction: e.instruction, history: e.history, map: reasoningMap, sameVerb, sameTask })),
   );
   return {
     lines,

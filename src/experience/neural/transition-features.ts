@@ -3,9 +3,10 @@
  * of the task the state, the action and the history cover, where the state stands against the
  * task's requirements, the step count; and the places in it the reasoning head's choice fills.
  */
-import { matchAdmissible } from '../../core/actions.ts';
+import { isTemplate, matchAdmissible, parseWebAction } from '../../core/actions.ts';
+import { tokens } from '../../core/text.ts';
 import type { ExperienceInput } from '../types.ts';
-import { matchKey } from './action-keys.ts';
+import { actionKeyList, matchKey } from './action-keys.ts';
 import { taskRelativeEvidence } from './analogous-steps.ts';
 import type { ExampleView } from './example-view.ts';
 import type { Features, HashedFeature } from './features.ts';
@@ -26,9 +27,13 @@ export function transitionFeatures(input: ExperienceInput, current: readonly Sta
   const same = views.filter((v) => v.sameVerb);
   const exact = views.filter((v) => matchKey(v.example.action) === matchKey(input.action));
   const task = taskRequirements(input.task.instruction, input.examples);
-  const cover = (text: string): number => share(task.words, new Set(wordsOf(text)));
-  const met = (text: string): number => clausesMet(task.clauses, new Set(wordsOf(text)));
+  // The texts read twice or thrice below (the state's, what the episode did) are made into words
+  // once, and not through the words memo: each is new at every step, and a memo full of them only
+  // forgets the line texts it is there for.
+  const cover = (words: ReadonlySet<string>): number => share(task.words, words);
+  const met = (words: ReadonlySet<string>): number => clausesMet(task.clauses, words);
   const historyText = input.history.map((h) => h.action).join(' ');
+  const acted = new Set(tokens(`${historyText} ${input.action}`));
   const contents = stateContents(input.state.text);
   const ours = requirementEvidence(task, contents);
   // The same evidence for the examples that took this action (else all), each against its own
@@ -36,13 +41,24 @@ export function transitionFeatures(input: ExperienceInput, current: readonly Sta
   // example bought with the options its task wanted selected; this state has none selected).
   const peers = exact.length > 0 ? exact : views;
   const peerEvidence = peers.map((v) => requirementEvidence(taskRequirements(v.example.instruction, input.examples), stateContents(v.example.state.text)));
-  const delta = (field: keyof Evidence): number[] =>
-    ours[field].map((x, b) => (peerEvidence.length === 0 ? 0 : x - peerEvidence.reduce((a, e) => a + (e[field][b] as number), 0) / peerEvidence.length));
-  const stateText = current.filter((l) => !(l.header && (l.key === 'instruction' || l.key === 'task'))).map((l) => l.text).join(' ');
+  // Our evidence less the peers' mean, summed in the peers' order (pushed: the row has some thousand values).
+  const pushDelta = (out: number[], field: keyof Evidence): void => {
+    const own = ours[field];
+    for (let b = 0; b < own.length; b++) {
+      if (peerEvidence.length === 0) {
+        out.push(0);
+        continue;
+      }
+      let sum = 0;
+      for (const e of peerEvidence) sum += e[field][b] as number;
+      out.push((own[b] as number) - sum / peerEvidence.length);
+    }
+  };
+  const stateWords = new Set(tokens(current.filter((l) => !(l.header && (l.key === 'instruction' || l.key === 'task'))).map((l) => l.text).join(' ')));
   const names = taskNames(input.task.instruction);
-  const dense = [
-    // First, filled in by withReasoning once the reasoning head has chosen.
-    ...new Array<number>(REASONING_SUMMARY_DENSE).fill(0),
+  // First, filled in by withReasoning once the reasoning head has chosen.
+  const dense = new Array<number>(REASONING_SUMMARY_DENSE).fill(0);
+  dense.push(
     mean(rewards),
     rewards[0] ?? 0,
     mean(dones),
@@ -52,29 +68,20 @@ export function transitionFeatures(input: ExperienceInput, current: readonly Sta
     same.length / K,
     mean(exact.map((v) => v.example.reward)),
     exact.length / K,
-    cover(stateText),
-    cover(`${historyText} ${input.action}`),
-    cover(input.action),
-    target ? cover(target.text) : 0,
-    matchAdmissible(input.action, input.state.actions) !== null ? 1 : 0,
+    cover(stateWords),
+    cover(acted),
+    cover(new Set(wordsOf(input.action))),
+    target ? cover(new Set(wordsOf(target.text))) : 0,
+    admissible(input.action, input.state.actions) ? 1 : 0,
     Math.min(1, input.history.length / 50),
     Math.min(1, task.words.length / 30),
-    ...ours.coverage,
-    ...ours.within,
-    ...ours.above,
-    ...ours.clauses,
-    met(stateText),
-    met(`${historyText} ${input.action}`),
-    Math.min(1, task.clauses.length / 8),
-    mean(peers.map((v) => v.example.reward)),
-    ...delta('coverage'),
-    ...delta('clauses'),
-    ...delta('within'),
-    ...delta('above'),
-    ...taskRelativeEvidence(input, views),
-    // Last, as the network slices them off for its requirement sub-network.
-    ...requirementRows(task, contents, `${historyText} ${input.action}`),
-  ];
+  );
+  for (const field of ['coverage', 'within', 'above', 'clauses'] as const) for (const x of ours[field]) dense.push(x);
+  dense.push(met(stateWords), met(acted), Math.min(1, task.clauses.length / 8), mean(peers.map((v) => v.example.reward)));
+  for (const field of ['coverage', 'clauses', 'within', 'above'] as const) pushDelta(dense, field);
+  for (const x of taskRelativeEvidence(input, views)) dense.push(x);
+  // Last, as the network slices them off for its requirement sub-network.
+  for (const x of requirementRows(task, contents, acted)) dense.push(x);
   return {
     dense,
     hashed: [
@@ -90,6 +97,21 @@ export function transitionFeatures(input: ExperienceInput, current: readonly Sta
       ...relativeHistory(input.history.slice(-RELATIVE_HISTORY_WINDOW).map((h) => h.action), names).slice(-RELATIVE_HISTORY_SLOTS).map((f) => ['rh', f]),
     ],
   };
+}
+
+/**
+ * Whether the action is admissible in the state (matchAdmissible finds it), asked first of the
+ * state's action keys, which the action candidates look up too: matchAdmissible keys every action
+ * of the page anew, a tenth of a transition row. A search, or an action no plain action of the page
+ * matches, is left to matchAdmissible (it fills templates and matches a click's target).
+ */
+function admissible(action: string, actions: readonly string[]): boolean {
+  if (parseWebAction(action)?.kind !== 'search') {
+    const key = matchKey(action);
+    const keys = actionKeyList(actions);
+    for (let i = 0; i < actions.length; i++) if (keys[i] === key && !isTemplate(actions[i] as string)) return true;
+  }
+  return matchAdmissible(action, actions) !== null;
 }
 
 /**

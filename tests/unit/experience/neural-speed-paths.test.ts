@@ -59,6 +59,61 @@ describe('memo', () => {
     expect(double(1)).toBe(2);
     expect(computed).toEqual([1, 2, 3, 4, 1]);
   });
+
+  it('computes again exactly what a first-in first-out store of the same bound forgets, over many turns of its ring', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }), fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 200 }), (max, keys) => {
+        const computed: number[] = [];
+        const square = memo((k: number) => {
+          computed.push(k);
+          return k * k;
+        }, max);
+        // The reference: a queue of the keys held, the oldest first.
+        const held: number[] = [];
+        const expected: number[] = [];
+        for (const k of keys) {
+          expect(square(k)).toBe(k * k);
+          if (held.includes(k)) continue;
+          expected.push(k);
+          if (held.length === max) held.shift();
+          held.push(k);
+        }
+        expect(computed).toEqual(expected);
+      }),
+      { numRuns: 500, seed: 58 },
+    );
+  });
+
+  it('forgets its oldest entry without walking its table (a full memo walked past every entry it had deleted, tens of microseconds a miss)', () => {
+    const words = memo((text: string) => text.split(' '));
+    for (let i = 0; i < 1 << 16; i++) words(`filler ${i}`);
+    const walked: string[] = [];
+    const { keys, entries, forEach } = Map.prototype;
+    const iterate = Map.prototype[Symbol.iterator];
+    // Any walk over a Map while the full memo misses is recorded (a Map's first key is found by walking past its deleted entries).
+    Map.prototype.keys = function (this: Map<unknown, unknown>) {
+      walked.push('keys');
+      return keys.call(this);
+    };
+    Map.prototype.entries = function (this: Map<unknown, unknown>) {
+      walked.push('entries');
+      return entries.call(this);
+    };
+    Map.prototype.forEach = function (this: Map<unknown, unknown>, ...args: Parameters<Map<unknown, unknown>['forEach']>) {
+      walked.push('forEach');
+      return forEach.apply(this, args);
+    };
+    Map.prototype[Symbol.iterator] = function (this: Map<unknown, unknown>) {
+      walked.push('iterator');
+      return iterate.call(this);
+    };
+    try {
+      for (let i = 0; i < 100; i++) expect(words(`new ${i}`)).toEqual(['new', String(i)]);
+    } finally {
+      Object.assign(Map.prototype, { keys, entries, forEach, [Symbol.iterator]: iterate });
+    }
+    expect(walked).toEqual([]);
+  });
 });
 
 describe('mapper', () => {

@@ -1,0 +1,104 @@
+/**
+ * `npm run bench -- pace [--transitions 5000] [--epochs 6] [--batches 20] [--repeats 5] [--model FILE]`:
+ * does the neural experience model keep the policy's pace? A dream step is one prediction per lane,
+ * so a dream (and pretraining on one) runs no faster than the slower of the two. In one run, on the
+ * wasm backend, on shop:
+ * - prediction at batch 32 on held-out transitions posed as `bench neural` poses them (retrieval
+ *   excluded): transitions/s, the median over the batches of one pass; each pass has batches of its
+ *   own, as each step of a dream is new (`bench neural` times its batches once, after the fit);
+ * - the policy's rollout, as `bench policy` measures it: env steps/s of 32 lockstep lanes;
+ * - the two alternated, pass after pass, so that load from other work on the machine falls on both
+ *   alike; the medians over the repeats, their ratio, and the median of each repeat's own ratio.
+ * The model is fitted here with the default config (`bench neural`'s fit: the same weights), or read
+ * from `--model`, a .dgx fitted on shop (quicker, but no fit has filled the example memos first, so
+ * its prediction reads slower than after a fit). Digests of the fitted weights and of every prediction, as
+ * `bench neural` prints them: two versions whose digests agree fit and predict the same model, so a
+ * speed change that keeps them changed no fidelity figure.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../src/core/errors.ts';
+import { fitNeuralModel } from '../src/experience/neural/fit.ts';
+import { DEFAULT_FIT } from '../src/experience/neural/fit-settings.ts';
+import type { NeuralExperienceModel } from '../src/experience/neural/model.ts';
+import { ModelFileError } from '../src/experience/neural/model-file.ts';
+import { importNeuralModelFor } from '../src/experience/neural/model-io.ts';
+import { useBackend } from '../src/platform/tf.ts';
+import { weightsDigest } from './neural.ts';
+import { benchOptions } from './options.ts';
+import { shopRollout } from './policy.ts';
+import { PREDICT_BATCH, predictBatches, seededShopBuffer, timePredictions } from './shop-data.ts';
+import { median } from './stats.ts';
+
+export async function paceBench(args: string[]): Promise<unknown> {
+  const options = benchOptions(args, { transitions: 5000, epochs: DEFAULT_FIT.epochs, batches: 20, repeats: 5, model: '' });
+  const repeats = Math.max(1, Math.floor(options.repeats));
+  const backend = await useBackend(['wasm']);
+  const { buffer, transitions } = await seededShopBuffer(options.transitions);
+  const { model, fitSeconds, weightsSha256 } = await shopModel(options.model, buffer, options.transitions, options.epochs);
+  const batches = Math.max(1, Math.floor(options.batches));
+  // Each pass predicts batches of its own, never posed before: a dream never asks the same
+  // question twice, and the model's memos must not make a repeat look faster than a new step.
+  const posed = await predictBatches(buffer, batches * (repeats + 1));
+  if (posed.length < batches * (repeats + 1)) throw new UsageError(`--batches ${batches} × (--repeats ${repeats} + 1) batches of ${PREDICT_BATCH} need more held-out shop transitions than the bench makes; ask for fewer`);
+  const pass = (r: number) => posed.slice(r * batches, (r + 1) * batches);
+  const rollout = shopRollout();
+
+  // Warm-up, untimed (a pass of its own batches, one rollout): kernels compiled, as in a long dream.
+  await timePredictions(model, pass(0));
+  await rollout.collect();
+  const predictRates: number[] = [];
+  const rolloutRates: number[] = [];
+  let rolloutSteps = 0;
+  for (let r = 1; r <= repeats; r++) {
+    predictRates.push(median(await timePredictions(model, pass(r))));
+    const started = performance.now();
+    const collected = await rollout.collect();
+    rolloutSteps = collected.steps;
+    rolloutRates.push(collected.steps / ((performance.now() - started) / 1000));
+  }
+  // Digested after the timing, as `bench neural` digests its predictions.
+  const predictionsSha256 = createHash('sha256');
+  for (const inputs of posed) predictionsSha256.update(JSON.stringify(await model.predict(inputs)));
+  model.dispose();
+  rollout.policy.dispose();
+
+  const predict = median(predictRates);
+  const steps = median(rolloutRates);
+  const round = (x: number, d = 2) => Number(x.toFixed(d));
+  return {
+    backend,
+    model: options.model === '' ? { fitted: 'here', env: 'shop', realTransitions: transitions, epochs: options.epochs, config: 'default', fitSeconds, weightsSha256 } : { file: options.model },
+    predict: {
+      batch: PREDICT_BATCH,
+      batchesPerRepeat: batches,
+      transitionsPerSecMedian: Math.round(predict),
+      eachRepeat: predictRates.map((x) => Math.round(x)),
+      predictionsSha256: predictionsSha256.digest('hex'),
+    },
+    rollout: { lanes: rollout.lanes, steps: rolloutSteps, stepsPerSecMedian: Math.round(steps), eachRepeat: rolloutRates.map((x) => Math.round(x)) },
+    repeats,
+    ratio: round(predict / steps),
+    medianOfRepeatRatios: round(median(predictRates.map((p, i) => p / (rolloutRates[i] as number)))),
+    note: 'ratio: prediction transitions/s over rollout steps/s (≥ 1: the model keeps the policy\'s pace); the two alternate, one pass each per repeat, after one untimed pass of each; every prediction pass has its own held-out batches',
+  };
+}
+
+/** The model the bench times: read from `file`, or fitted with the default config on the buffer. */
+async function shopModel(file: string, buffer: Awaited<ReturnType<typeof seededShopBuffer>>['buffer'], transitions: number, epochs: number): Promise<{ model: NeuralExperienceModel; fitSeconds?: number; weightsSha256?: string }> {
+  if (file !== '') {
+    const bytes = await readFile(file).catch((error: unknown) => {
+      throw new UsageError(`--model ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)}); give a .dgx fitted on shop, or leave --model out to fit one here`);
+    });
+    try {
+      return { model: importNeuralModelFor(new Uint8Array(bytes), 'shop').model };
+    } catch (error) {
+      if (!(error instanceof ModelFileError)) throw error;
+      throw new UsageError(`--model ${file}: ${error.message}`);
+    }
+  }
+  const started = performance.now();
+  const fit = await fitNeuralModel({ buffer, env: 'shop', epochs, maxTransitions: transitions });
+  const fitSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
+  return { model: fit.model, fitSeconds, weightsSha256: await weightsDigest(fit.model.network) };
+}
