@@ -8,6 +8,7 @@ import { BUFFER_USAGE, bufferCommand } from './commands/buffer.ts';
 import { ENVS_USAGE, envsCommand } from './commands/envs.ts';
 import { experienceEvalUsage, EXPERIENCE_FIT_USAGE, experienceCommand } from './commands/experience.ts';
 import { POLICY_USAGE, policyCommand } from './commands/policy.ts';
+import { PRETRAIN_USAGE, pretrainCommand } from './commands/pretrain.ts';
 import { RECORD_USAGE, recordCommand } from './commands/record.ts';
 import { ROLLOUT_USAGE, rolloutCommand } from './commands/rollout.ts';
 import { serveUsage, serveCommand } from './commands/serve.ts';
@@ -15,7 +16,7 @@ import { trainUsage, trainCommand } from './commands/train.ts';
 import { processIO, type CommandIO } from './io.ts';
 import { SiteError } from '../envs/web/env.ts';
 import { closePageHosts } from '../envs/web/hosts.ts';
-import { siteOptions, useSite } from '../jobs/site.ts';
+import { GENERATED_SITE_USAGE, siteOptions, useSite } from '../jobs/site.ts';
 import { endQuietlyWhenStdoutCloses } from '../platform/closed-stdout.ts';
 import { handleStopSignals } from './stop-signals.ts';
 import { fileProblem } from '../platform/files.ts';
@@ -56,17 +57,28 @@ commands:
   ${serveUsage()}
       serve an experience model as an OpenAI-compatible /v1/chat/completions on loopback; with --json
       the first stdout line is {url, port, model, transitions}
+  ${PRETRAIN_USAGE}
+      pretrain the experience model and the policy on the generated web apps of the pretraining families
+      (never the held-out ones, the suite or a --site): seed a buffer (oracle, noisy, random), fit the model,
+      PPO on the apps, the policy's own episodes, fit again; each stage resumable (run it again to go on);
+      writes DIR/policy.dgp, model.dgx, card.json and MODEL_CARD.md, what --init/--policy/--model pretrained read
+      from public/pretrained/web/ (or $DREAMGYM_PRETRAINED_DIR); with --json prints {out, policy, model, card,
+      modelCard, wallSeconds, data, steps, withinShippingLimit}
 
 every command: --env web plays the bundled web suite (live pages in the system Chromium);
   --site DIR [--tasks a,b] makes a folder of pages with a site.json the web env instead (DIR may be
     the site.json itself; a running app's site.json names its "url", which --site-url URL replaces);
-  --tasks a,b (task ids, or the groups @app and @widgets) keeps only those tasks of the suite or the site`;
+  ${GENERATED_SITE_USAGE};
+  --tasks a,b (task ids, or the groups @app and @widgets) keeps only those tasks of the suite or the site;
+  pretrain takes none of them`;
 
 export async function main(argv: string[], io: CommandIO = processIO): Promise<number> {
   const [command, ...given] = argv;
   let restore = (): void => undefined;
   try {
     const { rest, site } = siteOptions(given);
+    // pretrain's world is fixed by its job: a site given to it would be ignored, so it is refused.
+    if (site && command === 'pretrain') throw new UsageError('pretrain plays only the generated apps of the pretraining families: it takes no --site or --tasks (measure other sites with rollout, or train on them with train --init pretrained)');
     if (site) restore = useSite(site.dir, site.tasks, site.url);
     switch (command) {
       case 'envs':
@@ -92,6 +104,9 @@ export async function main(argv: string[], io: CommandIO = processIO): Promise<n
         return 0;
       case 'policy':
         await policyCommand(io, rest);
+        return 0;
+      case 'pretrain':
+        await pretrainCommand(io, rest);
         return 0;
       case undefined:
       case 'help':

@@ -1,16 +1,20 @@
 /**
  * How a Node caller (the CLI, the experiments) lends an experience model its file: the path a
- * setting names, read whole, with words that say how to make one.
+ * setting names, read whole, with words that say how to make one. The word `pretrained` names the
+ * shipped model (pretrained.ts).
  */
 import { UsageError } from '../core/errors.ts';
 import { DGX_MAX_BYTES } from '../experience/neural/model-file.ts';
 import { FileReadError, fileProblem, readFileBounded } from '../platform/files.ts';
 import { countTokens } from '../experience/tokens.ts';
 import type { BuildContext, ExperienceModelEntry } from './experience-models/entry.ts';
+import { pretrainedOr } from './pretrained.ts';
 
-async function readModelFile(path: string | undefined, setting: string): Promise<Uint8Array> {
+async function readModelFile(given: string | undefined, setting: string): Promise<Uint8Array> {
   const flag = `--${setting}`;
-  if (path === undefined) throw new UsageError(`${flag} is required`);
+  if (given === undefined) throw new UsageError(`${flag} is required`);
+  // `--model pretrained`: the shipped experience model (pretrained.ts says how to make one where there is none).
+  const path = pretrainedOr(given, 'model');
   try {
     return await readFileBounded(path, DGX_MAX_BYTES);
   } catch (error) {

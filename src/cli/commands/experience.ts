@@ -9,7 +9,7 @@ import type { Policy } from '../../policy/policy.ts';
 import { ENVIRONMENTS, envSpec } from '../../envs/registry.ts';
 import { evaluateFidelity } from '../../jobs/evaluate-fidelity.ts';
 import { parseMix } from '../../replay/seed.ts';
-import { fitExperienceModel, fitSpec } from '../../jobs/fit-experience-model.ts';
+import { checkInitialModel, fitExperienceModel, fitSpec } from '../../jobs/fit-experience-model.ts';
 import { parseBackend, useBackend } from '../../platform/tf.ts';
 import { evalSpec } from '../../jobs/eval-spec.ts';
 import { createExperienceModel } from '../../jobs/experience-models/create.ts';
@@ -17,6 +17,8 @@ import { nodeBuildContext } from '../../jobs/model-file.ts';
 import { bufferFileSource, openBufferFile } from '../../jobs/buffer-file.ts';
 import { checkOutputPath, flagNamer, numberFlags, parseCommandArgs, parseFlags, refuseOverlaps, requireOption, stringFlags } from '../args.ts';
 import { readInputBytes } from '../../jobs/node-args.ts';
+import { PRETRAINED, pretrainedOr } from '../../jobs/pretrained.ts';
+import { DGX_MAX_BYTES } from '../../experience/neural/model-file.ts';
 import { experienceEntry, experienceFields, experienceFlagNames, experienceOptions, experienceSettings, experienceUsage } from '../experience-flags.ts';
 import type { CommandIO } from '../io.ts';
 import { keepResult, throwUnwritten } from '../outputs.ts';
@@ -28,8 +30,8 @@ export const experienceEvalUsage = (): string =>
   '        [--only-action ACTION] [--backend wasm|cpu] [--json]';
 
 export const EXPERIENCE_FIT_USAGE =
-  'experience fit --env <shop|home|web> --buffer FILE.jsonl --out FILE.dgx [--epochs 6] [--k 3] [--max-transitions N] [--event-weight W (1: none)] [--reasoning on|off]\n' +
-  '        [--validation 0.1] [--seed S] [--backend wasm|cpu] [--json]';
+  'experience fit --env <shop|home|web> --buffer FILE.jsonl --out FILE.dgx [--init FILE.dgx|pretrained (fine-tune that model, or the shipped pretrained one, instead of fitting from nothing)]\n' +
+  '        [--epochs 6] [--k 3] [--max-transitions N] [--event-weight W (1: none)] [--reasoning on|off] [--validation 0.1] [--seed S] [--backend wasm|cpu] [--json]';
 
 /** `experience eval`'s own settings as its spec checked them, beside the model's (experience-flags.ts). */
 type EvalSettings = Readonly<Record<string, unknown>> & { heldout: number; mix: string; seed: number; k: number; onlyAction?: string; policy?: string };
@@ -140,6 +142,7 @@ async function fitCommand(io: CommandIO, argv: string[]): Promise<void> {
       env: { type: 'string' },
       buffer: { type: 'string' },
       out: { type: 'string' },
+      init: { type: 'string' },
       epochs: { type: 'string' },
       k: { type: 'string' },
       'max-transitions': { type: 'string' },
@@ -162,11 +165,17 @@ async function fitCommand(io: CommandIO, argv: string[]): Promise<void> {
   const fieldName = flagNamer({ validationShare: '--validation' });
   const spec = fitSpec(input, fieldName);
   await checkOutputPath(values.out, 'out');
-  await refuseOverlaps(values.buffer === undefined ? [] : [{ flag: '--buffer', path: values.buffer }], [{ flag: '--out', path: values.out }]);
+  const initPath = values.init === undefined ? undefined : pretrainedOr(values.init, 'model');
+  if (initPath !== undefined && !initPath.endsWith('.dgx')) throw new UsageError(`--init must name a .dgx experience model (or the word pretrained), got "${values.init}"`);
+  const inputs = [...(values.buffer === undefined ? [] : [{ flag: '--buffer', path: values.buffer }]), ...(initPath === undefined ? [] : [{ flag: '--init', path: initPath }])];
+  await refuseOverlaps(inputs, [{ flag: '--out', path: values.out }]);
+  // Read before the buffer: a missing or wrong model is refused before minutes of loading.
+  const init = initPath === undefined ? undefined : { name: values.init === PRETRAINED ? `pretrained (${initPath})` : initPath, bytes: await readInputBytes(initPath, '--init', DGX_MAX_BYTES) };
+  if (init) checkInitialModel(init, env);
   const backend = await useBackend([parseBackend(values.backend)]);
   const buffer = await openBufferFile(values.buffer);
   const offline = await buffer.store.count({ env, source: 'real' });
-  io.progress(`fit neural ${env} on ${backend}: ${Math.min(offline, spec.maxTransitions ?? offline)} real transitions, k=${spec.k}, ${spec.epochs} epochs`);
+  io.progress(`fit neural ${env} on ${backend}: ${Math.min(offline, spec.maxTransitions ?? offline)} real transitions, k=${spec.k}, ${spec.epochs} epochs${init ? `, from ${init.name}` : ''}`);
   // Ctrl-C or SIGTERM stops after the epoch in flight, and the model fitted so far is still written.
   const interrupt = new AbortController();
   const withdraw = whenStopAsked((signal) => {
@@ -179,6 +188,7 @@ async function fitCommand(io: CommandIO, argv: string[]): Promise<void> {
     backend,
     source: 'cli',
     bufferName: values.buffer,
+    ...(init ? { init } : {}),
     fieldName,
     finish: interrupt.signal,
     onProgress: (p) => {
@@ -207,7 +217,7 @@ async function fitCommand(io: CommandIO, argv: string[]): Promise<void> {
   // The JSON result keeps the names this command has always printed (realTransitions, wallSeconds).
   const training = { buffer: values.buffer, realTransitions: record.transitions, validationTransitions: record.validationTransitions, k: record.k, epochs: record.epochs, seed: record.seed, rows: fit.rows, wallSeconds: record.seconds };
   io.progress(`wrote ${values.out} (${bytes.length} bytes)${done}`);
-  const result = { env, out: values.out, bytes: bytes.length, backend, ...training, ...(fit.stopped ? { stopped: true, stoppedAfter: fit.epochs.length } : {}), history: fit.epochs };
+  const result = { env, out: values.out, bytes: bytes.length, backend, ...training, ...(fitted.init ? { init: fitted.init } : {}), ...(fit.stopped ? { stopped: true, stoppedAfter: fit.epochs.length } : {}), history: fit.epochs };
   if (values.json) io.result(result);
   else io.out(`${env}: fitted on ${fit.transitions} real transitions in ${fit.seconds.toFixed(1)} s on ${backend}; wrote ${values.out}${done}` + (last?.validation ? `; held-out next-state F1 ${last.validation.nextStateF1.toFixed(3)}` : ''));
 }

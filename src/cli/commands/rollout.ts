@@ -16,10 +16,11 @@ import { readInputBytes } from '../../jobs/node-args.ts';
 import type { CommandIO } from '../io.ts';
 import { envErrorText, warnEnvErrors } from '../env-failures.ts';
 import { PolicyFileError } from '../../policy/dgp.ts';
+import { PRETRAINED, pretrainedOr } from '../../jobs/pretrained.ts';
 
 export const ROLLOUT_USAGE =
-  'rollout --env <shop|home|web> --policy <oracle|random|noisy|shopper|FILE.dgp> [--split NAME] [--episodes N] [--seed S] [--max-steps N]\n' +
-  '        [--backend wasm|cpu (FILE.dgp only)] [--transfer (FILE.dgp of another env: play it here zero-shot)]\n' +
+  'rollout --env <shop|home|web> --policy <oracle|random|noisy|shopper|FILE.dgp|pretrained (the shipped pretrained web policy)> [--split NAME] [--episodes N]\n' +
+  '        [--seed S] [--max-steps N] [--backend wasm|cpu (FILE.dgp only)] [--transfer (FILE.dgp of another env: play it here zero-shot)]\n' +
   `        [--trace DIR (an HTML report of the first ${TRACE_LIMITS.episodes} episodes, step by step, in DIR/index.html)] [--json]`;
 
 /** The tfjs backend a saved policy runs on where --backend names none. */
@@ -157,7 +158,9 @@ export async function rolloutCommand(io: CommandIO, argv: string[]): Promise<voi
     strict: true,
   });
   const spec = envSpec(requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name)));
-  const fromFile = values.policy?.endsWith('.dgp') === true;
+  // `--policy pretrained`: the shipped pretrained policy, played as any saved one.
+  const policyFile = values.policy === PRETRAINED ? pretrainedOr(values.policy, 'policy') : values.policy;
+  const fromFile = policyFile?.endsWith('.dgp') === true;
   if (!fromFile && values.backend !== undefined) throw new UsageError('--backend goes with --policy FILE.dgp (a scripted policy runs no model); drop it');
   if (!fromFile && values.transfer) throw new UsageError('--transfer plays a saved policy of another environment (--policy FILE.dgp); a scripted policy is this environment\'s own');
   const input = { ...stringFlags(values, { split: 'split' }), ...numberFlags(values, { episodes: 'episodes', seed: 'seed', maxSteps: 'max-steps' }) };
@@ -166,6 +169,6 @@ export async function rolloutCommand(io: CommandIO, argv: string[]): Promise<voi
     : parseFlags(scriptedRolloutSpec(spec), input, flagNamer(), 'to a scripted policy');
   const trace = values.trace === undefined ? null : { file: await traceFile(values.trace), recorder: new TraceRecorder() };
   const args: RolloutArgs = { spec, settings, backend: values.backend ?? DEFAULT_BACKEND, json: values.json, transfer: values.transfer, trace };
-  if (fromFile) return policyFileRollout(io, values.policy as string, args);
+  if (fromFile) return policyFileRollout(io, policyFile as string, args);
   return scriptedRollout(io, requireOption(values.policy, 'policy', SCRIPTED_POLICIES), args);
 }

@@ -27,6 +27,7 @@ import { DEFAULT_CURRICULUM } from '../../curriculum/curriculum.ts';
 import { MAX_LEARNING_RATE, MAX_SETTING_COUNT, MIN_LEARNING_RATE, TRAIN_SPECS } from '../../jobs/train-spec.ts';
 import { checkOutputPath, type CommandFile, flagNamer, numberFlags, parseCommandArgs, parseFlags, refuseOverlaps, requireOption, stringFlags } from '../args.ts';
 import { readInputBytes } from '../../jobs/node-args.ts';
+import { PRETRAINED, pretrainedOr, pretrainedPaths } from '../../jobs/pretrained.ts';
 import type { CommandIO } from '../io.ts';
 import { keepResult, throwUnwritten } from '../outputs.ts';
 import { envErrorText, warnEnvErrors } from '../env-failures.ts';
@@ -39,7 +40,8 @@ import { suspectSettings, type Divergence } from '../../rl/divergence.ts';
 const OFFLINE_SEED_MIX = 'oracle=0.4,noisy=0.3,random=0.3';
 
 export const trainUsage = (): string =>
-  'train --env <shop|home|web> --mode real --algo <ppo|grpo> --real-budget N [--seed S] [--out FILE.dgp] [--init FILE.dgp (start from a saved policy, of any env)]\n' +
+  'train --env <shop|home|web> --mode real --algo <ppo|grpo> --real-budget N [--seed S] [--out FILE.dgp] [--init FILE.dgp|pretrained (start from a saved policy, of any env,\n' +
+  '        or the shipped pretrained web policy)]\n' +
   '        | --mode dream --algo <ppo|grpo> --synthetic-budget N --buffer SEEDED.jsonl ' + experienceUsage() + '\n' +
   '        | --mode s2r (as dream, then real training) [--real-budget N (default ' + DEFAULT_S2R_REAL_BUDGET + ')]\n' +
   '        | --mode bc|dpo --buffer SEEDED.jsonl (offline, no --algo: behaviour cloning of its successful episodes,\n' +
@@ -336,6 +338,11 @@ async function checkpointFlags(values: Values, mode: TrainMode): Promise<{ hooks
 
 const HISTORY_FORMATS = ['.json', '.csv', '.jsonl'];
 
+/** The file `pretrained` stands for where it is there; the word itself where it is not (its reader then says how to make it). */
+function pretrainedInput(value: string, kind: 'policy' | 'model'): string {
+  return value === PRETRAINED ? pretrainedPaths()[kind] : value;
+}
+
 /** `--out` and `--history`, refused before any work when they cannot be written (their endings keep them apart, and apart from `--checkpoint`'s). */
 async function checkOutputs(values: Values): Promise<void> {
   if (values.out !== undefined && !values.out.endsWith('.dgp')) throw new UsageError(`--out must name a .dgp file, got "${values.out}"`);
@@ -347,7 +354,7 @@ async function checkOutputs(values: Values): Promise<void> {
   const named = (pairs: [flag: string, path: string | undefined][]): CommandFile[] => pairs.filter((p): p is [string, string] => p[1] !== undefined).map(([flag, path]) => ({ flag, path }));
   // A checkpoint is read (with --resume) and written by the run itself; it may be neither another input nor another output.
   await refuseOverlaps(
-    named([['--buffer', values.buffer], ['--model', typeof values.model === 'string' ? values.model : undefined], ['--init', values.init]]),
+    named([['--buffer', values.buffer], ['--model', typeof values.model === 'string' ? pretrainedInput(values.model, 'model') : undefined], ['--init', values.init === undefined ? undefined : pretrainedInput(values.init, 'policy')]]),
     named([['--out', values.out], ['--history', values.history], ['--checkpoint', values.checkpoint]]),
   );
 }
@@ -415,8 +422,9 @@ async function rlLaunch(io: CommandIO, env: string, mode: RlMode, values: Values
     ...(schedule !== undefined ? { learningRateSchedule: schedule } : {}),
     ...(lossAverage !== undefined ? { lossAverage } : {}),
   };
-  if (values.init !== undefined && !values.init.endsWith('.dgp')) throw new UsageError(`--init must name a .dgp policy file, got "${values.init}"`);
-  const initialPolicy = values.init === undefined ? undefined : { name: values.init, bytes: await readInputBytes(values.init, '--init') };
+  const initPath = values.init === undefined ? undefined : pretrainedOr(values.init, 'policy');
+  if (initPath !== undefined && !initPath.endsWith('.dgp')) throw new UsageError(`--init must name a .dgp policy file (or the word pretrained), got "${values.init}"`);
+  const initialPolicy = initPath === undefined ? undefined : { name: values.init === PRETRAINED ? `pretrained (${initPath})` : initPath, bytes: await readInputBytes(initPath, '--init') };
   const backend = await useBackend([parseBackend(values.backend)]);
   const dream = settings.syntheticBudget !== undefined && experience ? await dreamOptions(experience, settings, { env, buffer: values.buffer }, io) : undefined;
   const curriculum = settings.curriculum === 'on';

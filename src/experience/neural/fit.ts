@@ -57,6 +57,12 @@ export interface FitOptions {
    * have said (the ablation `experience eval` compares with).
    */
   reasoning?: boolean;
+  /**
+   * Start from this model's weights instead of fresh ones (`experience fit --init`): fine-tuning a
+   * pretrained model on a new buffer. Its architecture is the fit's (`config` must be left out or
+   * be the same); it is read, never changed.
+   */
+  init?: NeuralExperienceModel;
   /** Ends the fit at once, throwing; what was fitted is freed (the app's Stop). */
   signal?: AbortSignal;
   /**
@@ -112,6 +118,18 @@ function thingsOf(transitions: readonly Transition[]): string[] {
   const names = new Set<string>();
   for (const t of transitions) for (const o of [t.state, t.next]) for (const name of thingNames(stateLines(o))) names.add(name);
   return [...names].sort();
+}
+
+/**
+ * The thing names a fit aligns tasks by. Every other input of the network is hashed into fixed
+ * buckets (HASH_SLOTS), so its weights mean the same on any buffer and need no vocabulary of their
+ * own; the thing names are the one part that comes from the data. A fine-tuned model keeps its
+ * initial model's names, which its weights learned their analogies with (a pretrained model's,
+ * from thousands of sites), and adds the new buffer's, as a fit from scratch on it would.
+ */
+function thingsFrom(init: NeuralExperienceModel | undefined, train: readonly Transition[]): string[] {
+  const known = init?.knowledge().things;
+  return [...new Set([...(Array.isArray(known) ? (known as string[]) : []), ...thingsOf(train)])].sort();
 }
 
 function taskOf(t: Transition): Task {
@@ -249,7 +267,10 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
   const k = options.k ?? DEFAULT_FIT.k;
   const epochs = options.epochs ?? DEFAULT_FIT.epochs;
   const batchSize = options.batchSize ?? DEFAULT_FIT.batchSize;
-  const config = options.config ?? DEFAULT_NEURAL_CONFIG;
+  const init = options.init;
+  if (init && init.meta.env !== options.env) throw new RangeError(`the initial model simulates ${init.meta.env}, not ${options.env}`);
+  if (init && options.config && JSON.stringify(options.config) !== JSON.stringify(init.meta.config)) throw new RangeError('a fit from an initial model keeps its architecture: leave the config out');
+  const config = init?.meta.config ?? options.config ?? DEFAULT_NEURAL_CONFIG;
   const seed = options.seed ?? DEFAULT_FIT.seed;
   const rng = new Rng(`neural-fit-${seed}`);
   // The reasoning head shuffles with a stream of its own, so that fitting with or without reasoning
@@ -288,7 +309,7 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
     transition: new Rows(arch.heads.transition, HASH_SLOTS.transition),
     reasoning: new Rows(arch.heads.reasoning, HASH_SLOTS.reasoning),
   };
-  const things = thingsOf(train.map((i) => transitions[i] as Transition));
+  const things = thingsFrom(init, train.map((i) => transitions[i] as Transition));
   const thingSet = new Set(things);
   const reasoningOf: ReasoningOfRow[] = [];
   for (const i of train) {
@@ -298,8 +319,10 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
   const eventWeight = options.eventWeight ?? DEFAULT_FIT.eventWeight;
   const transitionEvery = Math.max(1, Math.round(options.transitionEvery ?? DEFAULT_FIT.transitionEvery));
 
-  const network = new NeuralNetwork(arch, { seed });
-  const model = new NeuralExperienceModel(network, { env: options.env, config, training: { ...(options.reasoning === false ? { reasoning: false } : {}), things } });
+  const network = init ? new NeuralNetwork(arch, { weights: await init.network.getWeights() }) : new NeuralNetwork(arch, { seed });
+  // Without held-out episodes the fit calibrates nothing, and the initial model's success reward stands.
+  const inherited = init?.knowledge().successReward;
+  const model = new NeuralExperienceModel(network, { env: options.env, config, training: { ...(options.reasoning === false ? { reasoning: false } : {}), things, ...(inherited !== undefined ? { successReward: inherited } : {}) } });
   const learningRate = options.learningRate ?? DEFAULT_FIT.learningRate;
   const optimizers = Object.fromEntries(await Promise.all(HEADS.map(async (h) => [h, await HostAdam.create(network.headVariables(h), learningRate)]))) as Record<HeadName, HostAdam>;
   // The held-out inputs are posed every epoch; their candidates are worked out once.

@@ -22,7 +22,8 @@ export const neuralExperience: ExperienceModelEntry = {
       input: 'file',
       // Required on the command line (requiredHint); a worker reads the model it keeps instead.
       schema: v.optional(v.string()),
-      requiredHint: '(fit one with: experience fit --env E --buffer FILE.jsonl --out FILE.dgx)',
+      // `pretrained` is read by the Node caller's file reader (jobs/model-file.ts → jobs/pretrained.ts).
+      requiredHint: '(fit one with: experience fit --env E --buffer FILE.jsonl --out FILE.dgx; or pretrained: the shipped pretrained web model)',
     },
   },
   async build(settings, context) {
