@@ -5,6 +5,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { canWriteBeside, notAFile } from '../platform/files.ts';
 import { UsageError } from '../core/errors.ts';
+import { excerpt } from '../core/text.ts';
 import type * as v from 'valibot';
 import { flagName, parseSpec, type FieldNamer } from '../jobs/spec.ts';
 
@@ -20,16 +21,21 @@ export function parseCommandArgs<T extends ParseArgsConfig>(config: T): ReturnTy
     if (token.kind !== 'option' || token.value === undefined) continue;
     const before = given.get(token.name);
     if (before !== undefined) {
-      throw new UsageError(`--${token.name} is given twice (${quoted(before)}, then ${quoted(token.value)}); give it once`);
+      // A key's flag never shows its values: the message would print the secret the person meant to hide.
+      const values = SECRET_FLAG.test(token.name) ? '' : ` (${quoted(before)}, then ${quoted(token.value)})`;
+      throw new UsageError(`--${token.name} is given twice${values}; give it once`);
     }
     given.set(token.name, token.value);
   }
   return parsed as ReturnType<typeof parseArgs<T>>;
 }
 
-/** A flag's value for a message: quoted, and cut where it is long (a value can be a whole file's worth). */
-function quoted(value: string): string {
-  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+/** Flags whose values are secrets (`--api-key`, `--api-key-file` names where one is kept). */
+const SECRET_FLAG = /(?:^|-)(?:key|token|secret|password)(?:-|$)/;
+
+/** A flag's value for a message: quoted, cut where it is long (a value can be a whole file's worth), control characters escaped. */
+export function quoted(value: string): string {
+  return excerpt(value, 60);
 }
 
 /** The option's value, refused when missing or (given `choices`) not one of them; typed as the choice. */
@@ -39,7 +45,7 @@ export function requireOption(value: string | undefined, name: string, choices?:
   if (value === undefined || value === '') {
     throw new UsageError(`--${name} is required${choices ? ` (one of: ${choices.join(', ')})` : ''}`);
   }
-  if (choices && !choices.includes(value)) throw new UsageError(`--${name} must be one of: ${choices.join(', ')}; got "${value}"`);
+  if (choices && !choices.includes(value)) throw new UsageError(`--${name} must be one of: ${choices.join(', ')}; got ${quoted(value)}`);
   return value;
 }
 
@@ -51,13 +57,17 @@ export function requireOption(value: string | undefined, name: string, choices?:
 /** A decimal number as people type one: 12, -0.5, .25, 1e-4. */
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
 
+/** A decimal number as typed, else NaN: Number() would also read 0x10, 0b11, 1_000 or "" (as 0). */
+export function decimalNumber(text: string): number {
+  return DECIMAL.test(text.trim()) ? Number(text) : Number.NaN;
+}
+
 export function numberFlags(values: Record<string, unknown>, fields: Record<string, string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [field, flag] of Object.entries(fields)) {
     const raw = values[flag];
     if (raw === undefined) continue;
-    // Decimal numbers only: Number() would also read 0x10, 0b11 or 1_000 and pass them on as something else than typed.
-    const n = typeof raw === 'string' && DECIMAL.test(raw.trim()) ? Number(raw) : Number.NaN;
+    const n = typeof raw === 'string' ? decimalNumber(raw) : Number.NaN;
     // An integer past 2^53 reads as a neighbour (9007199254740993 as …992): keep the text, so a refusal quotes what was typed.
     const inexact = Number.isInteger(n) && !Number.isSafeInteger(n);
     out[field] = Number.isNaN(n) || inexact ? raw : n;

@@ -13,6 +13,7 @@ import { RECORD_USAGE, recordCommand } from './commands/record.ts';
 import { ROLLOUT_USAGE, rolloutCommand } from './commands/rollout.ts';
 import { serveUsage, serveCommand } from './commands/serve.ts';
 import { trainUsage, trainCommand } from './commands/train.ts';
+import { quoted } from './args.ts';
 import { processIO, type CommandIO } from './io.ts';
 import { SiteError } from '../envs/web/env.ts';
 import { closePageHosts } from '../envs/web/hosts.ts';
@@ -115,7 +116,7 @@ export async function main(argv: string[], io: CommandIO = processIO): Promise<n
         io.out(usage());
         return command === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown command "${command}"`);
+        throw new UsageError(`unknown command ${quoted(command)}`);
     }
   } catch (error) {
     if (error instanceof UsageError || isArgumentError(error)) {

@@ -13,6 +13,7 @@
  * names (`click[b07x9k2m]`), the rest is what a reader needs to decide.
  */
 import { StateFormatError } from './errors.ts';
+import { excerpt } from './text.ts';
 
 export interface StateElement {
   kind: string;
@@ -38,12 +39,12 @@ export function toSingleLine(value: string): string {
 export function renderState(state: AbstractState): string {
   const lines: string[] = [];
   for (const [key, value] of state.header) {
-    if (!KEY_PATTERN.test(key)) throw new StateFormatError(`header key "${key}" is not a lowercase word`, lines.length + 1);
+    if (!KEY_PATTERN.test(key)) throw new StateFormatError(`header key ${excerpt(key)} is not a lowercase word`, lines.length + 1);
     lines.push(`${key}: ${toSingleLine(value)}`);
   }
   state.elements.forEach((element, i) => {
     if (!KEY_PATTERN.test(element.kind)) {
-      throw new StateFormatError(`element kind "${element.kind}" is not a lowercase word`, lines.length + 1);
+      throw new StateFormatError(`element kind ${excerpt(element.kind)} is not a lowercase word`, lines.length + 1);
     }
     lines.push(`[${i + 1}] ${element.kind}: ${toSingleLine(element.text)}`);
   });
@@ -75,7 +76,7 @@ export function parseState(text: string): AbstractState {
       state.header.push([header[1] as string, (header[2] as string).trim()]);
       continue;
     }
-    throw new StateFormatError(`"${line.slice(0, 60)}" is neither "key: value" nor "[n] kind: text"`, i + 1);
+    throw new StateFormatError(`${excerpt(line, 60)} is neither "key: value" nor "[n] kind: text"`, i + 1);
   }
   return state;
 }

@@ -22,6 +22,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import * as v from 'valibot';
 import { errorMessage } from './errors.ts';
+import { boundedText, excerpt } from './text.ts';
 
 /** Default cap on the size of a file a codec accepts. */
 export const DGP_MAX_BYTES = 64 * 1024 * 1024;
@@ -157,7 +158,7 @@ export type ContainerErrorFactory = (problem: ContainerProblem, message: string,
  */
 export function headerInteger(value: unknown, field: string, max: number, headerError: (message: string) => Error): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
-    throw headerError(`header field ${field} must be an integer between 1 and ${max}, got ${JSON.stringify(value)}`);
+    throw headerError(`header field ${field} must be an integer between 1 and ${max}, got ${showValue(value)}`);
   }
   return value;
 }
@@ -173,20 +174,29 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A short, safe rendering of an untrusted value for error messages. */
-function show(value: unknown): string {
+/**
+ * A short, safe rendering of an untrusted value for error messages: a string as its excerpt (a
+ * header field may hold megabytes, NUL bytes or terminal escapes), anything else as bounded JSON.
+ */
+export function showValue(value: unknown): string {
+  if (typeof value === 'string') return excerpt(value, 60);
   let text: string;
   try {
     text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
   } catch {
     text = String(value);
   }
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return boundedText(text, 60);
 }
 
+/** A shape as a message shows it; a file's shape may list a million dimensions of 1, so the first few. */
 function showShape(shape: readonly number[]): string {
-  return `[${shape.join(', ')}]`;
+  return shape.length <= SHAPE_DIMENSIONS_SHOWN
+    ? `[${shape.join(', ')}]`
+    : `[${shape.slice(0, SHAPE_DIMENSIONS_SHOWN).join(', ')}, …] (${shape.length.toLocaleString('en-US')} dimensions)`;
 }
+
+const SHAPE_DIMENSIONS_SHOWN = 8;
 
 function sizeText(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
@@ -299,11 +309,11 @@ function headerFieldMessage(issue: v.BaseIssue<unknown>, raw: unknown): string {
   const value = keys.reduce<unknown>((node, key) => (isObject(node) || Array.isArray(node) ? (node as Record<string | number, unknown>)[key] : undefined), raw);
   if (pattern === 'weights.*.dtype') {
     const entry = keys.slice(0, -1).reduce<unknown>((node, key) => (node as Record<string | number, unknown>)[key], raw) as JsonObject;
-    return `header field ${at} is ${show(value)} (weight "${String(entry.name)}"); only "float32" is supported`;
+    return `header field ${at} is ${showValue(value)} (weight ${showValue(entry.name)}); only "float32" is supported`;
   }
-  if (pattern === 'createdAt' && typeof value === 'string' && value !== '') return `header field createdAt must be an ISO date, got ${show(value)}`;
-  if (pattern === 'createdAt') return `header field createdAt must be a non-empty string, got ${show(value)}`;
-  return `header field ${at} must be ${FIELD_EXPECTS[pattern] ?? 'well formed'}, got ${show(value)}`;
+  if (pattern === 'createdAt' && typeof value === 'string' && value !== '') return `header field createdAt must be an ISO date, got ${showValue(value)}`;
+  if (pattern === 'createdAt') return `header field createdAt must be a non-empty string, got ${showValue(value)}`;
+  return `header field ${at} must be ${FIELD_EXPECTS[pattern] ?? 'well formed'}, got ${showValue(value)}`;
 }
 
 export class ContainerCodec<F extends string> {
@@ -324,14 +334,14 @@ export class ContainerCodec<F extends string> {
     let weightsByteLength = 0;
     for (const [i, w] of weights.entries()) {
       if (typeof w.name !== 'string' || w.name.length === 0) {
-        throw fail('header', `cannot encode: weights[${i}].name must be a non-empty string, got ${show(w.name)}`);
+        throw fail('header', `cannot encode: weights[${i}].name must be a non-empty string, got ${showValue(w.name)}`);
       }
       if (names.has(w.name)) throw fail('header', `cannot encode: two weights are named "${w.name}"`);
       names.add(w.name);
       if (!isShape(w.shape)) {
         throw fail(
           'shape',
-          `cannot encode: weight "${w.name}" has shape ${show(w.shape)}; a shape must be an array of positive integers`,
+          `cannot encode: weight "${w.name}" has shape ${showValue(w.shape)}; a shape must be an array of positive integers`,
         );
       }
       if (!(w.data instanceof Float32Array)) {
@@ -468,14 +478,14 @@ export class ContainerCodec<F extends string> {
         if (want.name !== have.name) {
           throw fail(
             'shape',
-            `weight #${i} in the file is "${have.name}" ${showShape(have.shape)}, but the network expects ` +
-              `"${want.name}" ${showShape(want.shape)} there; the ${noun} does not fit this network`,
+            `weight #${i} in the file is ${excerpt(have.name)} ${showShape(have.shape)}, but the network expects ` +
+              `${excerpt(want.name)} ${showShape(want.shape)} there; the ${noun} does not fit this network`,
           );
         }
         if (want.shape.length !== have.shape.length || want.shape.some((d, j) => d !== have.shape[j])) {
           throw fail(
             'shape',
-            `weight "${have.name}" has shape ${showShape(have.shape)} in the file, but the network expects ` +
+            `weight ${excerpt(have.name)} has shape ${showShape(have.shape)} in the file, but the network expects ` +
               `${showShape(want.shape)}; the ${noun} does not fit this network`,
           );
         }
@@ -483,8 +493,8 @@ export class ContainerCodec<F extends string> {
       if (expected.length !== found.length) {
         const detail =
           expected.length > found.length
-            ? `first missing: "${expected[common]!.name}"`
-            : `first extra: "${found[common]!.name}"`;
+            ? `first missing: ${excerpt(expected[common]!.name)}`
+            : `first extra: ${excerpt(found[common]!.name)}`;
         throw fail(
           'shape',
           `the file has ${found.length} weights, but the network expects ${expected.length} (${detail}); ` +
@@ -523,7 +533,7 @@ export class ContainerCodec<F extends string> {
       if (bad >= 0) {
         throw fail(
           'non-finite',
-          `weight "${entry.name}" has a non-finite value (${nonFiniteName(data[bad]!)}) at index ${bad}; ` +
+          `weight ${excerpt(entry.name)} has a non-finite value (${nonFiniteName(data[bad]!)}) at index ${bad}; ` +
             `the ${subject} in this ${noun} is broken and cannot be used`,
         );
       }
@@ -540,7 +550,7 @@ export class ContainerCodec<F extends string> {
     const { kind } = this;
     const headerError = (message: string) => fail('header', message);
     if (!isObject(raw)) {
-      throw headerError(`the header must be a JSON object, but it is ${show(raw)}; the ${kind.noun} is damaged`);
+      throw headerError(`the header must be a JSON object, but it is ${showValue(raw)}; the ${kind.noun} is damaged`);
     }
 
     // format first: a JSON object of some other kind is not this kind of file at all
@@ -552,7 +562,7 @@ export class ContainerCodec<F extends string> {
           ? `${otherKindText(other, kind)}: its header says format "${other.format}", expected "${kind.format}"`
           : raw.format === undefined
             ? `not a DreamGym ${kind.noun}: its header has no format field (expected "${kind.format}")`
-            : `not a DreamGym ${kind.noun}: its header says format ${show(raw.format)}, expected "${kind.format}"`,
+            : `not a DreamGym ${kind.noun}: its header says format ${showValue(raw.format)}, expected "${kind.format}"`,
       );
     }
 
@@ -560,7 +570,7 @@ export class ContainerCodec<F extends string> {
     const version = raw.version;
     if (typeof version !== 'number' || !Number.isSafeInteger(version)) {
       throw headerError(
-        `header field version must be an integer (this build reads version ${kind.version}), got ${show(version)}`,
+        `header field version must be an integer (this build reads version ${kind.version}), got ${showValue(version)}`,
       );
     }
     if (version > kind.version) {
@@ -589,7 +599,7 @@ export class ContainerCodec<F extends string> {
       const at = `weights[${i}]`;
       const previous = seen.get(name);
       if (previous !== undefined) {
-        throw headerError(`the header lists weight "${name}" twice (weights[${previous}] and ${at})`);
+        throw headerError(`the header lists weight ${excerpt(name)} twice (weights[${previous}] and ${at})`);
       }
       seen.set(name, i);
       const count = elementCount(shape);
@@ -707,7 +717,7 @@ export class ContainerCodec<F extends string> {
       raw = JSON.parse(text);
     } catch (cause) {
       const detail = errorMessage(cause);
-      throw fail('header', `the header is not valid JSON (${detail}); the ${noun} is damaged`, { cause });
+      throw fail('header', `the header is not valid JSON (${boundedText(detail)}); the ${noun} is damaged`, { cause });
     }
     return { header: this.validateHeader(raw, fail), headerEnd };
   }

@@ -3,6 +3,7 @@
  * and nowhere else (docs/architecture.md, "Adding an environment").
  */
 import { UsageError } from '../core/errors.ts';
+import { excerpt } from '../core/text.ts';
 import type { SplitInfo } from '../core/types.ts';
 import { homeEnvironment } from './home/index.ts';
 import { shopEnvironment } from './shop/index.ts';
@@ -52,7 +53,7 @@ export function replaceEnvironment(definition: EnvDefinition): () => void {
 
 export function envSpec(name: string): EnvSpec {
   const spec = ENVIRONMENTS.find((e) => e.name === name);
-  if (!spec) throw new UsageError(`unknown environment "${name}"; use one of: ${ENVIRONMENTS.map((e) => e.name).join(', ')}`);
+  if (!spec) throw new UsageError(`unknown environment ${excerpt(name, 60)}; use one of: ${ENVIRONMENTS.map((e) => e.name).join(', ')}`);
   return spec;
 }
 

@@ -3,14 +3,16 @@
  * experiments): an integer with its floor, and the bytes of a file a flag names.
  */
 import { UsageError } from '../core/errors.ts';
+import { excerpt } from '../core/text.ts';
 import { DGP_MAX_BYTES } from '../core/weight-file.ts';
 import { FileReadError, fileProblem, readFileBounded } from '../platform/files.ts';
 
 /** The integer `--name` holds (`fallback` when absent), refused below `min`. */
 export function intOption(value: string | undefined, name: string, fallback: number, min = 0): number {
   if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got "${value}"`);
+  // Decimal digits only: Number() also reads "", 0x10 and 1e3, which is not what a person typed.
+  const n = /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got ${excerpt(value, 60)}`);
   return n;
 }
 

@@ -63,7 +63,7 @@ export async function rolloutPolicyFile(
   spec: EnvSpec,
   bytes: Uint8Array,
   settings: RolloutSettings,
-  hooks: { onEpisode?: (trajectory: Trajectory, index: number) => void; name?: string; transfer?: boolean; trace?: TraceRecorder } = {},
+  hooks: { onEpisode?: (trajectory: Trajectory, index: number) => void; onNotice?: (text: string) => void; name?: string; transfer?: boolean; trace?: TraceRecorder } = {},
 ): Promise<PolicyFileRollout> {
   const { policy, header } = importPolicy(bytes);
   try {
@@ -78,6 +78,7 @@ export async function rolloutPolicyFile(
       ...(settings.episodes !== undefined ? { episodes: settings.episodes } : {}),
       envOptions: envOptionsOf(settings),
       ...(hooks.onEpisode ? { onEpisode: hooks.onEpisode } : {}),
+      ...(hooks.onNotice ? { onNotice: hooks.onNotice } : {}),
     });
     const seconds = (performance.now() - started) / 1000;
     return { ...result, header, stepsPerSec: (result.meanSteps * result.episodes) / Math.max(seconds, 1e-9) };

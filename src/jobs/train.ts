@@ -45,6 +45,8 @@ export interface TrainJob {
   curriculum: boolean;
   /** The algorithm's settings the caller changes (the environment's own are applied by the trainer). */
   algoConfig?: Partial<AlgoConfig> | undefined;
+  /** Told when memory lowers the web pages played at once (TrainOptions.onNotice): the CLI's stderr. */
+  onNotice?: ((text: string) => void) | undefined;
   /** Modes dream and s2r: the experience model and the offline data it retrieves from (see offline-data.ts). */
   dream?: DreamOptions | undefined;
   /** Where per-task outcomes and generated tasks are recorded, if anywhere. */
@@ -109,6 +111,7 @@ export function createTrainer(job: TrainJob): Trainer {
     backend: job.backend,
     evalEvery: run.evalEvery,
     ...(job.algoConfig ? { algoConfig: job.algoConfig } : {}),
+    ...(job.onNotice ? { onNotice: job.onNotice } : {}),
     ...(job.curriculum
       ? {
           curriculum: {

@@ -8,6 +8,7 @@ import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-backend-wasm';
 import { PLATFORM_BACKENDS, preparePlatform } from '#tf-platform';
 import { DreamGymError, errorMessage, UsageError } from '../core/errors.ts';
+import { excerpt } from '../core/text.ts';
 
 export type BackendName = 'webgpu' | 'wasm' | 'cpu';
 export const BACKENDS: readonly BackendName[] = ['webgpu', 'wasm', 'cpu'];
@@ -60,7 +61,7 @@ export async function useBackend(preference: readonly BackendName[] = PLATFORM_B
 
 export function parseBackend(name: string): BackendName {
   if ((BACKENDS as readonly string[]).includes(name)) return name as BackendName;
-  throw new UsageError(`unknown backend "${name}"; choose one of ${BACKENDS.join(', ')}`);
+  throw new UsageError(`unknown backend ${excerpt(name, 60)}; choose one of ${BACKENDS.join(', ')}`);
 }
 
 export { tf };

@@ -3,7 +3,7 @@
  * loader rebuilds exactly the network the weights belong to; decoding checks the weight shapes
  * against that architecture before any weight is used.
  */
-import { headerInteger } from '../core/weight-file.ts';
+import { headerInteger, showValue } from '../core/weight-file.ts';
 import { decodePolicyFile, encodePolicyFile, PolicyFileError, readPolicyHeader, type PolicyFileHeader, type PolicyFileMeta } from './dgp.ts';
 import { ACTION_RELATIONS, STATE_FACTS, type FeaturizerConfig } from './featurizer.ts';
 import { weightPlan } from './network.ts';
@@ -20,7 +20,7 @@ const positiveInt = (value: unknown, field: string, max: number): number => head
 export function policyConfigFromHeader(header: Pick<PolicyFileHeader, 'env' | 'architecture' | 'featurizer'>): PolicyConfig {
   const arch = header.architecture;
   if (arch.kind !== ARCHITECTURE_KIND) {
-    throw new PolicyFileError('header', `architecture.kind is ${JSON.stringify(arch.kind)}; this build runs "${ARCHITECTURE_KIND}" policies`);
+    throw new PolicyFileError('header', `architecture.kind is ${showValue(arch.kind)}; this build runs "${ARCHITECTURE_KIND}" policies`);
   }
   const f = header.featurizer;
   const featurizer: FeaturizerConfig = {
@@ -40,7 +40,7 @@ export function policyConfigFromHeader(header: Pick<PolicyFileHeader, 'env' | 'a
     throw new PolicyFileError('header', 'this web policy was trained when page actions were read as household commands (before DreamGym read them as an element and a value); retrain it with this build');
   }
   const finite = (value: unknown, field: string): number => {
-    if (typeof value !== 'number' || !Number.isFinite(value)) throw new PolicyFileError('header', `header field ${field} must be a finite number, got ${JSON.stringify(value)}`);
+    if (typeof value !== 'number' || !Number.isFinite(value)) throw new PolicyFileError('header', `header field ${field} must be a finite number, got ${showValue(value)}`);
     return value;
   };
   // Only initialisation depends on these two; the weights in the file replace what they made.

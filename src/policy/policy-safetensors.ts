@@ -4,6 +4,8 @@
  * success, the architecture and featurizer that give the weights their meaning). Importing the two
  * files back gives the same `.dgp`, checked as any policy file is.
  */
+import { boundedText } from '../core/text.ts';
+import { showValue } from '../core/weight-file.ts';
 import { PolicyFileError, encodePolicyFile, type PolicyFileHeader, type PolicyFileMeta } from './dgp.ts';
 import { checkPolicyWeights } from './policy-file.ts';
 import { SafetensorsError, decodeSafetensors, encodeSafetensors } from './safetensors.ts';
@@ -34,19 +36,21 @@ export function policyFromSafetensors(weightsFile: Uint8Array, configText: strin
   try {
     config = JSON.parse(configText) as Partial<PolicySafetensorsConfig>;
   } catch (error) {
-    throw new PolicyFileError('header', `${SAFETENSORS_CONFIG_FILE} is not JSON: ${(error as Error).message}`);
+    throw new PolicyFileError('header', `${SAFETENSORS_CONFIG_FILE} is not JSON: ${boundedText((error as Error).message)}`);
   }
   if (typeof config !== 'object' || config === null || Array.isArray(config)) {
     throw new PolicyFileError('not-a-policy', `${SAFETENSORS_CONFIG_FILE} holds ${config === null ? 'null' : Array.isArray(config) ? 'a JSON array' : `a ${typeof config}`}, not a DreamGym policy's config (a JSON object with "format": "${SAFETENSORS_CONFIG_FORMAT}")`);
   }
   if (config.format === undefined) throw new PolicyFileError('not-a-policy', `${SAFETENSORS_CONFIG_FILE} has no "format" field, so it is not a DreamGym policy's config (expected "format": "${SAFETENSORS_CONFIG_FORMAT}")`);
-  if (config.format !== SAFETENSORS_CONFIG_FORMAT) throw new PolicyFileError('not-a-policy', `${SAFETENSORS_CONFIG_FILE} is not a DreamGym policy's (format ${JSON.stringify(config.format)}, expected "${SAFETENSORS_CONFIG_FORMAT}")`);
+  if (config.format !== SAFETENSORS_CONFIG_FORMAT) throw new PolicyFileError('not-a-policy', `${SAFETENSORS_CONFIG_FILE} is not a DreamGym policy's (format ${showValue(config.format)}, expected "${SAFETENSORS_CONFIG_FORMAT}")`);
   if (!Array.isArray(config.weights)) throw new PolicyFileError('header', `${SAFETENSORS_CONFIG_FILE} lists no weights`);
   const { tensors } = decodeSafetensors(weightsFile);
   const byName = new Map(tensors.map((t) => [t.name, t]));
   const ordered = config.weights.map((w) => {
-    const tensor = byName.get(w.name);
-    if (!tensor) throw new SafetensorsError(`${SAFETENSORS_WEIGHTS_FILE} has no tensor ${w.name}, which ${SAFETENSORS_CONFIG_FILE} lists`);
+    // The config is a file: an entry may be null or name no string.
+    const name: unknown = typeof w === 'object' && w !== null ? w.name : undefined;
+    const tensor = typeof name === 'string' ? byName.get(name) : undefined;
+    if (!tensor) throw new SafetensorsError(`${SAFETENSORS_WEIGHTS_FILE} has no tensor ${showValue(name)}, which ${SAFETENSORS_CONFIG_FILE} lists`);
     return tensor;
   });
   if (ordered.length !== tensors.length) throw new SafetensorsError(`${SAFETENSORS_WEIGHTS_FILE} holds ${tensors.length} tensors; ${SAFETENSORS_CONFIG_FILE} lists ${ordered.length}`);

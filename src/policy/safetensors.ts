@@ -6,7 +6,8 @@
  * are written and read: the policy has no other kind.
  */
 import { DreamGymError } from '../core/errors.ts';
-import type { WeightEntry } from '../core/weight-file.ts';
+import { boundedText, excerpt } from '../core/text.ts';
+import { showValue, type WeightEntry } from '../core/weight-file.ts';
 
 /** A safetensors file that cannot be read, with what is wrong in it. */
 export class SafetensorsError extends DreamGymError {
@@ -73,7 +74,7 @@ export function decodeSafetensors(bytes: Uint8Array): { tensors: WeightEntry[]; 
   try {
     header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, start)));
   } catch (error) {
-    throw new SafetensorsError(`the header is not JSON: ${(error as Error).message}`);
+    throw new SafetensorsError(`the header is not JSON: ${boundedText((error as Error).message)}`);
   }
   if (typeof header !== 'object' || header === null || Array.isArray(header)) throw new SafetensorsError('the header is not a JSON object');
   const metadata: Record<string, string> = {};
@@ -82,25 +83,27 @@ export function decodeSafetensors(bytes: Uint8Array): { tensors: WeightEntry[]; 
     if (name === '__metadata__') {
       if (typeof value !== 'object' || value === null) throw new SafetensorsError('__metadata__ is not an object of strings');
       for (const [key, text] of Object.entries(value)) {
-        if (typeof text !== 'string') throw new SafetensorsError(`__metadata__.${key} is not a string`);
+        if (typeof text !== 'string') throw new SafetensorsError(`__metadata__ entry ${excerpt(key)} is not a string`);
         metadata[key] = text;
       }
       continue;
     }
     const t = value as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
-    if (t.dtype !== 'F32') throw new SafetensorsError(`tensor ${name} is ${JSON.stringify(t.dtype)}; only F32 tensors are read`);
-    if (!Array.isArray(t.shape) || !t.shape.every((d) => Number.isSafeInteger(d) && d >= 0)) throw new SafetensorsError(`tensor ${name} has no valid shape`);
+    // A tensor's name is the file's to choose: megabytes, NUL bytes, line breaks.
+    const tensor = `tensor ${boundedText(name, 100)}`;
+    if (t.dtype !== 'F32') throw new SafetensorsError(`${tensor} is ${showValue(t.dtype)}; only F32 tensors are read`);
+    if (!Array.isArray(t.shape) || !t.shape.every((d) => Number.isSafeInteger(d) && d >= 0)) throw new SafetensorsError(`${tensor} has no valid shape`);
     const offsets = t.data_offsets;
-    if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every((o) => Number.isSafeInteger(o) && o >= 0) || offsets[0] > offsets[1]) throw new SafetensorsError(`tensor ${name} has no valid data_offsets`);
+    if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every((o) => Number.isSafeInteger(o) && o >= 0) || offsets[0] > offsets[1]) throw new SafetensorsError(`${tensor} has no valid data_offsets`);
     const [begin, end] = offsets as [number, number];
-    if ((end - begin) !== size(t.shape as number[]) * 4) throw new SafetensorsError(`tensor ${name}: shape [${(t.shape as number[]).join(', ')}] needs ${size(t.shape as number[]) * 4} bytes, its offsets give ${end - begin}`);
+    if ((end - begin) !== size(t.shape as number[]) * 4) throw new SafetensorsError(`${tensor}: shape ${showValue(t.shape)} needs ${size(t.shape as number[]) * 4} bytes, its offsets give ${end - begin}`);
     entries.push({ name, shape: t.shape as number[], begin, end });
   }
   entries.sort((a, b) => a.begin - b.begin);
   // The format's rule: the tensors cover the data exactly, with no gap, overlap or trailing byte.
   let expected = 0;
   for (const e of entries) {
-    if (e.begin !== expected) throw new SafetensorsError(`tensor ${e.name} starts at byte ${e.begin} of the data, not ${expected}: a gap or an overlap`);
+    if (e.begin !== expected) throw new SafetensorsError(`tensor ${boundedText(e.name, 100)} starts at byte ${e.begin} of the data, not ${expected}: a gap or an overlap`);
     expected = e.end;
   }
   if (start + expected !== bytes.length) throw new SafetensorsError(`the tensors end at byte ${start + expected} but the file has ${bytes.length}`);

@@ -14,6 +14,7 @@ import { createReadStream } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { DreamGymError } from '../core/errors.ts';
+import { boundedText } from '../core/text.ts';
 import { partialPath, writeWhole } from '../platform/files.ts';
 import { lockStoreFile } from './file-lock.ts';
 import { parseLine, transitionLine } from './jsonl.ts';
@@ -27,7 +28,8 @@ export { FILE_STORE_VERSION };
 
 export class StoreFileError extends DreamGymError {
   constructor(path: string, line: number, problem: string) {
-    super('store-file', `${path}, line ${line}: ${problem}; the file was not loaded (it is left as it is)`);
+    // A problem may quote the line's own keys and values, which are the file's: bounded.
+    super('store-file', `${path}, line ${line}: ${boundedText(problem)}; the file was not loaded (it is left as it is)`);
   }
 }
 

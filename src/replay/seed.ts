@@ -6,6 +6,7 @@
  */
 import { realTransition } from '../core/transition.ts';
 import { UsageError } from '../core/errors.ts';
+import { excerpt } from '../core/text.ts';
 import { Rng } from '../core/rng.ts';
 import type { Task, Transition } from '../core/types.ts';
 import { closeEnvs, createAgent, episodeTasks, runEpisode, SCRIPTED_POLICIES, scriptedPoliciesOf, type EpisodeRecord, type ScriptedPolicy } from '../envs/episode.ts';
@@ -19,18 +20,18 @@ export function parseMix(text: string): SeedMix {
   const mix: SeedMix = {};
   for (const part of text.split(',')) {
     const [name, value, ...extra] = part.split('=').map((s) => s.trim());
-    if (!name || value === undefined || extra.length > 0) throw new UsageError(`--mix must look like oracle=0.6,random=0.4; got "${text}"`);
+    if (!name || value === undefined || extra.length > 0) throw new UsageError(`--mix must look like oracle=0.6,random=0.4; got ${excerpt(text, 60)}`);
     if (!(SCRIPTED_POLICIES as readonly string[]).includes(name)) {
-      throw new UsageError(`--mix names "${name}"; the seeding agents are: ${SCRIPTED_POLICIES.join(', ')}`);
+      throw new UsageError(`--mix names ${excerpt(name, 60)}; the seeding agents are: ${SCRIPTED_POLICIES.join(', ')}`);
     }
     const weight = Number(value);
-    if (!Number.isFinite(weight) || weight < 0) throw new UsageError(`--mix weight for ${name} must be a number ≥ 0, got "${value}"`);
+    if (!Number.isFinite(weight) || weight < 0) throw new UsageError(`--mix weight for ${name} must be a number ≥ 0, got ${excerpt(value, 60)}`);
     if (name in mix) throw new UsageError(`--mix names ${name} twice; give each agent one weight`);
     mix[name as ScriptedPolicy] = weight;
   }
   // Weights near the largest number (1e308) add up to Infinity: they are scaled by the largest first.
   const largest = Math.max(...Object.values(mix));
-  if (!(largest > 0)) throw new UsageError(`--mix needs a positive weight, got "${text}"`);
+  if (!(largest > 0)) throw new UsageError(`--mix needs a positive weight, got ${excerpt(text, 60)}`);
   const scale = Number.isFinite(Object.values(mix).reduce((a, b) => a + b, 0)) ? 1 : largest;
   const total = Object.values(mix).reduce((a, b) => a + b / scale, 0);
   for (const key of Object.keys(mix) as ScriptedPolicy[]) mix[key] = (mix[key] as number) / scale / total;

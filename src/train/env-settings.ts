@@ -4,6 +4,8 @@
  * caller's own settings, so the CLI and the app train with what the baseline runs measured.
  */
 import { UsageError } from '../core/errors.ts';
+import { boundedText } from '../core/text.ts';
+import { showValue } from '../core/weight-file.ts';
 import type { EnvSpec } from '../envs/spec.ts';
 import { defaultConfig, type AlgoConfig, type AlgoName } from '../rl/config.ts';
 import type { OfflineMode, TrainMode } from './modes.ts';
@@ -16,7 +18,7 @@ export function envSettings(spec: Pick<EnvSpec, 'name' | 'training'>, algo: Algo
   for (const [key, value] of Object.entries(settings)) {
     const expected = defaults[key];
     if (key === 'algo' || expected === undefined || (expected !== null && typeof value !== typeof expected)) {
-      throw new UsageError(`${spec.name}'s training settings give ${algo} "${key}: ${JSON.stringify(value)}", which is not one of its ${typeof expected === 'undefined' ? 'settings' : `${typeof expected} settings`}`);
+      throw new UsageError(`${spec.name}'s training settings give ${algo} ${setting(key, value)}, which is not one of its ${typeof expected === 'undefined' ? 'settings' : `${typeof expected} settings`}`);
     }
   }
   return settings as Partial<AlgoConfig>;
@@ -28,8 +30,13 @@ export function envOfflineSettings(spec: Pick<EnvSpec, 'name' | 'training'>, mod
   const defaults: Record<string, unknown> = { ...OFFLINE_DEFAULTS[mode] };
   for (const [key, value] of Object.entries(settings)) {
     if (typeof defaults[key] !== 'number' || typeof value !== 'number') {
-      throw new UsageError(`${spec.name}'s training settings give ${mode} "${key}: ${JSON.stringify(value)}", which is not one of its number settings`);
+      throw new UsageError(`${spec.name}'s training settings give ${mode} ${setting(key, value)}, which is not one of its number settings`);
     }
   }
   return settings as OfflineSettings;
+}
+
+/** One setting as a message quotes it: a site's own file names it, so bounded and escaped. */
+function setting(key: string, value: unknown): string {
+  return `"${boundedText(key, 60)}: ${showValue(value)}"`;
 }

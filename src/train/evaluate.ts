@@ -6,6 +6,7 @@ import type { Task } from '../core/types.ts';
 import { closeEnvs, episodeTasks } from '../envs/episode.ts';
 import type { EnvOptions, EnvSpec } from '../envs/spec.ts';
 import type { Actor, Policy } from '../policy/policy.ts';
+import { lanesFor } from '../envs/web/tab-budget.ts';
 import { collectTrajectories, type Trajectory } from '../rl/rollout.ts';
 
 export interface EvalResult {
@@ -38,6 +39,8 @@ export interface EvaluateOptions {
   envOptions?: EnvOptions;
   seed?: number;
   parallelEnvs?: number;
+  /** Told when memory lowers the web pages played at once below those asked (tab-budget.ts). */
+  onNotice?: (text: string) => void;
   shouldStop?: () => boolean;
   beforeRound?: () => Promise<void>;
   onEpisode?: (trajectory: Trajectory, index: number) => void;
@@ -77,7 +80,7 @@ export async function evaluatePolicy(options: EvaluateOptions): Promise<EvalResu
   const all = heldOutTasks(spec, split, options.exclude);
   if (all.length === 0) throw new UsageError(`no ${split} task is left to evaluate on: the ${options.exclude?.size ?? 0} left out are all of them`);
   const tasks: readonly Task[] = options.episodes === undefined ? all : episodeTasks(all, options.episodes, options.seed ?? 0);
-  const lanes = Math.min(options.parallelEnvs ?? 50, tasks.length);
+  const lanes = lanesFor(spec.name, Math.min(options.parallelEnvs ?? 50, tasks.length), options.onNotice);
   const envs = Array.from({ length: lanes }, () => spec.createEnv(options.envOptions));
   try {
     const { trajectories } = await collectTrajectories({
@@ -100,7 +103,7 @@ export async function evaluatePolicy(options: EvaluateOptions): Promise<EvalResu
  * drawn with the run's seed, honouring its pause and stop, counting episodes for its progress.
  */
 export async function evaluateHeldOut(
-  run: { spec: EnvSpec; policy: Policy; split: string; seed: number; exclude?: ReadonlySet<string> | undefined },
+  run: { spec: EnvSpec; policy: Policy; split: string; seed: number; exclude?: ReadonlySet<string> | undefined; onNotice?: ((text: string) => void) | undefined },
   episodes: number | undefined,
   hooks: { control?: { isStopped: boolean; checkpoint(): Promise<void> }; onEvalProgress?: (done: number, total: number) => void },
 ): Promise<EvalResult> {
@@ -114,6 +117,7 @@ export async function evaluateHeldOut(
     ...(run.exclude ? { exclude: run.exclude } : {}),
     ...(episodes !== undefined ? { episodes } : {}),
     seed: run.seed,
+    ...(run.onNotice ? { onNotice: run.onNotice } : {}),
     ...(control ? { shouldStop: () => control.isStopped, beforeRound: () => control.checkpoint() } : {}),
     onEpisode: () => hooks.onEvalProgress?.(++done, total),
   });

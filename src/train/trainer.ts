@@ -44,6 +44,7 @@ import { grpoSamples, ppoSamples } from '../rl/samples.ts';
 import { optimize } from '../rl/update.ts';
 import { guardedUpdate, type Divergence } from '../rl/divergence.ts';
 import { TrainControl } from './control.ts';
+import { lanesFor } from '../envs/web/tab-budget.ts';
 import { evaluateHeldOut, type EvalResult } from './evaluate.ts';
 import { checkSameRun, type TrainCheckpoint, type TrainProgress } from './checkpoint.ts';
 import type { IterationMetrics } from './metrics.ts';
@@ -82,6 +83,8 @@ export interface CurriculumOptions {
 
 export interface TrainOptions {
   env: string;
+  /** Told (once per sentence) when memory lowers the web pages played at once below those asked (tab-budget.ts). */
+  onNotice?: (text: string) => void;
   /** The offline modes (bc, dpo) have their own trainer (offline/trainer.ts). */
   mode: RlMode;
   algo: AlgoName;
@@ -270,6 +273,13 @@ export class Trainer {
   private updating = false;
   /** The update that went non-finite, if one did: the run ends there. */
   private diverged: Divergence | null = null;
+  private readonly noticed = new Set<string>();
+  /** options.onNotice, each sentence once: every phase and every evaluation opens its pages anew. */
+  private readonly notice = (text: string): void => {
+    if (this.noticed.has(text)) return;
+    this.noticed.add(text);
+    this.options.onNotice?.(text);
+  };
 
   constructor(readonly options: TrainOptions) {
     validateTrainOptions(options);
@@ -500,7 +510,8 @@ export class Trainer {
     const dream = this.options.dream;
     const maxSteps = this.options.trainMaxSteps;
     if (phase === 'real' || !dream) {
-      const envs = Array.from({ length: count }, () => this.spec.createEnv(maxSteps !== undefined ? { maxSteps } : {}));
+      const lanes = lanesFor(this.spec.name, count, this.notice);
+      const envs = Array.from({ length: lanes }, () => this.spec.createEnv(maxSteps !== undefined ? { maxSteps } : {}));
       this.realEnvs.push(...envs);
       return envs;
     }
@@ -552,7 +563,7 @@ export class Trainer {
 
   /** Greedy held-out evaluation; `episodes` undefined means every task of the split once. */
   async evaluate(hooks: TrainHooks, episodes: number | undefined): Promise<EvalResult> {
-    this.lastEval = await evaluateHeldOut({ spec: this.spec, policy: this.policy, split: this.evalSplit, seed: this.options.seed }, episodes, hooks);
+    this.lastEval = await evaluateHeldOut({ spec: this.spec, policy: this.policy, split: this.evalSplit, seed: this.options.seed, onNotice: this.notice }, episodes, hooks);
     return this.lastEval;
   }
 

@@ -60,6 +60,8 @@ const CASES: Case[] = [
   // The message quotes what was typed, not the neighbour a double rounds it to (…992).
   ['rollout --seed beyond 2^53', () => [...ROLLOUT, '--seed', '9007199254740993'], /--seed must be an integer ≥ 0 and ≤ 9,007,199,254,740,991, got "9007199254740993"/],
   ['rollout --seed given twice', () => [...ROLLOUT, '--seed', '1', '--episodes', '2', '--seed', '2'], /--seed is given twice \("1", then "2"\); give it once/],
+  ['train --set epochs=0x8 (hexadecimal)', () => [...REAL, '--set', 'epochs=0x8'], /--set epochs must be a positive integer .*got "0x8"/],
+  ['train --checkpoint-every 0x1e', () => [...REAL, '--checkpoint', '{dir}/run.dgc', '--checkpoint-every', '0x1e'], /--checkpoint-every must be a number of seconds .*got "0x1e"/],
   ['train --algo given twice', () => [...REAL, '--algo', 'ppo'], /--algo is given twice \("grpo", then "ppo"\)/],
   ['buffer seed --out given twice', () => [...SEED, '--episodes', '2', '--out', path.join(root, 'a.jsonl'), '--out', path.join(root, 'b.jsonl')], /--out is given twice/],
   ['rollout --seed=-1', () => [...ROLLOUT, '--seed=-1'], /--seed must be an integer ≥ 0 and ≤ 9,007,199,254,740,991/],

@@ -7,6 +7,7 @@ import { createReadStream } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { DreamGymError, UsageError } from '../../core/errors.ts';
+import { boundedText } from '../../core/text.ts';
 import { ENVIRONMENTS, envSpec } from '../../envs/registry.ts';
 import { FileReplayStore, loadStoreFile } from '../../replay/file-store.ts';
 import { MemoryReplayStore } from '../../replay/memory-store.ts';
@@ -16,7 +17,7 @@ import { InputFormatError } from '../../replay/lines.ts';
 import { parseMix } from '../../replay/seed.ts';
 import { seedBuffer } from '../../jobs/seed-buffer.ts';
 import { seedSpec } from '../../jobs/seed-spec.ts';
-import { checkInputFile, checkOutputPath, flagNamer, numberFlags, parseCommandArgs, parseFlags, requireOption, stringFlags } from '../args.ts';
+import { checkInputFile, checkOutputPath, flagNamer, numberFlags, parseCommandArgs, parseFlags, quoted, requireOption, stringFlags } from '../args.ts';
 import type { CommandIO } from '../io.ts';
 import { endsAsStopped, whenStopAsked } from '../stop-signals.ts';
 import { FileWriteError } from '../../platform/files.ts';
@@ -37,13 +38,13 @@ export async function bufferCommand(io: CommandIO, argv: string[]): Promise<void
     case 'stats':
       return statsCommand(io, rest);
     default:
-      throw new UsageError(sub === undefined ? 'buffer needs a subcommand: seed, import or stats' : `unknown buffer subcommand "${sub}"; use seed, import or stats`);
+      throw new UsageError(sub === undefined ? 'buffer needs a subcommand: seed, import or stats' : `unknown buffer subcommand ${quoted(sub)}; use seed, import or stats`);
   }
 }
 
 function requireJsonl(path: string | undefined, flag: string): string {
   if (path === undefined) throw new UsageError(`${flag} FILE.jsonl is required`);
-  if (!path.endsWith('.jsonl')) throw new UsageError(`${flag} must name a .jsonl file, got "${path}"`);
+  if (!path.endsWith('.jsonl')) throw new UsageError(`${flag} must name a .jsonl file, got ${quoted(path)}`);
   return path;
 }
 
@@ -182,7 +183,8 @@ async function importCommand(io: CommandIO, argv: string[]): Promise<void> {
       if (error instanceof InputFormatError) throw new InputFormatError(`${input}: ${error.message}; ${out} was left as it was`);
       throw error;
     });
-    for (const problem of report.rejected) io.progress(`${input}:${problem.line}: skipped: ${problem.problem}`);
+    // A problem quotes the line's own fields and values (a key or a string of megabytes): bounded.
+    for (const problem of report.rejected) io.progress(`${input}:${problem.line}: skipped: ${boundedText(problem.problem)}`);
     if (report.rejectedCount > report.rejected.length) io.progress(`… and ${report.rejectedCount - report.rejected.length} more bad lines`);
     if (report.accepted === 0 && report.duplicates > 0) {
       await store.save();
@@ -195,7 +197,7 @@ async function importCommand(io: CommandIO, argv: string[]): Promise<void> {
       const first = report.rejected[0];
       throw new DreamGymError(
         'no-transitions',
-        `${input} holds no transition to import (${report.lines} lines, ${report.rejectedCount} bad${first ? `; line ${first.line}: ${first.problem}` : ''}); ${out} was left as it was`,
+        `${input} holds no transition to import (${report.lines} lines, ${report.rejectedCount} bad${first ? `; line ${first.line}: ${boundedText(first.problem)}` : ''}); ${out} was left as it was`,
       );
     }
     await store.save();

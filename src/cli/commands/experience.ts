@@ -15,7 +15,7 @@ import { evalSpec } from '../../jobs/eval-spec.ts';
 import { createExperienceModel } from '../../jobs/experience-models/create.ts';
 import { nodeBuildContext } from '../../jobs/model-file.ts';
 import { bufferFileSource, openBufferFile } from '../../jobs/buffer-file.ts';
-import { checkOutputPath, flagNamer, numberFlags, parseCommandArgs, parseFlags, refuseOverlaps, requireOption, stringFlags } from '../args.ts';
+import { checkOutputPath, flagNamer, numberFlags, parseCommandArgs, parseFlags, quoted, refuseOverlaps, requireOption, stringFlags } from '../args.ts';
 import { readInputBytes } from '../../jobs/node-args.ts';
 import { PRETRAINED, pretrainedOr } from '../../jobs/pretrained.ts';
 import { DGX_MAX_BYTES } from '../../experience/neural/model-file.ts';
@@ -42,7 +42,7 @@ const DEFAULT_BACKEND = 'wasm';
 export async function experienceCommand(io: CommandIO, argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
   if (sub === 'fit') return fitCommand(io, rest);
-  if (sub !== 'eval') throw new UsageError(sub === undefined ? 'experience needs a subcommand: fit or eval' : `unknown experience subcommand "${sub}"; use fit or eval`);
+  if (sub !== 'eval') throw new UsageError(sub === undefined ? 'experience needs a subcommand: fit or eval' : `unknown experience subcommand ${quoted(sub)}; use fit or eval`);
   const { values } = parseCommandArgs({
     args: rest,
     options: {
@@ -129,7 +129,7 @@ async function loadPolicyFile(path: string, env: string): Promise<Policy> {
   const { policy, header } = importPolicy(bytes);
   if (header.env !== env) {
     policy.dispose();
-    throw new UsageError(`--policy ${path} is a policy for "${header.env}", not "${env}"`);
+    throw new UsageError(`--policy ${path} is a policy for ${quoted(header.env)}, not "${env}"`);
   }
   return policy;
 }
@@ -156,7 +156,7 @@ async function fitCommand(io: CommandIO, argv: string[]): Promise<void> {
     strict: true,
   });
   const env = requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name));
-  if (values.out === undefined || !values.out.endsWith('.dgx')) throw new UsageError(`--out FILE.dgx is required (where the fitted model goes)${values.out !== undefined ? `, got "${values.out}"` : ''}`);
+  if (values.out === undefined || !values.out.endsWith('.dgx')) throw new UsageError(`--out FILE.dgx is required (where the fitted model goes)${values.out !== undefined ? `, got ${quoted(values.out)}` : ''}`);
   const input = {
     env,
     ...numberFlags(values, { epochs: 'epochs', k: 'k', seed: 'seed', validationShare: 'validation', maxTransitions: 'max-transitions', eventWeight: 'event-weight' }),
@@ -166,7 +166,7 @@ async function fitCommand(io: CommandIO, argv: string[]): Promise<void> {
   const spec = fitSpec(input, fieldName);
   await checkOutputPath(values.out, 'out');
   const initPath = values.init === undefined ? undefined : pretrainedOr(values.init, 'model');
-  if (initPath !== undefined && !initPath.endsWith('.dgx')) throw new UsageError(`--init must name a .dgx experience model (or the word pretrained), got "${values.init}"`);
+  if (initPath !== undefined && !initPath.endsWith('.dgx')) throw new UsageError(`--init must name a .dgx experience model (or the word pretrained), got ${quoted(values.init ?? initPath)}`);
   const inputs = [...(values.buffer === undefined ? [] : [{ flag: '--buffer', path: values.buffer }]), ...(initPath === undefined ? [] : [{ flag: '--init', path: initPath }])];
   await refuseOverlaps(inputs, [{ flag: '--out', path: values.out }]);
   // Read before the buffer: a missing or wrong model is refused before minutes of loading.

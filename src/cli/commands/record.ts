@@ -10,7 +10,7 @@ import { episodeTasks } from '../../envs/episode.ts';
 import { envSpec } from '../../envs/registry.ts';
 import { recordPerson, type PersonEnv, type RecordEvent } from '../../jobs/record-person.ts';
 import { FileReplayStore } from '../../replay/file-store.ts';
-import { checkOutputPath, parseCommandArgs, requireOption } from '../args.ts';
+import { checkOutputPath, parseCommandArgs, quoted, requireOption } from '../args.ts';
 import type { CommandIO } from '../io.ts';
 
 export const RECORD_USAGE =
@@ -20,7 +20,7 @@ const DEFAULT_EPISODES = 3;
 
 function integerFlag(value: string | undefined, flag: string, fallback: number, min: number): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value.trim()) || Number(value) < min || !Number.isSafeInteger(Number(value))) throw new UsageError(`${flag} must be a whole number of at least ${min}, got "${value}"`);
+  if (!/^\d+$/.test(value.trim()) || Number(value) < min || !Number.isSafeInteger(Number(value))) throw new UsageError(`${flag} must be a whole number of at least ${min}, got ${quoted(value)}`);
   return Number(value);
 }
 
@@ -57,16 +57,16 @@ export async function recordCommand(io: CommandIO, argv: string[]): Promise<void
     },
     strict: true,
   });
-  if (values.env !== undefined && values.env !== 'web') throw new UsageError(`record is for web pages (--site); --env ${values.env} has none`);
+  if (values.env !== undefined && values.env !== 'web') throw new UsageError(`record is for web pages (--site); --env ${quoted(values.env)} has none`);
   const spec = envSpec('web');
   const task = requireOption(values.task, '--task');
   const out = requireOption(values.out, '--out');
-  if (!out.endsWith('.jsonl')) throw new UsageError(`--out must name a .jsonl store file, got ${out}`);
+  if (!out.endsWith('.jsonl')) throw new UsageError(`--out must name a .jsonl store file, got ${quoted(out)}`);
   const episodes = integerFlag(values.episodes, '--episodes', DEFAULT_EPISODES, 1);
   const seed = integerFlag(values.seed, '--seed', 1, 0);
   const split = values.split ?? spec.splits.find((s) => s.name !== spec.testSplit)?.name ?? spec.testSplit;
   const kinds = new Set(spec.tasks(split).map((t) => spec.taskKind?.(t) ?? t.id));
-  if (!kinds.has(task)) throw new UsageError(`--task ${task}: the site has no such task; its tasks: ${[...kinds].join(', ')}`);
+  if (!kinds.has(task)) throw new UsageError(`--task ${quoted(task)}: the site has no such task; its tasks: ${[...kinds].join(', ')}`);
   const instances: Task[] = episodeTasks(spec.tasks(split).filter((t) => (spec.taskKind?.(t) ?? t.id) === task), episodes, seed);
   await checkOutputPath(out, 'out');
   const store = await FileReplayStore.open(out);

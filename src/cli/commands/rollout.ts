@@ -95,6 +95,7 @@ async function policyFileRollout(io: CommandIO, path: string, args: RolloutArgs)
   const { header, ...result } = await rolloutPolicyFile(spec, bytes, settings, {
     name: path,
     transfer: args.transfer,
+    onNotice: (text) => io.progress(text),
     ...(args.trace ? { trace: args.trace.recorder } : {}),
     onEpisode: (trajectory) => {
       failures.note(trajectory.task.id, trajectory.envError);

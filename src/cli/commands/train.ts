@@ -25,7 +25,7 @@ import { OFFLINE_DEFAULTS, offlineConfig } from '../../train/offline/config.ts';
 import { envOfflineSettings, envSettings } from '../../train/env-settings.ts';
 import { DEFAULT_CURRICULUM } from '../../curriculum/curriculum.ts';
 import { MAX_LEARNING_RATE, MAX_SETTING_COUNT, MIN_LEARNING_RATE, TRAIN_SPECS } from '../../jobs/train-spec.ts';
-import { checkOutputPath, type CommandFile, flagNamer, numberFlags, parseCommandArgs, parseFlags, refuseOverlaps, requireOption, stringFlags } from '../args.ts';
+import { checkOutputPath, type CommandFile, decimalNumber, flagNamer, numberFlags, parseCommandArgs, parseFlags, quoted, refuseOverlaps, requireOption, stringFlags } from '../args.ts';
 import { readInputBytes } from '../../jobs/node-args.ts';
 import { PRETRAINED, pretrainedOr, pretrainedPaths } from '../../jobs/pretrained.ts';
 import type { CommandIO } from '../io.ts';
@@ -293,11 +293,11 @@ async function checkpointFlags(values: Values, mode: TrainMode): Promise<{ hooks
     return null;
   }
   if (isOfflineMode(mode)) throw new UsageError(`--checkpoint is for the RL modes (real, dream, s2r); --mode ${mode} runs its epochs without checkpoints`);
-  if (!file.endsWith('.dgc')) throw new UsageError(`--checkpoint must name a .dgc file, got "${file}"`);
+  if (!file.endsWith('.dgc')) throw new UsageError(`--checkpoint must name a .dgc file, got ${quoted(file)}`);
   const everyText = values['checkpoint-every'];
-  const everySeconds = everyText === undefined ? DEFAULT_CHECKPOINT_SECONDS : Number(everyText);
+  const everySeconds = everyText === undefined ? DEFAULT_CHECKPOINT_SECONDS : decimalNumber(everyText);
   if (everyText !== undefined && (everyText.trim() === '' || !Number.isFinite(everySeconds) || everySeconds < 0)) {
-    throw new UsageError(`--checkpoint-every must be a number of seconds ≥ 0 (0: after every iteration), got "${everyText}"`);
+    throw new UsageError(`--checkpoint-every must be a number of seconds ≥ 0 (0: after every iteration), got ${quoted(everyText)}`);
   }
   await checkOutputPath(file, 'checkpoint');
   // Without --resume the run would save over the checkpoint of another (a forgotten --resume loses an interrupted run).
@@ -345,9 +345,9 @@ function pretrainedInput(value: string, kind: 'policy' | 'model'): string {
 
 /** `--out` and `--history`, refused before any work when they cannot be written (their endings keep them apart, and apart from `--checkpoint`'s). */
 async function checkOutputs(values: Values): Promise<void> {
-  if (values.out !== undefined && !values.out.endsWith('.dgp')) throw new UsageError(`--out must name a .dgp file, got "${values.out}"`);
+  if (values.out !== undefined && !values.out.endsWith('.dgp')) throw new UsageError(`--out must name a .dgp file, got ${quoted(values.out)}`);
   if (values.history !== undefined && !HISTORY_FORMATS.some((ending) => values.history?.endsWith(ending))) {
-    throw new UsageError(`--history must name a .json (the whole result), .csv or .jsonl (the curve) file, got "${values.history}"`);
+    throw new UsageError(`--history must name a .json (the whole result), .csv or .jsonl (the curve) file, got ${quoted(values.history)}`);
   }
   if (values.out !== undefined) await checkOutputPath(values.out, 'out');
   if (values.history !== undefined) await checkOutputPath(values.history, 'history');
@@ -423,7 +423,7 @@ async function rlLaunch(io: CommandIO, env: string, mode: RlMode, values: Values
     ...(lossAverage !== undefined ? { lossAverage } : {}),
   };
   const initPath = values.init === undefined ? undefined : pretrainedOr(values.init, 'policy');
-  if (initPath !== undefined && !initPath.endsWith('.dgp')) throw new UsageError(`--init must name a .dgp policy file (or the word pretrained), got "${values.init}"`);
+  if (initPath !== undefined && !initPath.endsWith('.dgp')) throw new UsageError(`--init must name a .dgp policy file (or the word pretrained), got ${quoted(values.init ?? initPath)}`);
   const initialPolicy = initPath === undefined ? undefined : { name: values.init === PRETRAINED ? `pretrained (${initPath})` : initPath, bytes: await readInputBytes(initPath, '--init') };
   const backend = await useBackend([parseBackend(values.backend)]);
   const dream = settings.syntheticBudget !== undefined && experience ? await dreamOptions(experience, settings, { env, buffer: values.buffer }, io) : undefined;
@@ -445,7 +445,7 @@ async function rlLaunch(io: CommandIO, env: string, mode: RlMode, values: Values
         `score ${m.meanScore.toFixed(1)}, entropy ${m.entropy.toFixed(2)}, kl ${m.approxKl.toFixed(4)}, ${Math.round(m.samplesPerSecond)} samples/s${curriculumText}${unusable()}`
       );
     },
-    start: (hooks) => train({ env, mode, algo, backend, run: settings, curriculum, algoConfig, dream, statsStore: dream?.buffer?.store, initialPolicy }, hooks),
+    start: (hooks) => train({ env, mode, algo, backend, run: settings, curriculum, algoConfig, dream, statsStore: dream?.buffer?.store, initialPolicy, onNotice: (text) => io.progress(text) }, hooks),
   };
 }
 
@@ -579,15 +579,15 @@ function parseConfigOverrides(text: string, algo: AlgoName): Partial<AlgoConfig>
   const out: Record<string, number> = {};
   for (const part of text.split(',')) {
     const [key, value, ...extra] = part.split('=').map((x) => x.trim());
-    if (!key || value === undefined || extra.length > 0) throw new UsageError(`--set takes key=value pairs separated by commas, got "${part}"`);
-    if (!numeric.includes(key)) throw new UsageError(`--set: "${key}" is not a numeric ${algo} setting; use one of: ${numeric.join(', ')}`);
-    const n = value === '' ? Number.NaN : Number(value);
+    if (!key || value === undefined || extra.length > 0) throw new UsageError(`--set takes key=value pairs separated by commas, got ${quoted(part)}`);
+    if (!numeric.includes(key)) throw new UsageError(`--set: ${quoted(key)} is not a numeric ${algo} setting; use one of: ${numeric.join(', ')}`);
+    const n = decimalNumber(value);
     if (COUNT_SETTINGS.has(key)) {
-      if (!Number.isInteger(n) || n < 1 || n > MAX_SETTING_COUNT) throw new UsageError(`--set ${key} must be a positive integer ≤ ${MAX_SETTING_COUNT.toLocaleString('en-US')}, got "${value}"`);
+      if (!Number.isInteger(n) || n < 1 || n > MAX_SETTING_COUNT) throw new UsageError(`--set ${key} must be a positive integer ≤ ${MAX_SETTING_COUNT.toLocaleString('en-US')}, got ${quoted(value)}`);
     } else {
       const range = SETTING_RANGES[key] ?? { min: 0, max: Infinity, text: '≥ 0' };
       const inRange = Number.isFinite(n) && (range.minOpen ? n > range.min : n >= range.min) && n <= range.max;
-      if (!inRange) throw new UsageError(`--set ${key} must be a number ${range.text}, got "${value}"`);
+      if (!inRange) throw new UsageError(`--set ${key} must be a number ${range.text}, got ${quoted(value)}`);
     }
     out[key] = n;
   }
