@@ -138,6 +138,11 @@ async function identity(path: string): Promise<string> {
   return `path:${join(folder, basename(path))}`;
 }
 
+/** Whether two paths lead to one file (the same inode, by any link), or to one new file's place. */
+export async function sameFile(a: string, b: string): Promise<boolean> {
+  return (await identity(a)) === (await identity(b));
+}
+
 /**
  * Refuses, before any work starts, an output that is one of the command's inputs (`--history
  * b.jsonl` over `--buffer b.jsonl`, by any path or link to the same file) or another of its outputs:

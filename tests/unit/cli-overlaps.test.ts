@@ -3,7 +3,7 @@
  * another spelling or a link) or another of its outputs is refused before any work, naming both;
  * `policy export` does not replace files it did not make.
  */
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -34,6 +34,16 @@ describe('an output that is an input', () => {
     const link = path.join(dir, 'link.jsonl');
     symlinkSync(buffer, link);
     expect(await refused([...bc, '--history', link])).toMatch(/--history .*link\.jsonl is the --buffer file itself/);
+    expect(readFileSync(buffer, 'utf8')).toBe(before);
+  });
+
+  it('buffer import refuses a store into itself by a hard link too, leaving it linked and as it was', async () => {
+    const before = readFileSync(buffer, 'utf8');
+    const hard = path.join(dir, 'hard.jsonl');
+    linkSync(buffer, hard);
+    expect(await refused(['buffer', 'import', buffer, '--out', hard])).toMatch(/buffer import: .*b\.jsonl is the --out store itself/);
+    // Before, the import ran (adding nothing) and rewrote the store, breaking the link.
+    expect(statSync(hard).ino).toBe(statSync(buffer).ino);
     expect(readFileSync(buffer, 'utf8')).toBe(before);
   });
 

@@ -4,8 +4,6 @@
  * file line by line into a store file; `stats` counts what a store file holds.
  */
 import { createReadStream } from 'node:fs';
-import { realpath } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { DreamGymError, UsageError } from '../../core/errors.ts';
 import { boundedText } from '../../core/text.ts';
 import { ENVIRONMENTS, envSpec } from '../../envs/registry.ts';
@@ -17,7 +15,7 @@ import { InputFormatError } from '../../replay/lines.ts';
 import { parseMix } from '../../replay/seed.ts';
 import { seedBuffer } from '../../jobs/seed-buffer.ts';
 import { seedSpec } from '../../jobs/seed-spec.ts';
-import { checkInputFile, checkOutputPath, flagNamer, numberFlags, parseCommandArgs, parseFlags, quoted, requireOption, stringFlags } from '../args.ts';
+import { checkInputFile, checkOutputPath, flagNamer, numberFlags, parseCommandArgs, parseFlags, quoted, requireOption, sameFile, stringFlags } from '../args.ts';
 import type { CommandIO } from '../io.ts';
 import { endsAsStopped, whenStopAsked } from '../stop-signals.ts';
 import { FileWriteError } from '../../platform/files.ts';
@@ -161,7 +159,8 @@ async function importCommand(io: CommandIO, argv: string[]): Promise<void> {
   await checkInputFile(input, 'buffer import');
   const out = requireJsonl(values.out, '--out');
   await checkOutputPath(out, 'out');
-  if ((await realpath(input)) === (await realpath(out).catch(() => resolve(out)))) {
+  // By the file itself, not its path: a hard link to the input is the input too.
+  if (await sameFile(input, out)) {
     throw new UsageError(`buffer import: ${input} is the --out store itself; importing a store into itself would double it`);
   }
   const store = await FileReplayStore.open(out);
