@@ -16,13 +16,18 @@ export interface Divergence {
   learningRate: number;
 }
 
-/** Whether every weight is a finite number, read back as one value. */
+/**
+ * Whether every weight is a finite number, read back as one value: each weight times 0 is 0, or
+ * NaN for a NaN or an infinity, so the sum of them all is 0 exactly when every weight is finite.
+ * Only Mul, Sum and Add: the app's tfjs build registers no IsFinite or All kernel on every backend,
+ * nor the chained `.all()` (it failed in the trainer worker).
+ */
 export async function weightsFinite(variables: readonly tf.Variable[]): Promise<boolean> {
-  const all = tf.tidy(() => tf.stack(variables.map((x) => tf.all(tf.isFinite(x)))).all());
+  const total = tf.tidy(() => variables.map((x) => tf.sum(tf.mul(x, 0))).reduce((a, b) => tf.add(a, b), tf.scalar(0)));
   try {
-    return (await all.data())[0] === 1;
+    return Number.isFinite((await total.data())[0]);
   } finally {
-    all.dispose();
+    total.dispose();
   }
 }
 

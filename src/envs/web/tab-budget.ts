@@ -3,8 +3,6 @@
  * memory is made of (issue 60: 32 parallel tabs took 5.5 GB and a machine with less was pushed into
  * swap or killed). The lanes asked for are lowered to what the free memory holds, never below one.
  */
-import { freemem } from 'node:os';
-
 /**
  * What one tab of the bundled suite costs, in bytes. From issue 60's measurement (32 tabs, 5.5 GB:
  * about 172 MB a tab), rounded up for the page's own growth during an episode.
@@ -30,12 +28,15 @@ export function tabsThatFit(asked: number, freeBytes: number, tabBytes: number =
 }
 
 /**
- * The memory this process may still use: the smaller of what the machine has free and what its
- * cgroup (a container's limit) leaves, where Node can read one.
+ * The memory this process may still use, where it can tell: Node's `process.availableMemory()`
+ * (what the machine has free, or what its cgroup, a container's limit, leaves). Infinity elsewhere:
+ * this module runs in the app's trainer worker too, where pages are frames of the app itself, not
+ * tabs of a browser of their own, and `node:os` cannot be loaded (importing it broke the worker).
  */
 export function freeMemoryBytes(): number {
-  const available = (process as { availableMemory?: () => number }).availableMemory?.();
-  return typeof available === 'number' && Number.isFinite(available) && available > 0 ? Math.min(available, freemem()) : freemem();
+  const node = (globalThis as { process?: { availableMemory?: () => number } }).process;
+  const available = node?.availableMemory?.();
+  return typeof available === 'number' && Number.isFinite(available) && available > 0 ? available : Number.POSITIVE_INFINITY;
 }
 
 /** The lanes for `asked` envs of `env`: capped by memory for web pages, as asked for every other env. */
