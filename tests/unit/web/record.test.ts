@@ -107,7 +107,7 @@ describe('record', () => {
   it('refuses a task the site lacks and an --out that is not a store file, before any window opens', async () => {
     const missing = await runCliProcess(['record', '--site', SITE, '--task', 'nope', '--out', path.join(dir, 'x.jsonl')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/--task nope: the site has no such task; its tasks: handlers, /);
+    expect(missing.stderr).toMatch(/--task "nope": the site has no such task; its tasks: handlers, /);
     const wrong = await runCliProcess(['record', '--site', SITE, '--task', 'sign-up', '--out', path.join(dir, 'x.txt')]);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/--out must name a \.jsonl store file/);
