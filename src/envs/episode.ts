@@ -73,13 +73,21 @@ export interface EpisodeRecord {
   invalidActions: number;
 }
 
-export async function runEpisode(env: Env, agent: Agent, task: Task, onStep?: (step: EpisodeStep) => void): Promise<EpisodeRecord> {
+/** An agent whose choice may take a while (a policy network): what `runEpisode` plays besides the scripted ones. */
+export interface AsyncAgent {
+  reset(task: Task, first: Observation): void;
+  act(observation: Observation): string | Promise<string>;
+}
+
+export async function runEpisode(env: Env, agent: Agent | AsyncAgent, task: Task, onStep?: (step: EpisodeStep) => void): Promise<EpisodeRecord> {
   const first = await env.reset(task);
   agent.reset(task, first);
   const record: EpisodeRecord = { task, first, steps: [], score: 0, won: false, invalidActions: 0 };
   let observation = first;
   for (;;) {
-    const action = agent.act(observation);
+    const chosen = agent.act(observation);
+    // A scripted agent's choice is taken as it is: no await, so its rollouts keep their pace.
+    const action = typeof chosen === 'string' ? chosen : await chosen;
     const result = await env.step(action);
     const step = { action, result };
     record.steps.push(step);

@@ -4,8 +4,7 @@
  * then seen the kind of step the policy it will simulate for takes, not only scripted agents'.
  */
 import { Rng } from '../core/rng.ts';
-import type { Task } from '../core/types.ts';
-import { closeEnvs, episodeTasks, type EpisodeRecord } from '../envs/episode.ts';
+import { closeEnvs, episodeTasks, runEpisode, type AsyncAgent } from '../envs/episode.ts';
 import type { EnvSpec } from '../envs/spec.ts';
 import type { Policy } from '../policy/policy.ts';
 import { episodeTransitions } from '../replay/seed.ts';
@@ -36,7 +35,8 @@ export async function playOwnSteps(
   try {
     for (const [i, task] of tasks.entries()) {
       if (options.signal?.aborted) break;
-      const record = await playEpisode(env, policy, task, rng);
+      // A task object is written into by the env it plays in: each episode gets its own.
+      const record = await runEpisode(env, samplingAgent(policy, rng), { ...task });
       const steps = episodeTransitions(record, runId, `${runId}/${i}`, createdAt);
       await store.add(steps);
       await store.putTasks([taskRecord(task, 0)]);
@@ -52,25 +52,20 @@ export async function playOwnSteps(
   return { episodes: played, transitions, successRate: played === 0 ? 0 : wins / played, stopped: played < tasks.length };
 }
 
-async function playEpisode(env: ReturnType<EnvSpec['createEnv']>, policy: Policy, task: Task, rng: Rng): Promise<EpisodeRecord> {
-  // A task object is written into by the env it plays in: each episode gets its own.
-  const played = { ...task };
-  const first = await env.reset(played);
-  const record: EpisodeRecord = { task: played, first, steps: [], score: 0, won: false, invalidActions: 0 };
-  let observation = first;
+/** The policy as an agent: it samples its action (not greedy) from what the episode has shown so far. */
+function samplingAgent(policy: Policy, rng: Rng): AsyncAgent {
+  let task: { env: string; instruction: string } = { env: '', instruction: '' };
   const history: string[] = [];
-  for (;;) {
-    const [choice] = await policy.act([{ env: task.env, instruction: task.instruction, observation, history }], { greedy: false, rng });
-    const action = (choice as { action: string }).action;
-    const result = await env.step(action);
-    record.steps.push({ action, result });
-    record.score += result.reward;
-    if (!result.info.valid) record.invalidActions++;
-    history.push(action);
-    observation = result.observation;
-    if (result.done) {
-      record.won = result.info.won;
-      return record;
-    }
-  }
+  return {
+    reset(played, _first) {
+      task = played;
+      history.length = 0;
+    },
+    async act(observation) {
+      const [choice] = await policy.act([{ env: task.env, instruction: task.instruction, observation, history }], { greedy: false, rng });
+      const action = (choice as { action: string }).action;
+      history.push(action);
+      return action;
+    },
+  };
 }
