@@ -12,6 +12,11 @@ export interface EnvOptions {
   maxSteps?: number;
   /** Web: the pages in a window a person sees and acts in (the CLI's `record`), their input taken (Env.nextPersonInput). */
   visible?: boolean;
+  /**
+   * Web: the page watchdogs (ms), in place of the web env's defaults: a page that loads or answers
+   * later than these ends its episode. For a machine or a site slower than the defaults allow.
+   */
+  pageTimeouts?: { loadMs: number; callMs: number };
 }
 
 /**

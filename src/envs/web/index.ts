@@ -57,7 +57,7 @@ export function webSiteEnvironment(site: SiteDefinition, source: SiteSource, pro
     ...(site.rewardsAtEnd ? { rewardsAtEnd: true } : {}),
     ...(site.binaryReward ? { binaryReward: true } : {}),
     // One streak for every env of the site: lockstep rollouts end episodes in several envs at once.
-    createEnv: (options) => new WebEnv(WEB_ENV, site, () => hostFor(source, DEFAULT_PAGE_TIMEOUTS, { visible: options?.visible === true }), DEFAULT_CAP, streak),
+    createEnv: (options) => new WebEnv(WEB_ENV, site, () => hostFor(source, options?.pageTimeouts ?? DEFAULT_PAGE_TIMEOUTS, { visible: options?.visible === true }), DEFAULT_CAP, streak),
     tasks: tasksOf,
     taskKind: (task) => (isWebGoal(task.goal) ? task.goal.task : task.id),
     createOracle: () => new WebOracle(programs, site.name),

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runEpisode } from '../../../src/envs/episode.ts';
-import { envSpec } from '../../../src/envs/registry.ts';
+import { envSpec, registered } from '../../../src/envs/registry.ts';
+import { webSiteEnvironment } from '../../../src/envs/web/index.ts';
 import { Rng } from '../../../src/core/rng.ts';
 import type { Task } from '../../../src/core/types.ts';
 import { WebEnv, SiteError } from '../../../src/envs/web/env.ts';
@@ -192,6 +193,18 @@ describe('pages that misbehave', () => {
     const again = await web.reset(task('loop'));
     expect(again.text).toContain('Stop');
     expect((await web.step(`click[#${idOf(again.text, 'button', 'Stop')}]`)).done).toBe(true);
+  });
+
+  it('the env of a site takes the page watchdogs it is given in place of the defaults', async () => {
+    const spec = registered(webSiteEnvironment(site, { root: FIXTURES }));
+    const web = spec.createEnv({ pageTimeouts: { loadMs: 10_000, callMs: 700 } });
+    try {
+      const first = await web.reset(task('loop'));
+      const stuck = await web.step(`click[#${idOf(first.text, 'button', 'Spin')}]`);
+      expect(String(stuck.info.error)).toContain('did not answer in 0.7 s');
+    } finally {
+      await web.close?.();
+    }
   });
 
   it('an element that went away between observation and action is an invalid action', async () => {
