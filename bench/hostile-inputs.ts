@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import type { Transition } from '../src/core/types.ts';
 import { envSpec } from '../src/envs/registry.ts';
+import { MAX_PROMPT_CHARS } from '../src/experience/serve-answer.ts';
 import { fitNeuralModel } from '../src/experience/neural/fit.ts';
 import { exportNeuralModel } from '../src/experience/neural/model-io.ts';
 import { exportTrainedPolicy } from '../src/jobs/policy-export.ts';
@@ -101,3 +102,21 @@ export async function validWeightFiles(episodes: number): Promise<{ policyBytes:
   fit.model.dispose();
   return { policyBytes, modelBytes, buffer };
 }
+
+/** Just under the room server's 4 MB body bound. */
+export const FOUR_MB = 4 * 1024 * 1024 - 4096;
+/** A body of about `size` bytes: `head`, then `unit` repeated, then `tail`. */
+export const filled = (head: string, unit: string, tail: string, size = FOUR_MB): string => head + unit.repeat(Math.floor((size - head.length - tail.length) / unit.length)) + tail;
+export const nested = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
+
+/**
+ * 4 MB chat requests that each took from 0.3 s to seconds of the room server's one thread before
+ * issue 60 (a 2 MB body of nested brackets 1.7 s to parse; a 10,000-letter word half a second to
+ * count the tokens of). Each is made from a protocol prompt whose last message's text ends open.
+ */
+export const HOSTILE_ROOM_BODIES: readonly [string, (openPrompt: string) => string][] = [
+  ['nested brackets', () => `{"messages":[{"role":"user","content":"x"}],"top_p":${nested(FOUR_MB / 2 - 100)}}`],
+  ['two million numbers', () => filled('{"messages":[{"role":"user","content":"x"}],"n":[', '1,', '1]}')],
+  ['a prompt of escaped line breaks', (open) => filled(open, '\\n', '"}]}')],
+  ['a prompt of one long word, just under the bound', (open) => `${open}\\n${'a'.repeat(MAX_PROMPT_CHARS - 4_000)}"}]}`],
+];

@@ -21,6 +21,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   replay: async () => (await import('./replay.ts')).replayBench,
   robustness: async () => (await import('./robustness.ts')).robustnessBench,
   room: async () => (await import('./room.ts')).roomBench,
+  'room-hostile': async () => (await import('./room-hostile.ts')).roomHostileBench,
   screenshots: async () => (await import('./screenshots.ts')).screenshotsBench,
   web: async () => (await import('./web.ts')).webBench,
 };

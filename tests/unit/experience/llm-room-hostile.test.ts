@@ -9,12 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KnnExperienceModel } from '../../../src/experience/knn.ts';
 import { MAX_JSON_DEPTH, MAX_MESSAGES, originAdvice, startChatServer, type RunningChatServer } from '../../../src/experience/llm/chat-server.ts';
 import { singleStepMessages } from '../../../src/experience/prompt.ts';
-import { MAX_PROMPT_CHARS, MAX_PROMPT_LINES, protocolAnswerer } from '../../../src/experience/serve-answer.ts';
+import { MAX_PROMPT_LINES, protocolAnswerer } from '../../../src/experience/serve-answer.ts';
 import { parseSpec } from '../../../src/jobs/spec.ts';
 import { serveSpec } from '../../../src/jobs/serve-spec.ts';
 import { seededBuffer, shopSearchStep } from './fixtures.ts';
+import { HOSTILE_ROOM_BODIES, filled, nested } from '../../../bench/hostile-inputs.ts';
 
-const FOUR_MB = 4 * 1024 * 1024 - 4096;
 
 let server: RunningChatServer;
 let step: Awaited<ReturnType<typeof shopSearchStep>>;
@@ -31,9 +31,6 @@ const post = (body: string, headers: Record<string, string> = {}) =>
   fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
 const errorOf = async (response: Response) => ((await response.json()) as { error: { message: string } }).error.message;
 
-/** A body of about `size` bytes: `head`, then `unit` repeated, then `tail`. */
-const filled = (head: string, unit: string, tail: string, size = FOUR_MB): string => head + unit.repeat(Math.floor((size - head.length - tail.length) / unit.length)) + tail;
-const nested = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
 /** A protocol prompt whose last message's text ends open, for `filled` to continue. */
 const openPrompt = (): string => JSON.stringify({ messages: singleStepMessages(step.input) }).slice(0, -'"}]}'.length);
 
@@ -142,14 +139,7 @@ function send(body: Buffer, pauseMs: number): Promise<number> {
 }
 
 describe('the server stays responsive', () => {
-  // Each of these took from 0.3 s to seconds of the server's one thread before (a 2 MB body of
-  // nested brackets 1.7 s to parse; a 10,000-letter word half a second to count the tokens of).
-  const HOSTILE: [string, () => string][] = [
-    ['nested brackets', () => `{"messages":[{"role":"user","content":"x"}],"top_p":${nested(FOUR_MB / 2 - 100)}}`],
-    ['two million numbers', () => filled('{"messages":[{"role":"user","content":"x"}],"n":[', '1,', '1]}')],
-    ['a prompt of escaped line breaks', () => filled(openPrompt(), '\\n', '"}]}')],
-    ['a prompt of one long word, just under the bound', () => `${openPrompt()}\\n${'a'.repeat(MAX_PROMPT_CHARS - 4_000)}"}]}`],
-  ];
+  const HOSTILE = HOSTILE_ROOM_BODIES.map(([label, make]) => [label, () => make(openPrompt())] as const);
 
   it.each(HOSTILE)('answers GET /v1/models within 100 ms while a 4 MB request of %s is in flight', async (_label, make) => {
     const body = Buffer.from(make());
