@@ -30,13 +30,15 @@ describe('the neural experience model in a worker (real Chromium, tfjs on WebGPU
   it('fits from an IndexedDB buffer on webgpu, reports progress and fidelity, steps, predicts a batch, and survives a reload', async () => {
     const service = neuralWorker();
     expect(await service.init(['webgpu'])).toBe('webgpu');
-    const seeded = await service.seed('shop', 20, 1);
-    expect(seeded).toBeGreaterThan(20);
+    // Ten episodes: part of the fit's cost (preparing, training, validating) goes with the rows, and a
+    // handful of episodes already gives a model that predicts (F1 above 0) from held-out steps.
+    const seeded = await service.seed('shop', 10, 1);
+    expect(seeded).toBeGreaterThan(10);
     expect(await service.bufferCounts('shop')).toEqual({ env: 'shop', real: seeded, synthetic: 0 });
 
     const events: NeuralFitEvent[] = [];
     // Batches of 512 rows: a step's cost on SwiftShader is mostly its own (dispatches, read-backs,
-    // the host-side Adam), so 12 large steps fit the same rows as 45 of 128 in much less time.
+    // the host-side Adam), so a few large steps fit the same rows as many of 128 in much less time.
     const fit = await service.fitNeural({ env: 'shop', epochs: 1, batchSize: 512, validationShare: 0.3 }, proxy((e: NeuralFitEvent) => void events.push(e)));
     expect(fit.backend).toBe('webgpu');
     expect(fit.model).toMatchObject({ env: 'shop', origin: 'fitted', fittedOn: 'webgpu', saved: true });

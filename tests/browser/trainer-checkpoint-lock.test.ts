@@ -19,7 +19,7 @@ const REQUEST: TrainRequest = {
   maxDifficulty: 4,
   checkpointEverySeconds: 0,
   // Iterations as small as GRPO allows (one task, a group of two): what is pinned is when a
-  // checkpoint is offered, and the tests take up to four iterations per run.
+  // checkpoint is offered, and the tests take up to three iterations per run.
   algoConfig: { tasksPerIteration: 1, groupSize: 2, parallelEnvs: 2, epochs: 1 },
 };
 
@@ -31,11 +31,12 @@ class SlowDeleteStore extends MemoryCheckpointStore<TrainRequest> {
   }
 }
 
-/** A store and services' options, and a run that was interrupted after its first checkpoint (the checkpoint left in the store, as a closed tab leaves it). */
-async function interruptedRun(): Promise<{ store: MemoryCheckpointStore<TrainRequest>; options: TrainerServiceOptions }> {
+/** The checkpoint of a run interrupted after its first iteration (left in its store, as a closed tab leaves it); trained once for the tests that start from one. */
+let interrupted: Promise<NonNullable<MemoryCheckpointStore<TrainRequest>['saved']>> | undefined;
+
+async function trainUntilInterrupted(): Promise<NonNullable<MemoryCheckpointStore<TrainRequest>['saved']>> {
   const store = new MemoryCheckpointStore<TrainRequest>();
-  const options = { openReplayStore: async () => new MemoryReplayStore(), openModelStore: async () => new MemoryNeuralModelStore(), openCheckpointStore: async () => store };
-  const training = new TrainerService(options);
+  const training = new TrainerService({ openReplayStore: async () => new MemoryReplayStore(), openModelStore: async () => new MemoryNeuralModelStore(), openCheckpointStore: async () => store });
   await training.init(['cpu']);
   let kept: typeof store.saved;
   await training.train(REQUEST, (event) => {
@@ -45,7 +46,15 @@ async function interruptedRun(): Promise<{ store: MemoryCheckpointStore<TrainReq
     }
   });
   expect(kept).toBeDefined();
-  store.saved = kept;
+  return kept!;
+}
+
+/** A store of its own holding the interrupted run's checkpoint (a copy: the test may resume and end it), and services' options over it. */
+async function interruptedRun(): Promise<{ store: MemoryCheckpointStore<TrainRequest>; options: TrainerServiceOptions }> {
+  const kept = await (interrupted ??= trainUntilInterrupted());
+  const store = new MemoryCheckpointStore<TrainRequest>();
+  store.saved = { ...kept, bytes: kept.bytes.slice() };
+  const options = { openReplayStore: async () => new MemoryReplayStore(), openModelStore: async () => new MemoryNeuralModelStore(), openCheckpointStore: async () => store };
   return { store, options };
 }
 
@@ -63,24 +72,26 @@ describe('an interrupted run, as another tab sees it (real Chromium, Web Locks)'
     let savedWhenLetGo: Promise<unknown> = Promise.resolve('not asked');
     await training.train(REQUEST, (event) => {
       if (event.kind !== 'checkpoint') return;
-      if (event.iteration === 2) {
+      // Asked at the first checkpoint, looked at two iterations later: the run yields to the event
+      // loop between rounds all the while, so an answer that did not wait would have come.
+      if (event.iteration === 1) {
         left = store.saved;
         answer = otherTab.savedRun().then((offer) => { answered = true; return offer; });
         // Granted the moment the run lets go of its lock: what the store holds then.
         savedWhenLetGo = navigator.locks.request(TRAINING_LOCK, { mode: 'exclusive' }, async () => store.saved);
-      } else if (event.iteration === 4) {
+      } else if (event.iteration === 3) {
         answeredWhileTraining = answered;
         training.stop();
       }
     });
-    expect(left?.iteration).toBe(2);
+    expect(left?.iteration).toBe(1);
     expect(answeredWhileTraining).toBe(false);
     // The run stopped on purpose: its checkpoint went before its lock, so the waiting tab is offered nothing.
     expect(await savedWhenLetGo).toBeUndefined();
     expect(await answer).toBeNull();
     // The run is gone, its checkpoint left behind (a closed tab): now it is offered.
     store.saved = left;
-    expect(await otherTab.savedRun()).toMatchObject({ iteration: 2, request: REQUEST });
+    expect(await otherTab.savedRun()).toMatchObject({ iteration: 1, request: REQUEST });
   }, 120_000);
 
   it('is offered as soon as the page that trained it lets go of the lock (a reload)', async () => {
@@ -111,8 +122,12 @@ describe('an interrupted run, as another tab sees it (real Chromium, Web Locks)'
     let secondTry = null as Promise<unknown> | null;
     const resumed = await first.resumeSavedRun((event) => {
       if (event.kind !== 'iteration') return;
-      // Both tabs were offered the run; the second asks while the first trains it.
-      secondTry ??= second.resumeSavedRun((e) => { if (e.kind === 'iteration') second.stop(); }).then(() => 'resumed it too', (error: unknown) => error);
+      // Both tabs were offered the run; the second asks while the first trains it, and the first
+      // stops once the second has its answer (or, should that never come, two iterations on).
+      secondTry ??= second
+        .resumeSavedRun((e) => { if (e.kind === 'iteration') second.stop(); })
+        .then(() => 'resumed it too', (error: unknown) => error)
+        .finally(() => first.stop());
       if (event.metrics.iteration >= 3) first.stop();
     });
     expect(resumed.stopped).toBe(true);

@@ -1,5 +1,5 @@
 import { prebuiltAppConfig, type AppConfig } from '@mlc-ai/web-llm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.ts';
 import { ChatTransportError, type ChatMessage } from '../../src/experience/llm/chat.ts';
 import {
@@ -31,15 +31,30 @@ function startWorker(url: URL, name?: string): Worker {
   workers.push(worker);
   return worker;
 }
+/** A worker of the test's own, ended after it: for a test that kills, closes or wedges it. */
 const standInWorker = (name?: string) => startWorker(new URL('./fixtures/standin-llm.worker.ts', import.meta.url), name);
-const realWorker = () => startWorker(new URL('../../workers/llm.worker.ts', import.meta.url));
 
 afterEach(() => {
   for (const worker of workers.splice(0)) worker.terminate();
 });
 
+// Most of a test's cost is starting its worker (each compiles WebLLM's 6.6 MB bundle), so the tests
+// that leave their worker serving share one, as the app keeps one worker across loads: each of them
+// loads its model into it again (a load resets what the last one left), and what a test pins about
+// a fresh worker's end (a crash, a termination, a stuck turn) it pins on a worker of its own.
+let serving: Worker | undefined;
+const servingWorker = () => (serving ??= new Worker(new URL('./fixtures/standin-llm.worker.ts', import.meta.url), { type: 'module' }));
+// The real engine's tests share one worker too: each load fails before a model is held, and the f16
+// refusal is decided before the worker is asked anything.
+let real: Worker | undefined;
+const realWorker = () => (real ??= new Worker(new URL('../../workers/llm.worker.ts', import.meta.url), { type: 'module' }));
+afterAll(() => {
+  serving?.terminate();
+  real?.terminate();
+});
+
 async function loadStandIn(options: { onProgress?: (p: LoadProgress) => void; worker?: Worker; modelId?: string } = {}): Promise<WebLlmChatClient> {
-  return WebLlmChatClient.load({ worker: options.worker ?? standInWorker(), modelId: options.modelId ?? STANDIN, appConfig: standInConfig, onProgress: options.onProgress });
+  return WebLlmChatClient.load({ worker: options.worker ?? servingWorker(), modelId: options.modelId ?? STANDIN, appConfig: standInConfig, onProgress: options.onProgress });
 }
 
 async function rejection(promise: Promise<unknown>): Promise<ChatTransportError> {
@@ -147,17 +162,19 @@ describe('WebLlmChatClient over the real WebLLM worker protocol (StandInEngine i
     expect(await rejection(loadStandIn({ worker }))).toBe(error);
   });
 
-  it('notices a worker that closed itself even when the browser granted its lifeline lock late', { timeout: 10_000 }, async () => {
+  it('notices a worker that closed itself even when the browser granted its lifeline lock late', async () => {
     // The stand-in's lock comes 300 ms late; its load takes about 10 ms. Unless the worker holds
     // back the load until it holds the lock, the request below closes a worker whose end no lock
-    // reports, and the request never settles (seen under the full suite's load in CI).
+    // reports, and the request never settles (seen under the full suite's load in CI): the test
+    // then times out. The file's timeout, not 10 s: starting the worker alone took over 10 s on a
+    // heavily loaded 2-core machine.
     const client = await loadStandIn({ worker: standInWorker('slow-lifeline') });
     const error = await rejection(client.complete({ messages: [{ role: 'user', content: '__close__' }] }));
     expect(error.kind).toBe('worker-crashed');
   });
 
   it('reports an uncaught error in the worker as worker-crashed with its message', async () => {
-    const client = await loadStandIn();
+    const client = await loadStandIn({ worker: standInWorker() });
     const error = await rejection(client.complete({ messages: [{ role: 'user', content: '__throw__' }] }));
     expect(error.kind).toBe('worker-crashed');
     expect(error.message).toContain('stand-in engine: uncaught failure');
@@ -165,14 +182,14 @@ describe('WebLlmChatClient over the real WebLLM worker protocol (StandInEngine i
 
   it('fails a load whose fetch fails with model-load and network advice', async () => {
     const error = await rejection(
-      WebLlmChatClient.load({ worker: standInWorker(), modelId: 'StandIn-fail-fetch-q4f32_1-MLC', appConfig: standInConfig }),
+      WebLlmChatClient.load({ worker: servingWorker(), modelId: 'StandIn-fail-fetch-q4f32_1-MLC', appConfig: standInConfig }),
     );
     expect(error.kind).toBe('model-load');
     expect(error.message).toMatch(/could not be fetched \(TypeError: Failed to fetch\).*Check the network.*loads offline/s);
   });
 
   it('ends a load that stops making progress (stall timeout) instead of waiting forever', async () => {
-    const worker = standInWorker();
+    const worker = servingWorker();
     const error = await rejection(
       WebLlmChatClient.load({ worker, modelId: 'StandIn-stall-q4f32_1-MLC', appConfig: standInConfig, stallTimeoutMs: 300 }),
     );
@@ -185,7 +202,7 @@ describe('WebLlmChatClient over the real WebLLM worker protocol (StandInEngine i
 
   it('stops a load or a request when its signal aborts, and refuses requests after unload', async () => {
     const controller = new AbortController();
-    const loading = WebLlmChatClient.load({ worker: standInWorker(), modelId: 'StandIn-stall-q4f32_1-MLC', appConfig: standInConfig, signal: controller.signal });
+    const loading = WebLlmChatClient.load({ worker: servingWorker(), modelId: 'StandIn-stall-q4f32_1-MLC', appConfig: standInConfig, signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     expect((await rejection(loading)).kind).toBe('aborted');
 
@@ -213,13 +230,13 @@ describe('WebLlmChatClient over the real WebLLM worker protocol (StandInEngine i
     );
     expect(waiting.kind).toBe('model-load');
     expect(waiting.message).toContain('no longer loaded (a request ran past its 0.3 s limit)');
-    // A fresh worker serves again (the stuck one still holds its engine's turn).
+    // Another worker serves again (the stuck one still holds its engine's turn).
     const fresh = await loadStandIn();
     expect(answerOf((await fresh.complete({ messages: [{ role: 'user', content: 'x' }] })).content).model).toBe(STANDIN);
   });
 
   it('holds one model per worker: a second load ends the first client', async () => {
-    const worker = standInWorker();
+    const worker = servingWorker();
     const first = await loadStandIn({ worker });
     const other = 'StandIn-Other-1B-q4f32_1-MLC';
     const second = await WebLlmChatClient.load({ worker, modelId: other, appConfig: appConfigWith([standInRecord(other)], standInConfig) });
@@ -241,7 +258,7 @@ describe('WebLlmChatClient over the real WebLLM worker protocol (StandInEngine i
       await startedLoading;
       return { loading };
     };
-    const worker = standInWorker();
+    const worker = servingWorker();
     const { loading: firstLoad } = await startLoad(worker);
     const second = loadStandIn({ worker });
     const first = await rejection(firstLoad);
@@ -272,7 +289,7 @@ describe('WebLlmChatClient over the real WebLLM worker protocol (StandInEngine i
   });
 
   it('rejects a model id that is not in the app config with a UsageError', async () => {
-    await expect(WebLlmChatClient.load({ worker: standInWorker(), modelId: 'No-Such-Model', appConfig: standInConfig })).rejects.toThrow(UsageError);
+    await expect(WebLlmChatClient.load({ worker: servingWorker(), modelId: 'No-Such-Model', appConfig: standInConfig })).rejects.toThrow(UsageError);
   });
 });
 

@@ -18,8 +18,27 @@ import { inspectNeuralModel } from '../../src/experience/neural/model-io.ts';
 import { capture } from '../cli-io.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** The processes whose parent is `pid`, from /proc (no procps needed). */
+/**
+ * The processes whose parent is `pid`, from /proc (no procps needed): each of its threads' `children`
+ * file where the kernel has them (a few reads; the tests poll this while the machine runs hundreds of
+ * processes), else every process's stat.
+ */
 function childrenOf(pid: number): number[] {
+  let threads: string[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  if (threads.length > 0 && existsSync(`/proc/${pid}/task/${threads[0]}/children`)) {
+    return threads.flatMap((thread) => {
+      try {
+        return readFileSync(`/proc/${pid}/task/${thread}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+      } catch {
+        return [];
+      }
+    });
+  }
   return readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .filter((name) => {

@@ -38,13 +38,14 @@ describe('a fit from an initial model', () => {
 
   it('begins its first epoch at a lower loss than a fit from nothing on the same buffer, and records where it started', async () => {
     const scratch = await fitExperienceModel({ env: 'shop', epochs: 1, seed: 3 }, { buffer, backend: 'cpu', source: 'cli' });
-    const again = await fitExperienceModel({ env: 'shop', epochs: 1, seed: 3 }, { buffer, backend: 'cpu', source: 'cli' });
     const tuned = await fitExperienceModel({ env: 'shop', epochs: 1, seed: 3 }, { buffer, backend: 'cpu', source: 'cli', init: { name: 'scratch.dgx', bytes: scratch.bytes } });
     const loss = (f: typeof scratch) => f.fit.epochs[0]!.loss;
-    for (const head of ['line', 'action', 'transition'] as const) expect(loss(tuned)[head], head).toBeLessThan(loss(again)[head]);
+    // `scratch` is the fit from nothing with the same seed on the same buffer (a fit is deterministic
+    // given its seed, so fitting it again would give the same first epoch).
+    for (const head of ['line', 'action', 'transition'] as const) expect(loss(tuned)[head], head).toBeLessThan(loss(scratch)[head]);
     const header = inspectNeuralModel(tuned.bytes);
     expect(header.training['init']).toEqual({ name: 'scratch.dgx', weightsSha256: inspectNeuralModel(scratch.bytes).weightsSha256, buffer: null });
-    for (const f of [scratch, again, tuned]) f.model.dispose();
+    for (const f of [scratch, tuned]) f.model.dispose();
   }, 120_000);
 });
 
@@ -57,7 +58,7 @@ describe('experience fit --init', () => {
       return { code, stdout: io.stdout.join('\n'), stderr: io.stderr.join('\n') };
     };
     const store = path.join(dir, 'shop.jsonl');
-    expect((await run(['buffer', 'seed', '--env', 'shop', '--episodes', '8', '--out', store])).code).toBe(0);
+    expect((await run(['buffer', 'seed', '--env', 'shop', '--episodes', '4', '--out', store])).code).toBe(0);
     const base = ['experience', 'fit', '--env', 'shop', '--buffer', store, '--epochs', '1', '--backend', 'cpu', '--json'];
     expect((await run([...base, '--out', path.join(dir, 'first.dgx')])).code).toBe(0);
     const firstSha = inspectNeuralModel(readFileSync(path.join(dir, 'first.dgx'))).weightsSha256;
@@ -86,7 +87,7 @@ describe('experience fit --init', () => {
     expect(garbage.stderr).toMatch(/^error: --init .*garbage\.dgx: not a DreamGym experience model file/);
 
     const home = path.join(dir, 'home.jsonl');
-    expect((await run(['buffer', 'seed', '--env', 'home', '--episodes', '4', '--out', home])).code).toBe(0);
+    expect((await run(['buffer', 'seed', '--env', 'home', '--episodes', '1', '--out', home])).code).toBe(0);
     const other = await run(['experience', 'fit', '--env', 'home', '--buffer', home, '--epochs', '1', '--backend', 'cpu', '--out', path.join(dir, 'home.dgx'), '--init', path.join(dir, 'first.dgx')]);
     expect(other.code).toBe(2);
     expect(other.stderr).toContain(`--init ${path.join(dir, 'first.dgx')} simulates shop, not home`);

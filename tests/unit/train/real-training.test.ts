@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useBackend } from '../../../src/platform/tf.ts';
+import { tf, useBackend } from '../../../src/platform/tf.ts';
 import { envSpec } from '../../../src/envs/registry.ts';
 import { Policy } from '../../../src/policy/policy.ts';
 import { evaluatePolicy } from '../../../src/train/evaluate.ts';
 import { Trainer, type TrainOptions } from '../../../src/train/trainer.ts';
 
 // A small network on small features so that the cpu backend (pure JS, bit-reproducible) trains
-// in seconds. Easy shop tasks; evaluation on held-out test tasks.
+// in seconds; the one run that pins no digest trains on wasm. Easy shop tasks; evaluation on
+// held-out test tasks.
 const options: TrainOptions = {
   env: 'shop',
   mode: 'real',
@@ -28,24 +29,35 @@ describe('real-mode training', () => {
   });
 
   it('improves held-out success on easy shop tasks', async () => {
-    const spec = envSpec('shop');
-    const untrained = new Policy(new Trainer(options).policyConfig, options.seed);
-    const before = await evaluatePolicy({ spec, policy: untrained, split: 'test', episodes: 60, seed: options.seed });
-    untrained.dispose();
+    // On wasm: no digest is pinned here, and the run costs a fifth of the cpu backend's CPU. Its numbers
+    // matched the cpu backend's (seed 7: success 0.27 to 0.40, mean score 52 to 71; seeds 8 and 9 on wasm
+    // cleared the bars too), and 2,500 transitions is what it takes: at 1,500 the policy is still worse.
+    await useBackend(['wasm']);
+    const wasm: TrainOptions = { ...options, backend: 'wasm' };
+    try {
+      const spec = envSpec('shop');
+      const untrained = new Policy(new Trainer(wasm).policyConfig, wasm.seed);
+      const before = await evaluatePolicy({ spec, policy: untrained, split: 'test', episodes: 60, seed: wasm.seed });
+      untrained.dispose();
 
-    const first = await new Trainer(options).run();
-    expect(first.realTransitions).toBeLessThanOrEqual(options.realBudget);
-    expect(first.realTransitions).toBeGreaterThan(options.realBudget * 0.9);
-    expect(first.eval).not.toBeNull();
-    expect(first.eval!.episodes).toBe(60);
-    expect(first.eval!.successRate).toBeGreaterThan(before.successRate + 0.1);
-    expect(first.eval!.meanScore).toBeGreaterThan(before.meanScore + 10);
+      const first = await new Trainer(wasm).run();
+      expect(tf.getBackend()).toBe('wasm');
+      expect(first.realTransitions).toBeLessThanOrEqual(wasm.realBudget);
+      expect(first.realTransitions).toBeGreaterThan(wasm.realBudget * 0.9);
+      expect(first.eval).not.toBeNull();
+      expect(first.eval!.episodes).toBe(60);
+      expect(first.eval!.successRate).toBeGreaterThan(before.successRate + 0.1);
+      expect(first.eval!.meanScore).toBeGreaterThan(before.meanScore + 10);
+    } finally {
+      await useBackend(['cpu']);
+    }
   }, 240_000);
 
   it('a second run with the same seed is identical', async () => {
     // Two iterations (the second collected by the once-updated policy) pin reproducibility as well as
-    // the seven of the run above would, at a third of the cost; the same network and settings.
-    const short: TrainOptions = { ...options, realBudget: 800, finalEvalEpisodes: 20 };
+    // the seven of the run above would, at a third of the cost; the same network and settings (their
+    // two iterations take 387 and 408 transitions; a budget of 450 stopped after the first).
+    const short: TrainOptions = { ...options, realBudget: 800, finalEvalEpisodes: 10 };
     const first = await new Trainer(short).run();
     expect(first.history.length).toBeGreaterThanOrEqual(2);
     const second = await new Trainer(short).run();
@@ -75,11 +87,11 @@ describe('real-mode training', () => {
   }, 240_000);
 
   it('GRPO with a KL coefficient measures KL to the policy it started from', async () => {
-    const grpo = (klCoef: number) =>
+    const grpo = (klCoef: number, realBudget = 400) =>
       new Trainer({
         ...options,
         algo: 'grpo',
-        realBudget: 400,
+        realBudget,
         finalEvalEpisodes: 5,
         algoConfig: { tasksPerIteration: 4, groupSize: 4, parallelEnvs: 16, minibatchSize: 64, epochs: 2, klCoef, learningRate: 3e-3 },
       }).run();
@@ -89,7 +101,9 @@ describe('real-mode training', () => {
     expect(kls[0]).toBeGreaterThanOrEqual(0);
     expect(kls[0]).toBeLessThan(0.05);
     expect(Math.max(...kls)).toBeGreaterThan(kls[0] as number);
-    const free = await grpo(0);
+    // Without the coefficient no reference is kept: two iterations show it as well as more would.
+    const free = await grpo(0, 250);
+    expect(free.history.length).toBeGreaterThanOrEqual(2);
     expect(free.history.every((m) => m.referenceKl === 0)).toBe(true);
   }, 240_000);
 });

@@ -4,6 +4,8 @@
  * works the page with the mouse and the keyboard, as input events through the browser's own input
  * pipeline (not the env's actions); the command maps each input to the admissible action it means,
  * plays it, and stores the episodes as a demonstration run that behaviour cloning then learns from.
+ * Only `record` itself runs as a process (under xvfb-run, with a visible browser); the other
+ * commands run in this process (`main`), each spawn of the CLI costing a load of the whole CLI.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,34 +14,51 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../../../src/cli/main.ts';
 import { loadStoreFile } from '../../../src/replay/file-store.ts';
-import { runCliProcess } from '../../cli-process.ts';
+import { capture } from '../../cli-io.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const SITE = 'tests/unit/fixtures/web-actionable';
 const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-record-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+/** Ends what a test started and did not see end (a failed or timed-out test's `record`). */
+const leftOver: (() => void)[] = [];
+afterAll(() => {
+  for (const stop of leftOver) stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A command in this process, as `main` runs it from the command line. */
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const io = capture();
+  const code = await main(args, io);
+  return { code, stdout: io.stdout.join('\n'), stderr: io.stderr.join('\n') };
+}
 
 /** A free-enough port for the recorded browser's DevTools endpoint. */
 const PORT = 9300 + Math.floor(Math.random() * 500);
 
-async function connect(deadline: number): Promise<Browser> {
+/**
+ * The recorded browser, once it listens: tried until `record` ends (not for a fixed time, which a
+ * loaded machine, starting the CLI, Xvfb and Chromium, once ran past).
+ */
+async function connect(running: () => boolean): Promise<Browser> {
   for (;;) {
     try {
       return await chromium.connectOverCDP(`http://127.0.0.1:${PORT}`);
     } catch (error) {
-      if (Date.now() > deadline) throw error;
+      if (!running()) throw error;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
 }
 
 /** The recorded page once the env has read it (the name field has an id then, and the episode has begun). */
-async function pageOf(browser: Browser, deadline: number): Promise<Page> {
+async function pageOf(browser: Browser, running: () => boolean): Promise<Page> {
   for (;;) {
     const page = browser.contexts().flatMap((c) => c.pages()).find((p) => p.url().endsWith('/sign-up.html'));
     if (page) return page;
-    if (Date.now() > deadline) throw new Error('the recorded page never opened');
+    if (!running()) throw new Error('the recorded page never opened');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -51,24 +70,42 @@ describe('record', () => {
       cwd: ROOT,
       env: { ...process.env, DREAMGYM_CHROMIUM_ARGS: `--remote-debugging-port=${PORT}` },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // A group of its own (xvfb-run, Xvfb, the CLI), ended whole where the test fails before `record` does.
+      detached: true,
     });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
     child.stderr.on('data', (d: Buffer) => (stderr += d));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    let ended = false;
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => {
+      ended = true;
+      resolve(code);
+    }));
+    const running = (): boolean => !ended;
+    const stop = (): void => {
+      if (ended) return;
+      try {
+        process.kill(-(child.pid as number));
+      } catch {
+        // The group ended on its own meanwhile.
+      }
+    };
+    leftOver.push(stop);
     const episodeStarted = (n: number) => new Promise<void>((resolve, reject) => {
       const check = () => (stderr.includes(`episode ${n} of 2`) ? resolve() : undefined);
       child.stderr.on('data', check);
       check();
       void exited.then(() => reject(new Error(`record ended before episode ${n}: ${stderr}`)));
     });
-    const deadline = Date.now() + 60_000;
-    const browser = await connect(deadline);
+    const browser = await connect(running).catch((error: unknown) => {
+      stop();
+      throw error;
+    });
     try {
       for (const n of [1, 2]) {
         await episodeStarted(n);
-        const page = await pageOf(browser, deadline);
+        const page = await pageOf(browser, running);
         // As a person: click into the field, type, then click Save (the field's change comes as it loses focus).
         await page.click('#name');
         await page.keyboard.type(n === 1 ? 'Ada' : 'Bob');
@@ -79,6 +116,9 @@ describe('record', () => {
           check();
         });
       }
+    } catch (error) {
+      stop();
+      throw error;
     } finally {
       await browser.close().catch(() => undefined);
     }
@@ -98,17 +138,17 @@ describe('record', () => {
     ]);
 
     // Behaviour cloning learns from the recorded success.
-    const bc = await runCliProcess(['train', '--env', 'web', '--site', SITE, '--tasks', 'sign-up', '--mode', 'bc', '--buffer', out, '--final-eval-episodes', '3', '--json']);
+    const bc = await cli(['train', '--env', 'web', '--site', SITE, '--tasks', 'sign-up', '--mode', 'bc', '--buffer', out, '--final-eval-episodes', '1', '--json']);
     expect(bc.code, bc.stderr).toBe(0);
     const trained = JSON.parse(bc.stdout.trim().split('\n').pop() as string) as { mode: string; eval: { episodes: number } };
-    expect(trained).toMatchObject({ mode: 'bc', eval: { episodes: 3 } });
+    expect(trained).toMatchObject({ mode: 'bc', eval: { episodes: 1 } });
   }, 180_000);
 
   it('refuses a task the site lacks and an --out that is not a store file, before any window opens', async () => {
-    const missing = await runCliProcess(['record', '--site', SITE, '--task', 'nope', '--out', path.join(dir, 'x.jsonl')]);
+    const missing = await cli(['record', '--site', SITE, '--task', 'nope', '--out', path.join(dir, 'x.jsonl')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/--task "nope": the site has no such task; its tasks: handlers, /);
-    const wrong = await runCliProcess(['record', '--site', SITE, '--task', 'sign-up', '--out', path.join(dir, 'x.txt')]);
+    const wrong = await cli(['record', '--site', SITE, '--task', 'sign-up', '--out', path.join(dir, 'x.txt')]);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/--out must name a \.jsonl store file/);
   }, 60_000);
