@@ -4,6 +4,7 @@
  * weight files and chat-server requests. The fuzz suite (tests/unit/fuzz) asserts properties over
  * them; `npm run bench -- robustness` counts how each class of input ends.
  */
+import { request } from 'node:http';
 import fc from 'fast-check';
 import type { Transition } from '../src/core/types.ts';
 import { envSpec } from '../src/envs/registry.ts';
@@ -120,3 +121,24 @@ export const HOSTILE_ROOM_BODIES: readonly [string, (openPrompt: string) => stri
   ['a prompt of escaped line breaks', (open) => filled(open, '\\n', '"}]}')],
   ['a prompt of one long word, just under the bound', (open) => `${open}\\n${'a'.repeat(MAX_PROMPT_CHARS - 4_000)}"}]}`],
 ];
+
+/** POSTs `body` to the chat route at `url`, 64 KB at a time, `pauseMs` apart (0: as fast as the socket takes it). */
+export function postChat(url: string, body: Buffer, pauseMs: number): Promise<number> {
+  const at = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: at.hostname, port: at.port, path: '/v1/chat/completions', method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': body.length } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    let offset = 0;
+    const next = (): void => {
+      if (offset >= body.length) return void req.end();
+      req.write(body.subarray(offset, offset + 65_536));
+      offset += 65_536;
+      if (pauseMs > 0) setTimeout(next, pauseMs);
+      else setImmediate(next);
+    };
+    next();
+  });
+}

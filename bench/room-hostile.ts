@@ -9,13 +9,12 @@
  * since the suite shares the machine; this bench is the wall clock, to be run on a quiet machine.
  */
 import { fork } from 'node:child_process';
-import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { Task } from '../src/core/types.ts';
 import { envSpec } from '../src/envs/registry.ts';
 import { singleStepMessages } from '../src/experience/prompt.ts';
 import { benchOptions } from './options.ts';
-import { HOSTILE_ROOM_BODIES } from './hostile-inputs.ts';
+import { HOSTILE_ROOM_BODIES, postChat } from './hostile-inputs.ts';
 import { median } from './stats.ts';
 
 const SERVER = fileURLToPath(new URL('./room-hostile-server.ts', import.meta.url));
@@ -31,27 +30,6 @@ function startRoom(): Promise<{ url: string; stop: () => void }> {
   return new Promise((resolve, reject) => {
     child.once('message', (message) => resolve({ url: (message as { url: string }).url, stop: () => child.kill('SIGTERM') }));
     child.once('exit', (code) => reject(new Error(`the room process ended (${code}) before it listened`)));
-  });
-}
-
-/** POSTs `body` to the chat route, 64 KB at a time, `pauseMs` apart (0: as fast as the socket takes it). */
-function send(url: string, body: Buffer, pauseMs: number): Promise<number> {
-  const at = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: at.hostname, port: at.port, path: '/v1/chat/completions', method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': body.length } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    let offset = 0;
-    const next = (): void => {
-      if (offset >= body.length) return void req.end();
-      req.write(body.subarray(offset, offset + 65_536));
-      offset += 65_536;
-      if (pauseMs > 0) setTimeout(next, pauseMs);
-      else setImmediate(next);
-    };
-    next();
   });
 }
 
@@ -81,7 +59,7 @@ export async function roomHostileBench(args: string[]): Promise<unknown> {
       for (let r = 0; r < repeats; r++) {
         for (const pauseMs of [0, 10]) {
           let finished = false;
-          const hostile = send(room.url, body, pauseMs).finally(() => (finished = true));
+          const hostile = postChat(room.url, body, pauseMs).finally(() => (finished = true));
           while (!finished) walls.push(await ping(room.url));
           statuses.push(await hostile);
         }

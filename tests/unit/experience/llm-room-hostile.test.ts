@@ -13,7 +13,7 @@ import { MAX_PROMPT_LINES, protocolAnswerer } from '../../../src/experience/serv
 import { parseSpec } from '../../../src/jobs/spec.ts';
 import { serveSpec } from '../../../src/jobs/serve-spec.ts';
 import { seededBuffer, shopSearchStep } from './fixtures.ts';
-import { HOSTILE_ROOM_BODIES, filled, nested } from '../../../bench/hostile-inputs.ts';
+import { HOSTILE_ROOM_BODIES, filled, nested, postChat } from '../../../bench/hostile-inputs.ts';
 
 
 let server: RunningChatServer;
@@ -114,30 +114,6 @@ const cpuMs = (): number => {
   return (user + system) / 1000;
 };
 
-/**
- * POSTs `body` to the chat route as a client on a slow link would (64 KB at a time, `pauseMs`
- * apart), or at once; resolves with the status.
- */
-function send(body: Buffer, pauseMs: number): Promise<number> {
-  const url = new URL(server.url);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path: '/v1/chat/completions', method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': body.length } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    let at = 0;
-    const next = (): void => {
-      if (at >= body.length) return void req.end();
-      req.write(body.subarray(at, at + 65_536));
-      at += 65_536;
-      if (pauseMs > 0) setTimeout(next, pauseMs);
-      else setImmediate(next);
-    };
-    next();
-  });
-}
-
 describe('the server stays responsive', () => {
   const HOSTILE = HOSTILE_ROOM_BODIES.map(([label, make]) => [label, () => make(openPrompt())] as const);
 
@@ -145,7 +121,7 @@ describe('the server stays responsive', () => {
     const body = Buffer.from(make());
     for (const pauseMs of [0, 10]) {
       let finished = false;
-      const hostile = send(body, pauseMs).finally(() => (finished = true));
+      const hostile = postChat(server.url, body, pauseMs).finally(() => (finished = true));
       const pings: { cpu: number; wall: number }[] = [];
       while (!finished) {
         const cpu = cpuMs();
