@@ -3,15 +3,18 @@
  *  - matmul GFLOP/s of the backend itself (square 1024³, and the update's own largest shape), and
  *    of the weight gradient of that shape computed as tfjs's built-in gradient does (xᵀ·dy with
  *    transposeA) against the plain matmul on a pre-transposed x that src/platform/dense.ts uses;
- *  - one PPO update step on a real minibatch (256 shop steps): samples/s and the GFLOP/s it
- *    achieves, counted from the network's matmuls (network.ts updateFlops);
+ *  - one PPO update step on a real minibatch (256 shop steps), as the backend runs it (sparse input
+ *    rows on wasm and cpu) and with dense input matmuls (as a GPU backend runs it): samples/s of
+ *    both, their ratio, and the GFLOP/s the dense one achieves, counted from the network's matmuls
+ *    (network.ts updateFlops);
  *  - rollout throughput: env steps/s of 32 lockstep shop episodes with sampled actions.
- * Medians over repeats, all measured in this one run, and the ratio update / matmul.
+ * Medians over repeats, all measured in this one run, and the ratio dense update / matmul.
  */
 import { Rng } from '../src/core/rng.ts';
 import { envSpec } from '../src/envs/registry.ts';
 import { updateFlops } from '../src/policy/network.ts';
-import { DEFAULT_POLICY, networkConfig, Policy } from '../src/policy/policy.ts';
+import { DEFAULT_POLICY, forceInputLayout, networkConfig, Policy } from '../src/policy/policy.ts';
+import { backendOnHost } from '../src/platform/dense.ts';
 import { Adam } from '../src/rl/adam.ts';
 import { DEFAULT_PPO } from '../src/rl/config.ts';
 import { collectTrajectories, type Collected } from '../src/rl/rollout.ts';
@@ -77,13 +80,21 @@ export async function policyBench(argv: string[]): Promise<unknown> {
   const optimizer = new Adam(policy.network.variables);
   // One gradient step on one minibatch: a single epoch over exactly `minibatch` samples.
   const config = { ...DEFAULT_PPO, epochs: 1, minibatchSize: minibatch, targetKl: null };
-  const updateTimes = await timeMs(repeats, async () => {
+  const update = () => timeMs(repeats, async () => {
     await optimize(policy, optimizer, samples, config, 1e-4, rng);
   });
+  // The same update with the input layers as dense matmuls, as a GPU backend runs them (and as
+  // every backend did before the CPU-side ones read sparse rows), for the ratio in one run.
+  forceInputLayout('dense');
+  const denseTimes = await update().finally(() => forceInputLayout(null));
+  const updateTimes = await update();
+  const layout = backendOnHost() ? 'sparse' : 'dense';
   const net = networkConfig(DEFAULT_POLICY);
   const flops = updateFlops(net, minibatch, maxActions);
   const updateMs = median(updateTimes);
-  const updateGflops = flops.update / (updateMs / 1000) / 1e9;
+  const denseMs = median(denseTimes);
+  // GFLOP/s only means something for the dense matmuls, which do the work the count assumes.
+  const denseGflops = flops.update / (denseMs / 1000) / 1e9;
 
   const square = await matmulGflops(1024, 1024, 1024, repeats);
   const rows = minibatch * maxActions;
@@ -108,11 +119,17 @@ export async function policyBench(argv: string[]): Promise<unknown> {
     update: {
       minibatch,
       maxActions,
-      gflopPerUpdate: round(flops.update / 1e9, 3),
+      inputLayout: layout,
       msMedian: round(updateMs, 1),
       samplesPerSec: Math.round(minibatch / (updateMs / 1000)),
-      gflops: round(updateGflops),
-      fractionOfMatmul: round(updateGflops / matmulPeak, 3),
+      dense: {
+        msMedian: round(denseMs, 1),
+        samplesPerSec: Math.round(minibatch / (denseMs / 1000)),
+        gflopPerUpdate: round(flops.update / 1e9, 3),
+        gflops: round(denseGflops),
+        fractionOfMatmul: round(denseGflops / matmulPeak, 3),
+      },
+      speedupOverDense: round(denseMs / updateMs),
     },
     rollout: { lanes, steps: rolloutSteps, stepsPerSecMedian: Math.round(rolloutSteps / (median(rolloutTimes) / 1000)), repeats },
   };

@@ -14,6 +14,7 @@ import { elementFields, elementTarget, parseState, type AbstractState, type Stat
 import type { Observation } from '../core/types.ts';
 import { parsePageAction, type PageAction } from '../envs/web/actions.ts';
 import { pageRelations, readInstruction, readPage } from './page-relations.ts';
+import type { SparseRows } from '../platform/dense.ts';
 import { contentWords, dollarAmount, featureIndex, tokens, wordsAndBigrams } from './text.ts';
 
 export interface FeaturizerConfig {
@@ -396,6 +397,66 @@ export interface PackedBatch {
   /** With `transposed`: statesᵀ [S, N] and actionsᵀ [A, N·K], for the weight gradients. */
   statesT?: Float32Array;
   actionsT?: Float32Array;
+}
+
+/**
+ * A batch as compressed sparse rows, for the CPU-side backends (platform/dense.ts sparseInputDense):
+ * states [N, S] and actions [N·K, A] keep only their nonzeros, the mask and the relation columns
+ * are dense as in packBatch. A candidate slot a sample lacks is an empty row.
+ */
+export interface SparseBatch {
+  size: number;
+  maxActions: number;
+  states: SparseRows;
+  actions: SparseRows;
+  mask: Float32Array;
+  relations: Float32Array;
+}
+
+function sparseRows(rows: readonly (SparseRow | undefined)[], width: number): SparseRows {
+  // Plain loops: an empty slot is a hole in `rows`, which forEach would skip.
+  const offsets = new Int32Array(rows.length + 1);
+  for (let r = 0; r < rows.length; r++) offsets[r + 1] = (offsets[r] as number) + (rows[r]?.indices.length ?? 0);
+  const total = offsets[rows.length] as number;
+  const columns = new Int32Array(total);
+  const values = new Float32Array(total);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r];
+    if (!row) continue;
+    columns.set(row.indices, offsets[r]);
+    values.set(row.values, offsets[r]);
+  }
+  return { rows: rows.length, width, offsets, columns, values };
+}
+
+export function packSparse(batch: readonly Features[], config: FeaturizerConfig, options: { maxActions?: number } = {}): SparseBatch {
+  const A = actionWidth(config);
+  const K = options.maxActions ?? Math.max(1, ...batch.map((f) => f.actions.length));
+  const N = batch.length;
+  const R = ACTION_RELATIONS.length;
+  const firstRelation = A - R;
+  const mask = new Float32Array(N * K);
+  const relations = new Float32Array(N * K * R);
+  const actionRows: (SparseRow | undefined)[] = new Array(N * K);
+  batch.forEach((f, n) => {
+    if (f.actions.length > K) throw new RangeError(`sample ${n} has ${f.actions.length} actions, more than the batch width ${K}`);
+    f.actions.forEach((row, k) => {
+      const r = n * K + k;
+      mask[r] = 1;
+      actionRows[r] = row;
+      row.indices.forEach((i, j) => {
+        if (i >= firstRelation) relations[r * R + i - firstRelation] = row.values[j] as number;
+      });
+    });
+  });
+  return {
+    size: N,
+    maxActions: K,
+    states: sparseRows(batch.map((f) => f.state), stateWidth(config)),
+    actions: sparseRows(actionRows, A),
+    mask,
+    relations,
+  };
 }
 
 export function packBatch(batch: readonly Features[], config: FeaturizerConfig, options: { maxActions?: number; transposed?: boolean } = {}): PackedBatch {

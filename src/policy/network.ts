@@ -9,12 +9,14 @@
  *   logit  = z2·w3 + b3, masked to −1e9 where no candidate           [N, K]
  *   value  = relu(hs·Wv + bv)·wv + bw                                [N]
  *
- * Inputs are dense multi-hot rows, so every layer is one (fused) matmul: that keeps a whole update
- * matmul-bound on every backend, and the wasm backend has no gradient for gather anyway.
+ * Inputs are multi-hot rows. On a GPU backend they are dense and every layer is one (fused) matmul;
+ * on a CPU-side backend (wasm, cpu) the two input layers read sparse rows on the host instead
+ * (platform/dense.ts sparseInputDense), since those rows are more than 98% zeros. Both compute the
+ * same function with the same weights: a policy file does not know which one trained it.
  */
 import { Rng } from '../core/rng.ts';
 import { tf } from '../platform/tf.ts';
-import { hiddenDense, inputDense } from '../platform/dense.ts';
+import { hiddenDense, inputDense, sparseInputDense, type SparseRows } from '../platform/dense.ts';
 
 export interface NetworkConfig {
   stateWidth: number;
@@ -40,15 +42,19 @@ export interface NetworkOutput {
 }
 
 export interface NetworkInputs {
-  states: tf.Tensor2D;
-  actions: tf.Tensor2D;
+  /** [N, S]: a dense tensor, or sparse rows on the host (policy.ts batchTensors picks by backend). */
+  states: tf.Tensor2D | SparseRows;
+  /** [N·K, A], as `states`. */
+  actions: tf.Tensor2D | SparseRows;
   mask: tf.Tensor2D;
-  /** The action rows' relation columns, packed apart (featurizer.ts PackedBatch); sliced off `actions` when absent. */
+  /** The action rows' relation columns, packed apart (featurizer.ts PackedBatch); sliced off dense `actions` when absent. */
   relations?: tf.Tensor2D;
-  /** Transposes of the inputs, packed alongside them for updates (see dense.ts). */
+  /** Transposes of dense inputs, packed alongside them for updates (see dense.ts). */
   statesT?: tf.Tensor2D;
   actionsT?: tf.Tensor2D;
 }
+
+const isSparse = (x: tf.Tensor2D | SparseRows): x is SparseRows => !(x instanceof tf.Tensor);
 
 const MASKED = -1e9;
 
@@ -145,14 +151,17 @@ export class PolicyNetwork {
     const H = this.config.hidden;
     const k = (name: string) => this.w(name) as tf.Tensor2D;
     const b = (name: string) => this.w(name) as tf.Tensor1D;
-    const hs = inputDense(states, inputs.statesT, k('state/kernel'), b('state/bias'), 'relu');
+    const input = (x: tf.Tensor2D | SparseRows, xT: tf.Tensor2D | undefined, kernel: string, bias: string, activation: 'relu' | 'linear') =>
+      isSparse(x) ? sparseInputDense(x, k(kernel), b(bias), activation) : inputDense(x, xT, k(kernel), b(bias), activation);
+    const hs = input(states, inputs.statesT, 'state/kernel', 'state/bias', 'relu');
     const us = hiddenDense(hs, k('join/state_kernel'), b('join/bias'), 'linear');
-    const ua = inputDense(actions, inputs.actionsT, k('join/action_kernel'), b('join/action_bias'), 'linear');
+    const ua = input(actions, inputs.actionsT, 'join/action_kernel', 'join/action_bias', 'linear');
     const z1 = tf.reshape(tf.relu(tf.add(tf.reshape(ua, [N, K, H]), tf.expandDims(us, 1))), [N * K, H]) as tf.Tensor2D;
     const z2 = hiddenDense(z1, k('score/hidden_kernel'), b('score/hidden_bias'), 'relu');
     const R = this.config.relationPrior.length;
     // The relation features also reach the logit through one linear map (a learned skip path).
-    const relations = inputs.relations ?? tf.slice(actions, [0, this.config.actionWidth - R], [N * K, R]);
+    const relations = inputs.relations ?? (isSparse(actions) ? null : tf.slice(actions, [0, this.config.actionWidth - R], [N * K, R]));
+    if (!relations) throw new RangeError('sparse action rows need their relation columns packed apart (inputs.relations)');
     const scores = tf.add(hiddenDense(z2, k('score/kernel'), b('score/bias'), 'linear'), tf.matMul(relations, k('score/relation_kernel')));
     const raw = tf.reshape(scores, [N, K]) as tf.Tensor2D;
     // Masked entries get −1e9: exp underflows to exactly 0, so they carry no probability and no gradient.

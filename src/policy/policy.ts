@@ -5,7 +5,8 @@
 import { DreamGymError } from '../core/errors.ts';
 import type { Rng } from '../core/rng.ts';
 import { tf } from '../platform/tf.ts';
-import { ACTION_RELATIONS, actionWidth, DEFAULT_FEATURIZER, Featurizer, packBatch, relationPrior, stateWidth, type FeaturizerConfig, type Features, type PolicyInput } from './featurizer.ts';
+import { backendOnHost } from '../platform/dense.ts';
+import { ACTION_RELATIONS, actionWidth, DEFAULT_FEATURIZER, Featurizer, packBatch, packSparse, relationPrior, stateWidth, type FeaturizerConfig, type Features, type PolicyInput } from './featurizer.ts';
 import { DEFAULT_HIDDEN, PolicyNetwork, type NetworkConfig } from './network.ts';
 import { expandActions } from '../core/queries.ts';
 import { envSpec } from '../envs/registry.ts';
@@ -45,8 +46,35 @@ export class NoActionsError extends DreamGymError {
   }
 }
 
-/** Tensors for a packed batch; dispose them (or build inside tf.tidy). */
+export type InputLayout = 'sparse' | 'dense';
+
+let forcedLayout: InputLayout | null = null;
+
+/**
+ * Batches in one layout whatever the backend (null: by the backend again). For `bench policy`,
+ * which times an update both ways in one run; the two compute the same function.
+ */
+export function forceInputLayout(layout: InputLayout | null): void {
+  forcedLayout = layout;
+}
+
+/**
+ * A batch as the network reads it; dispose its tensors (or build inside tf.tidy). On a CPU-side
+ * backend the states and actions stay sparse rows on the host (platform/dense.ts sparseInputDense);
+ * on a GPU backend they are dense tensors, with their transposes when `transposed` (for updates).
+ */
 export function batchTensors(features: readonly Features[], config: FeaturizerConfig, options: { maxActions?: number; transposed?: boolean } = {}) {
+  if ((forcedLayout ?? (backendOnHost() ? 'sparse' : 'dense')) === 'sparse') {
+    const packed = packSparse(features, config, options);
+    return {
+      size: packed.size,
+      maxActions: packed.maxActions,
+      states: packed.states,
+      actions: packed.actions,
+      mask: tf.tensor2d(packed.mask, [packed.size, packed.maxActions]),
+      relations: tf.tensor2d(packed.relations, [packed.actions.rows, ACTION_RELATIONS.length]),
+    };
+  }
   const packed = packBatch(features, config, options);
   const S = stateWidth(config);
   const A = actionWidth(config);

@@ -1,7 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackend, tf } from '../../../src/platform/tf.ts';
-import { PolicyNetwork, weightPlan, type NetworkConfig } from '../../../src/policy/network.ts';
+import { PolicyNetwork, weightPlan, type NetworkConfig, type NetworkInputs } from '../../../src/policy/network.ts';
 import { Rng } from '../../../src/core/rng.ts';
+import { sparseInputDense } from '../../../src/platform/dense.ts';
+import { packBatch } from '../../../src/policy/featurizer.ts';
+import { batchTensors, DEFAULT_POLICY, Policy } from '../../../src/policy/policy.ts';
+import { envSpec } from '../../../src/envs/registry.ts';
+import { collectTrajectories } from '../../../src/rl/rollout.ts';
+import type { UpdateSample } from '../../../src/rl/update.ts';
 
 // A tiny network, dense random inputs (not just sparse bags) so every path carries signal.
 const config: NetworkConfig = { stateWidth: 7, actionWidth: 6, hidden: 5, inputInitStd: 0.5, relationPrior: [0.3, -0.2] };
@@ -74,5 +80,76 @@ describe('policy network gradients', () => {
     const norms = await Promise.all(Object.values(grads).map(async (g) => Math.max(...(await g.data()).map(Math.abs))));
     expect(norms.filter((n) => n > 1e-4).length).toBeGreaterThanOrEqual(plan.length - 1);
     net.dispose();
+  });
+});
+
+describe('sparse input rows on the host (the CPU-side backends)', () => {
+  beforeAll(async () => {
+    await useBackend(['cpu']);
+  });
+
+  /** Real shop steps, featurized as the policy reads them: sparse bags with their relation columns. */
+  async function shopFeatures(policy: Policy, count: number): Promise<UpdateSample[]> {
+    const spec = envSpec('shop');
+    const rng = new Rng('sparse-rows');
+    const tasks = Array.from({ length: 6 }, () => rng.pick(spec.tasks('train')));
+    const { trajectories } = await collectTrajectories({ envs: [spec.createEnv(), spec.createEnv()], tasks, policy, greedy: false, rng });
+    const steps = trajectories.flatMap((t) => t.steps).slice(0, count);
+    return steps.map((s, i) => ({ features: s.features, actionIndex: s.actionIndex, oldLogProb: s.logProb, advantage: (i % 3) - 1, returnTarget: i % 2, oldValue: 0, referenceLogProb: s.logProb }));
+  }
+
+  it('computes the same outputs and gradients as the dense matmul with the same weights', async () => {
+    const policy = new Policy(DEFAULT_POLICY, 7);
+    const samples = await shopFeatures(policy, 24);
+    expect(samples.length).toBe(24);
+    const features = samples.map((s) => s.features);
+    const dense = () => {
+      const packed = packBatch(features, DEFAULT_POLICY.featurizer, { transposed: true });
+      const rows = packed.size * packed.maxActions;
+      const S = packed.states.length / packed.size;
+      const A = packed.actions.length / rows;
+      return {
+        states: tf.tensor2d(packed.states, [packed.size, S]),
+        actions: tf.tensor2d(packed.actions, [rows, A]),
+        mask: tf.tensor2d(packed.mask, [packed.size, packed.maxActions]),
+        relations: tf.tensor2d(packed.relations, [rows, packed.relations.length / rows]),
+        statesT: tf.tensor2d(packed.statesT as Float32Array, [S, packed.size]),
+        actionsT: tf.tensor2d(packed.actionsT as Float32Array, [A, rows]),
+      };
+    };
+    // On cpu the policy's own batches are sparse rows; the dense ones are built by hand above.
+    const sparse = batchTensors(features, DEFAULT_POLICY.featurizer, { transposed: true });
+    expect(sparse.states).not.toBeInstanceOf(tf.Tensor);
+    const objective = (inputs: NetworkInputs) => () => {
+      const out = policy.network.forward(inputs);
+      const onehot = tf.oneHot(tf.tensor1d(samples.map((s) => s.actionIndex), 'int32'), sparse.maxActions);
+      return tf.add(tf.sum(tf.mul(out.logProbs, onehot)), tf.sum(tf.square(out.values))) as tf.Scalar;
+    };
+    const a = tf.variableGrads(objective(dense()), policy.network.variables);
+    const b = tf.variableGrads(objective(sparse), policy.network.variables);
+    expect(Math.abs(a.value.dataSync()[0] as number)).toBeGreaterThan(1);
+    expect(b.value.dataSync()[0]).toBeCloseTo(a.value.dataSync()[0] as number, 3);
+    for (const v of policy.network.variables) {
+      const da = (a.grads[v.name] as tf.Tensor).dataSync();
+      const db = (b.grads[v.name] as tf.Tensor).dataSync();
+      let scale = 1e-6;
+      let worst = 0;
+      da.forEach((x, i) => {
+        scale = Math.max(scale, Math.abs(x));
+        worst = Math.max(worst, Math.abs(x - (db[i] as number)));
+      });
+      // Relative to the tensor's largest entry; the logit bias's true gradient is 0 (a softmax does
+      // not see a shift), so both sides are rounding noise there and only the absolute term holds.
+      expect(worst, v.name).toBeLessThan(1e-6 + 1e-5 * scale);
+    }
+    // The input layers' gradients are not all zero (the comparison above would hold vacuously).
+    const actionKernel = (b.grads[policy.network.variables[4]!.name] as tf.Tensor).dataSync() as Float32Array;
+    expect(actionKernel.reduce((m: number, x: number) => Math.max(m, Math.abs(x)), 0)).toBeGreaterThan(1e-4);
+    policy.dispose();
+  });
+
+  it('names a kernel of the wrong width instead of reading past it', () => {
+    const rows = { rows: 1, width: 5, offsets: Int32Array.from([0, 1]), columns: Int32Array.from([4]), values: Float32Array.from([1]) };
+    expect(() => sparseInputDense(rows, tf.zeros([4, 3]) as tf.Tensor2D, tf.zeros([3]) as tf.Tensor1D, 'linear')).toThrow(/5 wide, the kernel takes 4/);
   });
 });
