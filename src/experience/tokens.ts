@@ -4,14 +4,31 @@
  * counts). The app never imports this (its bundle with the vocabulary is 3.1 MB): there WebLLM's `usage` reports the
  * model's own counts.
  */
-import llama3Tokenizer from 'llama3-tokenizer-js';
+import { createRequire } from 'node:module';
 import type { ChatMessage } from './llm/chat.ts';
 import { chatTokens } from './llm/llm-model.ts';
 import { singleStepMessages } from './prompt.ts';
 import type { ExperienceInput } from './types.ts';
 
+interface Tokenizer {
+  encode(text: string, options: { bos: boolean; eos: boolean }): number[];
+}
+
+let tokenizer: Tokenizer | undefined;
+
+/**
+ * The tokenizer, built when first asked for: its ES module decodes its whole vocabulary on import
+ * (about half a second of CPU), which every CLI command paid, `envs` and `rollout` included, though
+ * only the HTTP experience model, `serve` and `experience eval` count tokens. Its CommonJS build can
+ * be required synchronously at that moment.
+ */
+function llama3(): Tokenizer {
+  tokenizer ??= (createRequire(import.meta.url)('llama3-tokenizer-js/bundle/commonjs-llama3-tokenizer-with-baked-data.cjs') as { llama3Tokenizer: Tokenizer }).llama3Tokenizer;
+  return tokenizer;
+}
+
 export function countTokens(text: string): number {
-  return llama3Tokenizer.encode(text, { bos: false, eos: false }).length;
+  return llama3().encode(text, { bos: false, eos: false }).length;
 }
 
 /** Tokens of a chat as a Llama 3 template lays it out (content plus each message's header and end). */

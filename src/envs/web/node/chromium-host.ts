@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page, type Route } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page, Route } from 'playwright-core';
 import { CHROMIUM_ARGS, PAGE_MEMORY_ARGS, chromiumPath } from '../../../platform/chromium.ts';
 import { BrowserStartError, PageError, type ContextRequest, type ContextResponse, type PageHost, type PageHostFactory, type PageTab, type PageTimeouts } from '../host.ts';
 import { clip } from '../../explain.ts';
@@ -51,6 +51,9 @@ async function launchBrowser(visible = false): Promise<Browser> {
   let executable = '';
   try {
     executable = chromiumPath();
+    // Loaded here, not with the module: every command imports the web env, and Playwright costs a
+    // few tenths of a second of CPU to load in a process that may never open a page.
+    const { chromium } = await import('playwright-core');
     // Playwright's own signal handlers would close the browser at Ctrl-C, under the run's graceful
     // stop: the iteration in progress then failed blaming the site, and nothing was written. The
     // command's stop closes it instead (closeSharedBrowser), and Playwright still ends it when the
