@@ -14,13 +14,12 @@ import { Rng } from '../src/core/rng.ts';
 import { envSpec } from '../src/envs/registry.ts';
 import { updateFlops } from '../src/policy/network.ts';
 import { DEFAULT_POLICY, forceInputLayout, networkConfig, Policy } from '../src/policy/policy.ts';
-import { backendOnHost } from '../src/platform/dense.ts';
 import { Adam } from '../src/rl/adam.ts';
 import { DEFAULT_PPO } from '../src/rl/config.ts';
 import { collectTrajectories, type Collected } from '../src/rl/rollout.ts';
 import { ppoSamples } from '../src/rl/samples.ts';
 import { optimize } from '../src/rl/update.ts';
-import { parseBackend, tf, useBackend } from '../src/platform/tf.ts';
+import { backendOnHost, parseBackend, tf, useBackend } from '../src/platform/tf.ts';
 import { median } from './stats.ts';
 import { benchOptions } from './options.ts';
 

@@ -5,7 +5,7 @@
  * These layers compute every gradient as a plain matmul against an explicitly transposed operand;
  * for the raw inputs the transpose is built while packing the batch, where it costs nothing.
  */
-import { tf } from './tf.ts';
+import { backendOnHost, hostValues, tf } from './tf.ts';
 
 type Activation = 'relu' | 'linear';
 
@@ -107,19 +107,25 @@ export function bucketedInputDense(x: tf.Tensor2D, xT: tf.Tensor2D | undefined, 
   return op(w, b) as tf.Tensor2D;
 }
 
-/**
- * Whether the backend in use computes on the host's CPU (wasm, cpu): there a loop over a sparse
- * input's nonzeros beats a matmul over its zeros, and reading a tensor back is a copy; on a GPU
- * backend a synchronous read stalls the queue and a matmul is what the device does best.
- */
-export function backendOnHost(): boolean {
-  const backend = tf.getBackend();
-  return backend === 'wasm' || backend === 'cpu';
-}
-
 /** Where the bucket gradient is summed on the backend in use (see bucketedInputDense). */
 function gradientPlace(): 'host' | 'device' {
   return backendOnHost() ? 'host' : 'device';
+}
+
+let scratch = new Float32Array(0);
+
+/**
+ * A zeroed array of `n` to fill and then make a tensor from. On wasm one buffer serves every call:
+ * making the tensor copies the values into wasm memory at once, and in a browser worker a fresh
+ * buffer of megabytes per layer call was fresh pages from the system each time. The cpu backend
+ * keeps the very array a tensor is made from, so there each call gets its own.
+ */
+function uploadBuffer(n: number): Float32Array {
+  if (tf.getBackend() !== 'wasm') return new Float32Array(n);
+  if (scratch.length < n) scratch = new Float32Array(Math.max(n, 2 * scratch.length));
+  const out = scratch.subarray(0, n);
+  out.fill(0);
+  return out;
 }
 
 /**
@@ -145,8 +151,9 @@ export function sparseInputDense(x: SparseRows, w: tf.Tensor2D, b: tf.Tensor1D, 
   const [inputs, units] = w.shape;
   if (x.width !== inputs) throw new RangeError(`sparse rows are ${x.width} wide, the kernel takes ${inputs}`);
   const op = tf.customGrad(((kernel: tf.Tensor, bias: tf.Tensor, save: tf.GradSaveFunc) => {
-    const weights = kernel.dataSync() as Float32Array;
-    const z = new Float32Array(x.rows * units);
+    // A view of the kernel (no copy on wasm): nothing below allocates a tensor until z is filled.
+    const weights = hostValues(kernel);
+    const z = uploadBuffer(x.rows * units);
     for (let r = 0; r < x.rows; r++) {
       const out = r * units;
       for (let j = x.offsets[r] as number, end = x.offsets[r + 1] as number; j < end; j++) {
@@ -162,8 +169,8 @@ export function sparseInputDense(x: SparseRows, w: tf.Tensor2D, b: tf.Tensor1D, 
       value,
       gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
         const dz = activate(dy, saved[0] as tf.Tensor, activation);
-        const d = dz.dataSync() as Float32Array;
-        const dW = new Float32Array(inputs * units);
+        const d = hostValues(dz);
+        const dW = uploadBuffer(inputs * units);
         for (let r = 0; r < x.rows; r++) {
           const from = r * units;
           for (let j = x.offsets[r] as number, end = x.offsets[r + 1] as number; j < end; j++) {
@@ -181,8 +188,8 @@ export function sparseInputDense(x: SparseRows, w: tf.Tensor2D, b: tf.Tensor1D, 
 
 /** Each row's dz added into the [B, units] rows its buckets name (an empty slot's, B, dropped). */
 function hostBucketGradient(dz: tf.Tensor2D, ids: Int32Array, slots: number, B: number, units: number): tf.Tensor2D {
-  const d = dz.dataSync() as Float32Array;
-  const table = new Float32Array((B + 1) * units);
+  const d = hostValues(dz);
+  const table = uploadBuffer((B + 1) * units);
   for (let r = 0, i = 0; i < ids.length; r++) {
     const from = r * units;
     for (let s = 0; s < slots; s++, i++) {

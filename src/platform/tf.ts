@@ -9,6 +9,7 @@ import '@tensorflow/tfjs-backend-wasm';
 import { PLATFORM_BACKENDS, preparePlatform } from '#tf-platform';
 import { DreamGymError, errorMessage, UsageError } from '../core/errors.ts';
 import { excerpt } from '../core/text.ts';
+import { registerWasmSlice } from './wasm-slice.ts';
 
 export type BackendName = 'webgpu' | 'wasm' | 'cpu';
 export const BACKENDS: readonly BackendName[] = ['webgpu', 'wasm', 'cpu'];
@@ -37,6 +38,7 @@ export class BackendUnavailableError extends DreamGymError {
 export async function useBackend(preference: readonly BackendName[] = PLATFORM_BACKENDS): Promise<BackendName> {
   if (!prepared) {
     preparePlatform();
+    registerWasmSlice();
     prepared = true;
   }
   const reasons: string[] = [];
@@ -62,6 +64,30 @@ export async function useBackend(preference: readonly BackendName[] = PLATFORM_B
 export function parseBackend(name: string): BackendName {
   if ((BACKENDS as readonly string[]).includes(name)) return name as BackendName;
   throw new UsageError(`unknown backend ${excerpt(name, 60)}; choose one of ${BACKENDS.join(', ')}`);
+}
+
+/**
+ * Whether the backend in use computes on the host's CPU (wasm, cpu): there a loop over a sparse
+ * input's nonzeros beats a matmul over its zeros, and reading a tensor back is a copy at most; on a
+ * GPU backend a synchronous read stalls the queue and a matmul is what the device does best.
+ */
+export function backendOnHost(): boolean {
+  const backend = tf.getBackend();
+  return backend === 'wasm' || backend === 'cpu';
+}
+
+/**
+ * A float32 tensor's values for the host to read now, without a copy where the backend allows it:
+ * on wasm a view into the backend's memory, valid only until tfjs next allocates (read it before
+ * making another tensor); on cpu the backend's own array; elsewhere a synchronous read (a copy).
+ * Never write through it. In a browser worker each copy of megabytes is fresh pages from the
+ * system: the host-side layers read their weights and gradients this way (dense.ts).
+ */
+export function hostValues(t: tf.Tensor): Float32Array {
+  if (t.dtype !== 'float32') throw new TypeError(`hostValues reads float32 tensors, not ${t.dtype}`);
+  const backend = tf.backend() as unknown as { typedArrayFromHeap?: (t: tf.TensorInfo) => Float32Array; dataIdMap?: { has(id: object): boolean } };
+  if (tf.getBackend() === 'wasm' && backend.typedArrayFromHeap && backend.dataIdMap?.has(t.dataId)) return backend.typedArrayFromHeap(t);
+  return t.dataSync() as Float32Array;
 }
 
 export { tf };

@@ -4,8 +4,7 @@
  */
 import { DreamGymError } from '../core/errors.ts';
 import type { Rng } from '../core/rng.ts';
-import { tf } from '../platform/tf.ts';
-import { backendOnHost } from '../platform/dense.ts';
+import { backendOnHost, tf } from '../platform/tf.ts';
 import { ACTION_RELATIONS, actionWidth, DEFAULT_FEATURIZER, Featurizer, packBatch, packSparse, relationPrior, stateWidth, type FeaturizerConfig, type Features, type PolicyInput } from './featurizer.ts';
 import { DEFAULT_HIDDEN, PolicyNetwork, type NetworkConfig } from './network.ts';
 import { expandActions } from '../core/queries.ts';

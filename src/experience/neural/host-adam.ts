@@ -5,7 +5,7 @@
  * of a few tens of thousands of weights that dispatch cost, not the arithmetic, was a third of a
  * fitting step. Here a step is one read of each gradient and one write of each variable.
  */
-import { tf } from '../../platform/tf.ts';
+import { backendOnHost, hostValues, tf } from '../../platform/tf.ts';
 
 const BETA1 = 0.9;
 const BETA2 = 0.999;
@@ -34,17 +34,28 @@ export class HostAdam {
     return new HostAdam(variables, learningRate, values);
   }
 
-  /** One step on the loss `f` returns; returns the loss. Reads are async (webgpu has no sync read). */
+  /**
+   * One step on the loss `f` returns; returns the loss. On a CPU-side backend the gradients are read
+   * in place (platform/tf.ts hostValues: no copy on wasm); elsewhere asynchronously (webgpu has no
+   * sync read).
+   */
   async minimize(f: () => tf.Scalar): Promise<number> {
     const { value, grads } = tf.variableGrads(f, [...this.variables]);
     try {
-      const read = await Promise.all(this.variables.map((variable) => grads[variable.name]?.data() as Promise<Float32Array> | undefined));
+      const gradient = (variable: tf.Variable) => grads[variable.name];
+      const read = backendOnHost()
+        ? this.variables.map((variable) => {
+            const g = gradient(variable);
+            return g ? hostValues(g) : undefined;
+          })
+        : await Promise.all(this.variables.map((variable) => gradient(variable)?.data() as Promise<Float32Array> | undefined));
       this.t++;
       const correction1 = 1 - BETA1 ** this.t;
       const correction2 = 1 - BETA2 ** this.t;
-      this.variables.forEach((variable, i) => {
+      // Every update first, then every write: a write allocates, and that may move what the views read.
+      const updated = this.variables.map((_, i) => {
         const g = read[i];
-        if (!g) return;
+        if (!g) return false;
         const x = this.values[i] as Float32Array;
         const m = this.m[i] as Float32Array;
         const v = this.v[i] as Float32Array;
@@ -56,8 +67,11 @@ export class HostAdam {
           v[j] = vj;
           x[j] = (x[j] as number) - (this.learningRate * (mj / correction1)) / (Math.sqrt(vj / correction2) + EPSILON);
         }
+        return true;
+      });
+      this.variables.forEach((variable, i) => {
         // In a tidy: the uploaded tensor is a temporary; the variable keeps its data.
-        tf.tidy(() => variable.assign(tf.tensor(x, variable.shape)));
+        if (updated[i]) tf.tidy(() => variable.assign(tf.tensor(this.values[i] as Float32Array, variable.shape)));
       });
       return (await value.data())[0] as number;
     } finally {
