@@ -5,7 +5,7 @@
  * These layers compute every gradient as a plain matmul against an explicitly transposed operand;
  * for the raw inputs the transpose is built while packing the batch, where it costs nothing.
  */
-import { backendOnHost, hostValues, tf } from './tf.ts';
+import { backendOnHost, hostValues, tf, uploadArray } from './tf.ts';
 
 type Activation = 'relu' | 'linear';
 
@@ -112,22 +112,6 @@ function gradientPlace(): 'host' | 'device' {
   return backendOnHost() ? 'host' : 'device';
 }
 
-let scratch = new Float32Array(0);
-
-/**
- * A zeroed array of `n` to fill and then make a tensor from. On wasm one buffer serves every call:
- * making the tensor copies the values into wasm memory at once, and in a browser worker a fresh
- * buffer of megabytes per layer call was fresh pages from the system each time. The cpu backend
- * keeps the very array a tensor is made from, so there each call gets its own.
- */
-function uploadBuffer(n: number): Float32Array {
-  if (tf.getBackend() !== 'wasm') return new Float32Array(n);
-  if (scratch.length < n) scratch = new Float32Array(Math.max(n, 2 * scratch.length));
-  const out = scratch.subarray(0, n);
-  out.fill(0);
-  return out;
-}
-
 /**
  * Rows of a sparse matrix [rows, width] as the host holds them (compressed rows): row r's nonzeros
  * are `columns` / `values` from `offsets[r]` up to `offsets[r + 1]`.
@@ -153,7 +137,7 @@ export function sparseInputDense(x: SparseRows, w: tf.Tensor2D, b: tf.Tensor1D, 
   const op = tf.customGrad(((kernel: tf.Tensor, bias: tf.Tensor, save: tf.GradSaveFunc) => {
     // A view of the kernel (no copy on wasm): nothing below allocates a tensor until z is filled.
     const weights = hostValues(kernel);
-    const z = uploadBuffer(x.rows * units);
+    const z = uploadArray('sparse-input', x.rows * units, true);
     for (let r = 0; r < x.rows; r++) {
       const out = r * units;
       for (let j = x.offsets[r] as number, end = x.offsets[r + 1] as number; j < end; j++) {
@@ -170,7 +154,7 @@ export function sparseInputDense(x: SparseRows, w: tf.Tensor2D, b: tf.Tensor1D, 
       gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
         const dz = activate(dy, saved[0] as tf.Tensor, activation);
         const d = hostValues(dz);
-        const dW = uploadBuffer(inputs * units);
+        const dW = uploadArray('sparse-input-gradient', inputs * units, true);
         for (let r = 0; r < x.rows; r++) {
           const from = r * units;
           for (let j = x.offsets[r] as number, end = x.offsets[r + 1] as number; j < end; j++) {
@@ -189,7 +173,7 @@ export function sparseInputDense(x: SparseRows, w: tf.Tensor2D, b: tf.Tensor1D, 
 /** Each row's dz added into the [B, units] rows its buckets name (an empty slot's, B, dropped). */
 function hostBucketGradient(dz: tf.Tensor2D, ids: Int32Array, slots: number, B: number, units: number): tf.Tensor2D {
   const d = hostValues(dz);
-  const table = uploadBuffer((B + 1) * units);
+  const table = uploadArray('bucket-gradient', (B + 1) * units, true);
   for (let r = 0, i = 0; i < ids.length; r++) {
     const from = r * units;
     for (let s = 0; s < slots; s++, i++) {

@@ -90,4 +90,27 @@ export function hostValues(t: tf.Tensor): Float32Array {
   return t.dataSync() as Float32Array;
 }
 
+const scratch = new Map<string, Float32Array>();
+
+/**
+ * An array of `n` to fill and make a tensor from at once. On wasm, where making a tensor copies the
+ * values into wasm memory there and then, one buffer per `slot` serves every call (zeroed when
+ * asked): in a browser worker a fresh buffer of megabytes is fresh pages from the system, which
+ * was a fifth of a training run's CPU. So an array is valid only until its slot is asked for again.
+ * Other backends keep the array a tensor is made from (cpu) or upload it later (GPUs): there each
+ * call gets a new one.
+ */
+export function uploadArray(slot: string, n: number, zeroed: boolean): Float32Array {
+  if (tf.getBackend() !== 'wasm') return new Float32Array(n);
+  let buffer = scratch.get(slot);
+  if (!buffer || buffer.length < n) {
+    buffer = new Float32Array(Math.max(n, 2 * (buffer?.length ?? 0)));
+    scratch.set(slot, buffer);
+    return buffer.subarray(0, n);
+  }
+  const out = buffer.subarray(0, n);
+  if (zeroed) out.fill(0);
+  return out;
+}
+
 export { tf };

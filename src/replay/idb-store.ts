@@ -151,6 +151,12 @@ export class IdbReplayStore implements ReplayStore {
     return this.db.get('transitions', id);
   }
 
+  getMany(ids: readonly number[]): Promise<(StoredTransition | undefined)[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    const store = this.db.transaction('transitions').store;
+    return requestAll(ids, (id) => store.get(id));
+  }
+
   async page({ filter, after, limit }: { filter?: TransitionFilter; after?: number; limit: number }): Promise<TransitionPage> {
     const items: StoredTransition[] = [];
     // One extra item tells whether another page exists, so `next` is null exactly at the end.

@@ -106,6 +106,10 @@ export class MemoryReplayStore implements ReplayStore {
     return t?.id === id ? t : undefined;
   }
 
+  async getMany(ids: readonly number[]): Promise<(StoredTransition | undefined)[]> {
+    return Promise.all(ids.map((id) => this.get(id)));
+  }
+
   /** Index of the first transition with id > `after`. */
   private indexAfter(after: number): number {
     let lo = 0;

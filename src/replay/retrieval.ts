@@ -59,10 +59,40 @@ export class ReplayBuffer {
     return ids;
   }
 
-  /** The k stored transitions most similar to each query, best first. */
+  /**
+   * The k stored transitions most similar to each query, best first. A batch reads the ones it has
+   * not read before in one request to the store, and keeps the last RETRIEVED_KEPT it read: a dream
+   * asks for neighbours at every step, mostly the same few thousand real transitions, and in the
+   * browser each read was its own IndexedDB transaction and deserialisation (a tenth of a dream step).
+   * Each id is one object for as long as it is kept, as the neural model's memos expect (from
+   * IndexedDB every read was a new copy). A stored transition never changes; one deleted after it
+   * was read may still be returned.
+   */
   async nearest(queries: readonly RetrievalQuery[], k: number, filter: RetrievalFilter = {}): Promise<StoredTransition[][]> {
     const vectors = queries.map((q) => embedStateAction(q.instruction, q.state, q.action));
     const hits = this.index.searchMany(vectors, k, filter);
-    return Promise.all(hits.map(async (list) => (await Promise.all(list.map((h) => this.store.get(h.id)))).filter((t): t is StoredTransition => t !== undefined)));
+    const missing = [...new Set(hits.flatMap((list) => list.map((h) => h.id)).filter((id) => !this.retrieved.has(id)))];
+    const read = await this.store.getMany(missing);
+    missing.forEach((id, i) => this.keep(id, read[i]));
+    return hits.map((list) => list.map((h) => this.retrieved.get(h.id)).filter((t): t is StoredTransition => t !== undefined));
+  }
+
+  private readonly retrieved = new Map<number, StoredTransition | undefined>();
+  /** The kept ids in the order read, as a ring: the oldest goes by name (see memo.ts for why not keys().next()). */
+  private readonly keptOrder: number[] = [];
+  private oldestKept = 0;
+
+  private keep(id: number, transition: StoredTransition | undefined): void {
+    if (this.keptOrder.length < RETRIEVED_KEPT) this.keptOrder.push(id);
+    else {
+      this.retrieved.delete(this.keptOrder[this.oldestKept] as number);
+      this.keptOrder[this.oldestKept] = id;
+      this.oldestKept = (this.oldestKept + 1) % RETRIEVED_KEPT;
+    }
+    // The same object every time: the neural model's memos key on a retrieved transition.
+    this.retrieved.set(id, transition);
   }
 }
+
+/** Transitions a buffer keeps after reading them for retrieval (about 20 MB of shop transitions at most). */
+const RETRIEVED_KEPT = 8192;

@@ -104,6 +104,8 @@ export interface ReplayStore {
    */
   add(transitions: readonly NewTransition[]): Promise<number[]>;
   get(id: number): Promise<StoredTransition | undefined>;
+  /** Several at once, in the order asked (undefined where none is stored): one transaction, not one each. */
+  getMany(ids: readonly number[]): Promise<(StoredTransition | undefined)[]>;
   /** Walk the transitions in id order, `limit` at a time, starting after `after`. */
   page(options: { filter?: TransitionFilter; after?: number; limit: number }): Promise<TransitionPage>;
   count(filter?: TransitionFilter): Promise<number>;

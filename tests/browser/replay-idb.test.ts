@@ -61,6 +61,9 @@ describe('IdbReplayStore (real IndexedDB in Chromium)', () => {
     expect([...first!.vector!]).toEqual([...vector]);
     expect(await store.get(syntheticIds[5]!)).toEqual({ ...syntheticBatch[5], id: syntheticIds[5] });
     expect(await store.get(99_999)).toBeUndefined();
+    // Several in one transaction, in the order asked, a missing id as undefined.
+    expect(await store.getMany([syntheticIds[1]!, 99_999, realIds[0]!])).toEqual([{ ...syntheticBatch[1], id: syntheticIds[1] }, undefined, first]);
+    expect(await store.getMany([])).toEqual([]);
 
     // A page size that divides the total exactly: the last full page must still say "no more".
     expect(ids(await all(store, undefined, 4))).toEqual(allIds);

@@ -13,7 +13,7 @@
  */
 import { Rng } from '../../core/rng.ts';
 import { bucketedInputDense, hiddenDense, inputDense, type BucketInputs } from '../../platform/dense.ts';
-import { tf } from '../../platform/tf.ts';
+import { tf, uploadArray } from '../../platform/tf.ts';
 import { hashBucket, type Features, type HashedFeature } from './features.ts';
 
 export type HeadName = 'line' | 'action' | 'transition' | 'reasoning';
@@ -104,14 +104,18 @@ export class Rows {
    * ops, which were most of the transition head's step.
    */
   batch(indices: readonly number[], transposed: boolean): HeadBatchData {
+    // On wasm the float arrays are scratch (platform/tf.ts uploadArray), valid until the next batch:
+    // make them tensors at once (headBatch), as every caller does.
     const { dense: D, buckets: B, requirements: req } = this.shape;
     const n = indices.length;
     const own = req ? D - req.slots * req.features : D;
-    const main = new Float32Array(n * own);
+    // Every value below is written, so the arrays need no zeroing. The buckets stay the batch's own:
+    // the gradient reads them after the tensors are made (BucketInputs.host).
+    const main = uploadArray('rows-main', n * own, false);
     const buckets = new Int32Array(n * this.slots);
-    const requirements = req ? new Float32Array(n * req.slots * req.features) : undefined;
-    const weights = req ? new Float32Array(n * req.slots) : undefined;
-    const unconstrained = req ? new Float32Array(n) : undefined;
+    const requirements = req ? uploadArray('rows-requirements', n * req.slots * req.features, false) : undefined;
+    const weights = req ? uploadArray('rows-weights', n * req.slots, false) : undefined;
+    const unconstrained = req ? uploadArray('rows-unconstrained', n, false) : undefined;
     const dense = this.values;
     const size = req ? req.slots * req.features : 0;
     for (let r = 0; r < n; r++) {
@@ -134,8 +138,8 @@ export class Rows {
     const out: HeadBatchData = { n, main, width: own, buckets };
     if (req && requirements && weights && unconstrained) Object.assign(out, { requirements, weights, unconstrained });
     if (transposed) {
-      out.mainT = transpose(main, n, own);
-      if (req && requirements) out.requirementsT = transpose(requirements, n * req.slots, req.features);
+      out.mainT = transpose(main, n, own, uploadArray('rows-main-transposed', main.length, false));
+      if (req && requirements) out.requirementsT = transpose(requirements, n * req.slots, req.features, uploadArray('rows-requirements-transposed', requirements.length, false));
     }
     return out;
   }
@@ -179,9 +183,8 @@ export interface HeadBatch {
   unconstrained?: tf.Tensor2D;
 }
 
-/** aᵀ of a row-major [rows, cols] matrix (column by column: the writes run in order). */
-function transpose(a: Float32Array, rows: number, cols: number): Float32Array {
-  const out = new Float32Array(a.length);
+/** aᵀ of a row-major [rows, cols] matrix, into `out` (column by column: the writes run in order). */
+function transpose(a: Float32Array, rows: number, cols: number, out: Float32Array): Float32Array {
   for (let c = 0; c < cols; c++) {
     const at = c * rows;
     for (let r = 0; r < rows; r++) out[at + r] = a[r * cols + c] as number;

@@ -120,4 +120,28 @@ describe('retrieval that grounds', () => {
     expect(others).toHaveLength(4);
     expect(others?.every((t) => t.episodeId !== probe.episodeId)).toBe(true);
   });
+
+  it('reads a batch of neighbours in one request to the store and gives the same object for the same transition', async () => {
+    const spec = envSpec('shop');
+    const store = new MemoryReplayStore();
+    const buffer = await ReplayBuffer.open(store);
+    for await (const e of seedEpisodes({ spec, episodes: 6, mix: { oracle: 1 }, seed: 4 })) await buffer.add(e.transitions);
+    const asked: number[][] = [];
+    const getMany = store.getMany.bind(store);
+    store.getMany = (ids) => {
+      asked.push([...ids]);
+      return getMany(ids);
+    };
+    const probes = (await store.page({ limit: 5 })).items;
+    const first = await buffer.nearest(probes, 3);
+    expect(asked).toHaveLength(1);
+    // Each transition once, though the probes share neighbours.
+    expect(new Set(asked[0]).size).toBe(asked[0]!.length);
+    expect(asked[0]!.length).toBeLessThan(15);
+    const again = await buffer.nearest(probes, 3);
+    expect(asked).toHaveLength(2);
+    expect(asked[1]).toEqual([]);
+    expect(again).toEqual(first);
+    again.forEach((list, q) => list.forEach((t, j) => expect(t).toBe(first[q]![j])));
+  });
 });
