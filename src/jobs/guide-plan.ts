@@ -4,7 +4,7 @@
  * Experience views' stepping). Its settings live here, once, for the page and for `bench guide`.
  * tfjs-free: the page imports it.
  *
- * The budgets are sized so the whole run takes under two minutes in a browser on a 2-core laptop
+ * The budgets are sized so the whole run takes about a minute in a browser on a 2-core laptop
  * (`npm run bench -- guide` measures each phase: GUIDE_MEASURED), and so that the comparison is
  * fair: the real-mode policy gets as many real steps as the dream policy got synthetic ones. The
  * phases run in two lanes, one per trainer worker (GUIDE_LANES), so the real-mode run and the
@@ -93,8 +93,8 @@ export const GUIDE_LANES: Readonly<Record<'dream' | 'real', readonly GuidePhaseI
  */
 export const GUIDE_MEASURED = {
   machine: 'a 2-core machine without a GPU, wasm',
-  full: { seconds: { seed: 4, fit: 33, baseline: 7, dream: 60, real: 59, compare: 1 }, total: 98 },
-  short: { seconds: { seed: 3, fit: 11, baseline: 4, dream: 18, real: 23, compare: 1 }, total: 33 },
+  full: { seconds: { seed: 5, fit: 22, baseline: 6, dream: 28, real: 22, compare: 1 }, total: 56 },
+  short: { seconds: { seed: 3, fit: 7, baseline: 4, dream: 8, real: 8, compare: 1 }, total: 19 },
 } as const satisfies { machine: string } & Record<GuideLength, { seconds: Readonly<Record<GuidePhaseId, number>>; total: number }>;
 
 export interface GuidePhase {
