@@ -16,7 +16,7 @@ import type { ChatAnswer } from './llm/chat-server.ts';
 import { renderAnswer } from './output.ts';
 import { readPrompt, type ReadStep } from './prompt-reader.ts';
 import { chatTokens } from './llm/llm-model.ts';
-import { countTokens } from './tokens.ts';
+import { countTokens, loadTokenizer } from './tokens.ts';
 import type { ExperienceModel, ExperiencePrediction } from './types.ts';
 
 export interface AnswererOptions {
@@ -77,6 +77,8 @@ function usageCounter(): (text: string) => number {
 const afterIo: (callback: () => void) => void = typeof setImmediate === 'function' ? (callback) => void setImmediate(callback) : (callback) => void setTimeout(callback, 0);
 
 export function protocolAnswerer(model: ExperienceModel, buffer: ReplayBuffer, k: number, options: AnswererOptions = {}): (request: ChatRequest) => Promise<ChatAnswer> {
+  // The usage counts need the tokenizer: built here, before the server listens, not in a request.
+  loadTokenizer();
   let queue: Pending[] = [];
 
   async function flush(): Promise<void> {

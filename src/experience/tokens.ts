@@ -27,6 +27,14 @@ function llama3(): Tokenizer {
   return tokenizer;
 }
 
+/**
+ * Build the tokenizer now. A server calls this before it listens: built at its first request, it
+ * would hold the server's one thread for that half second while other requests wait.
+ */
+export function loadTokenizer(): void {
+  llama3();
+}
+
 export function countTokens(text: string): number {
   return llama3().encode(text, { bos: false, eos: false }).length;
 }
