@@ -138,14 +138,7 @@ export function sparseInputDense(x: SparseRows, w: tf.Tensor2D, b: tf.Tensor1D, 
     // A view of the kernel (no copy on wasm): nothing below allocates a tensor until z is filled.
     const weights = hostValues(kernel);
     const z = uploadArray('sparse-input', x.rows * units, true);
-    for (let r = 0; r < x.rows; r++) {
-      const out = r * units;
-      for (let j = x.offsets[r] as number, end = x.offsets[r + 1] as number; j < end; j++) {
-        const from = (x.columns[j] as number) * units;
-        const v = x.values[j] as number;
-        for (let u = 0; u < units; u++) z[out + u] = (z[out + u] as number) + v * (weights[from + u] as number);
-      }
-    }
+    accumulateProducts(x, units, weights, z, 'into-rows');
     const sum = tf.add(tf.tensor2d(z, [x.rows, units]), bias);
     const value = activation === 'relu' ? tf.relu(sum) : sum;
     save([value]);
@@ -155,19 +148,29 @@ export function sparseInputDense(x: SparseRows, w: tf.Tensor2D, b: tf.Tensor1D, 
         const dz = activate(dy, saved[0] as tf.Tensor, activation);
         const d = hostValues(dz);
         const dW = uploadArray('sparse-input-gradient', inputs * units, true);
-        for (let r = 0; r < x.rows; r++) {
-          const from = r * units;
-          for (let j = x.offsets[r] as number, end = x.offsets[r + 1] as number; j < end; j++) {
-            const to = (x.columns[j] as number) * units;
-            const v = x.values[j] as number;
-            for (let u = 0; u < units; u++) dW[to + u] = (dW[to + u] as number) + v * (d[from + u] as number);
-          }
-        }
+        accumulateProducts(x, units, d, dW, 'into-columns');
         return [tf.tensor2d(dW, [inputs, units]), tf.sum(dz, 0)];
       },
     };
   }) as unknown as Parameters<typeof tf.customGrad>[0]);
   return op(w, b) as tf.Tensor2D;
+}
+
+/**
+ * For every nonzero v of x at (row r, column c): `into` row r += v · `from` row c (x·W, into-rows),
+ * or `into` row c += v · `from` row r (xᵀ·dz, into-columns); rows are `units` wide.
+ */
+function accumulateProducts(x: SparseRows, units: number, from: Float32Array, into: Float32Array, direction: 'into-rows' | 'into-columns'): void {
+  const intoRows = direction === 'into-rows';
+  for (let r = 0; r < x.rows; r++) {
+    for (let j = x.offsets[r] as number, end = x.offsets[r + 1] as number; j < end; j++) {
+      const c = x.columns[j] as number;
+      const source = (intoRows ? c : r) * units;
+      const target = (intoRows ? r : c) * units;
+      const v = x.values[j] as number;
+      for (let u = 0; u < units; u++) into[target + u] = (into[target + u] as number) + v * (from[source + u] as number);
+    }
+  }
 }
 
 /** Each row's dz added into the [B, units] rows its buckets name (an empty slot's, B, dropped). */
