@@ -3,6 +3,7 @@
  * buffer wraps a store and keeps an in-memory vector index beside it; writes go through `add` so the
  * index grows with the store (an add never rebuilds), and `nearest` answers top-k by cosine.
  */
+import { BoundedMap } from '../core/bounded-map.ts';
 import type { Observation, Transition } from '../core/types.ts';
 import { EMBEDDING_DIM, embedStateAction } from './embed.ts';
 import type { NewTransition, ReplayStore, StoredTransition, TransitionFilter } from './store.ts';
@@ -73,25 +74,12 @@ export class ReplayBuffer {
     const hits = this.index.searchMany(vectors, k, filter);
     const missing = [...new Set(hits.flatMap((list) => list.map((h) => h.id)).filter((id) => !this.retrieved.has(id)))];
     const read = await this.store.getMany(missing);
-    missing.forEach((id, i) => this.keep(id, read[i]));
+    missing.forEach((id, i) => this.retrieved.set(id, read[i]));
     return hits.map((list) => list.map((h) => this.retrieved.get(h.id)).filter((t): t is StoredTransition => t !== undefined));
   }
 
-  private readonly retrieved = new Map<number, StoredTransition | undefined>();
-  /** The kept ids in the order read, as a ring: the oldest goes by name (see memo.ts for why not keys().next()). */
-  private readonly keptOrder: number[] = [];
-  private oldestKept = 0;
-
-  private keep(id: number, transition: StoredTransition | undefined): void {
-    if (this.keptOrder.length < RETRIEVED_KEPT) this.keptOrder.push(id);
-    else {
-      this.retrieved.delete(this.keptOrder[this.oldestKept] as number);
-      this.keptOrder[this.oldestKept] = id;
-      this.oldestKept = (this.oldestKept + 1) % RETRIEVED_KEPT;
-    }
-    // The same object every time: the neural model's memos key on a retrieved transition.
-    this.retrieved.set(id, transition);
-  }
+  /** What `nearest` read, by id: one object per id while it is kept, as the neural model's memos expect. */
+  private readonly retrieved = new BoundedMap<number, StoredTransition | undefined>(RETRIEVED_KEPT);
 }
 
 /** Transitions a buffer keeps after reading them for retrieval (about 20 MB of shop transitions at most). */

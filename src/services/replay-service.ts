@@ -320,7 +320,7 @@ export class ReplayService {
     this.searchIndex ??= new TransitionSearch(store);
     const ids = await this.searchIndex.search(text, filter);
     // The index may trail a writer in another worker or tab by a moment: skip ids no longer stored.
-    const found = await Promise.all(ids.slice(0, clampLimit(limit)).map((id) => store.get(id)));
+    const found = await store.getMany(ids.slice(0, clampLimit(limit)));
     return { total: ids.length, items: found.filter((t): t is StoredTransition => t !== undefined).map(withoutVector) };
   }
 

@@ -2,6 +2,7 @@
  * Memos of pure functions: the neural model asks the same questions of the same lines, texts and
  * examples many times per prediction and across predictions.
  */
+import { BoundedMap } from '../../core/bounded-map.ts';
 
 /**
  * A bounded memo of a pure function of one key (a string, or an object such as a retrieved
@@ -13,23 +14,12 @@
  * 5,000-transition buffer's examples against 4,096 entries) miss again after every emptying.
  */
 export function memo<K, T>(fn: (key: K) => T, max = 1 << 16): (key: K) => T {
-  const cache = new Map<K, T>();
-  // The keys in insertion order, as a ring: the oldest is forgotten by name. Asking the Map for its
-  // first key instead (`keys().next()`) walks past every entry deleted since the table was last
-  // rebuilt, tens of thousands once the memo is full, so each miss of a full memo cost tens of
-  // microseconds, and after a fit every memo is full: most of a prediction of new transitions.
-  const order: K[] = [];
-  let oldest = 0;
+  // Full, it forgets its oldest entry by name (core/bounded-map.ts says why not the Map's first key).
+  const cache = new BoundedMap<K, T>(max);
   return (key) => {
     let value = cache.get(key);
     if (value === undefined) {
       value = fn(key);
-      if (order.length < max) order.push(key);
-      else {
-        cache.delete(order[oldest] as K);
-        order[oldest] = key;
-        oldest = (oldest + 1) % max;
-      }
       cache.set(key, value);
     }
     return value;
