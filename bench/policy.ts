@@ -13,13 +13,13 @@
 import { Rng } from '../src/core/rng.ts';
 import { envSpec } from '../src/envs/registry.ts';
 import { updateFlops } from '../src/policy/network.ts';
-import { DEFAULT_POLICY, forceInputLayout, networkConfig, Policy } from '../src/policy/policy.ts';
+import { DEFAULT_POLICY, forceInputLayout, inputLayout, networkConfig, Policy } from '../src/policy/policy.ts';
 import { Adam } from '../src/rl/adam.ts';
 import { DEFAULT_PPO } from '../src/rl/config.ts';
 import { collectTrajectories, type Collected } from '../src/rl/rollout.ts';
 import { ppoSamples } from '../src/rl/samples.ts';
 import { optimize } from '../src/rl/update.ts';
-import { backendOnHost, parseBackend, tf, useBackend } from '../src/platform/tf.ts';
+import { parseBackend, tf, useBackend } from '../src/platform/tf.ts';
 import { median } from './stats.ts';
 import { benchOptions } from './options.ts';
 
@@ -87,7 +87,7 @@ export async function policyBench(argv: string[]): Promise<unknown> {
   forceInputLayout('dense');
   const denseTimes = await update().finally(() => forceInputLayout(null));
   const updateTimes = await update();
-  const layout = backendOnHost() ? 'sparse' : 'dense';
+  const layout = inputLayout();
   const net = networkConfig(DEFAULT_POLICY);
   const flops = updateFlops(net, minibatch, maxActions);
   const updateMs = median(updateTimes);

@@ -43,7 +43,7 @@ export function registerWasmSlice(): void {
 }
 
 /** Copies the block of `shape` starting at `from`, `extent` long on each axis, into `target` in order. */
-export function copySlice(source: ArrayLike<number> & { subarray(a: number, b: number): ArrayLike<number> }, shape: readonly number[], from: readonly number[], extent: readonly number[], target: { set(values: ArrayLike<number>, offset: number): void }): void {
+function copySlice(source: ArrayLike<number> & { subarray(a: number, b: number): ArrayLike<number> }, shape: readonly number[], from: readonly number[], extent: readonly number[], target: { set(values: ArrayLike<number>, offset: number): void }): void {
   if (extent.some((e) => e === 0)) return;
   // The trailing axes taken whole, and the one before them, make one contiguous run per index of the axes before.
   let inner = shape.length - 1;

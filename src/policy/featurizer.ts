@@ -429,48 +429,50 @@ function sparseRows(rows: readonly (SparseRow | undefined)[], width: number): Sp
   return { rows: rows.length, width, offsets, columns, values };
 }
 
-export function packSparse(batch: readonly Features[], config: FeaturizerConfig, options: { maxActions?: number } = {}): SparseBatch {
-  const A = actionWidth(config);
-  const K = options.maxActions ?? Math.max(1, ...batch.map((f) => f.actions.length));
-  const N = batch.length;
+/**
+ * What both layouts share: the batch width K (the most candidates of a sample, unless given), which
+ * candidate slots hold an action (mask [N, K]) and the action rows' relation columns ([N·K, R]).
+ */
+function candidateSlots(batch: readonly Features[], config: FeaturizerConfig, maxActions: number | undefined): { K: number; mask: Float32Array; relations: Float32Array } {
+  const K = maxActions ?? Math.max(1, ...batch.map((f) => f.actions.length));
   const R = ACTION_RELATIONS.length;
-  const firstRelation = A - R;
-  const mask = new Float32Array(N * K);
-  const relations = new Float32Array(N * K * R);
-  const actionRows: (SparseRow | undefined)[] = new Array(N * K);
+  const firstRelation = actionWidth(config) - R;
+  const mask = new Float32Array(batch.length * K);
+  const relations = new Float32Array(batch.length * K * R);
   batch.forEach((f, n) => {
     if (f.actions.length > K) throw new RangeError(`sample ${n} has ${f.actions.length} actions, more than the batch width ${K}`);
     f.actions.forEach((row, k) => {
       const r = n * K + k;
       mask[r] = 1;
-      actionRows[r] = row;
       row.indices.forEach((i, j) => {
         if (i >= firstRelation) relations[r * R + i - firstRelation] = row.values[j] as number;
       });
     });
   });
+  return { K, mask, relations };
+}
+
+export function packSparse(batch: readonly Features[], config: FeaturizerConfig, options: { maxActions?: number } = {}): SparseBatch {
+  const { K, mask, relations } = candidateSlots(batch, config, options.maxActions);
+  const actionRows: (SparseRow | undefined)[] = new Array(batch.length * K);
+  batch.forEach((f, n) => f.actions.forEach((row, k) => (actionRows[n * K + k] = row)));
   return {
-    size: N,
+    size: batch.length,
     maxActions: K,
     states: sparseRows(batch.map((f) => f.state), stateWidth(config)),
-    actions: sparseRows(actionRows, A),
+    actions: sparseRows(actionRows, actionWidth(config)),
     mask,
     relations,
   };
 }
 
 export function packBatch(batch: readonly Features[], config: FeaturizerConfig, options: { maxActions?: number; transposed?: boolean } = {}): PackedBatch {
-  const maxActions = options.maxActions;
   const S = stateWidth(config);
   const A = actionWidth(config);
-  const K = maxActions ?? Math.max(1, ...batch.map((f) => f.actions.length));
+  const { K, mask, relations } = candidateSlots(batch, config, options.maxActions);
   const N = batch.length;
   const states = new Float32Array(N * S);
   const actions = new Float32Array(N * K * A);
-  const mask = new Float32Array(N * K);
-  const R = ACTION_RELATIONS.length;
-  const firstRelation = A - R;
-  const relations = new Float32Array(N * K * R);
   // Rows are sparse, so filling the transposes as well touches only the nonzeros again.
   const statesT = options.transposed ? new Float32Array(N * S) : undefined;
   const actionsT = options.transposed ? new Float32Array(N * K * A) : undefined;
@@ -481,14 +483,11 @@ export function packBatch(batch: readonly Features[], config: FeaturizerConfig, 
       if (statesT) statesT[i * N + n] = v;
     });
     f.actions.forEach((row, k) => {
-      if (k >= K) throw new RangeError(`sample ${n} has ${f.actions.length} actions, more than the batch width ${K}`);
-      mask[n * K + k] = 1;
       const r = n * K + k;
       row.indices.forEach((i, j) => {
         const v = row.values[j] as number;
         actions[r * A + i] = v;
         if (actionsT) actionsT[i * N * K + r] = v;
-        if (i >= firstRelation) relations[r * R + i - firstRelation] = v;
       });
     });
   });

@@ -51,10 +51,16 @@ let forcedLayout: InputLayout | null = null;
 
 /**
  * Batches in one layout whatever the backend (null: by the backend again). For `bench policy`,
- * which times an update both ways in one run; the two compute the same function.
+ * which times an update both ways in one run, and the test that compares them; the two compute
+ * the same function.
  */
 export function forceInputLayout(layout: InputLayout | null): void {
   forcedLayout = layout;
+}
+
+/** The layout batches take now: sparse rows on a CPU-side backend, dense tensors on a GPU, unless forced. */
+export function inputLayout(): InputLayout {
+  return forcedLayout ?? (backendOnHost() ? 'sparse' : 'dense');
 }
 
 /**
@@ -63,7 +69,7 @@ export function forceInputLayout(layout: InputLayout | null): void {
  * on a GPU backend they are dense tensors, with their transposes when `transposed` (for updates).
  */
 export function batchTensors(features: readonly Features[], config: FeaturizerConfig, options: { maxActions?: number; transposed?: boolean } = {}) {
-  if ((forcedLayout ?? (backendOnHost() ? 'sparse' : 'dense')) === 'sparse') {
+  if (inputLayout() === 'sparse') {
     const packed = packSparse(features, config, options);
     return {
       size: packed.size,

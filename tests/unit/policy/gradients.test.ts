@@ -3,8 +3,7 @@ import { useBackend, tf } from '../../../src/platform/tf.ts';
 import { PolicyNetwork, weightPlan, type NetworkConfig, type NetworkInputs } from '../../../src/policy/network.ts';
 import { Rng } from '../../../src/core/rng.ts';
 import { sparseInputDense } from '../../../src/platform/dense.ts';
-import { packBatch } from '../../../src/policy/featurizer.ts';
-import { batchTensors, DEFAULT_POLICY, Policy } from '../../../src/policy/policy.ts';
+import { batchTensors, DEFAULT_POLICY, forceInputLayout, Policy } from '../../../src/policy/policy.ts';
 import { envSpec } from '../../../src/envs/registry.ts';
 import { collectTrajectories } from '../../../src/rl/rollout.ts';
 import type { UpdateSample } from '../../../src/rl/update.ts';
@@ -103,21 +102,16 @@ describe('sparse input rows on the host (the CPU-side backends)', () => {
     const samples = await shopFeatures(policy, 24);
     expect(samples.length).toBe(24);
     const features = samples.map((s) => s.features);
-    const dense = () => {
-      const packed = packBatch(features, DEFAULT_POLICY.featurizer, { transposed: true });
-      const rows = packed.size * packed.maxActions;
-      const S = packed.states.length / packed.size;
-      const A = packed.actions.length / rows;
-      return {
-        states: tf.tensor2d(packed.states, [packed.size, S]),
-        actions: tf.tensor2d(packed.actions, [rows, A]),
-        mask: tf.tensor2d(packed.mask, [packed.size, packed.maxActions]),
-        relations: tf.tensor2d(packed.relations, [rows, packed.relations.length / rows]),
-        statesT: tf.tensor2d(packed.statesT as Float32Array, [S, packed.size]),
-        actionsT: tf.tensor2d(packed.actionsT as Float32Array, [A, rows]),
-      };
-    };
-    // On cpu the policy's own batches are sparse rows; the dense ones are built by hand above.
+    // The dense layout a GPU backend takes, forced here on cpu; the policy's own batches are sparse rows.
+    forceInputLayout('dense');
+    const dense = (() => {
+      try {
+        return batchTensors(features, DEFAULT_POLICY.featurizer, { transposed: true });
+      } finally {
+        forceInputLayout(null);
+      }
+    })();
+    expect(dense.states).toBeInstanceOf(tf.Tensor);
     const sparse = batchTensors(features, DEFAULT_POLICY.featurizer, { transposed: true });
     expect(sparse.states).not.toBeInstanceOf(tf.Tensor);
     const objective = (inputs: NetworkInputs) => () => {
@@ -125,7 +119,7 @@ describe('sparse input rows on the host (the CPU-side backends)', () => {
       const onehot = tf.oneHot(tf.tensor1d(samples.map((s) => s.actionIndex), 'int32'), sparse.maxActions);
       return tf.add(tf.sum(tf.mul(out.logProbs, onehot)), tf.sum(tf.square(out.values))) as tf.Scalar;
     };
-    const a = tf.variableGrads(objective(dense()), policy.network.variables);
+    const a = tf.variableGrads(objective(dense), policy.network.variables);
     const b = tf.variableGrads(objective(sparse), policy.network.variables);
     expect(Math.abs(a.value.dataSync()[0] as number)).toBeGreaterThan(1);
     expect(b.value.dataSync()[0]).toBeCloseTo(a.value.dataSync()[0] as number, 3);
