@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- guide [--length full|short] [--backend wasm|webgpu|cpu|auto] [--screenshot PATH]`: the guided first run as a new user
+ * `npm run bench -- guide [--length full|short] [--backend wasm|webgpu|cpu|auto] [--screenshot PATH] [--profile DIR]`: the guided first run as a new user
  * meets it. Builds the app as `npm run build` does, serves it on loopback, opens it in the system's
  * headless Chromium (a fresh profile: a first visit), runs Start's one button with the defaults
  * (jobs/guide-plan.ts) and reports the wall time of each phase as the page measured it (the two
@@ -7,7 +7,12 @@
  * WebGPU is SwiftShader, software, minutes slower. It also reports the peak JS heap of the page and
  * of each of its workers over the run (bench/heap-sampler.ts), the dream run's fit and GRPO included.
  * `--screenshot` saves the finished page, whole, as a PNG (the README's picture, docs/guide-run.png).
+ * `--profile DIR` also records a CPU profile of the page and of each worker over the run and saves
+ * them as DIR/<worker>.cpuprofile (open them in Chrome DevTools' Performance panel): where the
+ * guided run's time goes in the browser.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { build, preview } from 'vite';
 import { GUIDE_LENGTHS, GUIDE_PHASES, type GuideLength } from '../src/jobs/guide-plan.ts';
@@ -17,7 +22,7 @@ import { benchOptions } from './options.ts';
 
 
 export async function guideBench(args: string[]): Promise<unknown> {
-  const { backend, screenshot, length } = benchOptions(args, { backend: 'wasm', screenshot: '', length: 'full' });
+  const { backend, screenshot, length, profile } = benchOptions(args, { backend: 'wasm', screenshot: '', length: 'full', profile: '' });
   if (!(length in GUIDE_LENGTHS)) throw new Error(`--length must be one of ${Object.keys(GUIDE_LENGTHS).join(', ')}, got "${length}"`);
   await build({ logLevel: 'warn' });
   const server = await preview({ logLevel: 'warn', preview: { host: '127.0.0.1', port: 0 } });
@@ -33,12 +38,16 @@ export async function guideBench(args: string[]): Promise<unknown> {
     // Which phase runs at each sample: its row is marked running (guide/GuideView.tsx).
     const running = page.locator('.guide-phase.phase-running');
     const phaseOf = async (): Promise<string | null> => ((await running.count()) === 0 ? null : ((await running.first().getAttribute('data-testid'))?.replace(/^guide-phase-/, '') ?? null));
-    const heap = await sampleHeap(browser, page, { phaseOf });
+    const heap = await sampleHeap(browser, page, { phaseOf, profile: profile !== '' });
     const started = performance.now();
     await page.getByRole('button', { name: 'Run it on the shop' }).click();
     await page.getByTestId('guide-state').filter({ hasText: /^(Done|Stopped|Failed)\.$/ }).waitFor({ timeout: 30 * 60_000 });
     const wallSeconds = (performance.now() - started) / 1000;
-    const heapFigures = await heap.stop();
+    const { profiles, ...heapFigures } = await heap.stop();
+    if (profiles) {
+      mkdirSync(profile, { recursive: true });
+      for (const [name, recorded] of Object.entries(profiles)) writeFileSync(path.join(profile, `${name}.cpuprofile`), JSON.stringify(recorded));
+    }
     const state = await page.getByTestId('guide-state').textContent();
     if (state !== 'Done.') throw new Error(`the guided run ended ${state}: ${(await page.getByRole('alert').allTextContents()).join(' ')}`);
     if (screenshot !== '') await page.screenshot({ path: screenshot, fullPage: true });
@@ -57,6 +66,7 @@ export async function guideBench(args: string[]): Promise<unknown> {
       atMostAMinute: wallSeconds <= 60,
       success: { untrained: await success('untrained'), dream: await success('dream'), real: await success('real') },
       heap: heapFigures,
+      ...(profiles ? { profiles: profile } : {}),
     };
   } finally {
     await browser.close();

@@ -7,6 +7,10 @@
  * `Target.sendMessageToTarget` (the non-flattened protocol, which leaves Playwright's own sessions
  * alone).
  *
+ * With `profile`, it also records a CPU profile of the page and of each worker from the moment it
+ * attaches (a worker's first sampling interval is missed), returned by `stop` to save as
+ * `.cpuprofile` files that Chrome DevTools opens.
+ *
  * What it counts: V8's used heap of each isolate (JavaScript objects, strings, typed arrays'
  * headers). Typed arrays' and wasm memories' backing stores live outside it; tfjs's tensors are
  * reported by the benches that measure them (`memory().numBytes`).
@@ -29,6 +33,9 @@ export interface HeapFigures {
   peakTotalByPhaseMiB?: Record<string, number>;
 }
 
+/** With `profile`: each isolate's CPU profile (DevTools' Profile object), by the names above and `page`. */
+export type CpuProfiles = Record<string, unknown>;
+
 const MIB = 1024 * 1024;
 const round = (bytes: number): number => Number((bytes / MIB).toFixed(1));
 
@@ -43,15 +50,15 @@ interface WorkerTarget {
  * Samples every `intervalMs` until `stop()`, which returns the peaks; `phaseOf`, when given, names
  * what the page is doing at each sample (null: nothing to attribute).
  */
-export async function sampleHeap(browser: Browser, page: Page, options: { intervalMs?: number; phaseOf?: () => Promise<string | null> } = {}): Promise<{ stop: () => Promise<HeapFigures> }> {
+export async function sampleHeap(browser: Browser, page: Page, options: { intervalMs?: number; phaseOf?: () => Promise<string | null>; profile?: boolean } = {}): Promise<{ stop: () => Promise<HeapFigures & { profiles?: CpuProfiles }> }> {
   const intervalMs = options.intervalMs ?? 250;
   const pageSession = await page.context().newCDPSession(page);
   const browserSession = await browser.newBrowserCDPSession();
   const workers = new Map<string, WorkerTarget>();
-  const pending = new Map<string, (usage: HeapUsage | null) => void>();
+  const pending = new Map<string, (result: unknown) => void>();
   let nextId = 1;
   browserSession.on('Target.receivedMessageFromTarget', (event: { sessionId: string; message: string }) => {
-    const reply = JSON.parse(event.message) as { id?: number; result?: HeapUsage; error?: unknown };
+    const reply = JSON.parse(event.message) as { id?: number; result?: unknown; error?: unknown };
     const key = `${event.sessionId}:${reply.id}`;
     const resolve = pending.get(key);
     if (!resolve) return;
@@ -63,15 +70,23 @@ export async function sampleHeap(browser: Browser, page: Page, options: { interv
     for (const [key, resolve] of pending) if (key.startsWith(`${event.sessionId}:`)) resolve(null);
   });
 
-  const workerHeap = (session: string): Promise<HeapUsage | null> =>
+  /** One DevTools command to a worker; null when it has gone or the command failed. */
+  const toWorker = (session: string, method: string, params: object = {}): Promise<unknown> =>
     new Promise((resolve) => {
       const id = nextId++;
       pending.set(`${session}:${id}`, resolve);
-      browserSession.send('Target.sendMessageToTarget', { sessionId: session, message: JSON.stringify({ id, method: 'Runtime.getHeapUsage' }) }).catch(() => {
+      browserSession.send('Target.sendMessageToTarget', { sessionId: session, message: JSON.stringify({ id, method, params }) }).catch(() => {
         pending.delete(`${session}:${id}`);
         resolve(null);
       });
     });
+  const workerHeap = (session: string) => toWorker(session, 'Runtime.getHeapUsage') as Promise<HeapUsage | null>;
+  const startProfiler = async (send: (method: string, params?: object) => Promise<unknown>): Promise<void> => {
+    await send('Profiler.enable');
+    await send('Profiler.setSamplingInterval', { interval: 1000 });
+    await send('Profiler.start');
+  };
+  if (options.profile) await startProfiler((method, params) => pageSession.send(method as 'Profiler.enable', params));
 
   const attachNewWorkers = async (): Promise<void> => {
     const { targetInfos } = (await browserSession.send('Target.getTargets')) as { targetInfos: { targetId: string; type: string; url: string }[] };
@@ -82,6 +97,7 @@ export async function sampleHeap(browser: Browser, page: Page, options: { interv
       const base = file.replace(/-[\w-]{8}\.js$/, '.js'); // a built chunk's content hash says nothing
       const same = [...workers.values()].filter((w) => w.name === base || w.name.startsWith(`${base}#`)).length;
       workers.set(target.targetId, { name: same === 0 ? base : `${base}#${same + 1}`, sessionId, peak: 0, gone: false });
+      if (options.profile) await startProfiler((method, params) => toWorker(sessionId, method, params));
     }
   };
 
@@ -127,6 +143,14 @@ export async function sampleHeap(browser: Browser, page: Page, options: { interv
       running = false;
       await loop;
       if (failure) throw failure;
+      const profiles: CpuProfiles = {};
+      if (options.profile) {
+        for (const w of workers.values()) {
+          const stopped = w.gone ? null : ((await toWorker(w.sessionId, 'Profiler.stop')) as { profile?: unknown } | null);
+          if (stopped?.profile) profiles[w.name] = stopped.profile;
+        }
+        profiles['page'] = ((await pageSession.send('Profiler.stop')) as { profile: unknown }).profile;
+      }
       await Promise.allSettled([pageSession.detach(), browserSession.detach()]);
       return {
         intervalMs,
@@ -135,6 +159,7 @@ export async function sampleHeap(browser: Browser, page: Page, options: { interv
         peakPageMiB: round(peakPage),
         peakWorkerMiB: Object.fromEntries([...workers.values()].map((w) => [w.name, round(w.peak)])),
         ...(options.phaseOf ? { peakTotalByPhaseMiB: Object.fromEntries([...byPhase].map(([phase, bytes]) => [phase, round(bytes)])) } : {}),
+        ...(options.profile ? { profiles } : {}),
       };
     },
   };

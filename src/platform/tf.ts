@@ -95,8 +95,9 @@ const scratch = new Map<string, Float32Array>();
 /**
  * An array of `n` to fill and make a tensor from at once. On wasm, where making a tensor copies the
  * values into wasm memory there and then, one buffer per `slot` serves every call (zeroed when
- * asked): in a browser worker a fresh buffer of megabytes is fresh pages from the system, which
- * was a fifth of a training run's CPU. So an array is valid only until its slot is asked for again.
+ * asked): in a browser worker a fresh buffer of megabytes is fresh pages from the system, and the
+ * kernel's work on them was much of the app's CPU (docs/benchmarks.md, the guided run). So an array
+ * is valid only until its slot is asked for again.
  * Other backends keep the array a tensor is made from (cpu) or upload it later (GPUs): there each
  * call gets a new one.
  */
