@@ -2,7 +2,7 @@
 # Pins the project's seeded behaviour before and after a refactor: the transcript digests of the
 # scripted agents, the seeded buffer and the fitted neural model (content hashes), and the greedy
 # action digests of small real, dream and s2r training runs on the bit-reproducible cpu backend.
-# Usage: bash scripts/pin-digests.sh OUT.json   (about 15 minutes on 2 cores; compare two outputs with diff)
+# Usage: bash scripts/pin-digests.sh OUT.json   (about 5 minutes on 2 cores; compare two outputs with diff)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:?usage: pin-digests.sh OUT.json}"
