@@ -82,6 +82,8 @@ export interface OfflineTrainJob {
   run: CheckedOfflineRun;
   /** The buffer's episodes, read by `offlineEpisodes` (offline-data.ts). */
   data: OfflineTrainOptions['data'];
+  /** Start from this saved policy (`--init`; OfflineTrainOptions.initialPolicy). */
+  initialPolicy?: { name: string; bytes: Uint8Array } | undefined;
 }
 
 export interface TrainJobHooks<T extends Trainer | OfflineTrainer = Trainer | OfflineTrainer> {
@@ -155,6 +157,7 @@ export function createOfflineTrainer(job: OfflineTrainJob): OfflineTrainer {
     ...(run.evalUnseen ? { evalUnseen: true } : {}),
     ...(run.evalEpisodes !== undefined ? { evalEpisodes: run.evalEpisodes } : {}),
     ...(run.finalEvalEpisodes !== undefined ? { finalEvalEpisodes: run.finalEvalEpisodes } : {}),
+    ...(job.initialPolicy ? { initialPolicy: job.initialPolicy } : {}),
   });
 }
 

@@ -17,7 +17,8 @@
  * variations of the most varied ones join the pool; without one, tasks are drawn uniformly.
  */
 import type { BackendProbe } from '../platform/backend-probe.ts';
-import { errorMessage, UsageError } from '../core/errors.ts';
+import { UsageError } from '../core/errors.ts';
+import { startFromSaved, type InitialPolicyInfo } from './initial-policy.ts';
 import { Rng, type RngState } from '../core/rng.ts';
 import type { Env, Task } from '../core/types.ts';
 import { SyntheticWorld, type SyntheticStats } from '../experience/synthetic-env.ts';
@@ -31,7 +32,6 @@ import { closeEnvs } from '../envs/episode.ts';
 import { envSpec } from '../envs/registry.ts';
 import type { EnvSpec } from '../envs/spec.ts';
 import { DEFAULT_POLICY, Policy, type PolicyConfig } from '../policy/policy.ts';
-import { checkPolicyWeights, policyConfigFromHeader } from '../policy/policy-file.ts';
 import type { PolicyNetwork } from '../policy/network.ts';
 import { Adam } from '../rl/adam.ts';
 import { ALGORITHMS, defaultConfig, rolloutsPerTask, type AlgoConfig, type AlgoName } from '../rl/config.ts';
@@ -125,15 +125,7 @@ export interface TrainOptions {
   initialPolicy?: { name: string; bytes: Uint8Array };
 }
 
-/** Where a run's starting weights came from, when not from its seed (`TrainOptions.initialPolicy`). */
-export interface InitialPolicyInfo {
-  name: string;
-  /** The file's weights by content (its header's SHA-256 of them): a path alone may later hold another policy. */
-  weightsSha256: string;
-  env: string;
-  algorithm: string;
-  mode: string | null;
-}
+export type { InitialPolicyInfo } from './initial-policy.ts';
 
 /** What an offline run (modes bc and dpo) trained on: the buffer's episodes and what became of them. */
 export interface OfflineSummary {
@@ -296,7 +288,7 @@ export class Trainer {
     }
     this.policyConfig = { ...DEFAULT_POLICY, ...options.policy };
     this.policy = new Policy(this.policyConfig, options.seed);
-    this.initialPolicy = options.initialPolicy ? this.startFrom(options.initialPolicy) : null;
+    this.initialPolicy = options.initialPolicy ? startFromSaved(this.policy, this.policyConfig, options.initialPolicy) : null;
     this.optimizer = new Adam(this.policy.network.variables);
     this.reference = this.config.algo === 'grpo' && this.config.klCoef > 0 ? this.policy.network.clone() : null;
     const trainSplit = options.trainSplit ?? this.spec.splits[0]?.name ?? 'train';
@@ -319,26 +311,6 @@ export class Trainer {
       : null;
     const root = new Rng(`train:${options.env}:${options.algo}:${options.seed}`);
     this.rngs = { tasks: root.fork('tasks'), act: root.fork('act'), update: root.fork('update'), curriculum: root.fork('curriculum') };
-  }
-
-  /**
-   * Loads the saved policy's weights into the run's network (before the optimizer and GRPO's
-   * reference copy them). A file that is not a policy, or whose network is not this run's, is refused.
-   */
-  private startFrom(initial: { name: string; bytes: Uint8Array }): InitialPolicyInfo {
-    let decoded: ReturnType<typeof checkPolicyWeights>;
-    try {
-      decoded = checkPolicyWeights(initial.bytes);
-    } catch (error) {
-      throw new UsageError(`--init ${initial.name}: ${errorMessage(error)}`, { cause: error });
-    }
-    const theirs = policyConfigFromHeader(decoded.header);
-    // Only the shapes matter: inputInitStd and priorScale set a fresh network's starting values, which the file's weights replace.
-    const differs = (['featurizer', 'hidden'] as const).filter((key) => JSON.stringify(theirs[key]) !== JSON.stringify(this.policyConfig[key]));
-    if (differs.length > 0) throw new UsageError(`--init ${initial.name}: its network differs from the one this run trains (${differs.join(', ')}); start from a policy of this build's default network`);
-    this.policy.network.setWeights(decoded.weights);
-    const { header } = decoded;
-    return { name: initial.name, weightsSha256: header.weightsSha256, env: header.env, algorithm: header.algorithm, mode: typeof header.training?.mode === 'string' ? header.training.mode : null };
   }
 
   /**

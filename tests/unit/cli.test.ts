@@ -124,10 +124,13 @@ describe('the CLI: train and saved policies', () => {
 
     const broken = path.join(dir, 'init-broken.dgp');
     writeFileSync(broken, readFileSync(source).subarray(0, 3000));
+    const demos = path.join(dir, 'init-demos.jsonl');
+    expect(await main(['buffer', 'seed', '--env', 'shop', '--episodes', '2', '--mix', 'oracle=1', '--seed', '4', '--out', demos], capture())).toBe(0);
     for (const [argv, message] of [
       [[...home, '--init', broken], /--init .*init-broken\.dgp: .*truncated/],
       [[...home, '--init', path.join(dir, 'policy.json')], /--init must name a \.dgp policy file/],
-      [['train', '--env', 'shop', '--mode', 'bc', '--buffer', 'x.jsonl', '--init', source], /--init starts an RL run \(modes real, dream, s2r\)/],
+      // Cloning reads --init too (demonstrations cloned into a pretrained policy).
+      [['train', '--env', 'shop', '--mode', 'bc', '--buffer', demos, '--init', broken], /--init .*init-broken\.dgp: .*truncated/],
       [['rollout', '--env', 'home', '--policy', 'random', '--transfer'], /--transfer plays a saved policy of another environment/],
     ] as const) {
       const refused = capture();

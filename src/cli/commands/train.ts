@@ -45,7 +45,7 @@ export const trainUsage = (): string =>
   '        | --mode dream --algo <ppo|grpo> --synthetic-budget N --buffer SEEDED.jsonl ' + experienceUsage() + '\n' +
   '        | --mode s2r (as dream, then real training) [--real-budget N (default ' + DEFAULT_S2R_REAL_BUDGET + ')]\n' +
   '        | --mode bc|dpo --buffer SEEDED.jsonl (offline, no --algo: behaviour cloning of its successful episodes,\n' +
-  '          or DPO on success/failure pairs) [--epochs N] [--lr RATE] [--beta B (dpo)] (defaults: the environment\'s, chosen on its validation\n' +
+  '          or DPO on success/failure pairs; --init clones them into a saved or the pretrained policy) [--epochs N] [--lr RATE] [--beta B (dpo)] (defaults: the environment\'s, chosen on its validation\n' +
   '          data, else ' + OFFLINE_DEFAULTS.bc.epochs + ' epochs at ' + OFFLINE_DEFAULTS.bc.learningRate + ' bc, ' + OFFLINE_DEFAULTS.dpo.epochs + ' at ' + OFFLINE_DEFAULTS.dpo.learningRate + ' dpo, β ' + OFFLINE_DEFAULTS.dpo.beta + ')\n' +
   '        [--curriculum on|off (default on in dream and s2r, off in real)] [--lambda SHARE (generated tasks, default ' + DEFAULT_CURRICULUM.lambda + ')]\n' +
   '        [--exploration SHARE (unattempted tasks, default ' + DEFAULT_CURRICULUM.explorationFloor + ')] [--curriculum-outcome success|return (what its variance is over, default ' + DEFAULT_CURRICULUM.outcome + ')]\n' +
@@ -422,9 +422,7 @@ async function rlLaunch(io: CommandIO, env: string, mode: RlMode, values: Values
     ...(schedule !== undefined ? { learningRateSchedule: schedule } : {}),
     ...(lossAverage !== undefined ? { lossAverage } : {}),
   };
-  const initPath = values.init === undefined ? undefined : pretrainedOr(values.init, 'policy');
-  if (initPath !== undefined && !initPath.endsWith('.dgp')) throw new UsageError(`--init must name a .dgp policy file (or the word pretrained), got ${quoted(values.init ?? initPath)}`);
-  const initialPolicy = initPath === undefined ? undefined : { name: values.init === PRETRAINED ? `pretrained (${initPath})` : initPath, bytes: await readInputBytes(initPath, '--init') };
+  const initialPolicy = await initialPolicyFile(values.init);
   const backend = await useBackend([parseBackend(values.backend)]);
   const dream = settings.syntheticBudget !== undefined && experience ? await dreamOptions(experience, settings, { env, buffer: values.buffer }, io) : undefined;
   const curriculum = settings.curriculum === 'on';
@@ -462,9 +460,9 @@ async function offlineLaunch(io: CommandIO, env: string, mode: OfflineMode, valu
   for (const flag of ['set', 'lr-schedule', 'loss-average'] as const) {
     if (values[flag] !== undefined) throw new UsageError(`--${flag} is a PPO/GRPO setting and does not apply with --mode ${mode}; drop it`);
   }
-  if (values.init !== undefined) throw new UsageError(`--init starts an RL run (modes real, dream, s2r) from a saved policy; --mode ${mode} trains a fresh one`);
   if (values.iterations !== undefined) throw new UsageError(`--iterations does not apply with --mode ${mode}: its budget is --epochs N (passes over the buffer's episodes); drop it`);
   if (values.buffer === undefined) throw new UsageError(`--mode ${mode} trains on a replay buffer's real episodes: --buffer FILE.jsonl is required (make one with: ${seedCommand})`);
+  const initialPolicy = await initialPolicyFile(values.init);
   const input = {
     ...heldOutFields(values),
     ...numberFlags(values, { epochs: 'epochs', beta: 'beta', iterations: 'iterations', trainMaxSteps: 'train-max-steps', lambda: 'lambda', explorationFloor: 'exploration' }),
@@ -501,8 +499,16 @@ async function offlineLaunch(io: CommandIO, env: string, mode: OfflineMode, valu
       const measured = o ? (o.margin !== undefined ? `loss ${o.loss.toFixed(4)}, margin ${o.margin.toFixed(3)}, pairs ahead ${(o.accuracy * 100).toFixed(1)}%` : `loss ${o.loss.toFixed(4)}, agreement ${(o.accuracy * 100).toFixed(1)}%`) : '';
       return `epoch ${m.iteration}/${epochs}: ${measured}, entropy ${m.entropy.toFixed(2)}, ${Math.round(m.samplesPerSecond)} steps/s`;
     },
-    start: (hooks) => train({ env, mode, backend, run: settings, data }, hooks),
+    start: (hooks) => train({ env, mode, backend, run: settings, data, initialPolicy }, hooks),
   };
+}
+
+/** `--init FILE.dgp | pretrained`: the saved policy a run (RL or offline) starts from, read whole before any work. */
+async function initialPolicyFile(init: string | undefined): Promise<{ name: string; bytes: Uint8Array } | undefined> {
+  if (init === undefined) return undefined;
+  const path = pretrainedOr(init, 'policy');
+  if (!path.endsWith('.dgp')) throw new UsageError(`--init must name a .dgp policy file (or the word pretrained), got ${quoted(init)}`);
+  return { name: init === PRETRAINED ? `pretrained (${path})` : path, bytes: await readInputBytes(path, '--init') };
 }
 
 /** What a dreaming run's spec holds beyond the real mode's: the dream's settings and the model's (its registry entry's). */

@@ -17,6 +17,7 @@ import { evaluateHeldOut, heldOutTasks, type EvalResult } from '../evaluate.ts';
 import type { IterationMetrics, OfflineMetrics } from '../metrics.ts';
 import { OFFLINE_MODES, type OfflineMode } from '../modes.ts';
 import type { OfflineSummary, TrainHooks, TrainResult } from '../trainer.ts';
+import { startFromSaved, type InitialPolicyInfo } from '../initial-policy.ts';
 import { cloneEpoch, cloningData, type CloningData } from './bc.ts';
 import { offlineConfig, type DpoConfig, type OfflineConfig, type OfflineSettings } from './config.ts';
 import { dpoEpoch, measureReferenceMargins, preferenceData, type PreferenceData } from './dpo.ts';
@@ -35,6 +36,12 @@ export interface OfflineTrainOptions {
   data: { episodes: readonly OfflineEpisode[]; count: EpisodeCount; offlineTransitions: number; source: { name: string; howToSeed: string } };
   config?: OfflineSettings;
   policy?: Partial<PolicyConfig>;
+  /**
+   * Start from this saved policy's weights instead of the seed's fresh network (`train --mode bc
+   * --init FILE.dgp | pretrained`): demonstrations cloned into a pretrained policy. DPO's reference
+   * is then that policy.
+   */
+  initialPolicy?: { name: string; bytes: Uint8Array };
   /** The split evaluations play; default the environment's test split. */
   evalSplit?: string;
   /**
@@ -54,6 +61,8 @@ export class OfflineTrainer {
   readonly spec: EnvSpec;
   readonly policy: Policy;
   readonly policyConfig: PolicyConfig;
+  /** The saved policy the run started from, if any (`OfflineTrainOptions.initialPolicy`). */
+  readonly initialPolicy: InitialPolicyInfo | null;
   readonly config: OfflineConfig;
   readonly history: IterationMetrics[] = [];
   /** Always 0: the offline modes take no environment step outside evaluation. */
@@ -87,6 +96,7 @@ export class OfflineTrainer {
     this.policyConfig = { ...DEFAULT_POLICY, ...options.policy };
     // The same initial network as an RL run with this seed, so `train --iterations 0` is this run's starting point.
     this.policy = new Policy(this.policyConfig, options.seed);
+    this.initialPolicy = options.initialPolicy ? startFromSaved(this.policy, this.policyConfig, options.initialPolicy) : null;
     this.optimizer = new Adam(this.policy.network.variables);
     this.evalSplit = options.evalSplit ?? this.spec.testSplit;
     const { episodes, count, source } = options.data;
@@ -188,6 +198,7 @@ export class OfflineTrainer {
       realTransitions: 0,
       syntheticTransitions: 0,
       offline: this.summary(),
+      ...(this.initialPolicy ? { initialPolicy: this.initialPolicy } : {}),
       wallSeconds: (performance.now() - started) / 1000,
       iterations: epoch,
       stopped,

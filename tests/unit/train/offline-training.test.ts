@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.ts';
-import { importPolicy } from '../../../src/policy/policy-file.ts';
+import { exportPolicy, importPolicy } from '../../../src/policy/policy-file.ts';
 import { UsageError } from '../../../src/core/errors.ts';
 import type { Transition } from '../../../src/core/types.ts';
 import { envSpec } from '../../../src/envs/registry.ts';
@@ -91,6 +91,31 @@ describe('behaviour cloning (mode bc)', () => {
     const strip = (h: typeof result.history) => h.map(({ wallSeconds: _w, samplesPerSecond: _s, ...rest }) => rest);
     expect(strip(again.history)).toHaveLength(2);
     expect(strip(again.history)).toEqual(strip(once.history));
+  }, 120_000);
+
+  it('clones into a saved policy (--init): it starts from that policy, not the seed\'s, and says so; a policy of another network is refused', async () => {
+    // The saved policy: another seed's network, one epoch cloned, so that it is neither this seed's start nor the result.
+    const source = new OfflineTrainer({ ...base('bc'), seed: 9, config: { epochs: 1, learningRate: 3e-3 }, finalEvalEpisodes: 4 });
+    await source.run();
+    const bytes = await exportPolicy(source.policy, { env: 'shop', algorithm: 'bc', backend: 'cpu', training: {}, evaluation: null, createdAt: '2026-12-06T00:00:00.000Z' });
+    const sourceWeights = (await source.policy.network.getWeights()).map((w) => Array.from(w.data));
+    source.policy.dispose();
+
+    // Zero epochs: the run is the saved policy as it was.
+    const started = new OfflineTrainer({ ...base('bc'), config: { epochs: 0 }, initialPolicy: { name: 'source.dgp', bytes }, finalEvalEpisodes: 10 });
+    expect((await started.policy.network.getWeights()).map((w) => Array.from(w.data))).toEqual(sourceWeights);
+    const zero = await started.run();
+    expect(zero.initialPolicy).toMatchObject({ name: 'source.dgp', env: 'shop', algorithm: 'bc' });
+    const fresh = await new OfflineTrainer({ ...base('bc'), config: { epochs: 0 }, finalEvalEpisodes: 10 }).run();
+    expect(fresh.initialPolicy).toBeUndefined();
+    expect(zero.eval!.actionsDigest).not.toBe(fresh.eval!.actionsDigest);
+
+    // Cloning goes on from it: the first epoch's loss is the saved policy's, below a fresh network's.
+    const cloned = await new OfflineTrainer({ ...base('bc'), config: { epochs: 1, learningRate: 3e-3 }, initialPolicy: { name: 'source.dgp', bytes }, finalEvalEpisodes: 4 }).run();
+    const scratch = await new OfflineTrainer({ ...base('bc'), config: { epochs: 1, learningRate: 3e-3 }, finalEvalEpisodes: 4 }).run();
+    expect(cloned.history[0]!.offline!.loss).toBeLessThan(scratch.history[0]!.offline!.loss);
+
+    expect(() => new OfflineTrainer({ ...base('bc'), policy: { ...POLICY, hidden: 16 }, initialPolicy: { name: 'source.dgp', bytes } })).toThrow(/--init source\.dgp: its network differs from the one this run trains \(hidden\)/);
   }, 120_000);
 
   it('evaluates on a sample every --eval-every epochs, and not after the last (the final evaluation does)', async () => {
