@@ -46,7 +46,12 @@ export default defineConfig({
         navigateFallbackDenylist: [/\/web\//],
         // A bundled multi-page task reads its query (`browse-pages-item.html?item=3`): match the precached page without it.
         ignoreURLParametersMatching: [/.*/],
-        runtimeCaching: [{ urlPattern: /\/assets\/(webllm|llm\.worker)-[^/]+\.js$/, handler: 'CacheFirst', options: { cacheName: 'dreamgym-webllm-engine' } }],
+        runtimeCaching: [
+          { urlPattern: /\/assets\/(webllm|llm\.worker)-[^/]+\.js$/, handler: 'CacheFirst', options: { cacheName: 'dreamgym-webllm-engine' } },
+          // The pretrained web weights (2 MB) are fetched when a web run or fit first starts from them, not precached;
+          // from the network while there is one (a new build may ship new weights), else the copy kept.
+          { urlPattern: /\/pretrained\/web\/[^/]+\.(dgp|dgx)$/, handler: 'NetworkFirst', options: { cacheName: 'dreamgym-pretrained' } },
+        ],
       },
     }),
   ],

@@ -70,6 +70,8 @@ export interface NeuralFitRequest {
   /** Share of episodes held out for the per-epoch fidelity (default 0.1). */
   validationShare?: number;
   seed?: number;
+  /** Fine-tune the model at this URL (the shipped pretrained web model, resolved by the page) instead of fitting from nothing. */
+  init?: { url: string };
 }
 
 /** One progress report of a fit, as the page receives it. */

@@ -398,7 +398,8 @@ export class ExperienceService {
 
   /** Fit `request.env`'s neural model with this service's k (see NeuralModelRegistry.fit). */
   fitNeural(request: NeuralFitRequest, onProgress?: (event: NeuralFitEvent) => void): Promise<NeuralFitSummary> {
-    return this.neural.fit({ ...request, k: this.k }, onProgress);
+    const { init, ...spec } = request;
+    return this.neural.fit({ ...spec, k: this.k }, onProgress, init);
   }
 
   /** Stop the fit in progress; the env keeps the model it had. */

@@ -10,6 +10,8 @@ import type { NeuralEpoch } from '../experience/neural/training-record.ts';
 export interface NeuralModelInfo {
   env: string;
   origin: 'fitted' | 'imported';
+  /** A fit that started from the shipped pretrained model rather than from nothing. */
+  fineTuned?: boolean;
   /** The tfjs backend it was fitted on (as its file records it). */
   fittedOn: string;
   /** ISO time it was made. */

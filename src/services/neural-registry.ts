@@ -14,6 +14,7 @@ import { importNeuralModel, importNeuralModelFor } from '../experience/neural/mo
 import type { NeuralExperienceModel } from '../experience/neural/model.ts';
 import { readTrainingRecord } from '../experience/neural/training-record.ts';
 import { fitExperienceModel, fitSpec } from '../jobs/fit-experience-model.ts';
+import { fetchPretrained } from './pretrained-fetch.ts';
 import type { FitSpecInput } from '../jobs/fit-spec.ts';
 import type { BackendName } from '../platform/tf.ts';
 import type { ReplayBuffer } from '../replay/retrieval.ts';
@@ -103,7 +104,7 @@ export class NeuralModelRegistry {
    * streams to `onProgress`; `stopFit()` ends it early, and then the env keeps the model it had.
    * The new model replaces the old one only once it is complete, and is saved in this browser.
    */
-  async fit(request: FitSpecInput, onProgress?: (event: NeuralFitEvent) => void): Promise<NeuralFitSummary> {
+  async fit(request: FitSpecInput, onProgress?: (event: NeuralFitEvent) => void, init?: { url: string }): Promise<NeuralFitSummary> {
     if (this.fitController) throw new DreamGymError('busy', 'a neural model is being fitted already; stop it first');
     const spec = fitSpec(request);
     const env = spec.env;
@@ -117,9 +118,11 @@ export class NeuralModelRegistry {
       const backend = await this.options.backend();
       await this.saved.get();
       const buffer = await this.options.bufferFor(env);
+      const initial = init ? await fetchPretrained(init.url, 'model') : undefined;
       controller.signal.throwIfAborted();
       const fitted = await fitExperienceModel(spec, {
         buffer,
+        ...(initial ? { init: initial } : {}),
         backend,
         source: 'app',
         signal: controller.signal,
@@ -129,6 +132,7 @@ export class NeuralModelRegistry {
       const info: NeuralModelInfo = {
         env,
         origin: 'fitted',
+        ...(initial ? { fineTuned: true } : {}),
         fittedOn: backend,
         createdAt: fitted.createdAt,
         transitions: fitted.record.transitions,

@@ -29,6 +29,7 @@ import { TrainControl } from '../train/control.ts';
 import type { IterationMetrics } from '../train/metrics.ts';
 import type { DreamOptions, Trainer, TrainResult } from '../train/trainer.ts';
 import { createTrainer, train, type TrainJob } from '../jobs/train.ts';
+import { fetchPretrained } from './pretrained-fetch.ts';
 import type { EvalResult } from '../train/evaluate.ts';
 import { IdbNeuralModelStore, type NeuralModelStore, type SavedNeuralModel } from './neural-model-store.ts';
 import type { BackendName } from '../platform/tf.ts';
@@ -68,6 +69,11 @@ export interface TrainRequest {
   algoConfig?: Partial<AlgoConfig>;
   /** Train only on tasks at most this difficult (quick demos, tests). */
   maxDifficulty?: number;
+  /**
+   * Start from the policy at this URL (the shipped pretrained web policy, resolved by the page
+   * against its base) instead of the seed's fresh network; fetched when the run starts.
+   */
+  init?: { url: string };
   /**
    * Env web: train and evaluate on these tasks of the site (ids, or the groups `@app` and
    * `@widgets`), as the CLI's `--tasks`; absent or empty: all of them.
@@ -350,7 +356,8 @@ export class TrainerService {
       dream = 'syntheticBudget' in run ? await this.dreamOptions(request, run) : null;
       // Statistics alone never stop a run; a dream run records them in the store it retrieves from.
       const statsStore = request.recordStats ? (dream?.buffer?.store ?? (await this.openReplayStore().catch(() => null))) : null;
-      job = { env: request.env, mode, algo: request.algo, backend, run, curriculum: Boolean(request.curriculum), algoConfig: request.algoConfig, dream: dream ?? undefined, statsStore, maxDifficulty: request.maxDifficulty };
+      const initialPolicy = request.init ? await fetchPretrained(request.init.url, 'policy') : undefined;
+      job = { env: request.env, mode, algo: request.algo, backend, run, curriculum: Boolean(request.curriculum), algoConfig: request.algoConfig, dream: dream ?? undefined, statsStore, maxDifficulty: request.maxDifficulty, initialPolicy };
     } catch (error) {
       if (dream) disposeModel(dream.model);
       restoreTasks();

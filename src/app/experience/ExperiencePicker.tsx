@@ -1,4 +1,6 @@
+import { checkPretrainedShipped, fineTunePretrainedModel, pretrainedShipped, PRETRAINED_ENV } from '../pretrained.ts';
 import { Fragment } from 'preact';
+import { useEffect } from 'preact/hooks';
 import { BackendNote } from '../BackendProbeNote.tsx';
 import type { NeuralFitEvent, NeuralModelInfo } from '../../services/experience-protocol.ts';
 import { formatNumber, LiveChart, type ChartSeries } from '../train/LiveChart.tsx';
@@ -51,7 +53,7 @@ function ModelSummary({ info }: { info: NeuralModelInfo }) {
   return (
     <>
       <p class="small" data-testid="neural-model">
-        {info.origin === 'fitted' ? 'Fitted' : <>Imported{info.fileName ? <> from <code>{info.fileName}</code></> : null}</>} {when(info.createdAt)} on <strong>{info.fittedOn}</strong>
+        {info.origin === 'fitted' ? (info.fineTuned ? 'Fine-tuned from the pretrained web model' : 'Fitted') : <>Imported{info.fileName ? <> from <code>{info.fileName}</code></> : null}</>} {when(info.createdAt)} on <strong>{info.fittedOn}</strong>
         {info.transitions !== null && <> · {int(info.transitions)} real transitions</>}
         {info.validationTransitions ? <> ({int(info.validationTransitions)} held out)</> : null}
         {info.history.length > 0 && <> · {info.history.length} epoch{info.history.length === 1 ? '' : 's'}</>}
@@ -120,6 +122,9 @@ function FidelityChart() {
 }
 
 function NeuralFields() {
+  useEffect(() => {
+    void checkPretrainedShipped();
+  }, []);
   const status = neural.value;
   const env = selectedEnv.value;
   const fitting = isFitting.value;
@@ -132,6 +137,13 @@ function NeuralFields() {
         <label for="neural-epochs">Epochs</label>
         <input id="neural-epochs" type="number" min={1} max={MAX_EPOCHS} step={1} value={Number.isNaN(fitEpochs.value) ? '' : fitEpochs.value} disabled={fitting}
           onInput={(e) => { fitEpochs.value = (e.target as HTMLInputElement).valueAsNumber; }} />
+        {env === PRETRAINED_ENV && pretrainedShipped.value === true && (
+          <label>
+            <input id="neural-pretrained" type="checkbox" checked={fineTunePretrainedModel.value} disabled={fitting}
+              onChange={(e) => { fineTunePretrainedModel.value = (e.target as HTMLInputElement).checked; }} />
+            {' '}From the pretrained web model
+          </label>
+        )}
         <button type="submit" class="primary" disabled={fitting || fileBusy}>Fit</button>
         <button type="button" disabled={fitState.value !== 'fitting'} onClick={() => void stopFit()}>Stop</button>
       </form>

@@ -1,3 +1,4 @@
+import { checkPretrainedShipped, pretrainedShipped, pretrainedUrl, PRETRAINED_ENV, startFromPretrainedPolicy } from '../pretrained.ts';
 import { BackendNote } from '../BackendProbeNote.tsx';
 import { useEffect } from 'preact/hooks';
 import { ALGORITHMS, type AlgoName } from '../../rl/config.ts';
@@ -139,6 +140,19 @@ function RunForm() {
               The web tasks this run trains and is evaluated on: task ids, or <code>@app</code> (the app-like tasks) and{' '}
               <code>@widgets</code> (the others), separated by commas; empty, all of them.
             </p>
+          )}
+          {formEnv.value === PRETRAINED_ENV && pretrainedShipped.value === true && (
+            <div class="row">
+              <label>
+                <input id="train-pretrained" type="checkbox" checked={startFromPretrainedPolicy.value} aria-describedby="train-pretrained-help"
+                  onChange={(e) => { startFromPretrainedPolicy.value = (e.target as HTMLInputElement).checked; }} />
+                {' '}Start from the pretrained web policy
+              </label>
+              <span id="train-pretrained-help" class="muted small">
+                trained with PPO on generated web apps that share nothing with your pages but the web's conventions
+                (<a href={pretrainedUrl('card')} target="_blank" rel="noreferrer">its card</a>); unticked, the run starts from the seed's fresh policy.
+              </span>
+            </div>
           )}
           <p id="train-mode-help" class="muted small">
             {formMode.value === 'dream'
@@ -384,6 +398,7 @@ export function TrainView() {
   useEffect(() => {
     void ensureEnvs();
     void loadSavedRun();
+    void checkPretrainedShipped();
   }, []);
   return (
     <>

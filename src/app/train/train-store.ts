@@ -3,6 +3,7 @@
  * itself lives in the worker; the page keeps the metrics it streams (for the charts and the
  * progress bar) and shows every error to the person.
  */
+import { checkPretrainedShipped, pretrainedInit, PRETRAINED_ENV } from '../pretrained.ts';
 import { DEFAULT_CURRICULUM } from '../../curriculum/curriculum.ts';
 import { checkAppTrainRun } from '../../jobs/train-spec.ts';
 import { CURRICULUM_BY_DEFAULT } from '../../train/modes.ts';
@@ -204,6 +205,8 @@ export async function discardSavedRun(): Promise<void> {
 export async function startTraining(): Promise<void> {
   if (isActive.value || formProblem.value) return;
   const tasks = chosenTasks();
+  if (formEnv.value === PRETRAINED_ENV) await checkPretrainedShipped();
+  const init = pretrainedInit(formEnv.value, 'policy');
   const request: TrainRequest = {
     env: formEnv.value,
     algo: formAlgo.value,
@@ -212,6 +215,7 @@ export async function startTraining(): Promise<void> {
       ? { realBudget: 0, syntheticBudget: formSyntheticBudget.value, storeLimits: savedStoreLimits(), experience: pickedExperience(), k: kExamples.value }
       : { realBudget: formBudget.value }),
     ...(tasks.length > 0 ? { tasks } : {}),
+    ...(init ? { init } : {}),
     seed: formSeed.value,
     evalEvery: formEvalEvery.value,
     evalEpisodes: formEvalEpisodes.value,
