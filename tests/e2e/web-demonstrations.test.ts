@@ -44,15 +44,18 @@ describe('record → fit → dream → evaluate on a bundled app-like task', () 
     await page.getByRole('heading', { name: 'Experience model', exact: true }).waitFor();
     await page.getByLabel('Environment', { exact: true }).selectOption('web');
     await page.getByLabel('Epochs', { exact: true }).fill('2');
+    // The build ships the pretrained web weights: the fit starts from the pretrained model unless unticked.
+    await expect.poll(() => page.getByLabel('From the pretrained web model').isChecked(), { timeout: 30_000 }).toBe(true);
     await page.getByRole('button', { name: 'Fit', exact: true }).click();
     await expect.poll(() => page.getByTestId('fit-status').textContent(), { timeout: 240_000, interval: 500 }).toBe('Fitted.');
-    expect(await page.getByTestId('neural-model').textContent()).toMatch(new RegExp(`^Fitted .* · ${recorded} real transitions`));
+    expect(await page.getByTestId('neural-model').textContent()).toMatch(new RegExp(`^Fine-tuned from the pretrained web model .* · ${recorded} real transitions`));
 
     // Dream: the Train view on feed-like alone, 0 real transitions; the final evaluation plays its 30 held-out pages.
     await tab('Train').click();
     await page.getByLabel('Environment', { exact: true }).selectOption('web');
     await page.getByLabel('Tasks', { exact: true }).fill('feed-like');
     await page.getByLabel('Train in').selectOption('dream');
+    expect(await page.getByLabel('Start from the pretrained web policy').isChecked()).toBe(true);
     await page.getByLabel('Synthetic-transition budget').fill('160');
     await page.getByLabel('Evaluation episodes', { exact: true }).fill('10');
     await page.getByText('Advanced').click();
@@ -60,7 +63,7 @@ describe('record → fit → dream → evaluate on a bundled app-like task', () 
     await page.getByRole('button', { name: 'Start', exact: true }).click();
     await expect.poll(async () => `${await page.getByTestId('train-state').textContent()} ${await page.getByRole('alert').allTextContents()}`, { timeout: 480_000, interval: 1000 }).toMatch(/^Done $/);
     const result = (await page.getByTestId('train-result').textContent()) ?? '';
-    expect(result).toMatch(/^web \(tasks feed-like\) · PPO · seed 1 · dream: [\d,]+ synthetic transitions from neural\S*, 0 real,/);
+    expect(result).toMatch(/^web \(tasks feed-like\) · PPO · seed 1 · dream: [\d,]+ synthetic transitions from neural\S*, 0 real, in \d+ iterations from the pretrained web policy \(/);
     expect(result).toMatch(/Held-out split test: success \d+\.\d%, score \d+\.\d over 30 episodes\./);
     await page.screenshot({ path: `${ARTIFACTS}/web-demonstrations-dream.png`, fullPage: true });
 

@@ -142,17 +142,18 @@ function RunForm() {
             </p>
           )}
           {formEnv.value === PRETRAINED_ENV && pretrainedShipped.value === true && (
-            <div class="row">
-              <label>
+            <>
+              <label class="row">
                 <input id="train-pretrained" type="checkbox" checked={startFromPretrainedPolicy.value} aria-describedby="train-pretrained-help"
                   onChange={(e) => { startFromPretrainedPolicy.value = (e.target as HTMLInputElement).checked; }} />
                 {' '}Start from the pretrained web policy
               </label>
-              <span id="train-pretrained-help" class="muted small">
-                trained with PPO on generated web apps that share nothing with your pages but the web's conventions
-                (<a href={pretrainedUrl('card')} target="_blank" rel="noreferrer">its card</a>); unticked, the run starts from the seed's fresh policy.
-              </span>
-            </div>
+              <p id="train-pretrained-help" class="muted small">
+                The pretrained policy learned with PPO on generated web apps that share nothing with these pages but the web's
+                conventions (<a href={pretrainedUrl('card')} target="_blank" rel="noreferrer">its card</a>). Unticked, the run starts
+                from the seed's fresh policy.
+              </p>
+            </>
           )}
           <p id="train-mode-help" class="muted small">
             {formMode.value === 'dream'
@@ -377,7 +378,8 @@ function Result() {
           ? <>dream: {int(final.syntheticTransitions)} synthetic transitions from {final.dream?.experience ?? 'the experience model'}, 0 real,</>
           : <>{int(final.realTransitions)} real transitions</>}
         {' '}in {final.iterations} iterations
-        ({formatDuration(final.wallSeconds)}) on {final.backend}{final.backendProbe ? ', the fastest the probe measured' : ''}.{' '}
+        {final.initialPolicy ? <> from the {final.initialPolicy.name.startsWith('pretrained') ? 'pretrained web policy' : <code>{final.initialPolicy.name}</code>}</> : null}
+        {' '}({formatDuration(final.wallSeconds)}) on {final.backend}{final.backendProbe ? ', the fastest the probe measured' : ''}.{' '}
         {final.curriculum && <>Curriculum λ {final.curriculum.lambda}: {int(final.curriculum.pool)} tasks in the pool, {int(final.curriculum.generatedInPool)} generated.{' '}</>}
         {evaluation
           ? <>Held-out split <strong>{evaluation.split}</strong>: success <strong>{pct(evaluation.successRate)}</strong>, score <strong>{evaluation.meanScore.toFixed(1)}</strong> over {evaluation.episodes} episodes.</>
