@@ -1,3 +1,4 @@
+import { divergedMeasures } from '../../rl/divergence.ts';
 import { checkPretrainedShipped, pretrainedShipped, pretrainedUrl, PRETRAINED_ENV, startFromPretrainedPolicy } from '../pretrained.ts';
 import { BackendNote } from '../BackendProbeNote.tsx';
 import { useEffect } from 'preact/hooks';
@@ -371,7 +372,14 @@ function Result() {
   const tasks = runRequest.value?.tasks ?? [];
   return (
     <section class="panel" aria-labelledby="result-title">
-      <h2 id="result-title">{final.stopped ? 'Stopped' : 'Result'}</h2>
+      <h2 id="result-title">{final.diverged ? 'Diverged' : final.stopped ? 'Stopped' : 'Result'}</h2>
+      {final.diverged && (
+        <p class="warning" role="alert" data-testid="train-diverged">
+          Training diverged at iteration {final.diverged.iteration}: its {divergedMeasures(final.diverged)} became NaN or infinite, so the
+          run stopped there and kept {final.diverged.iteration > 1 ? `the policy of iteration ${final.diverged.iteration - 1}, the last with finite weights` : 'the policy as it started'} (the
+          figures below are that policy's). The learning rate was {final.diverged.learningRate}: lower it, or bring back the settings you changed, and start again.
+        </p>
+      )}
       <p data-testid="train-result">
         {final.env}{tasks.length > 0 ? ` (tasks ${tasks.join(', ')})` : ''} · {final.algo.toUpperCase()} · seed {final.seed} ·{' '}
         {final.mode === 'dream'

@@ -34,7 +34,7 @@ import { envErrorText, warnEnvErrors } from '../env-failures.ts';
 import { experienceEntry, experienceFields, experienceFlagNames, experienceFlags, experienceOptions, experienceSettings, experienceUsage } from '../experience-flags.ts';
 import { endsAsStopped, whenStopAsked } from '../stop-signals.ts';
 import { SiteFailingError } from '../../envs/web/failure-streak.ts';
-import { suspectSettings, type Divergence } from '../../rl/divergence.ts';
+import { divergedMeasures, suspectSettings, type Divergence } from '../../rl/divergence.ts';
 
 /** The seeding that gives an offline mode both successes and failures (the paper experiment's mix). */
 const OFFLINE_SEED_MIX = 'oracle=0.4,noisy=0.3,random=0.3';
@@ -264,19 +264,10 @@ function divergedError(mode: TrainMode, trainer: Trainer | OfflineTrainer, diver
   const kept = before === 0 ? `the policy as it started (no ${step} finished)` : `the policy of ${step} ${before}, the last with finite weights`;
   const where = written.wrote.length > 0 ? `${kept} and the history so far are written (${written.wrote.join(', ')})` : `nothing was written (add --out FILE.dgp and --history FILE.json to keep ${kept})`;
   const failed = written.failures.filter((f): f is FileWriteError => f !== null).map((f) => `; ${f.message}`).join('');
-  const what = diverged.nonFinite.map((name) => MEASURES[name] ?? name).join(', ');
+  const what = divergedMeasures(diverged);
   return new DreamGymError('diverged', `training diverged at ${step} ${diverged.iteration}: its ${what} became NaN or infinite, so the run stopped there; ${cause}. ${capitalised(where)}${failed}`);
 }
 
-/** The updates' measures (rl/update.ts, train/offline) in words. */
-const MEASURES: Readonly<Record<string, string>> = {
-  gradNorm: 'gradient norm',
-  policyLoss: 'policy loss',
-  valueLoss: 'value loss',
-  approxKl: 'KL estimate',
-  referenceKl: 'KL to the reference policy',
-  margin: 'preference margin',
-};
 
 const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 

@@ -6,6 +6,7 @@
  * reward and done by what really happened. A share of the episodes is held out to report fidelity
  * after every epoch (the app's chart).
  */
+import { DreamGymError } from '../../core/errors.ts';
 import { matchKey } from '../../core/actions.ts';
 import { breather } from '../../core/event-loop.ts';
 import { Rng } from '../../core/rng.ts';
@@ -343,7 +344,7 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
       const passes = Math.min(MAX_REASONING_PASSES, Math.max(1, Math.round(steps / Math.max(1, Math.ceil(rows.reasoning.count / batchSize)))));
       for (let pass = 0; pass < passes; pass++) {
         const order = pass === 0 ? orders.reasoning : reasoningRng.shuffle(orders.reasoning);
-        sums.reasoning += await trainPass(network, 'reasoning', rows.reasoning, optimizers.reasoning, order, batchSize, eventWeight, pause);
+        sums.reasoning += finiteLoss(await trainPass(network, 'reasoning', rows.reasoning, optimizers.reasoning, order, batchSize, eventWeight, pause), 'reasoning', epoch, learningRate);
         counts.reasoning++;
       }
       await fillReasoning(network, rows, reasoningOf);
@@ -356,7 +357,7 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
           const start = (step * perHead) % Math.max(1, order.length);
           const batch = order.slice(start, start + Math.max(perHead, Math.min(batchSize, order.length)));
           if (batch.length === 0 || (head === 'transition' && step % transitionEvery !== 0)) continue;
-          sums[head] += await trainStep(network, head, rows[head], optimizers[head], batch, eventWeight);
+          sums[head] += finiteLoss(await trainStep(network, head, rows[head], optimizers[head], batch, eventWeight), head, epoch, learningRate);
           counts[head]++;
         }
         if (step % 20 === 0 || step === steps - 1) {
@@ -402,6 +403,16 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
     seconds: (performance.now() - started) / 1000,
     stopped: history.length < epochs,
   };
+}
+
+/**
+ * A loss that is not a finite number means the weights it came from are not either: the fit stops
+ * there, with nothing to keep (the caller's model stays as it was), rather than writing a model
+ * whose every prediction is NaN.
+ */
+function finiteLoss(loss: number, head: HeadName, epoch: number, learningRate: number): number {
+  if (Number.isFinite(loss)) return loss;
+  throw new DreamGymError('diverged', `the experience model's fit diverged in epoch ${epoch}: its ${head} head's loss became ${loss}, so the fit stopped and kept nothing; the learning rate ${learningRate} is too high for this data (the default is ${DEFAULT_FIT.learningRate})`);
 }
 
 function meanLoss(sums: Record<HeadName, number>, counts: Record<HeadName, number>): Record<HeadName, number> {

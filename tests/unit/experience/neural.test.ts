@@ -1,3 +1,4 @@
+import * as tf from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalState } from '../../../src/core/state.ts';
 import { scoreTransition } from '../../../src/experience/fidelity.ts';
@@ -117,6 +118,15 @@ describe('NeuralExperienceModel', () => {
     fit.model.dispose();
     // Every candidate row (history states add rows) each epoch: 60 epochs measured 94 s and 143 s with two dream runs sharing the 2 cores.
   }, 300_000);
+
+  it('stops a fit whose loss goes non-finite, keeping nothing, and says the learning rate did it', async () => {
+    const buffer = await seededBuffer('shop', 4, 2);
+    const tensors = tf.memory().numTensors;
+    await expect(fitNeuralModel({ buffer, env: 'shop', epochs: 2, learningRate: 1e30, validationShare: 0, seed: 3 })).rejects.toThrow(
+      /the experience model's fit diverged in epoch 1: its \w+ head's loss became (NaN|Infinity|-Infinity), so the fit stopped and kept nothing; the learning rate 1e\+30 is too high/,
+    );
+    expect(tf.memory().numTensors).toBe(tensors);
+  }, 60_000);
 
   it('gives identical predictions after a .dgx round trip', async () => {
     const buffer = await seededBuffer('home', 4, 1);
