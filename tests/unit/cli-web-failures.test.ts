@@ -129,4 +129,16 @@ describe('a site whose every episode fails', () => {
     expect(said).not.toMatch(/usage:/);
     expect(performance.now() - started).toBeLessThan(60_000);
   }, 90_000);
+
+  it('says how the episodes before the streak went when a site starts failing partway', async () => {
+    // The page works for its first loads, then takes the driver away: a site that broke during the run.
+    const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-breaking-site-'));
+    const script = "const n = Number(localStorage.getItem('loads') || 0) + 1; localStorage.setItem('loads', String(n)); if (n > 3) delete window.__dreamgym;";
+    writeFileSync(path.join(dir, 'a.html'), `<!doctype html><html lang="en"><head><title>A</title></head><body><button>Go</button><script>${script}</script></body></html>`);
+    writeFileSync(path.join(dir, 'site.json'), JSON.stringify({ name: 'breaking', tasks: [{ id: 'go', page: 'a.html' }], seeds: { train: [0, 50], test: [50, 100] }, maxSteps: 2, hooks: { instruction: "'Press Go.'", reward: '0', done: 'false' } }));
+    const io = capture();
+    expect(await main(['rollout', '--env', 'web', '--site', dir, '--policy', 'random', '--episodes', '40'], io)).toBe(1);
+    const said = io.stderr.join('\n');
+    expect(said).toMatch(/error: site "breaking": the last 9 episodes all ended by env failures .*\. Before it stopped, [1-9]\d* episodes? played to their end, 0 of them won \(0\.0%\)$/);
+  }, 90_000);
 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { UsageError } from '../../core/errors.ts';
 import { SCRIPTED_POLICIES, type ScriptedPolicy } from '../../envs/episode.ts';
 import { ENVIRONMENTS, envSpec } from '../../envs/registry.ts';
+import { SiteFailingError } from '../../envs/web/failure-streak.ts';
 import type { EnvSpec } from '../../envs/spec.ts';
 import { rollout, rolloutPolicyFile, type RolloutSettings } from '../../jobs/rollout.ts';
 import { parseBackend, useBackend } from '../../platform/tf.ts';
@@ -84,6 +85,28 @@ function firstEnvFailure(): { note: (taskId: string, error: unknown) => void; fi
   };
 }
 
+/**
+ * The episodes a rollout finished, so that a run a failing site stops (SiteFailingError) still says
+ * how the episodes before the streak went: the failures that stopped it are not all it played.
+ */
+function finishedEpisodes(): { note: (won: boolean, envFailed: boolean) => void; annotate: (error: unknown) => unknown } {
+  let finished = 0;
+  let won = 0;
+  let envFailed = 0;
+  return {
+    note: (episodeWon, failed) => {
+      finished++;
+      if (episodeWon) won++;
+      if (failed) envFailed++;
+    },
+    annotate: (error) => {
+      if (!(error instanceof SiteFailingError) || finished === envFailed) return error;
+      const played = finished - envFailed;
+      return new SiteFailingError(`${error.message}. Before it stopped, ${played} episode${played === 1 ? '' : 's'} played to their end, ${won} of them won (${((won / played) * 100).toFixed(1)}%)`, { cause: error });
+    },
+  };
+}
+
 /** Greedy evaluation of a saved policy (see jobs/rollout.ts). */
 async function policyFileRollout(io: CommandIO, path: string, args: RolloutArgs): Promise<void> {
   const { spec, settings } = args;
@@ -92,6 +115,7 @@ async function policyFileRollout(io: CommandIO, path: string, args: RolloutArgs)
   const report = progressEvery(io, `${spec.name}/${path}`, settings.episodes ?? spec.tasks(settings.split).length);
   let done = 0;
   const failures = firstEnvFailure();
+  const finished = finishedEpisodes();
   const { header, ...result } = await rolloutPolicyFile(spec, bytes, settings, {
     name: path,
     transfer: args.transfer,
@@ -99,12 +123,13 @@ async function policyFileRollout(io: CommandIO, path: string, args: RolloutArgs)
     ...(args.trace ? { trace: args.trace.recorder } : {}),
     onEpisode: (trajectory) => {
       failures.note(trajectory.task.id, trajectory.envError);
+      finished.note(trajectory.won, trajectory.envError !== undefined);
       report(++done);
     },
   }).catch((error: unknown) => {
     // A file that is not a policy (empty, another format, damaged): say which file.
     if (error instanceof PolicyFileError) throw new PolicyFileError(error.problem, `--policy ${path}: ${error.message}`, { cause: error });
-    throw error;
+    throw finished.annotate(error);
   });
   const trace = await writeTrace(io, args, path);
   // The evaluation counts them itself (result.envErrors, in the JSON when there are any).
@@ -122,12 +147,17 @@ async function scriptedRollout(io: CommandIO, policy: ScriptedPolicy, args: Roll
   const { spec, settings } = args;
   const report = progressEvery(io, `${spec.name}/${policy}`, settings.episodes ?? DEFAULT_SCRIPTED_EPISODES);
   const failures = firstEnvFailure();
+  const finished = finishedEpisodes();
   const summary = await rollout(spec, policy, settings, {
     onEpisode: (i, record) => {
-      failures.note(record.task.id, record.steps.at(-1)?.result.info.error);
+      const envError = record.steps.at(-1)?.result.info.error;
+      failures.note(record.task.id, envError);
+      finished.note(record.won, typeof envError === 'string');
       report(i + 1);
     },
     ...(args.trace ? { trace: args.trace.recorder } : {}),
+  }).catch((error: unknown) => {
+    throw finished.annotate(error);
   });
   const trace = await writeTrace(io, args, policy, `${policy} is a scripted policy: it acts by its own rule and gives no probabilities, so the steps show none.`);
   if (args.json) io.result({ ...summary, ...(trace ? { trace } : {}) });
