@@ -1,0 +1,101 @@
+// Gathers results/priors/runs/<site>/n<N>/s<seed>/<row>.json (written by run.sh) into summary.json:
+// one record per row (regime, site, demonstrations per task, seeds, mean, std, per seed) and one per
+// model for fidelity, and prints the Markdown tables the README quotes. Missing rows are left out,
+// so a partial run summarizes what finished.
+//
+//   node results/priors/summarize.mjs
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const here = new URL('.', import.meta.url).pathname;
+const runs = join(here, 'runs');
+const SITES = { heldout: 'held-out generated families (cart, messaging)', suite: "the bundled suite's 12 app-like tasks" };
+const ROWS = ['untrained', 'zero-shot', 'bc-scratch', 'bc-pretrained', 'dream-scratch', 'dream-pretrained', 's2r-scratch', 's2r-pretrained'];
+const ROW_NAMES = {
+  untrained: 'untrained policy',
+  'zero-shot': 'pretrained policy, zero-shot',
+  'bc-scratch': 'BC from scratch',
+  'bc-pretrained': 'BC from the pretrained policy',
+  'dream-scratch': 'dream GRPO from BC (scratch), model fitted from nothing',
+  'dream-pretrained': 'dream GRPO from BC (pretrained), pretrained model fine-tuned',
+  's2r-scratch': 's2r (dream, then 1,000 real), scratch',
+  's2r-pretrained': 's2r (dream, then 1,000 real), pretrained',
+};
+
+const read = (file) => {
+  try {
+    const text = readFileSync(file, 'utf8').trim();
+    return text === '' ? null : JSON.parse(text);
+  } catch {
+    return null;
+  }
+};
+const dirs = (dir, pattern) => (existsSync(dir) ? readdirSync(dir).filter((d) => pattern.test(d)) : []);
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const std = (xs) => (xs.length < 2 ? null : Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1)));
+const round = (x, d = 4) => (x === null || x === undefined ? null : Number(x.toFixed(d)));
+
+const rows = [];
+const fidelity = [];
+for (const site of dirs(runs, /^(heldout|suite)$/)) {
+  for (const count of dirs(join(runs, site), /^n\d+$/).sort((a, b) => a.slice(1) - b.slice(1))) {
+    const n = Number(count.slice(1));
+    const seeds = dirs(join(runs, site, count), /^s\d+$/).sort();
+    for (const row of ROWS) {
+      const per = seeds.map((s) => ({ seed: Number(s.slice(1)), result: read(join(runs, site, count, s, `${row}.json`)) })).filter((x) => x.result?.eval);
+      if (per.length === 0) continue;
+      const rates = per.map((x) => x.result.eval.successRate);
+      rows.push({
+        regime: row,
+        what: ROW_NAMES[row],
+        site,
+        demonstrationsPerTask: n,
+        seeds: per.map((x) => x.seed),
+        episodes: per[0].result.eval.episodes,
+        mean: round(mean(rates)),
+        std: round(std(rates)),
+        perSeed: rates.map((r) => round(r)),
+        wallSeconds: per.map((x) => x.result.wallSeconds),
+      });
+    }
+    for (const from of ['scratch', 'pretrained']) {
+      const per = seeds.map((s) => ({ seed: Number(s.slice(1)), result: read(join(runs, site, count, s, `fidelity-${from}.json`)) })).filter((x) => x.result?.success);
+      if (per.length === 0) continue;
+      const pick = (f) => per.map((x) => f(x.result)).filter((v) => typeof v === 'number');
+      const stat = (f) => {
+        const xs = pick(f);
+        return xs.length === 0 ? null : { mean: round(mean(xs)), std: round(std(xs)), perSeed: xs.map((x) => round(x)) };
+      };
+      fidelity.push({
+        model: from === 'pretrained' ? 'pretrained, fine-tuned on the buffer' : 'fitted from nothing on the buffer',
+        init: from,
+        site,
+        demonstrationsPerTask: n,
+        seeds: per.map((x) => x.seed),
+        transitions: per.map((x) => x.result.transitions ?? x.result.heldout?.transitions),
+        realSuccesses: per.map((x) => x.result.success.real),
+        successPrecision: stat((r) => r.success.precision),
+        successRecall: stat((r) => r.success.recall),
+        nextStateF1: stat((r) => r.nextStateF1),
+        rewardAccuracy: stat((r) => r.rewardAccuracy),
+      });
+    }
+  }
+}
+writeFileSync(join(here, 'summary.json'), `${JSON.stringify({ note: 'greedy success on test episodes (mean and sample std over seeds); fidelity on the pretrained BC policy\'s own greedy test steps; made by results/priors/run.sh, gathered by summarize.mjs', rows, fidelity }, null, 2)}\n`);
+
+const pct = (x) => (x === null ? '—' : (100 * x).toFixed(1));
+for (const site of Object.keys(SITES)) {
+  const mine = rows.filter((r) => r.site === site);
+  if (mine.length === 0) continue;
+  console.log(`\n### ${SITES[site]}\n`);
+  console.log('| row | demos per task | seeds | mean % | std | per seed |');
+  console.log('|---|---|---|---|---|---|');
+  for (const r of mine) console.log(`| ${r.what} | ${r.demonstrationsPerTask} | ${r.seeds.length} | ${pct(r.mean)} | ${pct(r.std)} | ${r.perSeed.map(pct).join(', ')} |`);
+  const fid = fidelity.filter((f) => f.site === site);
+  if (fid.length === 0) continue;
+  console.log('\n| model | demos per task | seeds | real successes | success precision | success recall | next-state F1 |');
+  console.log('|---|---|---|---|---|---|---|');
+  const f3 = (s) => (s === null ? '—' : `${s.mean.toFixed(3)} (${s.perSeed.map((x) => x.toFixed(2)).join(', ')})`);
+  for (const f of fid) console.log(`| ${f.model} | ${f.demonstrationsPerTask} | ${f.seeds.length} | ${f.realSuccesses.join(', ')} | ${f3(f.successPrecision)} | ${f3(f.successRecall)} | ${f3(f.nextStateF1)} |`);
+}
