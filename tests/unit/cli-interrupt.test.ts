@@ -110,7 +110,7 @@ describe('train interrupted', () => {
     const out = path.join(dir, 'p.dgp');
     const history = path.join(dir, 'h.json');
     // After the first update, so there is a policy worth keeping.
-    const { code, stdout, stderr } = await interruptedRun(['train', '--env', 'shop', '--mode', 'real', '--algo', 'grpo', '--real-budget', '10000000', '--backend', 'cpu', '--seed', '1', '--set', 'tasksPerIteration=2,groupSize=4,parallelEnvs=8,epochs=1', '--out', out, '--history', history, '--json'], /iter 1:/, 'SIGINT');
+    const { code, stdout, stderr } = await interruptedRun(['train', '--env', 'shop', '--mode', 'real', '--algo', 'grpo', '--real-budget', '10000000', '--backend', 'wasm', '--seed', '1', '--set', 'tasksPerIteration=2,groupSize=4,parallelEnvs=8,epochs=1', '--out', out, '--history', history, '--json'], /iter 1:/, 'SIGINT');
     expect(stderr).toMatch(/interrupted \(SIGINT\): stopping after this iteration/);
     expect(code).toBe(130);
     const summary = JSON.parse(stdout.trim().split('\n').pop() as string) as { stopped?: boolean; iterations?: number; realTransitions: number };
@@ -127,7 +127,7 @@ describe('train interrupted', () => {
     const out = path.join(dir, 'p.dgp');
     const history = path.join(dir, 'h.json');
     let browsers: number[] = [];
-    const { code, stdout, stderr } = await interruptedRun(['train', '--env', 'web', '--tasks', '@widgets', '--mode', 'real', '--algo', 'grpo', '--real-budget', '10000000', '--backend', 'cpu', '--seed', '1', '--set', 'tasksPerIteration=2,groupSize=2,parallelEnvs=4,epochs=1', '--final-eval-episodes', '2', '--out', out, '--history', history, '--json'], /iter 1:/, 'SIGTERM', (child) => {
+    const { code, stdout, stderr } = await interruptedRun(['train', '--env', 'web', '--tasks', '@widgets', '--mode', 'real', '--algo', 'grpo', '--real-budget', '10000000', '--backend', 'wasm', '--seed', '1', '--set', 'tasksPerIteration=2,groupSize=2,parallelEnvs=4,epochs=1', '--final-eval-episodes', '2', '--out', out, '--history', history, '--json'], /iter 1:/, 'SIGTERM', (child) => {
       browsers = childrenOf(child.pid as number).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chromium'));
     });
     expect(stderr).toMatch(/interrupted \(SIGTERM\): stopping after this iteration/);
@@ -173,7 +173,7 @@ describe('train interrupted', () => {
     const out = path.join(dir, 'm.dgx');
     expect(await main(['buffer', 'seed', '--env', 'shop', '--episodes', '12', '--seed', '1', '--out', buffer], capture())).toBe(0);
     // Once the first epoch is done, so there is a model worth keeping.
-    const { code, stdout, stderr, tree } = await interruptedRun(['experience', 'fit', '--env', 'shop', '--buffer', buffer, '--epochs', '100', '--backend', 'cpu', '--out', out, '--json'], /epoch 1\/100 step (\d+)\/\1:/, 'SIGINT');
+    const { code, stdout, stderr, tree } = await interruptedRun(['experience', 'fit', '--env', 'shop', '--buffer', buffer, '--epochs', '100', '--backend', 'wasm', '--out', out, '--json'], /epoch 1\/100 step (\d+)\/\1:/, 'SIGINT');
     expect(stderr).toMatch(/interrupted \(SIGINT\): stopping after this epoch \(the model fitted so far is still written to .*m\.dgx\)/);
     expect(code).toBe(130);
     const result = JSON.parse(stdout.trim().split('\n').pop() as string) as { stopped?: boolean; stoppedAfter: number; epochs: number; history: unknown[] };
@@ -206,7 +206,7 @@ describe('train interrupted', () => {
   it('stops the process doing the work when `npm run cli` is stopped, and still writes the policy', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-npm-stop-'));
     const out = path.join(dir, 'p.dgp');
-    const npm = spawn('npm', ['run', '-s', 'cli', '--', 'train', '--env', 'shop', '--mode', 'real', '--algo', 'grpo', '--real-budget', '10000000', '--backend', 'cpu', '--set', 'tasksPerIteration=2,groupSize=4,parallelEnvs=8,epochs=1', '--out', out], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    const npm = spawn('npm', ['run', '-s', 'cli', '--', 'train', '--env', 'shop', '--mode', 'real', '--algo', 'grpo', '--real-budget', '10000000', '--backend', 'wasm', '--set', 'tasksPerIteration=2,groupSize=4,parallelEnvs=8,epochs=1', '--out', out], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     await new Promise<void>((resolve) =>
       npm.stderr.on('data', (d: Buffer) => {
