@@ -16,21 +16,6 @@ export interface Divergence {
   learningRate: number;
 }
 
-/** The updates' measures (rl/update.ts, train/offline) in words. */
-const MEASURES: Readonly<Record<string, string>> = {
-  gradNorm: 'gradient norm',
-  policyLoss: 'policy loss',
-  valueLoss: 'value loss',
-  approxKl: 'KL estimate',
-  referenceKl: 'KL to the reference policy',
-  margin: 'preference margin',
-};
-
-/** What went non-finite, in words ("gradient norm, policy loss"), for the CLI's error and the Train view's result. */
-export function divergedMeasures(diverged: Pick<Divergence, 'nonFinite'>): string {
-  return diverged.nonFinite.map((name) => MEASURES[name] ?? name).join(', ');
-}
-
 /**
  * Whether every weight is a finite number, read back as one value: each weight times 0 is 0, or
  * NaN for a NaN or an infinity, so the sum of them all is 0 exactly when every weight is finite.

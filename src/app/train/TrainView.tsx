@@ -1,4 +1,4 @@
-import { divergedMeasures } from '../../rl/divergence.ts';
+import { divergedMeasures } from '../../rl/divergence-words.ts';
 import { checkPretrainedShipped, pretrainedShipped, pretrainedUrl, PRETRAINED_ENV, startFromPretrainedPolicy } from '../pretrained.ts';
 import { BackendNote } from '../BackendProbeNote.tsx';
 import { useEffect } from 'preact/hooks';

@@ -34,7 +34,8 @@ import { envErrorText, warnEnvErrors } from '../env-failures.ts';
 import { experienceEntry, experienceFields, experienceFlagNames, experienceFlags, experienceOptions, experienceSettings, experienceUsage } from '../experience-flags.ts';
 import { endsAsStopped, whenStopAsked } from '../stop-signals.ts';
 import { SiteFailingError } from '../../envs/web/failure-streak.ts';
-import { divergedMeasures, suspectSettings, type Divergence } from '../../rl/divergence.ts';
+import { suspectSettings, type Divergence } from '../../rl/divergence.ts';
+import { divergedMeasures } from '../../rl/divergence-words.ts';
 
 /** The seeding that gives an offline mode both successes and failures (the paper experiment's mix). */
 const OFFLINE_SEED_MIX = 'oracle=0.4,noisy=0.3,random=0.3';
