@@ -48,7 +48,7 @@ let buffer: Transition[] = [];
 beforeAll(async () => {
   await useBackend(['cpu']);
   buffer = await seeded(60, { oracle: 0.4, noisy: 0.3, random: 0.3 });
-});
+}, 60_000); // seconds alone, but the hook's default 10 s ran out with the suite's other files and two runs sharing the 2 cores
 
 const base = (mode: 'bc' | 'dpo'): OfflineTrainOptions => ({
   env: 'shop',
