@@ -11,8 +11,9 @@
 #                   demonstrations, dream GRPO (8,000 synthetic, KL 0.2 to the cloned policy) from each
 #                   cloned policy in its own model, and s2r (the same dream, then 1,000 real
 #                   transitions of GRPO); every policy judged greedy on EVAL test episodes;
-#   fidelity        each model on 300 real transitions of the pretrained BC policy's own greedy test
-#                   episodes (`experience eval --policy`): success precision and recall, next-state F1.
+#   fidelity        each model on real transitions of the pretrained BC policy's own greedy test
+#                   episodes (`experience eval --policy`; 1,000 on heldout, 300 on suite): success
+#                   precision and recall, next-state F1.
 #
 # The settings are the demonstrations regime's (results/web-demos/, chosen there on the train split);
 # nothing here is chosen on the test split it reports. PRETRAINED names the pretrained weights'
@@ -37,6 +38,9 @@ cli() { node --max-semi-space-size=64 --import tsx src/cli/main.ts "$@"; }
 
 site_flags() { case $1 in heldout) echo "--site @generated-held-out" ;; suite) echo "--tasks @app" ;; *) echo "unknown site $1" >&2; exit 2 ;; esac; }
 site_tasks() { case $1 in heldout) echo 2 ;; suite) echo 12 ;; esac; }
+# Real transitions of the policy's own steps the fidelity scores: the held-out families' long episodes
+# are won rarely (the cloned policy wins one in seven), so 300 steps held three successes; 1,000 hold more.
+site_fidelity_steps() { case $1 in heldout) echo 1000 ;; suite) echo 300 ;; esac; }
 
 # One (site, count, seed) cell: its buffer and models, then every row not yet written.
 cell() {
@@ -78,7 +82,7 @@ cell() {
         cli train "${web[@]}" --mode "$mode" --algo grpo --seed "$seed" --synthetic-budget "$SYNTHETIC" "${real[@]}" --buffer "$dir/buffer.jsonl" \
           --experience neural --model "$dir/model-$from.dgx" --init "$dir/bc-$from.dgp" --set klCoef=0.2 "${eval[@]}" ;;
       fidelity-*) cli experience eval "${web[@]}" --experience neural --model "$dir/model-$from.dgx" --buffer "$dir/buffer.jsonl" \
-          --heldout 300 --policy "$dir/bc-pretrained.dgp" --seed "$seed" --json ;;
+          --heldout "$(site_fidelity_steps "$site")" --policy "$dir/bc-pretrained.dgp" --seed "$seed" --json ;;
       *) echo "unknown row $row" >&2; exit 2 ;;
     esac 2> "$out/$row.err" | tail -n 1 > "$out/$row.json.part"
     mv "$out/$row.json.part" "$out/$row.json"

@@ -82,9 +82,36 @@ for (const site of dirs(runs, /^(heldout|suite)$/)) {
     }
   }
 }
-writeFileSync(join(here, 'summary.json'), `${JSON.stringify({ note: 'greedy success on test episodes (mean and sample std over seeds); fidelity on the pretrained BC policy\'s own greedy test steps; made by results/priors/run.sh, gathered by summarize.mjs', rows, fidelity }, null, 2)}\n`);
+// Issue 58's bar: the best dream row's gain over the pretrained policy (zero-shot), as a multiple of
+// BC's gain from the same policy on the same demonstrations, by site and count; per seed where every row has it.
+const bars = [];
+for (const site of Object.keys(SITES)) {
+  for (const n of [...new Set(rows.filter((r) => r.site === site).map((r) => r.demonstrationsPerTask))]) {
+    const row = (regime) => rows.find((r) => r.site === site && r.demonstrationsPerTask === n && r.regime === regime);
+    const start = row('zero-shot');
+    const bc = row('bc-pretrained');
+    const dreams = ['dream-pretrained', 's2r-pretrained'].map(row).filter(Boolean);
+    if (!start || !bc || dreams.length === 0) continue;
+    const best = dreams.reduce((a, b) => (b.mean > a.mean ? b : a));
+    const bcGain = bc.mean - start.mean;
+    const perSeed = best.seeds
+      .map((seed, i) => {
+        const z = start.perSeed[start.seeds.indexOf(seed)];
+        const b = bc.perSeed[bc.seeds.indexOf(seed)];
+        return z === undefined || b === undefined || b === z ? null : round((best.perSeed[i] - z) / (b - z), 2);
+      });
+    bars.push({ site, demonstrationsPerTask: n, bestDreamRow: best.regime, seeds: best.seeds, dreamGain: round(best.mean - start.mean), bcGain: round(bcGain), ratio: bcGain === 0 ? null : round((best.mean - start.mean) / bcGain, 2), perSeedRatio: perSeed, bar: 1.3 });
+  }
+}
+
+writeFileSync(join(here, 'summary.json'), `${JSON.stringify({ note: 'greedy success on test episodes (mean and sample std over seeds); fidelity on the pretrained BC policy\'s own greedy test steps; made by results/priors/run.sh, gathered by summarize.mjs', rows, fidelity, bars }, null, 2)}\n`);
 
 const pct = (x) => (x === null ? '—' : (100 * x).toFixed(1));
+if (bars.length > 0) {
+  console.log('\n| site | demos per task | best dream row | seeds | its gain over the pretrained policy | BC\'s gain from it | ratio (bar 1.3) | per seed |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const b of bars) console.log(`| ${b.site} | ${b.demonstrationsPerTask} | ${b.bestDreamRow} | ${b.seeds.length} | ${pct(b.dreamGain)} | ${pct(b.bcGain)} | ${b.ratio ?? '—'} | ${b.perSeedRatio.map((r) => r ?? '—').join(', ')} |`);
+}
 for (const site of Object.keys(SITES)) {
   const mine = rows.filter((r) => r.site === site);
   if (mine.length === 0) continue;
