@@ -21,9 +21,12 @@ export function pretrainedUrl(kind: 'policy' | 'model' | 'card'): string {
 
 let asked: Promise<boolean> | null = null;
 
-/** Whether the build ships the weights (its card answers), asked once per page. */
+/**
+ * Whether the build ships the weights (its card answers), asked once per page. A GET, not a HEAD:
+ * the service worker precaches the card and answers GETs alone, so the question is answered offline too.
+ */
 export function checkPretrainedShipped(): Promise<boolean> {
-  asked ??= fetch(pretrainedUrl('card'), { method: 'HEAD' })
+  asked ??= fetch(pretrainedUrl('card'))
     .then((response) => response.ok)
     .catch(() => false)
     .then((shipped) => (pretrainedShipped.value = shipped));
