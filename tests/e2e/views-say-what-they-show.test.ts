@@ -155,11 +155,6 @@ describe('views say what they show, at once after a reload', () => {
     expect(legend.join(' ')).not.toContain('value loss');
     await page.screenshot({ path: `${ARTIFACTS}/train-dream-grpo-labels.png`, fullPage: true });
 
-    // The Curriculum view says what its variances are computed over.
-    await openTab(page, 'Curriculum');
-    await expect.poll(() => page.getByTestId('curriculum-summary').textContent(), { timeout: 60_000 }).toMatch(/variance of the (success \(0 or 1\)|return)/);
-    await openTab(page, 'Train');
-
     // A reload mid-run: one Resume button (the offer's), then the form shows the resumed run's settings.
     await expect.poll(() => page.getByTestId('last-save').textContent(), { timeout: 240_000, interval: 250 }).toMatch(/after iteration [1-9]/);
     await page.reload();
@@ -178,6 +173,11 @@ describe('views say what they show, at once after a reload', () => {
     await expect.poll(() => page.getByTestId('train-state').textContent(), { timeout: 60_000 }).toMatch(/^(Training|Done)$/);
     expect(await page.getByRole('button', { name: /resume/i }).count()).toBe(0);
     expect(await page.getByTestId('backend').textContent()).toMatch(/^Using wasm: (the backend the run was saved on|the fastest here)/);
+    // The Curriculum view says what its variances are computed over (after the reload: on a fast
+    // machine the first run could end while the test looked at it, leaving no run to reload mid-way).
+    await openTab(page, 'Curriculum');
+    await expect.poll(() => page.getByTestId('curriculum-summary').textContent(), { timeout: 60_000 }).toMatch(/variance of the (success \(0 or 1\)|return)/);
+    await openTab(page, 'Train');
     const state = page.getByTestId('train-state');
     if ((await state.textContent()) === 'Training') await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await expect.poll(() => state.textContent(), { timeout: 240_000, interval: 500 }).toMatch(/^(Stopped|Done)$/);
