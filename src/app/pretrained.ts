@@ -33,10 +33,12 @@ export function checkPretrainedShipped(): Promise<boolean> {
   return asked;
 }
 
-/** The pretrained start a request for `env` carries, where the build ships it and the person left it on. */
-export function pretrainedInit(env: string, kind: 'policy' | 'model'): { url: string } | undefined {
+/**
+ * The pretrained start a request for `env` carries: for web, once the build is known to ship the
+ * weights (asked here the first time) and where the person left the choice on.
+ */
+export async function pretrainedInit(env: string, kind: 'policy' | 'model'): Promise<{ url: string } | undefined> {
+  if (env !== PRETRAINED_ENV) return undefined;
   const chosen = kind === 'policy' ? startFromPretrainedPolicy.value : fineTunePretrainedModel.value;
-  return env === PRETRAINED_ENV && pretrainedShipped.value === true && chosen ? { url: pretrainedUrl(kind) } : undefined;
+  return chosen && (await checkPretrainedShipped()) ? { url: pretrainedUrl(kind) } : undefined;
 }
-
-export { PRETRAINED_ENV };

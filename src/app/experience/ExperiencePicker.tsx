@@ -1,4 +1,5 @@
-import { checkPretrainedShipped, fineTunePretrainedModel, pretrainedShipped, PRETRAINED_ENV } from '../pretrained.ts';
+import { checkPretrainedShipped, fineTunePretrainedModel, pretrainedShipped } from '../pretrained.ts';
+import { PRETRAINED_ENV } from '../../jobs/pretrained-files.ts';
 import { Fragment } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { BackendNote } from '../BackendProbeNote.tsx';

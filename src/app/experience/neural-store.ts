@@ -3,10 +3,10 @@
  * chart, Stop), and its `.dgx` file (export, import, forget). The model lives in the experience
  * worker; the fit's form is bounded by the fit job's spec.
  */
-import { checkPretrainedShipped, pretrainedInit, PRETRAINED_ENV } from '../pretrained.ts';
 import { batch, computed, signal } from '@preact/signals';
 import { proxy, transfer } from 'comlink';
 import { errorMessage } from '../../core/errors.ts';
+import { pretrainedInit } from '../pretrained.ts';
 import { DEFAULT_FIT } from '../../experience/neural/fit-settings.ts';
 import { DGX_MAX_BYTES } from '../../experience/neural/model-file.ts';
 import { FIT_SPEC, MAX_EPOCHS } from '../../jobs/fit-spec.ts';
@@ -135,8 +135,7 @@ export async function fitNeural(): Promise<void> {
   let outcome: FitState = 'done';
   try {
     const client = experienceClient();
-    if (env === PRETRAINED_ENV) await checkPretrainedShipped();
-    const init = pretrainedInit(env, 'model');
+    const init = await pretrainedInit(env, 'model');
     const summary = await client.fitNeural({ env, epochs, ...(init ? { init } : {}) }, proxy(onFitEvent));
     const kept = summary.model.saved ? 'It is saved in this browser.' : (summary.model.problem ?? '');
     note.value = `Fitted the neural model for ${env} on ${summary.backend} in ${seconds(summary.seconds)} from ${(summary.model.transitions ?? 0).toLocaleString('en-US')} real transitions. ${kept}`;

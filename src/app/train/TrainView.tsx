@@ -1,5 +1,6 @@
 import { divergedMeasures } from '../../rl/divergence-words.ts';
-import { checkPretrainedShipped, pretrainedShipped, pretrainedUrl, PRETRAINED_ENV, startFromPretrainedPolicy } from '../pretrained.ts';
+import { checkPretrainedShipped, pretrainedShipped, pretrainedUrl, startFromPretrainedPolicy } from '../pretrained.ts';
+import { PRETRAINED_ENV } from '../../jobs/pretrained-files.ts';
 import { BackendNote } from '../BackendProbeNote.tsx';
 import { useEffect } from 'preact/hooks';
 import { ALGORITHMS, type AlgoName } from '../../rl/config.ts';

@@ -3,8 +3,8 @@
  * itself lives in the worker; the page keeps the metrics it streams (for the charts and the
  * progress bar) and shows every error to the person.
  */
-import { checkPretrainedShipped, pretrainedInit, PRETRAINED_ENV } from '../pretrained.ts';
 import { DEFAULT_CURRICULUM } from '../../curriculum/curriculum.ts';
+import { pretrainedInit } from '../pretrained.ts';
 import { checkAppTrainRun } from '../../jobs/train-spec.ts';
 import { CURRICULUM_BY_DEFAULT } from '../../train/modes.ts';
 import { computed, signal } from '@preact/signals';
@@ -205,8 +205,7 @@ export async function discardSavedRun(): Promise<void> {
 export async function startTraining(): Promise<void> {
   if (isActive.value || formProblem.value) return;
   const tasks = chosenTasks();
-  if (formEnv.value === PRETRAINED_ENV) await checkPretrainedShipped();
-  const init = pretrainedInit(formEnv.value, 'policy');
+  const init = await pretrainedInit(formEnv.value, 'policy');
   const request: TrainRequest = {
     env: formEnv.value,
     algo: formAlgo.value,

@@ -74,34 +74,27 @@ function progressEvery(io: CommandIO, label: string, total: number): (done: numb
   };
 }
 
-/** The first episode an env failure ended, as `task: error`, for the warning (the jobs count them all). */
-function firstEnvFailure(): { note: (taskId: string, error: unknown) => void; first: () => string | null } {
+/**
+ * What the finished episodes said, noted as each ends: the first an env failure ended, as `task:
+ * error`, for the warning (the jobs count them all); and, where a failing site stops the run
+ * (SiteFailingError), how the episodes before the streak went: its failures are not all it played.
+ */
+function episodeWatch(): { note: (taskId: string, won: boolean, error: unknown) => void; first: () => string | null; annotate: (error: unknown) => unknown } {
   let first: string | null = null;
+  let played = 0;
+  let won = 0;
   return {
-    note: (taskId, error) => {
-      if (first === null && typeof error === 'string') first = `${taskId}: ${error}`;
+    note: (taskId, episodeWon, error) => {
+      if (typeof error === 'string') {
+        first ??= `${taskId}: ${error}`;
+        return;
+      }
+      played++;
+      if (episodeWon) won++;
     },
     first: () => first,
-  };
-}
-
-/**
- * The episodes a rollout finished, so that a run a failing site stops (SiteFailingError) still says
- * how the episodes before the streak went: the failures that stopped it are not all it played.
- */
-function finishedEpisodes(): { note: (won: boolean, envFailed: boolean) => void; annotate: (error: unknown) => unknown } {
-  let finished = 0;
-  let won = 0;
-  let envFailed = 0;
-  return {
-    note: (episodeWon, failed) => {
-      finished++;
-      if (episodeWon) won++;
-      if (failed) envFailed++;
-    },
     annotate: (error) => {
-      if (!(error instanceof SiteFailingError) || finished === envFailed) return error;
-      const played = finished - envFailed;
+      if (!(error instanceof SiteFailingError) || played === 0) return error;
       return new SiteFailingError(`${error.message}. Before it stopped, ${played} episode${played === 1 ? '' : 's'} played to their end, ${won} of them won (${((won / played) * 100).toFixed(1)}%)`, { cause: error });
     },
   };
@@ -114,22 +107,20 @@ async function policyFileRollout(io: CommandIO, path: string, args: RolloutArgs)
   const backend = await useBackend([parseBackend(args.backend)]);
   const report = progressEvery(io, `${spec.name}/${path}`, settings.episodes ?? spec.tasks(settings.split).length);
   let done = 0;
-  const failures = firstEnvFailure();
-  const finished = finishedEpisodes();
+  const episodes = episodeWatch();
   const { header, ...result } = await rolloutPolicyFile(spec, bytes, settings, {
     name: path,
     transfer: args.transfer,
     onNotice: (text) => io.progress(text),
     ...(args.trace ? { trace: args.trace.recorder } : {}),
     onEpisode: (trajectory) => {
-      failures.note(trajectory.task.id, trajectory.envError);
-      finished.note(trajectory.won, trajectory.envError !== undefined);
+      episodes.note(trajectory.task.id, trajectory.won, trajectory.envError);
       report(++done);
     },
   }).catch((error: unknown) => {
     // A file that is not a policy (empty, another format, damaged): say which file.
     if (error instanceof PolicyFileError) throw new PolicyFileError(error.problem, `--policy ${path}: ${error.message}`, { cause: error });
-    throw finished.annotate(error);
+    throw episodes.annotate(error);
   });
   const trace = await writeTrace(io, args, path);
   // The evaluation counts them itself (result.envErrors, in the JSON when there are any).
@@ -140,24 +131,21 @@ async function policyFileRollout(io: CommandIO, path: string, args: RolloutArgs)
         `${result.meanSteps.toFixed(2)} steps/episode\nactions digest ${result.actionsDigest}`,
     );
   }
-  warnEnvErrors(io, result, 'episodes', failures.first());
+  warnEnvErrors(io, result, 'episodes', episodes.first());
 }
 
 async function scriptedRollout(io: CommandIO, policy: ScriptedPolicy, args: RolloutArgs): Promise<void> {
   const { spec, settings } = args;
   const report = progressEvery(io, `${spec.name}/${policy}`, settings.episodes ?? DEFAULT_SCRIPTED_EPISODES);
-  const failures = firstEnvFailure();
-  const finished = finishedEpisodes();
+  const episodes = episodeWatch();
   const summary = await rollout(spec, policy, settings, {
     onEpisode: (i, record) => {
-      const envError = record.steps.at(-1)?.result.info.error;
-      failures.note(record.task.id, envError);
-      finished.note(record.won, typeof envError === 'string');
+      episodes.note(record.task.id, record.won, record.steps.at(-1)?.result.info.error);
       report(i + 1);
     },
     ...(args.trace ? { trace: args.trace.recorder } : {}),
   }).catch((error: unknown) => {
-    throw finished.annotate(error);
+    throw episodes.annotate(error);
   });
   const trace = await writeTrace(io, args, policy, `${policy} is a scripted policy: it acts by its own rule and gives no probabilities, so the steps show none.`);
   if (args.json) io.result({ ...summary, ...(trace ? { trace } : {}) });
@@ -168,7 +156,7 @@ async function scriptedRollout(io: CommandIO, policy: ScriptedPolicy, args: Roll
         `invalid ${(summary.invalidActionRate * 100).toFixed(1)}%, ${Math.round(summary.stepsPerSec)} steps/s\ndigest ${summary.digest}`,
     );
   }
-  warnEnvErrors(io, summary, 'episodes', failures.first());
+  warnEnvErrors(io, summary, 'episodes', episodes.first());
 }
 
 export async function rolloutCommand(io: CommandIO, argv: string[]): Promise<void> {
