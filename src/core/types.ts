@@ -7,6 +7,10 @@
 export interface Task {
   id: string;
   env: string;
+  /**
+   * Empty where only the real environment can know it (a web page's instruction hook): its `reset`
+   * then writes it here, on the object it was given, for the policy and the buffer to read.
+   */
   instruction: string;
   /** Read and varied by the curriculum; each environment documents its scale. */
   difficulty: number;

@@ -56,7 +56,15 @@ class CorpusEnv implements Env {
       this.envs.set(name, env);
     }
     this.current = env;
-    return env.reset(siteTask(name, task));
+    const own = siteTask(name, task);
+    const first = await env.reset(own);
+    // A site folder's instruction lives in its page: the site's env writes it into the task it was
+    // given at reset (web/env.ts), here the copy under the site's own id. Without it carried back the
+    // corpus's task kept an empty instruction, so the policy read no request and was offered nothing
+    // to type (the proposer fills `type[…]` from the instruction): real PPO on the foreign-style
+    // corpus sat at 1 % (issue 57).
+    task.instruction = own.instruction;
+    return first;
   }
 
   step(action: string): Promise<StepResult> {
