@@ -31,6 +31,11 @@ export interface PageElement {
   name: string;
   /** A field's value, a select's chosen option. */
   value?: string;
+  /**
+   * The text of the item a repeated control sits in (the row of its "Edit", the card of its "Add
+   * to cart"), shown as `in: …`; only on a control whose role and name another shares (driver/row-context.ts).
+   */
+  context?: string;
   /** `checked`, `not checked`, `disabled`, `expanded`, `collapsed`, `selected`, `focused`, `required`. */
   states: string[];
   /** A select's options, in order (at most MAX_OPTIONS). */
@@ -83,9 +88,13 @@ const CHECKABLE = new Set(['checkbox', 'radio']);
 const SELECTABLE = new Set(['combobox', 'listbox']);
 export const ACTIONABLE_ROLES: ReadonlySet<string> = new Set([...CLICKABLE, ...TYPABLE, ...CHECKABLE, ...SELECTABLE]);
 
+/** How a line shows a repeated control's item: `button: #7 Add to cart | in: Cast iron teapot $39.00`. */
+const CONTEXT_FIELD = 'in: ';
+
 /** The line's text: the id and name first (what an action names), then the value and states. */
 function elementText(element: PageElement): string {
   const fields: string[] = [element.id === undefined ? element.name : element.name === '' ? `#${element.id}` : `#${element.id} ${element.name}`];
+  if (element.context !== undefined) fields.push(`${CONTEXT_FIELD}${element.context}`);
   if (element.value !== undefined) fields.push(element.value === '' ? 'empty' : `value: ${element.value}`);
   fields.push(...element.states);
   if (element.optionsCut !== undefined && element.optionsCut > 0) fields.push(`${element.optionsCut} more options not listed`);
@@ -152,6 +161,8 @@ export interface ShownElement {
   id?: number;
   name: string;
   value?: string;
+  /** The item a repeated control sits in (PageElement.context). */
+  context?: string;
   states: string[];
 }
 
@@ -171,6 +182,7 @@ export function shownElements(text: string): ShownElement[] {
     const element: ShownElement = id ? { role: line.kind, id: Number(id[1]), name: id[2] ?? '', states: [] } : { role: line.kind, name: head, states: [] };
     for (const field of rest) {
       if (field === 'empty') element.value = '';
+      else if (field.startsWith(CONTEXT_FIELD)) element.context = field.slice(CONTEXT_FIELD.length);
       else if (field.startsWith('value: ')) element.value = field.slice(7);
       else element.states.push(field);
     }
@@ -180,7 +192,7 @@ export function shownElements(text: string): ShownElement[] {
 
 /** What a line costs of the observation's `maxChars` (the driver and the host count alike). */
 export function lineChars(element: PageElement): number {
-  return element.name.length + (element.value?.length ?? 0) + (element.options ?? []).reduce((n, o) => n + o.length + 4, 0) + 12;
+  return element.name.length + (element.value?.length ?? 0) + (element.context?.length ?? 0) + (element.options ?? []).reduce((n, o) => n + o.length + 4, 0) + 12;
 }
 
 /** Roles as a state line's kind may be (a lowercase word); anything else a page gave is read as text. */
@@ -212,6 +224,10 @@ export function boundedSnapshot(value: unknown, cap: { maxElements: number; maxC
     const element: PageElement = { role, name: text(raw.name, LINE_TEXT_MAX), states: Array.isArray(raw.states) ? raw.states.filter((s): s is string => typeof s === 'string' && STATES.has(s)).slice(0, STATES.size) : [] };
     if (typeof raw.id === 'number' && Number.isSafeInteger(raw.id) && raw.id > 0) element.id = raw.id;
     if (raw.value !== undefined) element.value = text(raw.value, LINE_TEXT_MAX);
+    if (raw.context !== undefined && element.id !== undefined) {
+      const context = text(raw.context, LINE_TEXT_MAX);
+      if (context !== '') element.context = context;
+    }
     if (Array.isArray(raw.options)) {
       element.options = raw.options.slice(0, MAX_OPTIONS).map((o) => text(o, LINE_TEXT_MAX));
       const more = raw.options.length - element.options.length + count(raw.optionsCut);

@@ -116,6 +116,27 @@ describe('elements a person clicks though ARIA calls nothing there a control', (
     await web.close();
   });
 
+  it('tells repeated controls apart by the item they sit in (a row, a card, a to-do, a stepper in a closed shadow root)', async () => {
+    const web = env();
+    const first = await web.reset(task('rows'));
+    const controls = shownElements(first.text).filter((e) => e.id !== undefined);
+    const contexts = (name: string): (string | undefined)[] => controls.filter((e) => e.name === name).map((e) => e.context);
+    expect(contexts('Edit')).toEqual(['Ann Lee / Admin', 'Bo Chen / Viewer']);
+    expect(contexts('Add to cart')).toEqual(['Glass teapot $28.00', 'Cast iron teapot $45.00']);
+    // The to-dos hold no text of their own but their checkboxes' labels, which are not repeated.
+    expect(contexts('Remove')).toEqual(['Buy milk', 'Call Rita']);
+    expect(contexts('Less')).toEqual(['Mangoes 1', 'Pears 1']);
+    expect(contexts('More')).toEqual(['Mangoes 1', 'Pears 1']);
+    // A control that is the only one of its name stays as it was, and so do the actions.
+    expect(contexts('Checkout')).toEqual([undefined]);
+    expect(contexts('Buy milk')).toEqual([undefined]);
+    const bo = controls.filter((e) => e.name === 'Edit')[1];
+    expect(first.text).toContain(`button: #${bo?.id} Edit | in: Bo Chen / Viewer`);
+    expect(first.actions).toContain(`click[#${bo?.id} Edit]`);
+    expect((await web.step(`click[#${bo?.id} Edit]`)).info.valid).toBe(true);
+    await web.close();
+  });
+
   it('goes back through the routes a single-page app pushed, as its Back button would', async () => {
     const web = env();
     const home = await web.reset(task('routes'));

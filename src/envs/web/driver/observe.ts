@@ -17,6 +17,7 @@
 import { computeAccessibleName, getRole } from 'dom-accessibility-api';
 import { ACTIONABLE_ROLES, MAX_OPTIONS, clean, lineChars, type PageElement, type PageSnapshot } from '../snapshot.ts';
 import { UNWATCHED, type PageSignals } from './page-signals.ts';
+import { addRowContexts, type LineSpan } from './row-context.ts';
 
 export interface ObserveLimits {
   maxElements: number;
@@ -411,6 +412,10 @@ export function observe(ids: ElementIds, limits: ObserveLimits, path = `${locati
   const read = reading(signals);
   let chars = 0;
   let cut = 0;
+  /** The elements being read, outermost first, each with the lines read inside it so far (row-context.ts). */
+  const around: LineSpan[] = [];
+  /** For each line, the elements around it when it was read. */
+  const spans: LineSpan[][] = [];
   const full = (): boolean => elements.length >= limits.maxElements || chars >= limits.maxChars;
   const push = (element: PageElement): void => {
     if (full()) {
@@ -418,11 +423,22 @@ export function observe(ids: ElementIds, limits: ObserveLimits, path = `${locati
       return;
     }
     elements.push(element);
+    spans.push(around.slice());
     chars += lineChars(element);
   };
 
   /** `controlsOnly`: inside a row whose text is read already, only its controls get lines. */
   const visit = (element: Element, controlsOnly = false): void => {
+    const span: LineSpan = { start: elements.length, end: elements.length };
+    around.push(span);
+    try {
+      visitElement(element, controlsOnly);
+    } finally {
+      around.pop();
+      span.end = elements.length;
+    }
+  };
+  const visitElement = (element: Element, controlsOnly: boolean): void => {
     if (full()) {
       // Past the cap only count, without styles or names: a line per control, per element with text of its own.
       for (const el of [element, ...element.querySelectorAll('*')]) if (countable(el)) cut++;
@@ -484,6 +500,7 @@ export function observe(ids: ElementIds, limits: ObserveLimits, path = `${locati
     for (const child of renderedChildren(element, signals)) visit(child);
   };
   if (document.body) visit(document.body);
+  addRowContexts(elements, spans);
   const pushed = signals(document).pushedStates();
   return { title: clean(document.title, NAME_LIMIT), path, elements, cut, ...(pushed > 0 ? { pushedStates: pushed } : {}) };
 }
