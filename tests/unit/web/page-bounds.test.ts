@@ -186,7 +186,7 @@ describe("a page's values, bounded", () => {
       long: page('Long', '<button>Go</button>'),
       huge: page('Huge', '<button>Go</button>'),
       thrower: page('Thrower', '<button>Go</button>'),
-      forged: page('Forged', '<button>Go</button><script>window.__dreamgym.observe = () => ({ title: "t\\n".repeat(1e5), path: "/x", cut: -5, elements: [{ id: 1, role: "Bad Role", name: "a\\nb[c]".repeat(2e4), states: ["checked", "x".repeat(1e4)], options: Array.from({ length: 5000 }, (_, i) => "o" + i) }, ...Array.from({ length: 5000 }, () => ({ role: "text", name: "z" }))] }); window.__dreamgym.takeErrors = () => Array.from({ length: 5000 }, () => "e".repeat(100));</script>'),
+      forged: page('Forged', '<button>Go</button><script>window.__dreamgym.observe = () => ({ title: "t\\n".repeat(1e5), path: "/x", cut: -5, elements: [{ id: 1, role: "Bad Role", name: "a\\nb[c]".repeat(2e4), context: "row\\n".repeat(1e5), states: ["checked", "x".repeat(1e4)], options: Array.from({ length: 5000 }, (_, i) => "o" + i) }, ...Array.from({ length: 5000 }, () => ({ role: "text", name: "z" }))] }); window.__dreamgym.takeErrors = () => Array.from({ length: 5000 }, () => "e".repeat(100));</script>'),
     },
     {
       instruction: `document.title === 'Long' ? 'x${NUL}'.repeat(1e6) : 'Press Go.'`,
@@ -219,6 +219,10 @@ describe("a page's values, bounded", () => {
     expect(shownElements(first.text).length).toBeLessThanOrEqual(150);
     expect(first.text).toMatch(/^cut: \d+ more elements not shown$/m);
     expect(first.text).toMatch(/^\[1\] text: #1 a b\(c\)/m);
+    // A forged item text (row-context.ts) is one field of the line, cut as a name is.
+    const forged = shownElements(first.text)[0];
+    expect(forged?.context).toMatch(/^row row /);
+    expect(forged?.context?.length).toBeLessThanOrEqual(600);
     expect(first.actions.length).toBeLessThanOrEqual(1);
     const stepped = await web.step('wait');
     expect(stepped.info.pageErrors as string[]).toHaveLength(11);
