@@ -10,7 +10,13 @@
 #                   suite's train split: results/web-demos/); every policy judged greedy on EVAL test
 #                   episodes, the same instances for every row of a seed.
 #
-#   COUNTS="2" SEEDS="1 2 3" bash results/priors/foreign/run.sh [WORK]
+#   dream rows      with DREAM=1: the demonstrations beside 240 random exploration episodes of the
+#                   corpus (train split, seed 100 + seed) as the buffer; the neural experience model
+#                   fitted on it (3 epochs) from nothing and from the pretrained model; dream GRPO
+#                   (8,000 synthetic transitions, KL 0.2 to the cloned policy) from each cloned policy
+#                   in its own model, 0 real transitions (results/priors/run.sh's dream rows).
+#
+#   COUNTS="2" SEEDS="1 2 3" [DREAM=1] bash results/priors/foreign/run.sh [WORK]
 #
 # WORK (default artifacts/priors-foreign, git-ignored) receives the buffers and policies; each row's
 # JSON line and log go to results/priors/foreign/runs/n<N>/s<seed>/ (the zero-shot rows to s<seed>/).
@@ -44,5 +50,25 @@ for seed in ${SEEDS:-1 2 3}; do
     fi
     row "$out" bc-scratch cli train "${web[@]}" --mode bc --seed "$seed" --buffer "$dir/demos.jsonl" --out "$dir/bc-scratch.dgp" "${eval[@]}"
     row "$out" bc-pretrained cli train "${web[@]}" --mode bc --seed "$seed" --buffer "$dir/demos.jsonl" --init pretrained --out "$dir/bc-pretrained.dgp" "${eval[@]}"
+    [ "${DREAM:-0}" = 1 ] || continue
+    if [ ! -s "$WORK/exploration-s$seed.jsonl" ]; then
+      cli buffer seed "${web[@]}" --episodes 240 --mix random=1 --seed $((100 + seed)) --out "$WORK/exploration-s$seed.part.jsonl" > /dev/null 2> "$out/exploration.log"
+      mv "$WORK/exploration-s$seed.part.jsonl" "$WORK/exploration-s$seed.jsonl"
+    fi
+    if [ ! -s "$dir/buffer.jsonl" ]; then
+      rm -f "$dir/buffer.part.jsonl"
+      cli buffer import "$dir/demos.jsonl" --out "$dir/buffer.part.jsonl" > /dev/null
+      cli buffer import "$WORK/exploration-s$seed.jsonl" --out "$dir/buffer.part.jsonl" > /dev/null
+      mv "$dir/buffer.part.jsonl" "$dir/buffer.jsonl"
+    fi
+    for from in scratch pretrained; do
+      if [ ! -s "$dir/model-$from.dgx" ]; then
+        init=(); [ "$from" = pretrained ] && init=(--init pretrained)
+        cli experience fit "${web[@]}" --buffer "$dir/buffer.jsonl" "${init[@]}" --epochs 3 --seed "$seed" --out "$dir/model-$from.part.dgx" --json 2> "$out/fit-$from.log" | tail -n 1 > "$out/fit-$from.json"
+        mv "$dir/model-$from.part.dgx" "$dir/model-$from.dgx"
+      fi
+      row "$out" "dream-$from" cli train "${web[@]}" --mode dream --algo grpo --seed "$seed" --synthetic-budget 8000 --buffer "$dir/buffer.jsonl" \
+        --experience neural --model "$dir/model-$from.dgx" --init "$dir/bc-$from.dgp" --set klCoef=0.2 "${eval[@]}"
+    done
   done
 done

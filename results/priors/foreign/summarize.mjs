@@ -13,6 +13,8 @@ const ROW_NAMES = {
   'zero-shot': 'pretrained policy, zero-shot',
   'bc-scratch': 'BC from scratch',
   'bc-pretrained': 'BC from the pretrained policy',
+  'dream-scratch': 'dream GRPO from BC (scratch), model fitted from nothing',
+  'dream-pretrained': 'dream GRPO from BC (pretrained), pretrained model fine-tuned',
 };
 const read = (file) => {
   try {
@@ -39,7 +41,7 @@ for (const regime of ['untrained', 'zero-shot']) gather(regime, 0, seedDirs);
 for (const count of dirs(runs, /^n\d+$/)) {
   const n = Number(count.slice(1));
   const cells = dirs(join(runs, count), /^s\d+$/).map((s) => ({ seed: Number(s.slice(1)), dir: join(runs, count, s) }));
-  for (const regime of ['bc-scratch', 'bc-pretrained']) gather(regime, n, cells);
+  for (const regime of ['bc-scratch', 'bc-pretrained', 'dream-scratch', 'dream-pretrained']) gather(regime, n, cells);
 }
 writeFileSync(join(here, 'summary.json'), `${JSON.stringify({ question: 'BC on a few demonstrations of pages written elsewhere, from the pretrained policy and from scratch', rows }, null, 2)}\n`);
 const pct = (x) => (x === null ? '–' : (100 * x).toFixed(1));
