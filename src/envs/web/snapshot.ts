@@ -190,7 +190,11 @@ export function shownElements(text: string): ShownElement[] {
   });
 }
 
-/** What a line costs of the observation's `maxChars` (the driver and the host count alike). */
+/**
+ * What a line costs of the observation's `maxChars` (the driver and the host count alike, but for a
+ * repeated control's item text: the driver adds it after reading, at most 80 characters a line, so
+ * only the host's count holds it, and a page at the cap may lose a last line or two to it there).
+ */
 export function lineChars(element: PageElement): number {
   return element.name.length + (element.value?.length ?? 0) + (element.context?.length ?? 0) + (element.options ?? []).reduce((n, o) => n + o.length + 4, 0) + 12;
 }
