@@ -412,10 +412,10 @@ export function observe(ids: ElementIds, limits: ObserveLimits, path = `${locati
   const read = reading(signals);
   let chars = 0;
   let cut = 0;
-  /** The elements being read, outermost first, each with the lines read inside it so far (row-context.ts). */
-  const around: LineSpan[] = [];
-  /** For each line, the elements around it when it was read. */
-  const spans: LineSpan[][] = [];
+  /** The element being read, as the lines read inside it so far, linked to those around it (row-context.ts). */
+  let around: LineSpan | null = null;
+  /** For each line, the element it was read from. */
+  const spans: (LineSpan | null)[] = [];
   const full = (): boolean => elements.length >= limits.maxElements || chars >= limits.maxChars;
   const push = (element: PageElement): void => {
     if (full()) {
@@ -423,18 +423,18 @@ export function observe(ids: ElementIds, limits: ObserveLimits, path = `${locati
       return;
     }
     elements.push(element);
-    spans.push(around.slice());
+    spans.push(around);
     chars += lineChars(element);
   };
 
   /** `controlsOnly`: inside a row whose text is read already, only its controls get lines. */
   const visit = (element: Element, controlsOnly = false): void => {
-    const span: LineSpan = { start: elements.length, end: elements.length };
-    around.push(span);
+    const span: LineSpan = { start: elements.length, end: elements.length, outer: around };
+    around = span;
     try {
       visitElement(element, controlsOnly);
     } finally {
-      around.pop();
+      around = span.outer;
       span.end = elements.length;
     }
   };

@@ -16,10 +16,11 @@
  */
 import { clean, type PageElement } from '../snapshot.ts';
 
-/** The lines [start, end) read inside one element of the page. */
+/** The lines [start, end) read inside one element of the page, and the span of the element around it. */
 export interface LineSpan {
   start: number;
   end: number;
+  outer: LineSpan | null;
 }
 
 /** The longest context a line shows. */
@@ -38,10 +39,10 @@ function lowerBound(values: readonly number[], value: number): number {
 }
 
 /**
- * Gives every repeated control its item's text as `context`. `spans[i]` holds the elements around
- * line i, outermost first, each as the lines read inside it (the line's own element last).
+ * Gives every repeated control its item's text as `context`. `spans[i]` is the span of the element
+ * line i was read from; its `outer` links lead to the page's body.
  */
-export function addRowContexts(elements: PageElement[], spans: readonly (readonly LineSpan[])[]): void {
+export function addRowContexts(elements: PageElement[], spans: readonly (LineSpan | null)[]): void {
   const groups = new Map<string, number[]>();
   elements.forEach((element, index) => {
     if (element.id === undefined) return;
@@ -55,16 +56,9 @@ export function addRowContexts(elements: PageElement[], spans: readonly (readonl
   for (const members of groups.values()) {
     if (members.length < 2) continue;
     for (const index of members) {
-      const chain = spans[index] ?? [];
       let item: LineSpan | null = null;
-      for (let depth = chain.length - 1; depth >= 0; depth--) {
-        const span = chain[depth] as LineSpan;
-        // Members are in line order: those inside the span are a run from its first.
-        const first = lowerBound(members, span.start);
-        const inside = lowerBound(members, span.end) - first;
-        if (inside > 1) break;
-        item = span;
-      }
+      // Members are in line order: those inside a span are a run from its first.
+      for (let span = spans[index] ?? null; span && lowerBound(members, span.end) - lowerBound(members, span.start) <= 1; span = span.outer) item = span;
       if (!item) continue;
       const texts: string[] = [];
       const controls: string[] = [];
