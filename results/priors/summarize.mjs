@@ -4,37 +4,14 @@
 // so a partial run summarizes what finished.
 //
 //   node results/priors/summarize.mjs
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ROW_NAMES, dirs, mean, read, round, std } from './rows.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const runs = join(here, 'runs');
 const SITES = { heldout: 'held-out generated families (cart, messaging)', suite: "the bundled suite's 12 app-like tasks" };
 const ROWS = ['untrained', 'zero-shot', 'bc-scratch', 'bc-pretrained', 'dream-scratch', 'dream-pretrained', 's2r-scratch', 's2r-pretrained'];
-const ROW_NAMES = {
-  untrained: 'untrained policy',
-  'zero-shot': 'pretrained policy, zero-shot',
-  'bc-scratch': 'BC from scratch',
-  'bc-pretrained': 'BC from the pretrained policy',
-  'dream-scratch': 'dream GRPO from BC (scratch), model fitted from nothing',
-  'dream-pretrained': 'dream GRPO from BC (pretrained), pretrained model fine-tuned',
-  's2r-scratch': 's2r (dream, then 1,000 real), scratch',
-  's2r-pretrained': 's2r (dream, then 1,000 real), pretrained',
-};
-
-const read = (file) => {
-  try {
-    const text = readFileSync(file, 'utf8').trim();
-    return text === '' ? null : JSON.parse(text);
-  } catch {
-    return null;
-  }
-};
-const dirs = (dir, pattern) => (existsSync(dir) ? readdirSync(dir).filter((d) => pattern.test(d)) : []);
-const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const std = (xs) => (xs.length < 2 ? null : Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1)));
-const round = (x, d = 4) => (x === null || x === undefined ? null : Number(x.toFixed(d)));
-
 const rows = [];
 const fidelity = [];
 for (const site of dirs(runs, /^(heldout|suite)$/)) {

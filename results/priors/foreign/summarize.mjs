@@ -3,31 +3,13 @@
 // README quotes. Missing rows are left out, so a partial run summarizes what finished.
 //
 //   node results/priors/foreign/summarize.mjs
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ROW_NAMES, dirs, mean, read, round, std } from '../rows.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const runs = join(here, 'runs');
-const ROW_NAMES = {
-  untrained: 'untrained policy',
-  'zero-shot': 'pretrained policy, zero-shot',
-  'bc-scratch': 'BC from scratch',
-  'bc-pretrained': 'BC from the pretrained policy',
-  'dream-scratch': 'dream GRPO from BC (scratch), model fitted from nothing',
-  'dream-pretrained': 'dream GRPO from BC (pretrained), pretrained model fine-tuned',
-};
-const read = (file) => {
-  try {
-    const text = readFileSync(file, 'utf8').trim();
-    return text === '' ? null : JSON.parse(text);
-  } catch {
-    return null;
-  }
-};
-const dirs = (dir, pattern) => (existsSync(dir) ? readdirSync(dir).filter((d) => pattern.test(d)).sort() : []);
-const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const std = (xs) => (xs.length < 2 ? null : Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1)));
-const round = (x, d = 4) => (x === null || x === undefined ? null : Number(x.toFixed(d)));
+const sorted = (dir, pattern) => dirs(dir, pattern).sort();
 
 const rows = [];
 const gather = (regime, n, cellDirs) => {
@@ -36,14 +18,14 @@ const gather = (regime, n, cellDirs) => {
   const rates = per.map((x) => x.result.eval.successRate);
   rows.push({ regime, what: ROW_NAMES[regime], site: 'foreign-style corpus', demonstrationsPerTask: n, seeds: per.map((x) => x.seed), episodes: per[0].result.eval.episodes, mean: round(mean(rates)), std: round(std(rates)), perSeed: rates.map((r) => round(r)), wallSeconds: per.map((x) => x.result.wallSeconds) });
 };
-const seedDirs = dirs(runs, /^s\d+$/).map((s) => ({ seed: Number(s.slice(1)), dir: join(runs, s) }));
+const seedDirs = sorted(runs, /^s\d+$/).map((s) => ({ seed: Number(s.slice(1)), dir: join(runs, s) }));
 for (const regime of ['untrained', 'zero-shot']) gather(regime, 0, seedDirs);
-for (const count of dirs(runs, /^n\d+$/)) {
+for (const count of sorted(runs, /^n\d+$/)) {
   const n = Number(count.slice(1));
-  const cells = dirs(join(runs, count), /^s\d+$/).map((s) => ({ seed: Number(s.slice(1)), dir: join(runs, count, s) }));
+  const cells = sorted(join(runs, count), /^s\d+$/).map((s) => ({ seed: Number(s.slice(1)), dir: join(runs, count, s) }));
   for (const regime of ['bc-scratch', 'bc-pretrained', 'dream-scratch', 'dream-pretrained']) gather(regime, n, cells);
 }
-writeFileSync(join(here, 'summary.json'), `${JSON.stringify({ question: 'BC on a few demonstrations of pages written elsewhere, from the pretrained policy and from scratch', rows }, null, 2)}\n`);
+writeFileSync(join(here, 'summary.json'), `${JSON.stringify({ question: 'Cloning a few demonstrations of pages written elsewhere, and the dream from the cloned policy, from the pretrained weights and from scratch', rows }, null, 2)}\n`);
 const pct = (x) => (x === null ? '–' : (100 * x).toFixed(1));
 console.log('| row | demonstrations per task | seeds | mean ± std (%) | per seed (%) |');
 console.log('|---|---|---|---|---|');
