@@ -32,7 +32,7 @@ export async function featureDigest(spec: EnvSpec, options: { episodes: number; 
         const history: string[] = [];
         let observation = record.first;
         for (const step of record.steps) {
-          const candidates = expandActions(observation.actions, record.task.instruction, spec.proposeQueries);
+          const candidates = expandActions(observation, record.task.instruction, spec.proposeQueries);
           hash.update(JSON.stringify(featurizer.featurize({ instruction: record.task.instruction, observation, history }, candidates)));
           steps++;
           history.push(step.action);

@@ -174,13 +174,13 @@ export class SyntheticWorld {
   /**
    * A predicted state that leaves the policy nothing to choose ends the episode there (with the
    * predicted reward), and it is counted: one that lists no admissible action, or only templates
-   * the task's instruction fills with nothing (a web page whose one field is a text box, when the
-   * instruction quotes no value for it: `type[#7 Reply | …]`). The policy chooses among the
+   * the env's proposer fills with nothing (a web page whose one field is a text box, when neither
+   * the instruction nor the page shows a value for it: `type[#7 Reply | …]`). The policy chooses among the
    * templates' expansions, so the second kind stopped a whole dream run with "nothing to choose
    * from" (a web dream on 24 demonstrations did, 14 iterations in).
    */
   private endDeadEnd(p: ExperiencePrediction, instruction: string): ExperiencePrediction {
-    if (!p.valid || p.done || leavesAChoice(p.next.actions, instruction, this.proposeQueries)) return p;
+    if (!p.valid || p.done || leavesAChoice(p.next, instruction, this.proposeQueries)) return p;
     this.counters.deadEnds++;
     return { ...p, done: true };
   }

@@ -110,7 +110,7 @@ export class Policy {
   }
 
   candidates(input: ActInput): string[] {
-    const candidates = expandActions(input.observation.actions, input.instruction, envSpec(input.env).proposeQueries);
+    const candidates = expandActions(input.observation, input.instruction, envSpec(input.env).proposeQueries);
     if (candidates.length === 0) throw new NoActionsError();
     return candidates;
   }

@@ -30,6 +30,15 @@ describe('patterns on long inputs', () => {
     expect(value).toContain('ann.lee@example.org');
   });
 
+  it('the web proposes the codes a long page shows, and the groups of a long run of numbers, in a linear pass', () => {
+    const codes = timed(() => proposeTexts('Enter the code.', `${'A1-'.repeat(LONG)} then ${'7'.repeat(LONG)} and ${'(['.repeat(LONG)} code 4061.`));
+    expect(codes.ms).toBeLessThan(QUICK_MS);
+    expect(codes.value).toContain('4061');
+    const groups = timed(() => proposeTexts(`Pay ${'12 '.repeat(LONG)}x with 5555 5555 5555 4444.`));
+    expect(groups.ms).toBeLessThan(QUICK_MS);
+    expect(groups.value).toContain('5555 5555 5555 4444');
+  });
+
   it('the shop proposes queries from a request with a long run of spaces, and still drops its price clause', () => {
     const { value, ms } = timed(() => proposeQueries(`i need blue shoes${' '.repeat(LONG)}x`));
     expect(ms).toBeLessThan(QUICK_MS);

@@ -32,19 +32,20 @@ export class WebOracle implements Agent {
 
 export class WebRandom implements Agent {
   readonly name = 'random';
-  /** What it may type this episode: proposed once from the instruction, not at every step. */
-  private texts: string[] = [];
+  private instruction = '';
 
   constructor(private readonly rng: Rng) {}
 
   reset(task: Task): void {
-    this.texts = proposeTexts(task.instruction);
+    this.instruction = task.instruction;
   }
 
   act(observation: Observation): string {
     if (observation.actions.length === 0) return 'wait';
     const action = this.rng.pick(observation.actions);
     if (!isTemplate(action)) return action;
-    return fillTemplate(action, this.texts.length > 0 ? this.rng.pick(this.texts) : 'text');
+    // What a policy could type here: the instruction's texts, else the codes the page shows.
+    const texts = proposeTexts(this.instruction, observation.text);
+    return fillTemplate(action, texts.length > 0 ? this.rng.pick(texts) : 'text');
   }
 }

@@ -17,11 +17,11 @@ describe("the shop's query proposer", () => {
   });
 
   it('replaces only the search template among the admissible actions', () => {
-    const actions = expandActions(['click[Buy Now]', SEARCH_TEMPLATE], 'find me wool socks with size: m', proposeQueries);
+    const actions = expandActions({ text: '', actions: ['click[Buy Now]', SEARCH_TEMPLATE] }, 'find me wool socks with size: m', proposeQueries);
     expect(actions).toEqual(['click[Buy Now]', 'search[wool socks with size m]', 'search[wool socks]']);
   });
 
   it('leaves the template out where the environment proposes no queries', () => {
-    expect(expandActions(['click[Buy Now]', SEARCH_TEMPLATE], 'find me wool socks', undefined)).toEqual(['click[Buy Now]']);
+    expect(expandActions({ text: '', actions: ['click[Buy Now]', SEARCH_TEMPLATE] }, 'find me wool socks', undefined)).toEqual(['click[Buy Now]']);
   });
 });

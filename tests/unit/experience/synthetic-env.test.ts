@@ -160,7 +160,7 @@ describe('the synthetic environment: what the model gets and what it may leave',
     // proposes, and a request that quotes no value proposes none (no Chromium: the pages are the test's).
     const web = envSpec('web');
     const task = { ...(web.tasks('train')[0] as Task), instruction: 'Reply to the latest message' };
-    expect(expandActions(['type[#7 Reply | ...]'], task.instruction, web.proposeQueries)).toEqual([]);
+    expect(expandActions({ text: 'title: Reply', actions: ['type[#7 Reply | ...]'] }, task.instruction, web.proposeQueries)).toEqual([]);
     const field = (actions: string[]): ExperienceModel => ({
       name: 'one-field',
       async predict(batch) {

@@ -51,7 +51,7 @@ describe('the shop shopper (acts on what the pages show)', () => {
     let searches = 0;
     for (const [i, task] of world.tasks.test.slice(0, 100).entries()) {
       const record = await runEpisode(env, new ShopShopper(new Rng(`queries:${i}`)), task);
-      const proposed = expandActions([SEARCH_TEMPLATE], task.instruction, proposeQueries);
+      const proposed = expandActions({ text: '', actions: [SEARCH_TEMPLATE] }, task.instruction, proposeQueries);
       const queries = record.steps.filter((s) => s.action.startsWith('search[')).map((s) => s.action);
       expect(queries[0]).toBe(proposed[0]);
       for (const query of queries) expect(proposed).toContain(query);

@@ -59,7 +59,7 @@ describe('a corpus of site folders', () => {
         expect(first.text).toContain(`instruction: Sign in as "${who}".`);
         const typing = first.actions.find((a) => a.startsWith('type['));
         expect(typing).toBeDefined();
-        const offered = expandActions(first.actions, task.instruction, corpus.proposeQueries);
+        const offered = expandActions(first, task.instruction, corpus.proposeQueries);
         expect(offered).toContain(typing!.replace('...', who));
         const typed = await env.step(typing!.replace('...', who));
         expect(typed.observation.text).toContain(`User | value: ${who}`);

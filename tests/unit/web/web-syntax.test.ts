@@ -65,7 +65,29 @@ describe('web actions', () => {
   it('fills every template with the texts proposed from the instruction', () => {
     expect(proposeTexts('Log in as "bruno" with the password "maple58", then write to Ana Lopez at ana@x.org on 2026-01-02 for 12.5 dollars.'))
       .toEqual(['bruno', 'maple58', 'ana@x.org', '2026-01-02', '2026', '01', '02', '12.5']);
-    expect(expandActions(['type[#3 Name | ...]', 'click[#4 Go]'], 'Enter "kiwi".', proposeTexts)).toEqual(['type[#3 Name | kiwi]', 'click[#4 Go]']);
+    expect(expandActions({ text: '', actions: ['type[#3 Name | ...]', 'click[#4 Go]'] }, 'Enter "kiwi".', proposeTexts)).toEqual(['type[#3 Name | kiwi]', 'click[#4 Go]']);
+  });
+
+  it('proposes a card number whole and its expiry as written', () => {
+    expect(proposeTexts('Pay with the card 5555 5555 5555 4444, expiry 05/26, in the name of Ana Lopez.'))
+      .toEqual(['05/26', '5555 5555 5555 4444', '5555', '4444', '05', '26', 'Ana Lopez']);
+    expect(proposeTexts('Call 0161-496-0000 by 11/2027.').slice(0, 2)).toEqual(['11/2027', '0161-496-0000']);
+  });
+
+  it('proposes the codes the page shows where the instruction gives nothing to type, and only there', () => {
+    const page = [
+      'title: Sign in',
+      'path: /pages/code.html?seed=1004',
+      '[1] text: Total $1,299.00 at 10:30, ref AB12-CD.',
+      '[2] text: Your login code is 4061',
+      '[3] textbox: #12 Code',
+    ].join('\n');
+    expect(proposeTexts('Enter the code we texted you.', page)).toEqual(['AB12-CD', '4061']);
+    expect(expandActions({ text: page, actions: ['type[#12 Code | ...]'] }, 'Enter the code we texted you.', proposeTexts))
+      .toEqual(['type[#12 Code | AB12-CD]', 'type[#12 Code | 4061]']);
+    // Where the instruction names a value, the page's numbers would only crowd it out.
+    expect(proposeTexts('Enter "kiwi".', page)).toEqual(['kiwi']);
+    expect(proposeTexts('Enter the code.', 'prices 12.50 and 1,299, the year 2026 in prose')).toEqual(['2026']);
   });
 });
 
