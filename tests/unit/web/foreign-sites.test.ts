@@ -9,7 +9,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expandActions } from '../../../src/core/queries.ts';
 import type { Agent, Observation, Task } from '../../../src/core/types.ts';
 import { rollout, runEpisode, type RolloutSummary } from '../../../src/envs/episode.ts';
 import { registered } from '../../../src/envs/registry.ts';
@@ -18,6 +17,7 @@ import { closePageHosts } from '../../../src/envs/web/hosts.ts';
 import { loadSiteFolder } from '../../../src/envs/web/node/site-folder.ts';
 import type { WebGoal } from '../../../src/envs/web/site.ts';
 import { PERSONS, type Person } from '../../fixtures/foreign-sites/persons.ts';
+import { OfferedOnly } from './offered-only.ts';
 
 const CORPUS = fileURLToPath(new URL('../../../examples/foreign-sites/', import.meta.url));
 const STYLES = ['jquery-spans', 'spa-router', 'web-components', 'aria-widgets', 'iframe-form', 'delayed-content'];
@@ -56,26 +56,12 @@ const specOf = (style: string): { spec: EnvSpec; tasks: string[] } => {
   return { spec: registered(environment), tasks: site.tasks.map((t) => t.id) };
 };
 
-/**
- * Plays a task's person and keeps every action of theirs a policy could not have chosen: one
- * missing from the candidates the policy is offered (core/queries.ts), say a text the env never
- * proposes. A task a person wins only that way no policy can win.
- */
 class ScriptedPerson implements Agent {
   readonly name = 'person';
-  readonly unchoosable: string[] = [];
-  private instruction = '';
-  constructor(
-    private readonly play: Person,
-    private readonly spec: EnvSpec,
-  ) {}
-  reset(task: Task): void {
-    this.instruction = task.instruction;
-  }
+  constructor(private readonly play: Person) {}
+  reset(): void {}
   act(observation: Observation): string {
-    const action = this.play(observation.text, observation.actions);
-    if (!expandActions(observation, this.instruction, this.spec.proposeQueries).includes(action)) this.unchoosable.push(action);
-    return action;
+    return this.play(observation.text, observation.actions);
   }
 }
 
@@ -122,12 +108,12 @@ describe('the foreign-style corpus', () => {
         try {
           for (const task of instances) {
             try {
-              const person = new ScriptedPerson(play, spec);
+              const person = new OfferedOnly(new ScriptedPerson(play), spec);
               const record = await runEpisode(env, person, { ...task } as Task);
               episodes++;
               const trace = record.steps.map((s) => `${s.action} → ${s.result.info.explanation}`).join('\n  ');
               if (!record.won || record.invalidActions > 0) failures.push(`${style}/${task.id} (${record.task.instruction}):\n  ${trace}`);
-              if (person.unchoosable.length > 0) failures.push(`${style}/${task.id}: no policy is offered ${person.unchoosable.join(', ')}`);
+              if (person.unoffered.length > 0) failures.push(`${style}/${task.id}: no policy is offered ${person.unoffered.join(', ')}`);
             } catch (error) {
               failures.push(`${style}/${task.id}: ${(error as Error).message}`);
             }

@@ -64,14 +64,21 @@ describe('web actions', () => {
 
   it('fills every template with the texts proposed from the instruction', () => {
     expect(proposeTexts('Log in as "bruno" with the password "maple58", then write to Ana Lopez at ana@x.org on 2026-01-02 for 12.5 dollars.'))
-      .toEqual(['bruno', 'maple58', 'ana@x.org', '2026-01-02', '2026', '01', '02', '12.5']);
+      .toEqual(['bruno', 'maple58', 'ana@x.org', '2026-01-02', 'Ana Lopez', '2026', '01', '02', '12.5']);
     expect(expandActions({ text: '', actions: ['type[#3 Name | ...]', 'click[#4 Go]'] }, 'Enter "kiwi".', proposeTexts)).toEqual(['type[#3 Name | kiwi]', 'click[#4 Go]']);
   });
 
   it('proposes a card number whole and its expiry as written', () => {
     expect(proposeTexts('Pay with the card 5555 5555 5555 4444, expiry 05/26, in the name of Ana Lopez.'))
-      .toEqual(['05/26', '5555 5555 5555 4444', '5555', '4444', '05', '26', 'Ana Lopez']);
+      .toEqual(['05/26', '5555 5555 5555 4444', 'Ana Lopez', '5555', '4444', '05', '26']);
     expect(proposeTexts('Call 0161-496-0000 by 11/2027.').slice(0, 2)).toEqual(['11/2027', '0161-496-0000']);
+  });
+
+  it('proposes a street address whole, and a form\'s every quoted value and its e-mail', () => {
+    expect(proposeTexts('Buy the "Walnut book stand" (colour: Green), shipped to Quinn Weber at 18 Harbour Road by express delivery.'))
+      .toEqual(['Walnut book stand', '18 Harbour Road', 'Walnut', 'Green', 'Quinn Weber', 'Harbour Road', '18']);
+    const form = 'Fill in the "Request a refund" form: Cabin "First", Start date "2028-03-08", Hotel "Grand Palms", Destination "Kyoto", tick "Travel insurance", Priority "High", Nights "8", E-mail "alice.kowalski@example.org"; leave the rest empty, then confirm.';
+    expect(proposeTexts(form)).toContain('alice.kowalski@example.org');
   });
 
   it('proposes the codes the page shows where the instruction gives nothing to type, and only there', () => {

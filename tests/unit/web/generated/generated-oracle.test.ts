@@ -1,6 +1,7 @@
 /**
  * Every generated family in every widget style, played in the system Chromium by its oracle
- * through the admissible actions alone, on train and test instances; the instructions they carry
+ * through actions a policy is offered (the admissible ones, texts as the env proposes them), on
+ * train and test instances; the instructions they carry
  * out take from one to more than ten steps.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import type { Task } from '../../../../src/core/types.ts';
 import { runEpisode } from '../../../../src/envs/episode.ts';
 import { closePageHosts } from '../../../../src/envs/web/hosts.ts';
 import { FAMILY_IDS, HELD_OUT_FAMILIES, PRETRAINING_FAMILIES, WIDGET_STYLES } from '../../../../src/envs/web/generated/index.ts';
+import { OfferedOnly } from '../offered-only.ts';
 import { dataOf, fewSeeds, fresh, limited } from './generated-play.ts';
 
 afterAll(() => closePageHosts());
@@ -29,10 +31,13 @@ describe('the generated apps\' oracles', () => {
             const task = tasks.find((t) => dataOf(t).family === family && dataOf(t).style === style);
             expect(task, `${family}/${style} in ${split}`).toBeDefined();
             if (!task) continue;
-            const record = await runEpisode(env, spec.createOracle(), fresh(task));
+            const oracle = new OfferedOnly(spec.createOracle(), spec);
+            const record = await runEpisode(env, oracle, fresh(task));
             const where = `${task.id} (${split}, ${style}, ${dataOf(task).nav}): ${record.steps.map((s) => s.action).join(' / ')}`;
             expect(record.won, where).toBe(true);
             expect(record.invalidActions, where).toBe(0);
+            // A policy is offered every action the oracle takes: no generated task is won only by a text no policy may type.
+            expect(oracle.unoffered, where).toEqual([]);
             lengths.push(record.steps.length);
             played.add(`${family}/${style}/${split}`);
           }
