@@ -19,8 +19,10 @@ import { WebEnv } from '../../../src/envs/web/env.ts';
 import type { PageHost, PageTab } from '../../../src/envs/web/host.ts';
 import { closePageHosts, hostFor } from '../../../src/envs/web/hosts.ts';
 import { loadSiteFolder } from '../../../src/envs/web/node/site-folder.ts';
+import { proposeTexts } from '../../../src/envs/web/queries.ts';
 import { siteTasks, type SiteDefinition } from '../../../src/envs/web/site.ts';
 import { CrmPerson } from './crm-person.ts';
+import { OfferedOnly } from './offered-only.ts';
 
 const CRM = 'examples/apps/crm';
 const SEED = 7;
@@ -65,9 +67,12 @@ describe('an episode of a running app leaves nothing behind', () => {
     const seeded = stateOf(await CrmDatabase.seeded(SEED));
     const firsts = new Map<string, string>();
     for (const id of ['edit-phone', 'delete-contact', 'add-contact', 'new-deal']) {
-      const record = await runEpisode(env, new CrmPerson(), instance(site, id));
+      const person = new OfferedOnly(new CrmPerson(), { proposeQueries: proposeTexts });
+      const record = await runEpisode(env, person, instance(site, id));
       expect(record.won, `${id}: ${record.steps.map((s) => s.result.info.explanation).join(' / ')}`).toBe(true);
       expect(record.invalidActions).toBe(0);
+      // Every text the person types is one a policy is offered: the app's tasks can be learnt.
+      expect(person.unoffered, id).toEqual([]);
       firsts.set(id, record.first.text);
       // The episode's own session holds what it did.
       expect(await stateIn(tab())).not.toEqual(seeded);
