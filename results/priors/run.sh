@@ -22,12 +22,12 @@
 #   SITES="heldout suite" COUNTS="2" SEEDS="1 2 3" bash results/priors/run.sh [WORK]
 #
 # WORK (default artifacts/priors, git-ignored) receives the buffers, models and policies; each row's
-# JSON line and progress log go to results/priors/runs/<site>/n<N>/s<seed>/. Run it again to go on:
+# JSON line and progress log go to RUNS/<site>/n<N>/s<seed>/ (RUNS default results/priors/runs). Run it again to go on:
 # finished rows are kept. Then `node results/priors/summarize.mjs` writes summary.json and the table.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 WORK=$(realpath -m "${1:-artifacts/priors}")
-RUNS=results/priors/runs
+RUNS=${RUNS:-results/priors/runs}
 export DREAMGYM_PRETRAINED_DIR=${PRETRAINED:-public/pretrained/web}
 [ -s "$DREAMGYM_PRETRAINED_DIR/policy.dgp" ] && [ -s "$DREAMGYM_PRETRAINED_DIR/model.dgx" ] || { echo "no pretrained policy.dgp and model.dgx in $DREAMGYM_PRETRAINED_DIR (set PRETRAINED)" >&2; exit 2; }
 EVAL=${EVAL:-200}
