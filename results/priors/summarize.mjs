@@ -3,13 +3,17 @@
 // model for fidelity, and prints the Markdown tables the README quotes. Missing rows are left out,
 // so a partial run summarizes what finished.
 //
-//   node results/priors/summarize.mjs
+//   node results/priors/summarize.mjs [RUNS_FOLDER (runs)] [SUMMARY_FILE (summary.json)]
+//
+// The held-out rows made after the web proposer offered the cart's address (c70bdfc) and with the
+// weights shipped since: `node results/priors/summarize.mjs after-proposer/runs after-proposer/summary.json`.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROW_NAMES, dirs, mean, read, round, std } from './rows.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
-const runs = join(here, 'runs');
+const runs = join(here, process.argv[2] ?? 'runs');
+const summaryFile = join(here, process.argv[3] ?? 'summary.json');
 const SITES = { heldout: 'held-out generated families (cart, messaging)', suite: "the bundled suite's 12 app-like tasks" };
 const ROWS = ['untrained', 'zero-shot', 'bc-scratch', 'bc-pretrained', 'dream-scratch', 'dream-pretrained', 's2r-scratch', 's2r-pretrained'];
 const rows = [];
@@ -81,7 +85,7 @@ for (const site of Object.keys(SITES)) {
   }
 }
 
-writeFileSync(join(here, 'summary.json'), `${JSON.stringify({ note: 'greedy success on test episodes (mean and sample std over seeds); fidelity on the pretrained BC policy\'s own greedy test steps; made by results/priors/run.sh, gathered by summarize.mjs', rows, fidelity, bars }, null, 2)}\n`);
+writeFileSync(summaryFile, `${JSON.stringify({ note: 'greedy success on test episodes (mean and sample std over seeds); fidelity on the pretrained BC policy\'s own greedy test steps; made by results/priors/run.sh, gathered by summarize.mjs', rows, fidelity, bars }, null, 2)}\n`);
 
 const pct = (x) => (x === null ? '—' : (100 * x).toFixed(1));
 if (bars.length > 0) {
