@@ -136,7 +136,11 @@ export async function fitNeural(): Promise<void> {
   try {
     const client = experienceClient();
     const init = await pretrainedInit(env, 'model');
-    const summary = await client.fitNeural({ env, epochs, ...(init ? { init } : {}) }, proxy(onFitEvent));
+    const fit = client.fitNeural({ env, epochs, ...(init ? { init } : {}) }, proxy(onFitEvent));
+    // A Stop pressed while the pretrained weights were read reached the worker before the fit did,
+    // found nothing to stop and was lost (the fit then ran to its end): send it again behind the fit.
+    if (fitStopRequested) await command(() => client.stopFit());
+    const summary = await fit;
     const kept = summary.model.saved ? 'It is saved in this browser.' : (summary.model.problem ?? '');
     note.value = `Fitted the neural model for ${env} on ${summary.backend} in ${seconds(summary.seconds)} from ${(summary.model.transitions ?? 0).toLocaleString('en-US')} real transitions. ${kept}`;
   } catch (e) {
