@@ -29,9 +29,10 @@ const NAME = /\b[A-Z][a-z]+(?: [A-Z][a-z]+)*\b/g;
 const CODE = /(?<=^|[\s(["'“‘])(?=[A-Z-]*\d)[A-Z\d][A-Z\d-]{2,14}[A-Z\d](?=$|[\s)\]"'”’!?;]|[.,:](?!\w))/gm;
 
 /**
- * Texts proposed at most, per field. A form's instruction quotes up to ten values and an e-mail
- * beside them (the generated forms family); each text field is offered each text, so the limit
- * bounds the candidates a page of many fields gives the policy.
+ * Texts proposed at most, per field. A generated form's instruction quotes the form's name and up
+ * to eight values, an e-mail among them, before any name or number (the forms family: 1–8 fields);
+ * each text field is offered each text, so the limit bounds the candidates a page of many fields
+ * gives the policy.
  */
 const MAX_TEXTS = 12;
 
