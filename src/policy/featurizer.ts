@@ -47,7 +47,9 @@ export const STATE_FACTS = ['bias', 'instructionCoverage', 'progress'] as const;
  * `verbInInstruction` the element's name holds the request's verb, `undoesRecent` it checks what
  * was just unchecked (or the reverse), `dropsWanted` it replaces a value the request names or
  * unchecks what it quotes; the others stay zero. Its `phraseInInstruction` is its name as a
- * phrase of the request, or a quoted span of the request in its name.
+ * phrase of the request, or a quoted span of the request in its name. `taken` and `repeatsLast`
+ * compare actions as `actionKey` spells them (a page action without its id); `timesTaken` counts
+ * the acts on the same element (a page action's name, whatever its value).
  */
 export const ACTION_RELATIONS = [
   'bias',
@@ -280,8 +282,9 @@ export class Featurizer {
       bag.group(`element:${element.kind}`, words);
     }
     const history = input.history;
+    const historyKeys = history.map(actionKey);
     for (let back = 1; back <= config.historyWindow && back <= history.length; back++) {
-      bag.group(`previous:${back}`, wordsAndBigrams(tokens(history[history.length - back] as string)));
+      bag.group(`previous:${back}`, wordsAndBigrams(tokens(historyKeys[historyKeys.length - back] as string)));
     }
     bag.group('step', [String(Math.min(history.length, 20))]);
     const bodySet = new Set(bodyWords);
@@ -292,8 +295,13 @@ export class Featurizer {
     const budget = dollarAmount(input.instruction);
     const headerWords = new Set(headers.flatMap(([, value]) => contentWords(value)));
     const counts = new Map<string, number>();
-    for (const a of history) counts.set(a, (counts.get(a) ?? 0) + 1);
-    const last = history[history.length - 1];
+    const actsOn = new Map<string, number>();
+    for (const [i, key] of historyKeys.entries()) {
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      const element = elementKey(history[i] as string);
+      actsOn.set(element, (actsOn.get(element) ?? 0) + 1);
+    }
+    const last = historyKeys[historyKeys.length - 1];
     const recentParts = history.slice(-config.historyWindow).map(commandParts);
     const pageCandidates = candidates.map(parsePageAction);
     const pageContext = readPage(pageCandidates, history.slice(-config.historyWindow));
@@ -317,7 +325,9 @@ export class Featurizer {
       const shared = overlap(content, instructionSet);
       const primary = tokens(about.primary).join(' ');
       const price = dollarAmount(about.text);
-      const taken = counts.get(action) ?? 0;
+      const key = actionKey(action);
+      const taken = counts.get(key) ?? 0;
+      const timesActedOn = actsOn.get(elementKey(action)) ?? 0;
       // A command's overlap with the instruction is read through its parts (what it acts on, where
       // it goes) instead: `take kettle 1 from countertop 1` shares "countertop" with "put two spoon
       // in countertop" and is still the wrong thing to take.
@@ -333,8 +343,10 @@ export class Featurizer {
         taken > 0 ? 1 : 0,
         // Capped at 9 repeats, not 3: a greedy policy alternating two no-op commands (`examine X`,
         // `examine R`) must keep finding them less attractive, or it loops to the step limit.
-        Math.min(taken / 3, 3),
-        action === last ? 1 : 0,
+        // Counted per element on a page (any value): a policy choosing Classic, Metal, Classic … in
+        // one menu, or typing one field again and again, is looping as surely as one repeating itself.
+        Math.min(timesActedOn / 3, 3),
+        key === last ? 1 : 0,
         candidates.length > 1 ? position / (candidates.length - 1) : 0,
         price === null || budget === null ? 0 : price <= budget ? 1 : -1,
         content.length === 0 ? 0 : overlap(content, headerWords) / content.length,
@@ -346,6 +358,27 @@ export class Featurizer {
     });
     return { state: bag.row(), actions };
   }
+}
+
+/**
+ * What an action did, as the history counts it: a page action without its id (`click[jun jensen:
+ * overdraft]`), any other action as written. A page's ids live only as long as its elements, and a
+ * page that draws itself again (an app's every update, a return to the inbox) numbers the same
+ * message anew: counted by its string, clicking a message, going back and clicking it again never
+ * looked taken, and a greedy policy looped between the two to the step limit.
+ */
+function actionKey(action: string): string {
+  const page = parsePageAction(action);
+  if (page === null || page.verb === 'back' || page.verb === 'wait') return action;
+  const target = page.name === '' ? `#${page.id}` : page.name.toLowerCase();
+  return page.value === undefined ? `${page.verb}[${target}]` : `${page.verb}[${target} | ${page.value}]`;
+}
+
+/** The element an action acts on (a page action's name, or its id when it has none); any other action itself. */
+function elementKey(action: string): string {
+  const page = parsePageAction(action);
+  if (page === null || page.verb === 'back' || page.verb === 'wait') return action;
+  return page.name === '' ? `#${page.id}` : page.name.toLowerCase();
 }
 
 /** argumentInInstruction … verbInInstruction (zeros for what is not a command). */

@@ -145,7 +145,8 @@ export function pageRelations(action: PageAction, current: string | null, instru
     objectInInstruction: action.value === undefined ? quotedInName : places.length > 0,
     valueFollowsName: action.verb !== 'press' && places.some(belongsHere),
     nameHasVerb: instruction.verb !== '' && name.includes(instruction.verb),
-    undoesRecent: opposite !== null && context.recent.some((r) => r !== null && r.verb === opposite && r.id === action.id),
+    // The same element: its id, or its name on a page drawn again since (page ids live with their elements).
+    undoesRecent: opposite !== null && context.recent.some((r) => r !== null && r.verb === opposite && (r.id === action.id || (action.name !== '' && r.name.toLowerCase() === action.name.toLowerCase()))),
     dropsWanted: replacesWanted || (action.verb === 'uncheck' && quotedInName),
   };
 }

@@ -185,6 +185,48 @@ describe('Featurizer on web page actions', () => {
     expect(b.actions).toEqual(a.actions);
   });
 
+  it('knows what it did on a page drawn again under new ids: the same message clicked, the same menu changed', () => {
+    // An app draws its inbox again after every action: the message clicked as #6 is #19 on return.
+    const inbox = (id: number) => ({
+      text: renderState({ header: [['title', 'Inbox']], elements: [{ kind: 'button', text: `#${id} Compose` }, { kind: 'link', text: `#${id + 1} Jun Jensen: Overdraft` }] }),
+      actions: [`click[#${id} Compose]`, `click[#${id + 1} Jun Jensen: Overdraft]`],
+    });
+    const request = 'Write a new message to Jun Jensen with the subject "Lilac overdraft".';
+    const fresh = inbox(5);
+    const [compose, message] = rows({ instruction: request, observation: fresh }, fresh.actions);
+    expect(message?.taken).toBeUndefined();
+    const back = inbox(18);
+    const [composeAgain, messageAgain] = rows({ instruction: request, observation: back, history: ['click[#6 Jun Jensen: Overdraft]', 'click[#10 Inbox]'] }, back.actions);
+    expect(messageAgain).toMatchObject({ taken: 1 });
+    expect(messageAgain?.timesTaken).toBeCloseTo(1 / 3);
+    expect(composeAgain).toEqual(compose);
+    // The history's words are the same under any numbering (an id says nothing about what was done).
+    const a = new Featurizer().featurize({ instruction: request, observation: back, history: ['click[#6 Jun Jensen: Overdraft]'] }, back.actions);
+    const b = new Featurizer().featurize({ instruction: request, observation: back, history: ['click[#31 Jun Jensen: Overdraft]'] }, back.actions);
+    expect(b).toEqual(a);
+
+    // Changing one menu again and again is a loop too, whichever value: counted per element.
+    const product = {
+      text: renderState({ header: [['title', 'Lilac travel wallet']], elements: [{ kind: 'combobox', text: joinFields('#15 Design', 'value: Classic') }, { kind: 'button', text: '#16 Add to cart' }] }),
+      actions: ['select[#15 Design | Metal]', 'click[#16 Add to cart]'],
+    };
+    const history = ['select[#10 Design | Classic]', 'select[#15 Design | Metal]', 'select[#20 Design | Classic]'];
+    const [metal, add] = rows({ instruction: 'Buy the "Lilac travel wallet" (design: Classic).', observation: product, history }, product.actions);
+    expect(metal).toMatchObject({ taken: 1, timesTaken: 1 });
+    expect(add?.taken).toBeUndefined();
+    expect(add?.timesTaken).toBeUndefined();
+  });
+
+  it('reads checking again what was just unchecked on the page drawn again under a new id', () => {
+    const form = {
+      text: renderState({ header: [['title', 'Edit Dara Berg']], elements: [{ kind: 'checkbox', text: joinFields('#12 Active', 'unchecked') }, { kind: 'checkbox', text: joinFields('#13 Admin', 'unchecked') }] }),
+      actions: ['check[#12 Active]', 'check[#13 Admin]'],
+    };
+    const [again, other] = rows({ instruction: "Make Dara Berg's account inactive and save.", observation: form, history: ['uncheck[#3 Active]'] }, form.actions);
+    expect(again).toMatchObject({ undoesRecent: 1 });
+    expect(other?.undoesRecent).toBeUndefined();
+  });
+
   it('marks checking again what was just unchecked on the same element', () => {
     const form = {
       text: renderState({ header: [['title', 'Edit Dara Berg']], elements: [{ kind: 'checkbox', text: joinFields('#3 Active', 'unchecked') }, { kind: 'checkbox', text: joinFields('#4 Admin', 'unchecked') }] }),
