@@ -217,24 +217,17 @@ describe('Featurizer on web page actions', () => {
     expect(add?.timesTaken).toBeUndefined();
   });
 
-  it('reads checking again what was just unchecked on the page drawn again under a new id', () => {
-    const form = {
-      text: renderState({ header: [['title', 'Edit Dara Berg']], elements: [{ kind: 'checkbox', text: joinFields('#12 Active', 'unchecked') }, { kind: 'checkbox', text: joinFields('#13 Admin', 'unchecked') }] }),
-      actions: ['check[#12 Active]', 'check[#13 Admin]'],
-    };
-    const [again, other] = rows({ instruction: "Make Dara Berg's account inactive and save.", observation: form, history: ['uncheck[#3 Active]'] }, form.actions);
-    expect(again).toMatchObject({ undoesRecent: 1 });
-    expect(other?.undoesRecent).toBeUndefined();
-  });
-
-  it('marks checking again what was just unchecked on the same element', () => {
-    const form = {
-      text: renderState({ header: [['title', 'Edit Dara Berg']], elements: [{ kind: 'checkbox', text: joinFields('#3 Active', 'unchecked') }, { kind: 'checkbox', text: joinFields('#4 Admin', 'unchecked') }] }),
-      actions: ['check[#3 Active]', 'check[#4 Admin]'],
-    };
-    const [again, other] = rows({ instruction: "Make Dara Berg's account inactive and save.", observation: form, history: ['uncheck[#3 Active]'] }, form.actions);
-    expect(again).toMatchObject({ undoesRecent: 1 });
-    expect(other?.undoesRecent).toBeUndefined();
+  it('marks checking again what was just unchecked on the same element, under its id or, drawn again, its name', () => {
+    // The form as it was, and as the page drew it again after the uncheck (new ids, same names).
+    for (const [active, admin] of [[3, 4], [12, 13]]) {
+      const form = {
+        text: renderState({ header: [['title', 'Edit Dara Berg']], elements: [{ kind: 'checkbox', text: joinFields(`#${active} Active`, 'unchecked') }, { kind: 'checkbox', text: joinFields(`#${admin} Admin`, 'unchecked') }] }),
+        actions: [`check[#${active} Active]`, `check[#${admin} Admin]`],
+      };
+      const [again, other] = rows({ instruction: "Make Dara Berg's account inactive and save.", observation: form, history: ['uncheck[#3 Active]'] }, form.actions);
+      expect(again).toMatchObject({ undoesRecent: 1 });
+      expect(other?.undoesRecent).toBeUndefined();
+    }
   });
 });
 
