@@ -13,7 +13,7 @@ import { parseWebAction } from '../core/actions.ts';
 import { elementFields, elementTarget, parseState, type AbstractState, type StateElement } from '../core/state.ts';
 import type { Observation } from '../core/types.ts';
 import { parsePageAction, type PageAction } from '../envs/web/actions.ts';
-import { pageRelations, readInstruction, readPage } from './page-relations.ts';
+import { elementKey, onElement, pageActionKey, pageRelations, readInstruction, readPage } from './page-relations.ts';
 import type { SparseRows } from '../platform/dense.ts';
 import { contentWords, dollarAmount, featureIndex, tokens, wordsAndBigrams } from './text.ts';
 
@@ -48,8 +48,8 @@ export const STATE_FACTS = ['bias', 'instructionCoverage', 'progress'] as const;
  * was just unchecked (or the reverse), `dropsWanted` it replaces a value the request names or
  * unchecks what it quotes; the others stay zero. Its `phraseInInstruction` is its name as a
  * phrase of the request, or a quoted span of the request in its name. `taken` and `repeatsLast`
- * compare actions as `actionKey` spells them (a page action without its id); `timesTaken` counts
- * the acts on the same element (a page action's name, whatever its value).
+ * compare actions as `historyKey` spells them (a page action without its id); `timesTaken` counts
+ * the acts on the same element (`elementKey`: a page action's name, whatever its value).
  */
 export const ACTION_RELATIONS = [
   'bias',
@@ -282,7 +282,9 @@ export class Featurizer {
       bag.group(`element:${element.kind}`, words);
     }
     const history = input.history;
-    const historyKeys = history.map(actionKey);
+    // Each action is parsed once: the history's and the candidates' keys, and the page relations, read the parses.
+    const historyPages = history.map(parsePageAction);
+    const historyKeys = history.map((action, i) => historyKey(action, historyPages[i] ?? null));
     for (let back = 1; back <= config.historyWindow && back <= history.length; back++) {
       bag.group(`previous:${back}`, wordsAndBigrams(tokens(historyKeys[historyKeys.length - back] as string)));
     }
@@ -298,13 +300,13 @@ export class Featurizer {
     const actsOn = new Map<string, number>();
     for (const [i, key] of historyKeys.entries()) {
       counts.set(key, (counts.get(key) ?? 0) + 1);
-      const element = elementKey(history[i] as string);
+      const element = historyElement(history[i] as string, historyPages[i] ?? null);
       actsOn.set(element, (actsOn.get(element) ?? 0) + 1);
     }
     const last = historyKeys[historyKeys.length - 1];
     const recentParts = history.slice(-config.historyWindow).map(commandParts);
     const pageCandidates = candidates.map(parsePageAction);
-    const pageContext = readPage(pageCandidates, history.slice(-config.historyWindow));
+    const pageContext = readPage(pageCandidates, historyPages.slice(-config.historyWindow));
     const instructionReading = readInstruction(input.instruction);
     const held = headers.find(([key]) => key === 'holding')?.[1] ?? '';
     const carriesWanted = namedIn(tokens(held), instructionSet);
@@ -325,9 +327,9 @@ export class Featurizer {
       const shared = overlap(content, instructionSet);
       const primary = tokens(about.primary).join(' ');
       const price = dollarAmount(about.text);
-      const key = actionKey(action);
+      const key = historyKey(action, page);
       const taken = counts.get(key) ?? 0;
-      const timesActedOn = actsOn.get(elementKey(action)) ?? 0;
+      const timesActedOn = actsOn.get(historyElement(action, page)) ?? 0;
       // A command's overlap with the instruction is read through its parts (what it acts on, where
       // it goes) instead: `take kettle 1 from countertop 1` shares "countertop" with "put two spoon
       // in countertop" and is still the wrong thing to take.
@@ -361,24 +363,17 @@ export class Featurizer {
 }
 
 /**
- * What an action did, as the history counts it: a page action without its id (`click[jun jensen:
- * overdraft]`), any other action as written. A page's ids live only as long as its elements, and a
- * page that draws itself again (an app's every update, a return to the inbox) numbers the same
- * message anew: counted by its string, clicking a message, going back and clicking it again never
- * looked taken, and a greedy policy looped between the two to the step limit.
+ * What an action did, as the history counts it: a page action by `pageActionKey` (without its id:
+ * a redrawn page numbers the same element anew), any other action as written. `page` is the
+ * action's parse (null where it is not a page action).
  */
-function actionKey(action: string): string {
-  const page = parsePageAction(action);
-  if (page === null || page.verb === 'back' || page.verb === 'wait') return action;
-  const target = page.name === '' ? `#${page.id}` : page.name.toLowerCase();
-  return page.value === undefined ? `${page.verb}[${target}]` : `${page.verb}[${target} | ${page.value}]`;
+function historyKey(action: string, page: PageAction | null): string {
+  return onElement(page) ? pageActionKey(page) : action;
 }
 
-/** The element an action acts on (a page action's name, or its id when it has none); any other action itself. */
-function elementKey(action: string): string {
-  const page = parsePageAction(action);
-  if (page === null || page.verb === 'back' || page.verb === 'wait') return action;
-  return page.name === '' ? `#${page.id}` : page.name.toLowerCase();
+/** The element an action acts on (`elementKey` for a page action); any other action itself. */
+function historyElement(action: string, page: PageAction | null): string {
+  return onElement(page) ? elementKey(page) : action;
 }
 
 /** argumentInInstruction … verbInInstruction (zeros for what is not a command). */

@@ -9,7 +9,7 @@
  * What carries across is where the value stands in the request: "… ship it to "Bruno Nakamura"",
  * right after words of the field's name.
  */
-import { parsePageAction, type PageAction } from '../envs/web/actions.ts';
+import type { PageAction } from '../envs/web/actions.ts';
 import { contentWords, tokens } from './text.ts';
 
 /** How a policy file's header says its page actions were read (policy-file.ts refuses a web policy read otherwise). */
@@ -106,13 +106,38 @@ export interface PageContext {
   fields: ReadonlyMap<number, FieldWords>;
 }
 
-/** The context of one state: `candidates` parsed as page actions (null where not one), `recent` the last actions taken. */
-export function readPage(candidates: readonly (PageAction | null)[], recent: readonly string[]): PageContext {
+/**
+ * `candidates` and `recent` (the last actions taken) parsed as page actions, null where not one
+ * (`parsePageAction`); the caller parses each action once.
+ */
+export function readPage(candidates: readonly (PageAction | null)[], recent: readonly (PageAction | null)[]): PageContext {
   const fields = new Map<number, FieldWords>();
   for (const a of candidates) {
     if (a && (a.verb === 'type' || a.verb === 'select') && !fields.has(a.id)) fields.set(a.id, fieldWords(a.id, a.name));
   }
-  return { recent: recent.map(parsePageAction), fields };
+  return { recent, fields };
+}
+
+/** A page action on an element (not `go back` or `wait`). */
+export type ElementAction = Extract<PageAction, { id: number }>;
+
+export const onElement = (action: PageAction | null): action is ElementAction => action !== null && 'id' in action;
+
+/**
+ * The element a page action acts on, as it stays across redraws: its name, lowercased, or its id
+ * when it has none. A page's ids live only as long as its elements, and a page that draws itself
+ * again (an app's every update, a return to the inbox) numbers the same message anew; compared by
+ * id, clicking a message, going back and clicking it again never read as taken, and a greedy policy
+ * looped between the two to the step limit.
+ */
+export function elementKey(action: ElementAction): string {
+  return action.name === '' ? `#${action.id}` : action.name.toLowerCase();
+}
+
+/** What a page action did, as a history counts it: its verb, element (`elementKey`) and value (`click[jun jensen: overdraft]`). */
+export function pageActionKey(action: ElementAction): string {
+  const target = elementKey(action);
+  return action.value === undefined ? `${action.verb}[${target}]` : `${action.verb}[${target} | ${action.value}]`;
 }
 
 /** How near (in words, 1 = adjacent) a field's name stands to an occurrence; Infinity beyond the window. Words before count first. */
@@ -145,8 +170,8 @@ export function pageRelations(action: PageAction, current: string | null, instru
     objectInInstruction: action.value === undefined ? quotedInName : places.length > 0,
     valueFollowsName: action.verb !== 'press' && places.some(belongsHere),
     nameHasVerb: instruction.verb !== '' && name.includes(instruction.verb),
-    // The same element: its id, or its name on a page drawn again since (page ids live with their elements).
-    undoesRecent: opposite !== null && context.recent.some((r) => r !== null && r.verb === opposite && (r.id === action.id || (action.name !== '' && r.name.toLowerCase() === action.name.toLowerCase()))),
+    // The same element: its id, or its name on a page drawn again since (see elementKey).
+    undoesRecent: opposite !== null && context.recent.some((r) => r !== null && r.verb === opposite && (r.id === action.id || elementKey(r) === elementKey(action))),
     dropsWanted: replacesWanted || (action.verb === 'uncheck' && quotedInName),
   };
 }
