@@ -229,12 +229,12 @@ export interface HeldoutTransition {
  * `count` real transitions played fresh on the env's held-out split by scripted agents (the mix
  * seeds the buffer's way), so none of them is in a buffer seeded from the train split.
  */
-export async function heldoutTransitions(spec: EnvSpec, count: number, mix: SeedMix, seed: number): Promise<{ heldout: HeldoutTransition[]; episodes: number }> {
-  const tasks = new Map<string, Task>(spec.tasks(spec.testSplit).map((t) => [t.id, t]));
+export async function heldoutTransitions(spec: EnvSpec, count: number, mix: SeedMix, seed: number, split = spec.testSplit): Promise<{ heldout: HeldoutTransition[]; episodes: number }> {
+  const tasks = new Map<string, Task>(spec.tasks(split).map((t) => [t.id, t]));
   const heldout: HeldoutTransition[] = [];
   let episodes = 0;
   // `count` episodes are always enough: each has at least one transition.
-  for await (const episode of seedEpisodes({ spec, episodes: count, mix, seed, split: spec.testSplit, runId: `heldout-${spec.name}-${seed}`, createdAt: 0 })) {
+  for await (const episode of seedEpisodes({ spec, episodes: count, mix, seed, split, runId: `heldout-${spec.name}-${seed}`, createdAt: 0 })) {
     episodes++;
     const histories = episodeHistories(episode.transitions);
     episode.transitions.forEach((transition, i) => {

@@ -16,6 +16,8 @@ const entries = {
   heldout: integerIn(1, MAX_HELDOUT),
   mix: v.optional(v.string(), DEFAULT_HELDOUT_MIX),
   seed: v.optional(SEED, DEFAULT_SEED),
+  /** The split the held-out episodes are played on (absent: the env's test split; another, to choose settings off the split a figure reports). */
+  split: v.optional(v.pipe(v.string(), v.minLength(1, 'must name a split'))),
   /** Score only the held-out steps that take this action. */
   onlyAction: v.optional(v.string()),
   /** On-policy: a `.dgp` whose own greedy steps are the held-out transitions (instead of the mix's agents). */

@@ -8,6 +8,7 @@
  */
 import { matchKey } from '../core/actions.ts';
 import { UsageError } from '../core/errors.ts';
+import { splitNames } from '../envs/registry.ts';
 import type { EnvSpec } from '../envs/spec.ts';
 import type { Transition } from '../core/types.ts';
 import { replayEpisodes } from '../envs/replay-episodes.ts';
@@ -27,6 +28,8 @@ export interface FidelitySettings {
   mix: string;
   seed: number;
   k: number;
+  /** The split the held-out episodes are played on (default the env's test split). */
+  split?: string | undefined;
   /** Score only the held-out steps that take this action (e.g. click[Buy Now]). */
   onlyAction?: string | undefined;
 }
@@ -35,6 +38,8 @@ export interface FidelityResult {
   report: FidelityReport;
   /** Real transitions of the env the model retrieved from. */
   offlineTransitions: number;
+  /** The split the held-out episodes were played on. */
+  split: string;
   /** Held-out episodes played, and their transitions before `onlyAction` kept some. */
   episodes: number;
   played: number;
@@ -48,14 +53,14 @@ export interface FidelityResult {
  * `count` real transitions from a policy's greedy episodes on the held-out split (a seeded sample
  * of its tasks), each with the states of its history, as the model is asked in a dream.
  */
-export async function onPolicyTransitions(spec: EnvSpec, policy: Policy, count: number, seed: number): Promise<{ heldout: HeldoutTransition[]; episodes: number }> {
+export async function onPolicyTransitions(spec: EnvSpec, policy: Policy, count: number, seed: number, split = spec.testSplit): Promise<{ heldout: HeldoutTransition[]; episodes: number }> {
   // A seeded sample of the split's tasks, whose first n are the same for every n: play a few
   // episodes, and twice as many until they hold `count` steps (a policy's episodes run long).
   let played: Trajectory[] = [];
   for (let episodes = Math.min(count, 16); ; episodes = Math.min(count, episodes * 2)) {
     played = [];
     // By the task's place in the sample, not by when its episode ended (lanes finish out of order).
-    await evaluatePolicy({ spec, policy, split: spec.testSplit, episodes, seed, onEpisode: (t, index) => (played[index] = t) });
+    await evaluatePolicy({ spec, policy, split, episodes, seed, onEpisode: (t, index) => (played[index] = t) });
     // Every episode has at least one step, so `count` episodes are always enough.
     if (played.reduce((a, t) => a + t.steps.length, 0) >= count || episodes === count) break;
   }
@@ -86,18 +91,20 @@ export async function evaluateFidelity(
     /** On-policy: the held-out transitions are this policy's own greedy steps (the mix is not read). */
     policy?: Policy;
     /** Before the first prediction: what will be measured. */
-    onStart?: (plan: { scored: number; episodes: number; offlineTransitions: number }) => void;
+    onStart?: (plan: { scored: number; split: string; episodes: number; offlineTransitions: number }) => void;
     onProgress?: (done: number, total: number) => void;
   },
 ): Promise<FidelityResult> {
   const { model, buffer } = options;
   const mix = parseMix(settings.mix);
   const offlineTransitions = await offlineRealTransitions(buffer.store, spec.name, options.source);
-  const played = options.policy ? await onPolicyTransitions(spec, options.policy, settings.heldout, settings.seed) : await heldoutTransitions(spec, settings.heldout, mix, settings.seed);
+  const split = settings.split ?? spec.testSplit;
+  if (!splitNames(spec).includes(split)) throw new UsageError(`--split ${JSON.stringify(split)} is not a split of ${spec.name}; its splits: ${splitNames(spec).join(', ')}`);
+  const played = options.policy ? await onPolicyTransitions(spec, options.policy, settings.heldout, settings.seed, split) : await heldoutTransitions(spec, settings.heldout, mix, settings.seed, split);
   const only = settings.onlyAction;
   const heldout = only === undefined ? played.heldout : played.heldout.filter((h) => matchKey(h.transition.action) === matchKey(only));
   if (heldout.length === 0) throw new UsageError(`none of the ${played.heldout.length} held-out transitions is "${only}"; play more with --heldout or another --mix`);
-  options.onStart?.({ scored: heldout.length, episodes: played.episodes, offlineTransitions });
+  options.onStart?.({ scored: heldout.length, split, episodes: played.episodes, offlineTransitions });
   const { report, inputs } = await measureFidelity({ model, buffer, k: settings.k, heldout, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
-  return { report, offlineTransitions, episodes: played.episodes, played: played.heldout.length, scored: heldout.length, promptTokens: promptTokenStats(inputs) };
+  return { report, offlineTransitions, split, episodes: played.episodes, played: played.heldout.length, scored: heldout.length, promptTokens: promptTokenStats(inputs) };
 }

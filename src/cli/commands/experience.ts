@@ -27,6 +27,7 @@ import { endsAsStopped, whenStopAsked } from '../stop-signals.ts';
 export const experienceEvalUsage = (): string =>
   'experience eval --env <shop|home|web> ' + experienceUsage() + '\n' +
   '        --buffer FILE.jsonl --heldout N [--mix oracle=0.5,random=0.5 | --policy FILE.dgp (on-policy: its own greedy steps)] [--seed S]\n' +
+  '        [--split NAME (the split the held-out episodes are played on, default the env\'s test split; choose settings on another)]\n' +
   '        [--only-action ACTION] [--backend wasm|cpu] [--json]';
 
 export const EXPERIENCE_FIT_USAGE =
@@ -34,7 +35,7 @@ export const EXPERIENCE_FIT_USAGE =
   '        [--epochs 6] [--k 3] [--max-transitions N] [--event-weight W (1: none)] [--reasoning on|off] [--validation 0.1] [--seed S] [--backend wasm|cpu] [--json]';
 
 /** `experience eval`'s own settings as its spec checked them, beside the model's (experience-flags.ts). */
-type EvalSettings = Readonly<Record<string, unknown>> & { heldout: number; mix: string; seed: number; k: number; onlyAction?: string; policy?: string };
+type EvalSettings = Readonly<Record<string, unknown>> & { heldout: number; mix: string; seed: number; k: number; onlyAction?: string; policy?: string; split?: string };
 
 /** The tfjs backend a neural model runs on where --backend names none. */
 const DEFAULT_BACKEND = 'wasm';
@@ -52,6 +53,7 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
       heldout: { type: 'string' },
       mix: { type: 'string' },
       seed: { type: 'string' },
+      split: { type: 'string' },
       'only-action': { type: 'string' },
       policy: { type: 'string' },
       backend: { type: 'string' },
@@ -69,7 +71,7 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
   if (values.policy !== undefined && values.mix !== undefined) throw new UsageError('--mix chooses the scripted agents that play the held-out episodes; with --policy the policy plays them: drop one');
   const input = {
     ...numberFlags(values, { heldout: 'heldout', seed: 'seed' }),
-    ...stringFlags(values, { mix: 'mix', onlyAction: 'only-action', policy: 'policy' }),
+    ...stringFlags(values, { mix: 'mix', onlyAction: 'only-action', policy: 'policy', split: 'split' }),
     ...experienceFields(values),
   };
   const settings = parseFlags(evalSpec(experience), input, flagNamer(experienceFlagNames()), `with --experience ${experience}`) as EvalSettings;
@@ -86,8 +88,8 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
     buffer,
     source: bufferFileSource(values.buffer, spec.name),
     ...(policy ? { policy } : {}),
-    onStart: ({ scored, episodes, offlineTransitions }) =>
-      io.progress(`${spec.name}: ${scored} held-out transitions from ${episodes} ${spec.testSplit} episodes${policy ? ` of ${settings.policy}` : ''}; ${offlineTransitions} offline real transitions to retrieve from (k=${k}); model ${model.name}`),
+    onStart: ({ scored, split, episodes, offlineTransitions }) =>
+      io.progress(`${spec.name}: ${scored} held-out transitions from ${episodes} ${split} episodes${policy ? ` of ${settings.policy}` : ''}; ${offlineTransitions} offline real transitions to retrieve from (k=${k}); model ${model.name}`),
     onProgress: (done, total) => {
       if (done % 256 < 32 || done === total) io.progress(`predicted ${done}/${total}`);
     },
@@ -101,7 +103,7 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
     ...(model.name === 'neural' ? { backend, modelFile: (values as Record<string, unknown>).model } : {}),
     k,
     buffer: { file: values.buffer, realTransitions: fidelity.offlineTransitions },
-    heldout: { split: spec.testSplit, episodes: fidelity.episodes, transitions: fidelity.scored, ...(settings.policy !== undefined ? { policy: settings.policy } : { mix: settings.mix }), seed, ...(only !== undefined ? { onlyAction: only, played: fidelity.played } : {}) },
+    heldout: { split: fidelity.split, episodes: fidelity.episodes, transitions: fidelity.scored, ...(settings.policy !== undefined ? { policy: settings.policy } : { mix: settings.mix }), seed, ...(only !== undefined ? { onlyAction: only, played: fidelity.played } : {}) },
     ...report,
     prompt: {
       tokenizer: 'llama-3',

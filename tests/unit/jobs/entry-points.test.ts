@@ -136,6 +136,21 @@ describe('evaluateFidelity', () => {
     await expect(evaluateFidelity(shop, { ...settings, onlyAction: 'click[Nowhere]' }, { model: new KnnExperienceModel(), buffer, source })).rejects.toThrow(/none of the 30 held-out transitions is "click\[Nowhere\]"/);
   });
 
+  it('plays the held-out episodes on the split it is given, to choose settings off the reported one', async () => {
+    const store = new MemoryReplayStore();
+    const buffer = await ReplayBuffer.open(store);
+    await seedBuffer(shop, seedSettings, { store, write: (t) => buffer.add(t) });
+    const onTest = await evaluateFidelity(shop, settings, { model: new KnnExperienceModel(), buffer, source });
+    expect(onTest.split).toBe('test');
+    let planned = '';
+    const onTrain = await evaluateFidelity(shop, { ...settings, split: 'train' }, { model: new KnnExperienceModel(), buffer, source, onStart: (plan) => (planned = plan.split) });
+    expect(onTrain.split).toBe('train');
+    expect(planned).toBe('train');
+    // Other tasks, so other steps: the two reports differ.
+    expect(onTrain.report).not.toEqual(onTest.report);
+    await expect(evaluateFidelity(shop, { ...settings, split: 'valid' }, { model: new KnnExperienceModel(), buffer, source })).rejects.toThrow('--split "valid" is not a split of shop; its splits: train, test');
+  });
+
   it('refuses a buffer without real transitions of the env, in the caller\'s words', async () => {
     const buffer = await ReplayBuffer.open(new MemoryReplayStore());
     await expect(evaluateFidelity(shop, settings, { model: new KnnExperienceModel(), buffer, source })).rejects.toThrow('the test buffer holds no real shop transitions to retrieve from; seed it first');
