@@ -254,6 +254,34 @@ export function heldoutInput({ transition: t, task, history }: HeldoutTransition
   return { task, history: history ?? episodeHistories([t])[0] ?? [], state: t.state, action: t.action, examples };
 }
 
+/**
+ * One scored step, as `experience eval --steps` writes it: what was asked and what the model said
+ * against what happened, to find where a model goes wrong (the tasks whose successes it misses).
+ * Without the states (a page's text is kilobytes): the task and the action name the step.
+ */
+export interface ScoredStep {
+  taskId: string;
+  instruction: string;
+  /** Steps taken before this one in its episode. */
+  step: number;
+  action: string;
+  real: { reward: number; done: boolean; success: boolean };
+  predicted: { reward: number; done: boolean; success: boolean };
+  nextStateF1: number;
+}
+
+export function scoredStep({ transition: t }: HeldoutTransition, prediction: ExperiencePrediction, score: TransitionScore): ScoredStep {
+  return {
+    taskId: t.taskId,
+    instruction: t.instruction,
+    step: t.history.length,
+    action: t.action,
+    real: { reward: t.reward, done: t.done, success: score.realSuccess },
+    predicted: { reward: prediction.reward, done: prediction.done, success: score.predictedSuccess },
+    nextStateF1: score.nextStateF1,
+  };
+}
+
 export interface FidelityOptions {
   model: ExperienceModel;
   /** Retrieval over the offline (training) data; null gives the model no examples. */

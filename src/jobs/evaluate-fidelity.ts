@@ -12,12 +12,12 @@ import { splitNames } from '../envs/registry.ts';
 import type { EnvSpec } from '../envs/spec.ts';
 import type { Transition } from '../core/types.ts';
 import { replayEpisodes } from '../envs/replay-episodes.ts';
-import { heldoutTransitions, measureFidelity, type FidelityReport, type HeldoutTransition } from '../experience/fidelity.ts';
+import { heldoutTransitions, measureFidelity, scoredStep, type FidelityReport, type HeldoutTransition, type ScoredStep, type TransitionScore } from '../experience/fidelity.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { Trajectory } from '../rl/rollout.ts';
 import { evaluatePolicy } from '../train/evaluate.ts';
 import { promptTokenStats } from '../experience/tokens.ts';
-import type { ExperienceModel } from '../experience/types.ts';
+import type { ExperienceModel, ExperiencePrediction } from '../experience/types.ts';
 import type { ReplayBuffer } from '../replay/retrieval.ts';
 import { parseMix } from '../replay/seed.ts';
 import { offlineRealTransitions, type OfflineDataSource } from './offline-data.ts';
@@ -45,6 +45,8 @@ export interface FidelityResult {
   played: number;
   /** Transitions scored. */
   scored: number;
+  /** Every scored step, in the order played (`experience eval --steps`). */
+  steps: ScoredStep[];
   /** The prompt each prediction would cost an LLM (llama-3 tokens, single framing). */
   promptTokens: { mean: number; p95: number; max: number };
 }
@@ -105,6 +107,7 @@ export async function evaluateFidelity(
   const heldout = only === undefined ? played.heldout : played.heldout.filter((h) => matchKey(h.transition.action) === matchKey(only));
   if (heldout.length === 0) throw new UsageError(`none of the ${played.heldout.length} held-out transitions is "${only}"; play more with --heldout or another --mix`);
   options.onStart?.({ scored: heldout.length, split, episodes: played.episodes, offlineTransitions });
-  const { report, inputs } = await measureFidelity({ model, buffer, k: settings.k, heldout, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
-  return { report, offlineTransitions, split, episodes: played.episodes, played: played.heldout.length, scored: heldout.length, promptTokens: promptTokenStats(inputs) };
+  const { report, inputs, predictions, scores } = await measureFidelity({ model, buffer, k: settings.k, heldout, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+  const steps = heldout.map((h, i) => scoredStep(h, predictions[i] as ExperiencePrediction, scores[i] as TransitionScore));
+  return { report, steps, offlineTransitions, split, episodes: played.episodes, played: played.heldout.length, scored: heldout.length, promptTokens: promptTokenStats(inputs) };
 }

@@ -164,6 +164,7 @@ describe('the CLI: train and saved policies', () => {
     [['train', '--env', 'shop', '--algo', 'ppo', '--real-budget', '10', '--set', 'epochs=0'], /--set epochs must be a positive integer/],
     [['train', '--env', 'shop', '--algo', 'ppo', '--real-budget', '10', '--set', 'groupSize=4'], /"groupSize" is not a numeric ppo setting/],
     [['experience', 'eval', '--env', 'shop', '--experience', 'knn', '--buffer', 'x.jsonl'], /--heldout N is required/],
+    [['experience', 'eval', '--env', 'shop', '--experience', 'knn', '--buffer', 'x.jsonl', '--heldout', '5', '--steps', 'steps.json'], /--steps steps.json: the scored steps are written as JSON lines; name a FILE.jsonl/],
     [['experience', 'fit'], /--env is required/],
     [['experience', 'fit', '--env', 'shop', '--buffer', 'x.jsonl', '--out', 'x.dgp'], /--out FILE.dgx is required/],
     [['experience', 'refit'], /unknown experience subcommand "refit"; use fit or eval/],
@@ -182,6 +183,30 @@ describe('the CLI: train and saved policies', () => {
     expect(await main(argv, io)).toBe(2);
     expect(io.stderr.join('\n')).toMatch(message);
   });
+});
+
+describe('the CLI: experience eval, step by step', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'dreamgym-eval-steps-'));
+
+  it('--steps writes every scored step, and they add up to the report; --split plays another split', async () => {
+    const buffer = path.join(dir, 'shop.jsonl');
+    expect(await main(['buffer', 'seed', '--env', 'shop', '--episodes', '20', '--seed', '2', '--out', buffer], capture())).toBe(0);
+    const steps = path.join(dir, 'steps.jsonl');
+    const io = capture();
+    expect(await main(['experience', 'eval', '--env', 'shop', '--experience', 'knn', '--buffer', buffer, '--heldout', '40', '--split', 'train', '--seed', '3', '--steps', steps, '--json'], io)).toBe(0);
+    const report = lastJson(io.stdout);
+    expect(report.heldout).toMatchObject({ split: 'train', transitions: 40 });
+    const lines = readFileSync(steps, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(40);
+    expect(lines[0]).toMatchObject({ step: 0, real: { done: expect.any(Boolean) }, predicted: { reward: expect.any(Number) } });
+    expect(lines.filter((l) => l.real.success).length).toBe(report.success.real);
+    expect(lines.filter((l) => l.predicted.success).length).toBe(report.success.predicted);
+    expect(lines.filter((l) => l.real.success && l.predicted.success).length).toBe(Math.round((report.success.recall ?? 0) * report.success.real));
+    // Played on train: its tasks, not the test split's.
+    const { envSpec } = await import('../../src/envs/registry.ts');
+    const trainIds = new Set(envSpec('shop').tasks('train').map((t) => t.id));
+    expect(lines.every((l) => trainIds.has(l.taskId))).toBe(true);
+  }, 120_000);
 });
 
 describe('the CLI: sim-to-real and the curriculum', () => {

@@ -28,7 +28,7 @@ export const experienceEvalUsage = (): string =>
   'experience eval --env <shop|home|web> ' + experienceUsage() + '\n' +
   '        --buffer FILE.jsonl --heldout N [--mix oracle=0.5,random=0.5 | --policy FILE.dgp (on-policy: its own greedy steps)] [--seed S]\n' +
   '        [--split NAME (the split the held-out episodes are played on, default the env\'s test split; choose settings on another)]\n' +
-  '        [--only-action ACTION] [--backend wasm|cpu] [--json]';
+  '        [--only-action ACTION] [--steps FILE.jsonl (every scored step: task, action, real and predicted reward, end and success)] [--backend wasm|cpu] [--json]';
 
 export const EXPERIENCE_FIT_USAGE =
   'experience fit --env <shop|home|web> --buffer FILE.jsonl --out FILE.dgx [--init FILE.dgx|pretrained (fine-tune that model, or the shipped pretrained one, instead of fitting from nothing)]\n' +
@@ -56,12 +56,17 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
       split: { type: 'string' },
       'only-action': { type: 'string' },
       policy: { type: 'string' },
+      steps: { type: 'string' },
       backend: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
     strict: true,
   });
   const spec = envSpec(requireOption(values.env, 'env', ENVIRONMENTS.map((e) => e.name)));
+  if (values.steps !== undefined) {
+    if (!values.steps.endsWith('.jsonl')) throw new UsageError(`--steps ${values.steps}: the scored steps are written as JSON lines; name a FILE.jsonl`);
+    await checkOutputPath(values.steps, 'steps');
+  }
   if (values.heldout === undefined) throw new UsageError('--heldout N is required (held-out real transitions to predict)');
   const entry = experienceEntry(values);
   const experience = entry.kind;
@@ -123,6 +128,9 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
         `success: ${report.success.real} real, ${report.success.predicted} predicted, precision ${report.success.precision ?? '—'}, recall ${report.success.recall ?? '—'}; ` +
         `episode end: precision ${report.done.precision ?? '—'}, recall ${report.done.recall ?? '—'}; terminal reward MAE ${report.terminalRewardMae ?? '—'}`,
     );
+  // After the report, which a failed write does not take with it (the steps are then kept in the temporary folder).
+  const steps = values.steps;
+  if (steps !== undefined) throwUnwritten([await keepResult(steps, fidelity.steps.map((step) => `${JSON.stringify(step)}\n`).join(''), `--steps ${steps}`, 'the scored steps')]);
 }
 
 /** A saved policy for on-policy fidelity, refused before any work when it is not one or plays another env. */
