@@ -13,7 +13,8 @@
 #                   transitions of GRPO); every policy judged greedy on EVAL test episodes;
 #   fidelity        each model on real transitions of the pretrained BC policy's own greedy test
 #                   episodes (`experience eval --policy`; 1,000 on heldout, 300 on suite): success
-#                   precision and recall, next-state F1.
+#                   precision and recall, next-state F1; each step beside the row's JSON
+#                   (fidelity-*.steps.jsonl, `experience eval --steps`; success-by-goal.mjs reads them).
 #
 # The settings are the demonstrations regime's (results/web-demos/, chosen there on the train split);
 # nothing here is chosen on the test split it reports. PRETRAINED names the pretrained weights'
@@ -82,7 +83,7 @@ cell() {
         cli train "${web[@]}" --mode "$mode" --algo grpo --seed "$seed" --synthetic-budget "$SYNTHETIC" "${real[@]}" --buffer "$dir/buffer.jsonl" \
           --experience neural --model "$dir/model-$from.dgx" --init "$dir/bc-$from.dgp" --set klCoef=0.2 "${eval[@]}" ;;
       fidelity-*) cli experience eval "${web[@]}" --experience neural --model "$dir/model-$from.dgx" --buffer "$dir/buffer.jsonl" \
-          --heldout "$(site_fidelity_steps "$site")" --policy "$dir/bc-pretrained.dgp" --seed "$seed" --json ;;
+          --heldout "$(site_fidelity_steps "$site")" --policy "$dir/bc-pretrained.dgp" --seed "$seed" --steps "$out/$row.steps.jsonl" --json ;;
       *) echo "unknown row $row" >&2; exit 2 ;;
     esac 2> "$out/$row.err" | tail -n 1 > "$out/$row.json.part"
     mv "$out/$row.json.part" "$out/$row.json"
