@@ -227,7 +227,8 @@ export interface HeldoutTransition {
 
 /**
  * `count` real transitions played fresh on the env's held-out split by scripted agents (the mix
- * seeds the buffer's way), so none of them is in a buffer seeded from the train split.
+ * seeds the buffer's way), so none of them is in a buffer seeded from the train split; or on
+ * another `split`, to choose a setting off the split a figure reports.
  */
 export async function heldoutTransitions(spec: EnvSpec, count: number, mix: SeedMix, seed: number, split = spec.testSplit): Promise<{ heldout: HeldoutTransition[]; episodes: number }> {
   const tasks = new Map<string, Task>(spec.tasks(split).map((t) => [t.id, t]));
