@@ -164,6 +164,8 @@ describe('the CLI: train and saved policies', () => {
     [['train', '--env', 'shop', '--algo', 'ppo', '--real-budget', '10', '--set', 'epochs=0'], /--set epochs must be a positive integer/],
     [['train', '--env', 'shop', '--algo', 'ppo', '--real-budget', '10', '--set', 'groupSize=4'], /"groupSize" is not a numeric ppo setting/],
     [['experience', 'eval', '--env', 'shop', '--experience', 'knn', '--buffer', 'x.jsonl'], /--heldout N is required/],
+    // Refused before the buffer is read: x.jsonl does not exist.
+    [['experience', 'eval', '--env', 'shop', '--experience', 'knn', '--buffer', 'x.jsonl', '--heldout', '5', '--split', 'valid'], /--split must be one of: train, test/],
     [['experience', 'eval', '--env', 'shop', '--experience', 'knn', '--buffer', 'x.jsonl', '--heldout', '5', '--steps', 'steps.json'], /--steps steps.json: the scored steps are written as JSON lines; name a FILE.jsonl/],
     [['experience', 'fit'], /--env is required/],
     [['experience', 'fit', '--env', 'shop', '--buffer', 'x.jsonl', '--out', 'x.dgp'], /--out FILE.dgx is required/],

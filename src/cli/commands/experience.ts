@@ -35,7 +35,7 @@ export const EXPERIENCE_FIT_USAGE =
   '        [--epochs 6] [--k 3] [--max-transitions N] [--event-weight W (1: none)] [--reasoning on|off] [--validation 0.1] [--seed S] [--backend wasm|cpu] [--json]';
 
 /** `experience eval`'s own settings as its spec checked them, beside the model's (experience-flags.ts). */
-type EvalSettings = Readonly<Record<string, unknown>> & { heldout: number; mix: string; seed: number; k: number; onlyAction?: string; policy?: string; split?: string };
+type EvalSettings = Readonly<Record<string, unknown>> & { heldout: number; mix: string; seed: number; k: number; onlyAction?: string; policy?: string; split: string };
 
 /** The tfjs backend a neural model runs on where --backend names none. */
 const DEFAULT_BACKEND = 'wasm';
@@ -79,7 +79,7 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
     ...stringFlags(values, { mix: 'mix', onlyAction: 'only-action', policy: 'policy', split: 'split' }),
     ...experienceFields(values),
   };
-  const settings = parseFlags(evalSpec(experience), input, flagNamer(experienceFlagNames()), `with --experience ${experience}`) as EvalSettings;
+  const settings = parseFlags(evalSpec(experience, spec), input, flagNamer(experienceFlagNames()), `with --experience ${experience}`) as EvalSettings;
   const { seed, k } = settings;
   // The mix's own words, before the model loads.
   parseMix(settings.mix);

@@ -88,7 +88,7 @@ const SPECS: Record<string, { entries: Record<string, unknown> }[]> = {
   train: [TRAIN_SPECS.real, TRAIN_SPECS.bc, TRAIN_SPECS.dpo, ...kinds.flatMap((kind) => [trainSpec('dream', kind), trainSpec('s2r', kind)])],
   'buffer seed': [seedSpec(shop)],
   'experience fit': [FIT_SPEC],
-  'experience eval': kinds.map((kind) => evalSpec(kind)),
+  'experience eval': kinds.map((kind) => evalSpec(kind, shop)),
   serve: SERVED_KINDS.map((kind) => serveSpec(kind)),
 };
 /**
