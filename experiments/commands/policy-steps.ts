@@ -10,7 +10,7 @@ import { scoresByStep, stepKind } from '../policy-steps.ts';
 import type { Task } from '../../src/core/types.ts';
 import { rollout, SCRIPTED_POLICIES } from '../../src/envs/episode.ts';
 import { envSpec } from '../../src/envs/registry.ts';
-import { replayEpisodes } from '../../src/envs/replay-episodes.ts';
+import { recordingsOf, recordingSpec } from '../../src/envs/recorded-episodes.ts';
 import { measureFidelity, type HeldoutTransition, type TransitionScore } from '../../src/experience/fidelity.ts';
 import { importNeuralModel } from '../../src/experience/neural/model-io.ts';
 import { intOption } from '../../src/jobs/node-args.ts';
@@ -37,16 +37,18 @@ export async function printPolicySteps(argv: string[]): Promise<void> {
   const { model } = importNeuralModel(new Uint8Array(await readFile(modelFile)));
   const buffer = await ReplayBuffer.open(new MemoryReplayStore({}, await loadStoreFile(bufferFile)));
   const played: { task: Task; steps: { action: string }[] }[] = [];
+  // Every state as played (recorded-episodes.ts).
+  const recording = recordingSpec(spec);
   if (policyName.endsWith('.dgp')) {
     const { policy } = importPolicy(new Uint8Array(await readFile(policyName)));
-    await evaluatePolicy({ spec, policy, split, episodes, onEpisode: (t) => played.push(t) });
+    await evaluatePolicy({ spec: recording.spec, policy, split, episodes, onEpisode: (t) => played.push(t) });
   } else {
     // A scripted agent's episodes: the shopper goes back when a page lacks a wanted option, which
     // a dream policy's greedy episodes rarely show.
     const agent = SCRIPTED_POLICIES.find((p) => p === policyName) ?? usage(`--policy must be a .dgp file or one of: ${SCRIPTED_POLICIES.join(', ')}`);
-    await rollout({ spec, policy: agent, split, episodes, seed: 0, onEpisode: (_, record) => played.push(record) });
+    await rollout({ spec: recording.spec, policy: agent, split, episodes, seed: 0, onEpisode: (_, record) => played.push(record) });
   }
-  const heldout: HeldoutTransition[] = (await replayEpisodes(spec, played)).flatMap(({ task, steps }) =>
+  const heldout: HeldoutTransition[] = recordingsOf(recording.episodes, played).flatMap(({ task, steps }) =>
     steps.map(({ state, action, result, history }) => ({
       task,
       history,

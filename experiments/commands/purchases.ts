@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { missedOptions, productsOpened, purchaseEvidence, purchaseKind, summarizeEvidence, summarizePurchases, type PurchaseEvidence, type PurchaseKind } from '../purchases.ts';
-import { replayEpisodes } from '../../src/envs/replay-episodes.ts';
+import { recordingsOf, recordingSpec } from '../../src/envs/recorded-episodes.ts';
 import { envSpec } from '../../src/envs/registry.ts';
 import { isShopGoal } from '../../src/envs/shop/goal.ts';
 import type { RewardBreakdown } from '../../src/envs/shop/reward.ts';
@@ -38,8 +38,10 @@ export async function printPurchases(argv: string[]): Promise<void> {
   const { model } = importNeuralModel(new Uint8Array(await readFile(modelFile)));
   const buffer = await ReplayBuffer.open(new MemoryReplayStore({}, await loadStoreFile(bufferFile)));
   const trajectories: Trajectory[] = [];
-  await evaluatePolicy({ spec, policy, split: spec.testSplit, onEpisode: (t) => trajectories.push(t) });
-  const episodes = await replayEpisodes(spec, trajectories);
+  // Every state as played (recorded-episodes.ts).
+  const recording = recordingSpec(spec);
+  await evaluatePolicy({ spec: recording.spec, policy, split: spec.testSplit, onEpisode: (t) => trajectories.push(t) });
+  const episodes = recordingsOf(recording.episodes, trajectories);
   const purchases: { input: ExperienceInput; real: number; kind: PurchaseKind; missing: string[]; evidence: PurchaseEvidence }[] = [];
   // Each episode's steps as texts, once: the purchases' evidence and the products opened read them.
   const walked = episodes.map((e) => e.steps.map((s) => ({ state: s.state.text, action: s.action, next: s.result.observation.text })));

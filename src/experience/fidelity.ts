@@ -228,14 +228,21 @@ export interface HeldoutTransition {
 /**
  * `count` real transitions played fresh on the env's held-out split by scripted agents (the mix
  * seeds the buffer's way), so none of them is in a buffer seeded from the train split; or on
- * another `split`, to choose a setting off the split a figure reports.
+ * another `split`, to choose a setting off the split a figure reports. Episodes the environment
+ * ended (a page that stopped answering) are left out and counted: their last step's next state is
+ * the failure, not what the action did.
  */
-export async function heldoutTransitions(spec: EnvSpec, count: number, mix: SeedMix, seed: number, split = spec.testSplit): Promise<{ heldout: HeldoutTransition[]; episodes: number }> {
+export async function heldoutTransitions(spec: EnvSpec, count: number, mix: SeedMix, seed: number, split = spec.testSplit): Promise<{ heldout: HeldoutTransition[]; episodes: number; envErrors: number }> {
   const tasks = new Map<string, Task>(spec.tasks(split).map((t) => [t.id, t]));
   const heldout: HeldoutTransition[] = [];
   let episodes = 0;
-  // `count` episodes are always enough: each has at least one transition.
+  let envErrors = 0;
+  // `count` episodes are always enough (each has at least one transition), unless the env fails in some.
   for await (const episode of seedEpisodes({ spec, episodes: count, mix, seed, split, runId: `heldout-${spec.name}-${seed}`, createdAt: 0 })) {
+    if (episode.envError !== undefined) {
+      envErrors++;
+      continue;
+    }
     episodes++;
     const histories = episodeHistories(episode.transitions);
     episode.transitions.forEach((transition, i) => {
@@ -243,7 +250,7 @@ export async function heldoutTransitions(spec: EnvSpec, count: number, mix: Seed
     });
     if (heldout.length >= count) break;
   }
-  return { heldout, episodes };
+  return { heldout, episodes, envErrors };
 }
 
 /**

@@ -7,10 +7,10 @@
  * forcing) with `k` examples retrieved from the buffer's real transitions.
  */
 import { matchKey } from '../core/actions.ts';
-import { UsageError } from '../core/errors.ts';
+import { DreamGymError, UsageError } from '../core/errors.ts';
 import type { EnvSpec } from '../envs/spec.ts';
 import type { Transition } from '../core/types.ts';
-import { replayEpisodes } from '../envs/replay-episodes.ts';
+import { recordingsOf, recordingSpec, type RecordedEpisode } from '../envs/recorded-episodes.ts';
 import { heldoutTransitions, measureFidelity, scoredStep, type FidelityReport, type HeldoutTransition, type ScoredStep, type TransitionScore } from '../experience/fidelity.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { Trajectory } from '../rl/rollout.ts';
@@ -41,6 +41,8 @@ export interface FidelityResult {
   split: string;
   /** Held-out episodes played, and their transitions before `onlyAction` kept some. */
   episodes: number;
+  /** Held-out episodes the environment ended (a page that stopped answering), left out of `episodes` and of the scored steps. */
+  envErrors: number;
   played: number;
   /** Transitions scored. */
   scored: number;
@@ -50,26 +52,48 @@ export interface FidelityResult {
   promptTokens: { mean: number; p95: number; max: number };
 }
 
+/** A policy's own held-out steps, and the episodes they came from. */
+export interface OnPolicyTransitions {
+  heldout: HeldoutTransition[];
+  /** Episodes whose steps are in `heldout`. */
+  episodes: number;
+  /**
+   * Episodes the environment ended (a page that stopped answering: the trajectory's `envError`),
+   * left out: their last step's next state is the failure, not what the policy's action did.
+   */
+  envErrors: number;
+}
+
 /**
  * `count` real transitions from a policy's greedy episodes on the held-out split (a seeded sample
- * of its tasks), each with the states of its history, as the model is asked in a dream.
+ * of its tasks), each with the states of its history, as the model is asked in a dream. The states
+ * are recorded as the episodes are played (recorded-episodes.ts), not played again afterwards.
  */
-export async function onPolicyTransitions(spec: EnvSpec, policy: Policy, count: number, seed: number, split = spec.testSplit): Promise<{ heldout: HeldoutTransition[]; episodes: number }> {
+export async function onPolicyTransitions(spec: EnvSpec, policy: Policy, count: number, seed: number, split = spec.testSplit): Promise<OnPolicyTransitions> {
   // A seeded sample of the split's tasks, whose first n are the same for every n: play a few
   // episodes, and twice as many until they hold `count` steps (a policy's episodes run long).
   let played: Trajectory[] = [];
+  let recorded: RecordedEpisode[];
   for (let episodes = Math.min(count, 16); ; episodes = Math.min(count, episodes * 2)) {
     played = [];
+    const recording = recordingSpec(spec);
+    recorded = recording.episodes;
     // By the task's place in the sample, not by when its episode ended (lanes finish out of order).
-    await evaluatePolicy({ spec, policy, split, episodes, seed, onEpisode: (t, index) => (played[index] = t) });
+    await evaluatePolicy({ spec: recording.spec, policy, split, episodes, seed, onEpisode: (t, index) => (played[index] = t) });
     // Every episode has at least one step, so `count` episodes are always enough.
-    if (played.reduce((a, t) => a + t.steps.length, 0) >= count || episodes === count) break;
+    if (played.reduce((a, t) => a + (t.envError === undefined ? t.steps.length : 0), 0) >= count || episodes === count) break;
   }
+  const recordings = recordingsOf(recorded, played.filter((t) => t.envError === undefined));
   const heldout: HeldoutTransition[] = [];
   let episodes = 0;
-  for (const { task, steps } of await replayEpisodes(spec, played)) {
+  let envErrors = 0;
+  for (const trajectory of played) {
     if (heldout.length >= count) break;
-    episodes++;
+    if (trajectory.envError !== undefined) {
+      envErrors++;
+      continue;
+    }
+    const { task, steps } = recordings[episodes++] as RecordedEpisode;
     for (const { state, action, result, history } of steps) {
       if (heldout.length >= count) break;
       const transition: Transition = {
@@ -79,7 +103,7 @@ export async function onPolicyTransitions(spec: EnvSpec, policy: Policy, count: 
       heldout.push({ transition, task, history });
     }
   }
-  return { heldout, episodes };
+  return { heldout, episodes, envErrors };
 }
 
 export async function evaluateFidelity(
@@ -92,7 +116,7 @@ export async function evaluateFidelity(
     /** On-policy: the held-out transitions are this policy's own greedy steps (the mix is not read). */
     policy?: Policy;
     /** Before the first prediction: what will be measured. */
-    onStart?: (plan: { scored: number; split: string; episodes: number; offlineTransitions: number }) => void;
+    onStart?: (plan: { scored: number; split: string; episodes: number; envErrors: number; offlineTransitions: number }) => void;
     onProgress?: (done: number, total: number) => void;
   },
 ): Promise<FidelityResult> {
@@ -102,10 +126,11 @@ export async function evaluateFidelity(
   const split = settings.split ?? spec.testSplit;
   const played = options.policy ? await onPolicyTransitions(spec, options.policy, settings.heldout, settings.seed, split) : await heldoutTransitions(spec, settings.heldout, mix, settings.seed, split);
   const only = settings.onlyAction;
+  if (played.heldout.length === 0) throw new DreamGymError('env-failed', `the environment failed in every one of the ${played.envErrors} held-out episodes played (pages that stopped answering or could not be read): no real transition to score`);
   const heldout = only === undefined ? played.heldout : played.heldout.filter((h) => matchKey(h.transition.action) === matchKey(only));
   if (heldout.length === 0) throw new UsageError(`none of the ${played.heldout.length} held-out transitions is "${only}"; play more with --heldout or another --mix`);
-  options.onStart?.({ scored: heldout.length, split, episodes: played.episodes, offlineTransitions });
+  options.onStart?.({ scored: heldout.length, split, episodes: played.episodes, envErrors: played.envErrors, offlineTransitions });
   const { report, inputs, predictions, scores } = await measureFidelity({ model, buffer, k: settings.k, heldout, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
   const steps = heldout.map((h, i) => scoredStep(h, predictions[i] as ExperiencePrediction, scores[i] as TransitionScore));
-  return { report, steps, offlineTransitions, split, episodes: played.episodes, played: played.heldout.length, scored: heldout.length, promptTokens: promptTokenStats(inputs) };
+  return { report, steps, offlineTransitions, split, episodes: played.episodes, envErrors: played.envErrors, played: played.heldout.length, scored: heldout.length, promptTokens: promptTokenStats(inputs) };
 }

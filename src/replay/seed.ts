@@ -77,6 +77,8 @@ export interface SeededEpisode {
   task: Task;
   won: boolean;
   transitions: Transition[];
+  /** What ended the episode where the env failed rather than the agent (a page that stopped answering: the last step's `info.error`). */
+  envError?: string;
 }
 
 /**
@@ -139,7 +141,8 @@ export async function* seedEpisodes(options: SeedOptions): AsyncGenerator<Seeded
       const task = tasks[i] as Task;
       const agent = createAgent(spec, agentName, rng.fork(`agent:${i}`));
       const record = await runEpisode(env, agent, task);
-      yield { index: i, agent: agentName, task, won: record.won, transitions: episodeTransitions(record, runId, `${runId}/${i}`, createdAt) };
+      const envError = record.steps.at(-1)?.result.info.error;
+      yield { index: i, agent: agentName, task, won: record.won, transitions: episodeTransitions(record, runId, `${runId}/${i}`, createdAt), ...(typeof envError === 'string' ? { envError } : {}) };
     }
   } finally {
     await closeEnvs([env]);

@@ -93,8 +93,10 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
     buffer,
     source: bufferFileSource(values.buffer, spec.name),
     ...(policy ? { policy } : {}),
-    onStart: ({ scored, split, episodes, offlineTransitions }) =>
-      io.progress(`${spec.name}: ${scored} held-out transitions from ${episodes} ${split} episodes${policy ? ` of ${settings.policy}` : ''}; ${offlineTransitions} offline real transitions to retrieve from (k=${k}); model ${model.name}`),
+    onStart: ({ scored, split, episodes, envErrors, offlineTransitions }) => {
+      io.progress(`${spec.name}: ${scored} held-out transitions from ${episodes} ${split} episodes${policy ? ` of ${settings.policy}` : ''}; ${offlineTransitions} offline real transitions to retrieve from (k=${k}); model ${model.name}`);
+      if (envErrors > 0) io.progress(`warning: the environment failed in ${envErrors} more held-out ${envErrors === 1 ? 'episode' : 'episodes'} (pages that stopped answering or could not be read); left out of the scored steps, whose next state would be the failure`);
+    },
     onProgress: (done, total) => {
       if (done % 256 < 32 || done === total) io.progress(`predicted ${done}/${total}`);
     },
@@ -108,7 +110,7 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
     ...(model.name === 'neural' ? { backend, modelFile: (values as Record<string, unknown>).model } : {}),
     k,
     buffer: { file: values.buffer, realTransitions: fidelity.offlineTransitions },
-    heldout: { split: fidelity.split, episodes: fidelity.episodes, transitions: fidelity.scored, ...(settings.policy !== undefined ? { policy: settings.policy } : { mix: settings.mix }), seed, ...(only !== undefined ? { onlyAction: only, played: fidelity.played } : {}) },
+    heldout: { split: fidelity.split, episodes: fidelity.episodes, ...(fidelity.envErrors > 0 ? { envErrors: fidelity.envErrors } : {}), transitions: fidelity.scored, ...(settings.policy !== undefined ? { policy: settings.policy } : { mix: settings.mix }), seed, ...(only !== undefined ? { onlyAction: only, played: fidelity.played } : {}) },
     ...report,
     prompt: {
       tokenizer: 'llama-3',
