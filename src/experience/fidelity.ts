@@ -18,7 +18,7 @@ import { envSpec } from '../envs/registry.ts';
 import type { EnvSpec } from '../envs/spec.ts';
 import { pageKind } from '../replay/embed.ts';
 import type { ReplayBuffer } from '../replay/retrieval.ts';
-import { seedEpisodes, type SeedMix } from '../replay/seed.ts';
+import { seedEpisodes, type FirstEnvError, type SeedMix } from '../replay/seed.ts';
 import { adaptToTask } from './knn.ts';
 import { episodeHistories } from './history.ts';
 import type { ExperienceInput, ExperienceModel, ExperiencePrediction, HistoryStep } from './types.ts';
@@ -232,15 +232,17 @@ export interface HeldoutTransition {
  * ended (a page that stopped answering) are left out and counted: their last step's next state is
  * the failure, not what the action did.
  */
-export async function heldoutTransitions(spec: EnvSpec, count: number, mix: SeedMix, seed: number, split = spec.testSplit): Promise<{ heldout: HeldoutTransition[]; episodes: number; envErrors: number }> {
+export async function heldoutTransitions(spec: EnvSpec, count: number, mix: SeedMix, seed: number, split = spec.testSplit): Promise<{ heldout: HeldoutTransition[]; episodes: number; envErrors: number; firstEnvError?: FirstEnvError }> {
   const tasks = new Map<string, Task>(spec.tasks(split).map((t) => [t.id, t]));
   const heldout: HeldoutTransition[] = [];
   let episodes = 0;
   let envErrors = 0;
+  let firstEnvError: FirstEnvError | undefined;
   // `count` episodes are always enough (each has at least one transition), unless the env fails in some.
   for await (const episode of seedEpisodes({ spec, episodes: count, mix, seed, split, runId: `heldout-${spec.name}-${seed}`, createdAt: 0 })) {
     if (episode.envError !== undefined) {
       envErrors++;
+      firstEnvError ??= { taskId: episode.task.id, error: episode.envError };
       continue;
     }
     episodes++;
@@ -250,7 +252,7 @@ export async function heldoutTransitions(spec: EnvSpec, count: number, mix: Seed
     });
     if (heldout.length >= count) break;
   }
-  return { heldout, episodes, envErrors };
+  return { heldout, episodes, envErrors, ...(firstEnvError ? { firstEnvError } : {}) };
 }
 
 /**

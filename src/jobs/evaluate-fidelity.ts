@@ -18,7 +18,7 @@ import { evaluatePolicy } from '../train/evaluate.ts';
 import { promptTokenStats } from '../experience/tokens.ts';
 import type { ExperienceModel, ExperiencePrediction } from '../experience/types.ts';
 import type { ReplayBuffer } from '../replay/retrieval.ts';
-import { parseMix } from '../replay/seed.ts';
+import { parseMix, type FirstEnvError } from '../replay/seed.ts';
 import { offlineRealTransitions, type OfflineDataSource } from './offline-data.ts';
 
 /** What the eval spec checked (eval-spec.ts), defaults filled in. */
@@ -41,8 +41,9 @@ export interface FidelityResult {
   split: string;
   /** Held-out episodes played, and their transitions before `onlyAction` kept some. */
   episodes: number;
-  /** Held-out episodes the environment ended (a page that stopped answering), left out of `episodes` and of the scored steps. */
+  /** Held-out episodes the environment ended (a page that stopped answering), left out of `episodes` and of the scored steps; the first one. */
   envErrors: number;
+  firstEnvError?: FirstEnvError;
   played: number;
   /** Transitions scored. */
   scored: number;
@@ -62,6 +63,7 @@ export interface OnPolicyTransitions {
    * left out: their last step's next state is the failure, not what the policy's action did.
    */
   envErrors: number;
+  firstEnvError?: FirstEnvError;
 }
 
 /**
@@ -87,10 +89,12 @@ export async function onPolicyTransitions(spec: EnvSpec, policy: Policy, count: 
   const heldout: HeldoutTransition[] = [];
   let episodes = 0;
   let envErrors = 0;
+  let firstEnvError: FirstEnvError | undefined;
   for (const trajectory of played) {
     if (heldout.length >= count) break;
     if (trajectory.envError !== undefined) {
       envErrors++;
+      firstEnvError ??= { taskId: trajectory.task.id, error: trajectory.envError };
       continue;
     }
     const { task, steps } = recordings[episodes++] as RecordedEpisode;
@@ -103,7 +107,7 @@ export async function onPolicyTransitions(spec: EnvSpec, policy: Policy, count: 
       heldout.push({ transition, task, history });
     }
   }
-  return { heldout, episodes, envErrors };
+  return { heldout, episodes, envErrors, ...(firstEnvError ? { firstEnvError } : {}) };
 }
 
 export async function evaluateFidelity(
@@ -116,7 +120,7 @@ export async function evaluateFidelity(
     /** On-policy: the held-out transitions are this policy's own greedy steps (the mix is not read). */
     policy?: Policy;
     /** Before the first prediction: what will be measured. */
-    onStart?: (plan: { scored: number; split: string; episodes: number; envErrors: number; offlineTransitions: number }) => void;
+    onStart?: (plan: { scored: number; split: string; episodes: number; envErrors: number; firstEnvError?: FirstEnvError | undefined; offlineTransitions: number }) => void;
     onProgress?: (done: number, total: number) => void;
   },
 ): Promise<FidelityResult> {
@@ -126,11 +130,11 @@ export async function evaluateFidelity(
   const split = settings.split ?? spec.testSplit;
   const played = options.policy ? await onPolicyTransitions(spec, options.policy, settings.heldout, settings.seed, split) : await heldoutTransitions(spec, settings.heldout, mix, settings.seed, split);
   const only = settings.onlyAction;
-  if (played.heldout.length === 0) throw new DreamGymError('env-failed', `the environment failed in every one of the ${played.envErrors} held-out episodes played (pages that stopped answering or could not be read): no real transition to score`);
+  if (played.heldout.length === 0) throw new DreamGymError('env-failed', `the environment failed in every one of the ${played.envErrors} held-out episodes played (pages that stopped answering or could not be read; first: task ${played.firstEnvError?.taskId}, ${played.firstEnvError?.error}): no real transition to score`);
   const heldout = only === undefined ? played.heldout : played.heldout.filter((h) => matchKey(h.transition.action) === matchKey(only));
   if (heldout.length === 0) throw new UsageError(`none of the ${played.heldout.length} held-out transitions is "${only}"; play more with --heldout or another --mix`);
-  options.onStart?.({ scored: heldout.length, split, episodes: played.episodes, envErrors: played.envErrors, offlineTransitions });
+  options.onStart?.({ scored: heldout.length, split, episodes: played.episodes, envErrors: played.envErrors, firstEnvError: played.firstEnvError, offlineTransitions });
   const { report, inputs, predictions, scores } = await measureFidelity({ model, buffer, k: settings.k, heldout, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
   const steps = heldout.map((h, i) => scoredStep(h, predictions[i] as ExperiencePrediction, scores[i] as TransitionScore));
-  return { report, steps, offlineTransitions, split, episodes: played.episodes, envErrors: played.envErrors, played: played.heldout.length, scored: heldout.length, promptTokens: promptTokenStats(inputs) };
+  return { report, steps, offlineTransitions, split, episodes: played.episodes, envErrors: played.envErrors, ...(played.firstEnvError ? { firstEnvError: played.firstEnvError } : {}), played: played.heldout.length, scored: heldout.length, promptTokens: promptTokenStats(inputs) };
 }

@@ -12,7 +12,7 @@
 import { breather } from '../core/event-loop.ts';
 import type { Transition } from '../core/types.ts';
 import type { EnvSpec } from '../envs/spec.ts';
-import { parseMix, recordSeededEpisodes, seedEpisodes, type SeededEpisode } from '../replay/seed.ts';
+import { parseMix, recordSeededEpisodes, seedEpisodes, type FirstEnvError, type SeededEpisode } from '../replay/seed.ts';
 import type { ReplayStore, RunRecord } from '../replay/store.ts';
 import type { SeedSpec } from './seed-spec.ts';
 
@@ -33,6 +33,13 @@ export interface SeedBufferResult extends SeedBufferProgress {
   stopped: boolean;
   /** Per seeding agent: committed episodes, transitions, and the share it won. */
   byAgent: Record<string, { episodes: number; transitions: number; successRate: number }>;
+  /**
+   * Episodes the environment ended (a page that stopped answering), not written: their last step's
+   * next state is the failure, not what the agent's action did, and a model fitted on it would learn
+   * that actions end episodes unpaid. The first one's task and error, to say where.
+   */
+  envErrors: number;
+  firstEnvError?: FirstEnvError;
 }
 
 export interface SeedBufferOptions {
@@ -84,9 +91,18 @@ export async function seedBuffer(spec: EnvSpec, settings: SeedSpec, options: See
   // Seeding an env in memory never waits on I/O: a turn of the event loop now and then lets the
   // signal (Ctrl-C in the CLI, Stop in the app's worker) arrive before the last episode.
   const breathe = breather();
+  let envErrors = 0;
+  let firstEnvError: FirstEnvError | undefined;
   try {
     let size = 0;
     for await (const episode of seedEpisodes({ spec, episodes: total, mix, seed, runId, createdAt, ...(settings.split !== undefined ? { split: settings.split } : {}), ...(settings.perTask !== undefined ? { perTask: settings.perTask } : {}) })) {
+      if (episode.envError !== undefined) {
+        envErrors++;
+        firstEnvError ??= { taskId: episode.task.id, error: episode.envError };
+        await breathe();
+        if (signal?.aborted) break;
+        continue;
+      }
       pending.push(episode);
       size += episode.transitions.length;
       if (pending.length >= BATCH_EPISODES || size >= BATCH_TRANSITIONS) {
@@ -104,5 +120,5 @@ export async function seedBuffer(spec: EnvSpec, settings: SeedSpec, options: See
   const byAgent = Object.fromEntries(
     Object.entries(tally).map(([agent, t]) => [agent, { episodes: t.episodes, transitions: t.transitions, successRate: t.wins / t.episodes }]),
   );
-  return { ...progress, stopped: progress.episodes < total, byAgent };
+  return { ...progress, stopped: progress.episodes + envErrors < total, byAgent, envErrors, ...(firstEnvError ? { firstEnvError } : {}) };
 }

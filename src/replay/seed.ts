@@ -71,6 +71,12 @@ export interface SeedOptions {
   createdAt?: number;
 }
 
+/** The first of a run's episodes the environment ended: its task and the env's error, to say where. */
+export interface FirstEnvError {
+  taskId: string;
+  error: string;
+}
+
 export interface SeededEpisode {
   index: number;
   agent: ScriptedPolicy;

@@ -104,7 +104,11 @@ async function seedCommand(io: CommandIO, argv: string[]): Promise<void> {
       const held = episodes === 0 ? `${out} holds none of its episodes` : `${out} holds the ${episodes} whole episodes (${transitions} transitions) saved before that`;
       throw new DreamGymError('file-write', `${saves.failure.message}; ${held}, of the ${result.episodes} played`);
     }
-    const summary = { env: spec.name, episodes: result.episodes, transitions: result.transitions, mix, byAgent: result.byAgent, out, wallSeconds: (performance.now() - started) / 1000, ...(result.stopped ? { stopped: true } : {}) };
+    if (result.firstEnvError) {
+      const { taskId, error } = result.firstEnvError;
+      io.progress(`warning: the environment failed in ${result.envErrors} of the episodes played (pages that stopped answering or could not be read; first: task ${taskId}, ${error}); their transitions are not written, so ${out} holds ${result.episodes} episodes, not ${settings.episodes}`);
+    }
+    const summary = { env: spec.name, episodes: result.episodes, transitions: result.transitions, mix, byAgent: result.byAgent, out, wallSeconds: (performance.now() - started) / 1000, ...(result.envErrors > 0 ? { envErrors: result.envErrors } : {}), ...(result.stopped ? { stopped: true } : {}) };
     if (values.json) io.out(JSON.stringify(summary));
     else io.out(`${result.transitions} transitions from ${result.episodes} ${spec.name} episodes written to ${out}${result.stopped ? ` (stopped after ${result.episodes} of ${settings.episodes})` : ''}`);
   } finally {

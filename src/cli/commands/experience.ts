@@ -93,9 +93,9 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
     buffer,
     source: bufferFileSource(values.buffer, spec.name),
     ...(policy ? { policy } : {}),
-    onStart: ({ scored, split, episodes, envErrors, offlineTransitions }) => {
+    onStart: ({ scored, split, episodes, envErrors, firstEnvError, offlineTransitions }) => {
       io.progress(`${spec.name}: ${scored} held-out transitions from ${episodes} ${split} episodes${policy ? ` of ${settings.policy}` : ''}; ${offlineTransitions} offline real transitions to retrieve from (k=${k}); model ${model.name}`);
-      if (envErrors > 0) io.progress(`warning: the environment failed in ${envErrors} more held-out ${envErrors === 1 ? 'episode' : 'episodes'} (pages that stopped answering or could not be read); left out of the scored steps, whose next state would be the failure`);
+      if (envErrors > 0) io.progress(`warning: the environment failed in ${envErrors} more held-out ${envErrors === 1 ? 'episode' : 'episodes'} (pages that stopped answering or could not be read; first: task ${firstEnvError?.taskId}, ${firstEnvError?.error}); left out of the scored steps, whose next state would be the failure`);
     },
     onProgress: (done, total) => {
       if (done % 256 < 32 || done === total) io.progress(`predicted ${done}/${total}`);

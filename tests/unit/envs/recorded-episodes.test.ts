@@ -67,6 +67,7 @@ describe('recorded episodes', () => {
       expect(failed).toHaveLength(2);
       const failing = await onPolicyTransitions(failingOn(shop, new Set(failed)), policy, 60, 4);
       expect(failing.envErrors).toBe(2);
+      expect(failing.firstEnvError).toEqual({ taskId: failed[0], error: 'the page did not answer in 10 s' });
       expect(asPlayed(failing.heldout)).toEqual(stepsOf(byIndex.filter((t) => !failed.includes(t.task.id))));
       expect(failing.episodes).toBe(new Set(failing.heldout.map((h) => h.task.id)).size);
     } finally {

@@ -14,6 +14,7 @@ describe('heldoutTransitions', () => {
     const failed = tasks.slice(0, 2);
     const failing = await heldoutTransitions(failingOn(shop, new Set(failed)), 40, mix, 3);
     expect(failing.envErrors).toBe(2);
+    expect(failing.firstEnvError).toEqual({ taskId: failed[0], error: 'the page did not answer in 10 s' });
     expect(failing.heldout.some((h) => failed.includes(h.task.id))).toBe(false);
     const kept = (h: (typeof clean.heldout)[number]) => `${h.task.id} ${h.transition.action} ${h.transition.reward}`;
     expect(failing.heldout.map(kept).slice(0, 20)).toEqual(clean.heldout.filter((h) => !failed.includes(h.task.id)).map(kept).slice(0, 20));

@@ -14,6 +14,7 @@ import { useBackend } from '../../../src/platform/tf.ts';
 import { MemoryReplayStore } from '../../../src/replay/memory-store.ts';
 import { ReplayBuffer } from '../../../src/replay/retrieval.ts';
 import { rollout as playScripted } from '../../../src/envs/episode.ts';
+import { failingOn } from '../envs/failing-env.ts';
 
 const shop = envSpec('shop');
 const seedSettings = { episodes: 40, mix: 'oracle=0.5,random=0.5', seed: 3 };
@@ -57,6 +58,25 @@ describe('seedBuffer', () => {
     expect(result.episodes).toBe(16);
     expect(await store.count()).toBe(result.transitions);
     expect((await store.runs())[0]?.meta).toMatchObject({ episodesSaved: 16 });
+  });
+
+  it('leaves out the episodes the environment ended, and says how many and where', async () => {
+    const clean = new MemoryReplayStore();
+    const all = await seedBuffer(shop, seedSettings, { store: clean });
+    expect(all.envErrors).toBe(0);
+    const transitions = (await clean.page({ limit: 100_000 })).items;
+    // Two tasks whose episodes have a second step, where the failing page ends them.
+    const counts = new Map<string, number>();
+    for (const t of transitions) counts.set(t.taskId, (counts.get(t.taskId) ?? 0) + 1);
+    const failed = [...counts].filter(([, n]) => n >= 2).slice(0, 2).map(([id]) => id);
+    const store = new MemoryReplayStore();
+    const result = await seedBuffer(failingOn(shop, new Set(failed)), seedSettings, { store });
+    const played = transitions.filter((t) => failed.includes(t.taskId)).map((t) => t.episodeId);
+    expect(result.envErrors).toBe(new Set(played).size);
+    expect(result.firstEnvError).toMatchObject({ taskId: failed[0], error: 'the page did not answer in 10 s' });
+    expect(result).toMatchObject({ episodes: 40 - result.envErrors, stopped: false });
+    expect((await store.page({ limit: 100_000 })).items.some((t) => failed.includes(t.taskId))).toBe(false);
+    expect(await store.count()).toBe(transitions.filter((t) => !failed.includes(t.taskId)).length);
   });
 
   it('records what was saved when the store fails mid-run, and passes the failure on', async () => {
