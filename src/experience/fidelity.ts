@@ -225,6 +225,19 @@ export interface HeldoutTransition {
   history?: HistoryStep[];
 }
 
+/** Held-out real transitions as played, and the episodes they came from. */
+export interface HeldoutPlay {
+  heldout: HeldoutTransition[];
+  /** Episodes whose steps are in `heldout`. */
+  episodes: number;
+  /**
+   * Episodes the environment ended (a page that stopped answering: the last step's `info.error`),
+   * left out: their last step's next state is the failure, not what the action did. The first one.
+   */
+  envErrors: number;
+  firstEnvError?: FirstEnvError;
+}
+
 /**
  * `count` real transitions played fresh on the env's held-out split by scripted agents (the mix
  * seeds the buffer's way), so none of them is in a buffer seeded from the train split; or on
@@ -232,7 +245,7 @@ export interface HeldoutTransition {
  * ended (a page that stopped answering) are left out and counted: their last step's next state is
  * the failure, not what the action did.
  */
-export async function heldoutTransitions(spec: EnvSpec, count: number, mix: SeedMix, seed: number, split = spec.testSplit): Promise<{ heldout: HeldoutTransition[]; episodes: number; envErrors: number; firstEnvError?: FirstEnvError }> {
+export async function heldoutTransitions(spec: EnvSpec, count: number, mix: SeedMix, seed: number, split = spec.testSplit): Promise<HeldoutPlay> {
   const tasks = new Map<string, Task>(spec.tasks(split).map((t) => [t.id, t]));
   const heldout: HeldoutTransition[] = [];
   let episodes = 0;

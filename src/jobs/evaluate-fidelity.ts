@@ -11,7 +11,7 @@ import { DreamGymError, UsageError } from '../core/errors.ts';
 import type { EnvSpec } from '../envs/spec.ts';
 import type { Transition } from '../core/types.ts';
 import { recordingsOf, recordingSpec, type RecordedEpisode } from '../envs/recorded-episodes.ts';
-import { heldoutTransitions, measureFidelity, scoredStep, type FidelityReport, type HeldoutTransition, type ScoredStep, type TransitionScore } from '../experience/fidelity.ts';
+import { heldoutTransitions, measureFidelity, type HeldoutPlay, scoredStep, type FidelityReport, type HeldoutTransition, type ScoredStep, type TransitionScore } from '../experience/fidelity.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { Trajectory } from '../rl/rollout.ts';
 import { evaluatePolicy } from '../train/evaluate.ts';
@@ -53,25 +53,12 @@ export interface FidelityResult {
   promptTokens: { mean: number; p95: number; max: number };
 }
 
-/** A policy's own held-out steps, and the episodes they came from. */
-export interface OnPolicyTransitions {
-  heldout: HeldoutTransition[];
-  /** Episodes whose steps are in `heldout`. */
-  episodes: number;
-  /**
-   * Episodes the environment ended (a page that stopped answering: the trajectory's `envError`),
-   * left out: their last step's next state is the failure, not what the policy's action did.
-   */
-  envErrors: number;
-  firstEnvError?: FirstEnvError;
-}
-
 /**
  * `count` real transitions from a policy's greedy episodes on the held-out split (a seeded sample
  * of its tasks), each with the states of its history, as the model is asked in a dream. The states
  * are recorded as the episodes are played (recorded-episodes.ts), not played again afterwards.
  */
-export async function onPolicyTransitions(spec: EnvSpec, policy: Policy, count: number, seed: number, split = spec.testSplit): Promise<OnPolicyTransitions> {
+export async function onPolicyTransitions(spec: EnvSpec, policy: Policy, count: number, seed: number, split = spec.testSplit): Promise<HeldoutPlay> {
   // A seeded sample of the split's tasks, whose first n are the same for every n: play a few
   // episodes, and twice as many until they hold `count` steps (a policy's episodes run long).
   let played: Trajectory[] = [];
