@@ -39,7 +39,10 @@ export interface IterationMetrics {
   realTransitions: number;
   /** Cumulative steps in a synthetic environment (0 in mode real). */
   syntheticTransitions: number;
+  /** Training episodes the update learned from. */
   episodes: number;
+  /** Training episodes a failing page ended (web), left out of the update and the curriculum; absent when none. */
+  envErrors?: number;
   /** Environment steps this iteration collected (kept or dropped). */
   samplesPerIteration: number;
   /** On this iteration's (sampled, stochastic) training episodes. */

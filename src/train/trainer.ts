@@ -649,11 +649,18 @@ export class Trainer {
       if (dreaming) this.syntheticTransitions += steps;
       else this.realTransitions += steps;
       if (trajectories.length === 0) break; // the budget cannot fit another episode
-      const newTasks = await this.observeOutcomes(trajectories, iteration, rngs.curriculum);
+      // An episode a failing page ended (info.error: it stopped answering, its renderer crashed)
+      // says nothing of the policy: its last reward is the machine's failure. It is left out of the
+      // update and the curriculum, as the evaluations leave it out of what they score; its steps
+      // still count against the budget. An iteration that kept none updates nothing.
+      const failed = trajectories.filter((t) => t.envError !== undefined).length;
+      const learnable = failed === 0 ? trajectories : trajectories.filter((t) => t.envError === undefined);
+      if (learnable.length === 0) continue;
+      const newTasks = await this.observeOutcomes(learnable, iteration, rngs.curriculum);
       iteration++;
       const learningRate =
         config.learningRateSchedule === 'linear' ? config.learningRate * Math.max(0.05, 1 - used() / budget) : config.learningRate;
-      const samples = config.algo === 'ppo' ? ppoSamples(trajectories, config) : grpoSamples(trajectories, config);
+      const samples = config.algo === 'ppo' ? ppoSamples(learnable, config) : grpoSamples(learnable, config);
       if (this.reference) await attachReferenceLogProbs(this.reference, this.policyConfig.featurizer, samples, config.minibatchSize);
       this.updating = true;
       const update = await guardedUpdate(this.optimizer, this.policy.network.variables, () => optimize(this.policy, this.optimizer, samples, config, learningRate, rngs.update), (u) => ({
@@ -675,9 +682,10 @@ export class Trainer {
         phase,
         realTransitions: this.realTransitions,
         syntheticTransitions: this.syntheticTransitions,
-        episodes: trajectories.length,
+        episodes: learnable.length,
+        ...(failed > 0 ? { envErrors: failed } : {}),
         samplesPerIteration: steps,
-        ...episodeStats(trajectories),
+        ...episodeStats(learnable),
         entropy: stats.entropy,
         approxKl: stats.approxKl,
         clipFraction: stats.clipFraction,

@@ -168,6 +168,8 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     ...(result.eval.envErrors ? { envErrors: result.eval.envErrors } : {}),
     ...(result.eval.stalled ? { stalled: result.eval.stalled } : {}),
   };
+  // Training episodes a failing page ended, left out of the updates (trainer.ts).
+  const trainingFailures = result.history.reduce((n, m) => n + (m.envErrors ?? 0), 0);
   const summary = {
     env,
     mode,
@@ -182,6 +184,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     config: result.config,
     ...(result.stopped ? { stopped: true, iterations: result.iterations } : {}),
     wallSeconds: Number(result.wallSeconds.toFixed(2)),
+    ...(trainingFailures > 0 ? { trainingEnvErrors: trainingFailures } : {}),
     eval: evaluation,
   };
   if (values.json) io.result(summary);
@@ -192,6 +195,12 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
         (evaluation ? `held-out ${evaluation.split}: success ${(evaluation.successRate * 100).toFixed(1)}%, score ${evaluation.meanScore.toFixed(1)}${envErrorText(evaluation)}` : 'stopped before evaluation'),
     );
   if (evaluation) warnEnvErrors(io, evaluation, 'held-out episodes');
+  if (trainingFailures > 0) {
+    io.progress(
+      `warning: the environment failed in ${trainingFailures} training ${trainingFailures === 1 ? 'episode' : 'episodes'} (pages that stopped answering or could not be read); ` +
+        'they were left out of the updates, their steps still counted against the budget',
+    );
+  }
   throwUnwritten(written.failures);
 }
 

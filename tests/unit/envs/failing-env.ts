@@ -2,27 +2,29 @@ import type { Env } from '../../../src/core/types.ts';
 import type { EnvSpec } from '../../../src/envs/spec.ts';
 
 /**
- * `spec` whose pages "stop answering" at the second step of the `failing` tasks' episodes, as the web
- * env reports a page that hung: done, no reward, `info.error`.
+ * `spec` whose pages "stop answering" at step `atStep` of the episodes of the tasks `fails` picks, as
+ * the web env reports a page that hung: done, no reward, `info.error`. A set of task ids picks those.
  */
-export function failingOn(spec: EnvSpec, failing: ReadonlySet<string>): EnvSpec {
+export function failingOn(spec: EnvSpec, fails: ReadonlySet<string> | ((taskId: string) => boolean), atStep = 2): EnvSpec {
+  const picks = typeof fails === 'function' ? fails : (id: string) => fails.has(id);
   return {
     ...spec,
     createEnv: (options) => {
       const inner = spec.createEnv(options);
-      let fails = false;
+      let failing = false;
       let step = 0;
       const env: Env = {
         name: inner.name,
         reset: (task) => {
-          fails = failing.has(task.id);
+          failing = picks(task.id);
           step = 0;
           return inner.reset(task);
         },
         step: async (action) => {
           const result = await inner.step(action);
-          return fails && ++step === 2 ? { ...result, reward: 0, done: true, info: { ...result.info, won: false, error: 'the page did not answer in 10 s' } } : result;
+          return failing && ++step === atStep ? { ...result, reward: 0, done: true, info: { ...result.info, won: false, error: 'the page did not answer in 10 s' } } : result;
         },
+        close: () => inner.close?.() ?? Promise.resolve(),
       };
       return env;
     },
