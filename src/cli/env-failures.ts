@@ -6,9 +6,10 @@
 import type { CommandIO } from './io.ts';
 
 /** The note after a success figure: ` (2 ended by env failures)`, or nothing. */
-export function envErrorText(counted: { envErrors?: number; stalled?: number }): string {
+export function envErrorText(counted: { envErrors?: number; stalled?: number; retried?: number }): string {
   const notes = [
     ...(counted.envErrors ? [`${counted.envErrors} ended by env failures`] : []),
+    ...(counted.retried ? [`${counted.retried} played again after a failing page`] : []),
     ...(counted.stalled ? [`${counted.stalled} ended on a page with nothing to act on`] : []),
   ];
   return notes.length > 0 ? ` (${notes.join(', ')})` : '';

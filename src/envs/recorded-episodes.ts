@@ -37,15 +37,20 @@ export function recordingSpec(spec: EnvSpec): { spec: EnvSpec; episodes: Recorde
   return { spec: { ...spec, createEnv: (options) => new RecordingEnv(spec.createEnv(options), episodes) }, episodes };
 }
 
+/** The episode ended by the env's failure (`info.error`: a page that stopped answering). */
+const endedByEnv = (episode: RecordedEpisode): boolean => episode.steps.at(-1)?.result.info.error !== undefined;
+
 /**
  * The recording of each played episode (a task and its actions), in `played`'s order: lanes finish
  * out of order, and the same task can be played more than once, so each recording is matched once,
- * by its task and its actions. An episode without a recording was not played by `recordingSpec`'s envs.
+ * by its task and its actions. A recording the env ended is never matched: an evaluation plays such
+ * an episode again (`retryEnvErrors`), and the failed play can hold the same actions as the one
+ * kept. An episode without a recording was not played by `recordingSpec`'s envs.
  */
 export function recordingsOf(recorded: readonly RecordedEpisode[], played: readonly { task: Task; steps: readonly { action: string }[] }[]): RecordedEpisode[] {
   const used = new Set<RecordedEpisode>();
   return played.map(({ task, steps }) => {
-    const found = recorded.find((e) => !used.has(e) && e.task.id === task.id && e.steps.length === steps.length && e.steps.every((s, i) => s.action === steps[i]?.action));
+    const found = recorded.find((e) => !used.has(e) && e.task.id === task.id && e.steps.length === steps.length && e.steps.every((s, i) => s.action === steps[i]?.action) && !endedByEnv(e));
     if (!found) throw new Error(`no recording of the episode of task ${task.id} that was played (${steps.length} steps): was it played by recordingSpec's envs?`);
     used.add(found);
     return found;

@@ -46,6 +46,13 @@ export interface CollectOptions {
   /** Awaited before every round: where a trainer yields to its message port and honours pause. */
   beforeRound?: () => Promise<void>;
   onEpisode?: (trajectory: Trajectory, index: number) => void;
+  /**
+   * How many times an episode the env ended (`envError`: a page that stopped answering on a loaded
+   * machine) is played again, from its task's reset, before it is kept as ended by the env (default
+   * 0). For greedy evaluations, whose episodes are the same when played again: a failing page then
+   * does not change what is measured. Training keeps 0 (it leaves such episodes out instead).
+   */
+  retryEnvErrors?: number;
 }
 
 interface Lane {
@@ -60,8 +67,10 @@ interface Lane {
 export interface Collected {
   /** Finished episodes in task order (fewer than the tasks if stopped early). */
   trajectories: Trajectory[];
-  /** Env steps taken, including those of episodes dropped unfinished. */
+  /** Env steps taken, including those of episodes dropped unfinished or played again. */
   steps: number;
+  /** Episodes played again after the env ended them (`retryEnvErrors`). */
+  retried: number;
 }
 
 export async function collectTrajectories(options: CollectOptions): Promise<Collected> {
@@ -70,10 +79,16 @@ export async function collectTrajectories(options: CollectOptions): Promise<Coll
   const results: (Trajectory | undefined)[] = new Array(tasks.length);
   let nextTask = 0;
   const lanes: Lane[] = [];
+  const retries = options.retryEnvErrors ?? 0;
+  // Tasks whose episode the env ended, to play again before the next new task; tries per task.
+  const again: number[] = [];
+  const tries = new Map<number, number>();
+  let retried = 0;
 
   const startLane = async (env: Env): Promise<Lane | null> => {
-    if (nextTask >= tasks.length) return null;
-    const taskIndex = nextTask++;
+    const repeat = again.shift();
+    if (repeat === undefined && nextTask >= tasks.length) return null;
+    const taskIndex = repeat ?? nextTask++;
     const observation = await env.reset(tasks[taskIndex] as Task);
     return { env, taskIndex, observation, history: [], steps: [], totalReward: 0 };
   };
@@ -112,21 +127,29 @@ export async function collectTrajectories(options: CollectOptions): Promise<Coll
       lane.history.push(choice.action);
       lane.observation = outcome.observation;
       if (!done) continue;
-      const trajectory: Trajectory = {
-        task: tasks[lane.taskIndex] as Task,
-        steps: lane.steps,
-        totalReward: lane.totalReward,
-        won: outcome.info.won,
-        truncated: outcome.info.truncated || forcedEnd,
-        ...(typeof outcome.info.error === 'string' ? { envError: outcome.info.error } : {}),
-        ...(outcome.info.stalled === true ? { stalled: true as const } : {}),
-      };
-      results[lane.taskIndex] = trajectory;
-      options.onEpisode?.(trajectory, lane.taskIndex);
+      const envError = outcome.info.error;
+      const tried = tries.get(lane.taskIndex) ?? 0;
+      if (typeof envError === 'string' && tried < retries) {
+        tries.set(lane.taskIndex, tried + 1);
+        again.push(lane.taskIndex);
+        retried++;
+      } else {
+        const trajectory: Trajectory = {
+          task: tasks[lane.taskIndex] as Task,
+          steps: lane.steps,
+          totalReward: lane.totalReward,
+          won: outcome.info.won,
+          truncated: outcome.info.truncated || forcedEnd,
+          ...(typeof envError === 'string' ? { envError } : {}),
+          ...(outcome.info.stalled === true ? { stalled: true as const } : {}),
+        };
+        results[lane.taskIndex] = trajectory;
+        options.onEpisode?.(trajectory, lane.taskIndex);
+      }
       const next = await startLane(lane.env);
       if (next) lanes[i] = next;
       else lanes.splice(i, 1);
     }
   }
-  return { trajectories: results.filter((t): t is Trajectory => t !== undefined), steps };
+  return { trajectories: results.filter((t): t is Trajectory => t !== undefined), steps, retried };
 }

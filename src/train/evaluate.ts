@@ -26,7 +26,15 @@ export interface EvalResult {
   envErrors?: number;
   /** Episodes that ended because the page offered nothing to act on (web), present when there were any. */
   stalled?: number;
+  /**
+   * Episodes a failing page ended that were played again (greedy episodes are the same played
+   * again, so a page slow on a loaded machine does not change the figure), present when there were any.
+   */
+  retried?: number;
 }
+
+/** How many times a greedy evaluation plays again an episode a failing page ended, before counting it in `envErrors`. */
+export const EVAL_RETRIES = 2;
 
 export interface EvaluateOptions {
   spec: EnvSpec;
@@ -46,7 +54,7 @@ export interface EvaluateOptions {
   onEpisode?: (trajectory: Trajectory, index: number) => void;
 }
 
-export function summarize(split: string, trajectories: readonly Trajectory[]): EvalResult {
+export function summarize(split: string, trajectories: readonly Trajectory[], retried = 0): EvalResult {
   const n = trajectories.length;
   const mean = (f: (t: Trajectory) => number) => (n === 0 ? 0 : trajectories.reduce((a, t) => a + f(t), 0) / n);
   const envErrors = trajectories.filter((t) => t.envError !== undefined).length;
@@ -60,6 +68,7 @@ export function summarize(split: string, trajectories: readonly Trajectory[]): E
     actionsDigest: actionsDigest(trajectories),
     ...(envErrors > 0 ? { envErrors } : {}),
     ...(stalled > 0 ? { stalled } : {}),
+    ...(retried > 0 ? { retried } : {}),
   };
 }
 
@@ -83,16 +92,17 @@ export async function evaluatePolicy(options: EvaluateOptions): Promise<EvalResu
   const lanes = lanesFor(spec.name, Math.min(options.parallelEnvs ?? 50, tasks.length), options.onNotice);
   const envs = Array.from({ length: lanes }, () => spec.createEnv(options.envOptions));
   try {
-    const { trajectories } = await collectTrajectories({
+    const { trajectories, retried } = await collectTrajectories({
       envs,
       tasks,
       policy,
       greedy: true,
+      retryEnvErrors: EVAL_RETRIES,
       ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
       ...(options.beforeRound ? { beforeRound: options.beforeRound } : {}),
       ...(options.onEpisode ? { onEpisode: options.onEpisode } : {}),
     });
-    return summarize(options.exclude ? `${split} (unseen)` : split, trajectories);
+    return summarize(options.exclude ? `${split} (unseen)` : split, trajectories, retried);
   } finally {
     await closeEnvs(envs);
   }

@@ -167,6 +167,7 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
     actionsDigest: result.eval.actionsDigest,
     ...(result.eval.envErrors ? { envErrors: result.eval.envErrors } : {}),
     ...(result.eval.stalled ? { stalled: result.eval.stalled } : {}),
+    ...(result.eval.retried ? { retried: result.eval.retried } : {}),
   };
   // Training episodes a failing page ended, left out of the updates (trainer.ts).
   const trainingFailures = result.history.reduce((n, m) => n + (m.envErrors ?? 0), 0);

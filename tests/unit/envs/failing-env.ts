@@ -3,10 +3,17 @@ import type { EnvSpec } from '../../../src/envs/spec.ts';
 
 /**
  * `spec` whose pages "stop answering" at step `atStep` of the episodes of the tasks `fails` picks, as
- * the web env reports a page that hung: done, no reward, `info.error`. A set of task ids picks those.
+ * the web env reports a page that hung: done, no reward, `info.error`; the first `times` episodes of
+ * each such task (every one by default: a page that always hangs; 1: a page slow once). A set of task
+ * ids picks those.
  */
-export function failingOn(spec: EnvSpec, fails: ReadonlySet<string> | ((taskId: string) => boolean), atStep = 2): EnvSpec {
-  const picks = typeof fails === 'function' ? fails : (id: string) => fails.has(id);
+export function failingOn(spec: EnvSpec, fails: ReadonlySet<string> | ((taskId: string) => boolean), atStep = 2, times = Infinity): EnvSpec {
+  const played = new Map<string, number>();
+  const picks = (id: string): boolean => {
+    const n = played.get(id) ?? 0;
+    played.set(id, n + 1);
+    return n < times && (typeof fails === 'function' ? fails(id) : fails.has(id));
+  };
   return {
     ...spec,
     createEnv: (options) => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Task } from '../../../src/core/types.ts';
 import { runEpisode } from '../../../src/envs/episode.ts';
-import { recordingsOf, recordingSpec } from '../../../src/envs/recorded-episodes.ts';
+import { recordingsOf, recordingSpec, type RecordedEpisode } from '../../../src/envs/recorded-episodes.ts';
 import { envSpec } from '../../../src/envs/registry.ts';
 import { onPolicyTransitions } from '../../../src/jobs/evaluate-fidelity.ts';
 import { DEFAULT_FEATURIZER } from '../../../src/policy/featurizer.ts';
@@ -46,6 +46,10 @@ describe('recorded episodes', () => {
     expect(first).toBe(recording.episodes[1]);
     expect(second).toBe(recording.episodes[0]);
     expect(() => recordingsOf(recording.episodes, [short, short])).toThrow(/no recording of the episode of task/);
+    // A play the env ended is never the one matched, though it holds the same actions as the play kept.
+    const [ok] = recording.episodes;
+    const failedPlay = { task, steps: (ok?.steps ?? []).map((s, i, all) => (i === all.length - 1 ? { ...s, result: { ...s.result, info: { ...s.result.info, error: 'the page did not answer in 5 s' } } } : s)) };
+    expect(recordingsOf([failedPlay, ok as RecordedEpisode], [{ task, steps: oracle.steps }])).toEqual([ok]);
   });
 
   it('gives a policy\'s steps as its lanes played them, and leaves out the episodes the env ended', async () => {

@@ -1,0 +1,48 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { envSpec } from '../../../src/envs/registry.ts';
+import { onPolicyTransitions } from '../../../src/jobs/evaluate-fidelity.ts';
+import { useBackend } from '../../../src/platform/tf.ts';
+import { DEFAULT_FEATURIZER } from '../../../src/policy/featurizer.ts';
+import { DEFAULT_POLICY, Policy } from '../../../src/policy/policy.ts';
+import { EVAL_RETRIES, evaluatePolicy } from '../../../src/train/evaluate.ts';
+import { failingOn } from '../envs/failing-env.ts';
+
+/**
+ * A greedy evaluation plays again an episode a failing page ended (a page slow on a loaded machine):
+ * the same policy on the same seed measures the same figure whether or not pages failed on the way.
+ */
+const small = { ...DEFAULT_POLICY, hidden: 8, featurizer: { ...DEFAULT_FEATURIZER, stateBuckets: 64, actionBuckets: 32 } };
+
+describe('an evaluation on pages that fail', () => {
+  const shop = envSpec('shop');
+  let policy: Policy;
+
+  beforeAll(async () => {
+    await useBackend(['cpu']);
+    policy = new Policy(small, 1);
+  });
+
+  it('plays again an episode a page ended once, and measures what it measures without failures', async () => {
+    const clean = await evaluatePolicy({ spec: shop, policy, split: 'test', episodes: 12, seed: 1 });
+    expect(clean).not.toHaveProperty('retried');
+    // Every task's first episode hangs at its first step; the second plays through.
+    const slowOnce = await evaluatePolicy({ spec: failingOn(shop, () => true, 1, 1), policy, split: 'test', episodes: 12, seed: 1 });
+    expect(slowOnce).toMatchObject({ episodes: 12, retried: 12, actionsDigest: clean.actionsDigest, successRate: clean.successRate, meanScore: clean.meanScore });
+    expect(slowOnce).not.toHaveProperty('envErrors');
+  });
+
+  it(`counts an episode as ended by the env after ${EVAL_RETRIES} more tries`, async () => {
+    const hangs = await evaluatePolicy({ spec: failingOn(shop, () => true, 1), policy, split: 'test', episodes: 12, seed: 1 });
+    expect(hangs).toMatchObject({ episodes: 12, envErrors: 12, retried: 12 * EVAL_RETRIES, successRate: 0 });
+  });
+
+  it('scores a policy\'s own steps as if no page had failed, not the failed plays', async () => {
+    const clean = await onPolicyTransitions(shop, policy, 60, 4);
+    // Every task's first play hangs at its second step; the play after it goes through.
+    const slowOnce = await onPolicyTransitions(failingOn(shop, () => true, 2, 1), policy, 60, 4);
+    expect(slowOnce.envErrors).toBe(0);
+    const asPlayed = (h: (typeof clean.heldout)[number]) => ({ task: h.task.id, action: h.transition.action, reward: h.transition.reward, done: h.transition.done, next: h.transition.next.text });
+    expect(slowOnce.heldout.map(asPlayed)).toEqual(clean.heldout.map(asPlayed));
+    expect(slowOnce.episodes).toBe(clean.episodes);
+  });
+});
