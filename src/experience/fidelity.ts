@@ -236,6 +236,8 @@ export interface HeldoutPlay {
    */
   envErrors: number;
   firstEnvError?: FirstEnvError;
+  /** A policy's greedy episodes a failing page ended and that were played again (evaluatePolicy's `retried`). */
+  retried?: number;
 }
 
 /**

@@ -44,6 +44,8 @@ export interface FidelityResult {
   /** Held-out episodes the environment ended (a page that stopped answering), left out of `episodes` and of the scored steps; the first one. */
   envErrors: number;
   firstEnvError?: FirstEnvError;
+  /** On-policy: episodes a failing page ended that were played again (and then kept). */
+  retried?: number;
   played: number;
   /** Transitions scored. */
   scored: number;
@@ -63,12 +65,13 @@ export async function onPolicyTransitions(spec: EnvSpec, policy: Policy, count: 
   // episodes, and twice as many until they hold `count` steps (a policy's episodes run long).
   let played: Trajectory[] = [];
   let recorded: RecordedEpisode[];
+  let retried = 0;
   for (let episodes = Math.min(count, 16); ; episodes = Math.min(count, episodes * 2)) {
     played = [];
     const recording = recordingSpec(spec);
     recorded = recording.episodes;
     // By the task's place in the sample, not by when its episode ended (lanes finish out of order).
-    await evaluatePolicy({ spec: recording.spec, policy, split, episodes, seed, onEpisode: (t, index) => (played[index] = t) });
+    retried = (await evaluatePolicy({ spec: recording.spec, policy, split, episodes, seed, onEpisode: (t, index) => (played[index] = t) })).retried ?? 0;
     // Every episode has at least one step, so `count` episodes are always enough.
     if (played.reduce((a, t) => a + (t.envError === undefined ? t.steps.length : 0), 0) >= count || episodes === count) break;
   }
@@ -94,7 +97,7 @@ export async function onPolicyTransitions(spec: EnvSpec, policy: Policy, count: 
       heldout.push({ transition, task, history });
     }
   }
-  return { heldout, episodes, envErrors, ...(firstEnvError ? { firstEnvError } : {}) };
+  return { heldout, episodes, envErrors, ...(firstEnvError ? { firstEnvError } : {}), ...(retried > 0 ? { retried } : {}) };
 }
 
 export async function evaluateFidelity(
@@ -123,5 +126,5 @@ export async function evaluateFidelity(
   options.onStart?.({ scored: heldout.length, split, episodes: played.episodes, envErrors: played.envErrors, firstEnvError: played.firstEnvError, offlineTransitions });
   const { report, inputs, predictions, scores } = await measureFidelity({ model, buffer, k: settings.k, heldout, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
   const steps = heldout.map((h, i) => scoredStep(h, predictions[i] as ExperiencePrediction, scores[i] as TransitionScore));
-  return { report, steps, offlineTransitions, split, episodes: played.episodes, envErrors: played.envErrors, ...(played.firstEnvError ? { firstEnvError: played.firstEnvError } : {}), played: played.heldout.length, scored: heldout.length, promptTokens: promptTokenStats(inputs) };
+  return { report, steps, offlineTransitions, split, episodes: played.episodes, envErrors: played.envErrors, ...(played.firstEnvError ? { firstEnvError: played.firstEnvError } : {}), ...(played.retried ? { retried: played.retried } : {}), played: played.heldout.length, scored: heldout.length, promptTokens: promptTokenStats(inputs) };
 }

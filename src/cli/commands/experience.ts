@@ -110,7 +110,7 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
     ...(model.name === 'neural' ? { backend, modelFile: (values as Record<string, unknown>).model } : {}),
     k,
     buffer: { file: values.buffer, realTransitions: fidelity.offlineTransitions },
-    heldout: { split: fidelity.split, episodes: fidelity.episodes, ...(fidelity.envErrors > 0 ? { envErrors: fidelity.envErrors } : {}), transitions: fidelity.scored, ...(settings.policy !== undefined ? { policy: settings.policy } : { mix: settings.mix }), seed, ...(only !== undefined ? { onlyAction: only, played: fidelity.played } : {}) },
+    heldout: { split: fidelity.split, episodes: fidelity.episodes, ...(fidelity.envErrors > 0 ? { envErrors: fidelity.envErrors } : {}), ...(fidelity.retried ? { retried: fidelity.retried } : {}), transitions: fidelity.scored, ...(settings.policy !== undefined ? { policy: settings.policy } : { mix: settings.mix }), seed, ...(only !== undefined ? { onlyAction: only, played: fidelity.played } : {}) },
     ...report,
     prompt: {
       tokenizer: 'llama-3',

@@ -41,6 +41,8 @@ describe('an evaluation on pages that fail', () => {
     // Every task's first play hangs at its second step; the play after it goes through.
     const slowOnce = await onPolicyTransitions(failingOn(shop, () => true, 2, 1), policy, 60, 4);
     expect(slowOnce.envErrors).toBe(0);
+    expect(slowOnce.retried).toBeGreaterThan(0);
+    expect(clean.retried).toBeUndefined();
     const asPlayed = (h: (typeof clean.heldout)[number]) => ({ task: h.task.id, action: h.transition.action, reward: h.transition.reward, done: h.transition.done, next: h.transition.next.text });
     expect(slowOnce.heldout.map(asPlayed)).toEqual(clean.heldout.map(asPlayed));
     expect(slowOnce.episodes).toBe(clean.episodes);
