@@ -6,8 +6,8 @@
  *
  * Kept as they were played, not played again afterwards: a web page that answers late on a loaded
  * machine can end or change a second play of the same actions, and then the states scored would not
- * be the episode the policy played (after Gymnasium's RecordEpisodeStatistics: a wrapper around the
- * envs the rollout already plays, so the rollout itself is unchanged).
+ * be the episode the policy played (after Minari's DataCollector: a wrapper around the envs the
+ * rollout already plays, so the rollout itself is unchanged).
  */
 import type { Env, Observation, StepResult, Task } from '../core/types.ts';
 import type { EnvSpec } from './spec.ts';
