@@ -102,6 +102,28 @@ export async function runEpisode(env: Env, agent: Agent | AsyncAgent, task: Task
   }
 }
 
+/**
+ * How many times an episode the env ended (the last step's `info.error`: a page that stopped
+ * answering on a loaded machine, a crashed renderer) is played again before it is kept as ended by
+ * the env. A greedy policy, or a scripted agent made again from the same seed, plays the same
+ * episode again, so a page slow once does not change what is measured or stored.
+ */
+export const ENV_FAILURE_REPLAYS = 2;
+
+/** The episode ended by the env's failure rather than the agent's actions. */
+export const endedByEnv = (record: EpisodeRecord): boolean => record.steps.at(-1)?.result.info.error !== undefined;
+
+/**
+ * `task`'s episode by the agent `makeAgent` makes, played again with a new one (up to
+ * ENV_FAILURE_REPLAYS times) while the env ends it; and how many times it was played again.
+ */
+export async function runEpisodeThroughFailures(env: Env, makeAgent: () => Agent | AsyncAgent, task: Task): Promise<{ record: EpisodeRecord; replayed: number }> {
+  for (let replayed = 0; ; replayed++) {
+    const record = await runEpisode(env, makeAgent(), task);
+    if (!endedByEnv(record) || replayed >= ENV_FAILURE_REPLAYS) return { record, replayed };
+  }
+}
+
 export interface RolloutOptions {
   spec: EnvSpec;
   policy: ScriptedPolicy;
@@ -128,6 +150,8 @@ export interface RolloutSummary {
   envErrors?: number;
   /** Episodes that ended because the page offered nothing to act on (web), when any did. */
   stalled?: number;
+  /** Episodes an env failure ended that were played again (ENV_FAILURE_REPLAYS), when any were. */
+  retried?: number;
 }
 
 function observationLines(o: Observation): string {
@@ -163,7 +187,7 @@ export async function rollout(options: RolloutOptions): Promise<RolloutSummary> 
   const env = spec.createEnv(options.envOptions);
   const rng = new Rng(`agent:${seed}`);
   const hash = sha256.create();
-  let wins = 0, score = 0, steps = 0, invalid = 0, envErrors = 0, stalled = 0;
+  let wins = 0, score = 0, steps = 0, invalid = 0, envErrors = 0, stalled = 0, retried = 0;
   let envSeconds = 0;
   // An env in memory (shop, home) never waits on I/O: a turn of the event loop now and then lets
   // Ctrl-C and a worker's Stop be heard before the last episode.
@@ -171,9 +195,10 @@ export async function rollout(options: RolloutOptions): Promise<RolloutSummary> 
   try {
     for (let i = 0; i < tasks.length; i++) {
       await breathe();
-      const agent = createAgent(spec, policy, rng.fork(i));
       const started = performance.now();
-      const record = await runEpisode(env, agent, tasks[i] as Task);
+      // The same agent again for a replay: its randomness forked from the rollout's by the episode's place.
+      const { record, replayed } = await runEpisodeThroughFailures(env, () => createAgent(spec, policy, rng.fork(i)), tasks[i] as Task);
+      retried += replayed;
       envSeconds += (performance.now() - started) / 1000;
       hash.update(utf8ToBytes(`#episode ${i} ${record.task.id}\n${observationLines(record.first)}`));
       for (const { action, result } of record.steps) {
@@ -183,7 +208,7 @@ export async function rollout(options: RolloutOptions): Promise<RolloutSummary> 
       score += record.score;
       steps += record.steps.length;
       invalid += record.invalidActions;
-      if (record.steps.at(-1)?.result.info.error !== undefined) envErrors++;
+      if (endedByEnv(record)) envErrors++;
       if (record.steps.at(-1)?.result.info.stalled === true) stalled++;
       options.onEpisode?.(i, record);
     }
@@ -203,5 +228,6 @@ export async function rollout(options: RolloutOptions): Promise<RolloutSummary> 
     digest: bytesToHex(hash.digest()),
     ...(envErrors > 0 ? { envErrors } : {}),
     ...(stalled > 0 ? { stalled } : {}),
+    ...(retried > 0 ? { retried } : {}),
   };
 }

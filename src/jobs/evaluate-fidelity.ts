@@ -65,7 +65,7 @@ export async function onPolicyTransitions(spec: EnvSpec, policy: Policy, count: 
   // episodes, and twice as many until they hold `count` steps (a policy's episodes run long).
   let played: Trajectory[] = [];
   let recorded: RecordedEpisode[];
-  let retried = 0;
+  let retried: number;
   for (let episodes = Math.min(count, 16); ; episodes = Math.min(count, episodes * 2)) {
     played = [];
     const recording = recordingSpec(spec);

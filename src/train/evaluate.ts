@@ -3,7 +3,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { UsageError } from '../core/errors.ts';
 import type { Task } from '../core/types.ts';
-import { closeEnvs, episodeTasks } from '../envs/episode.ts';
+import { closeEnvs, ENV_FAILURE_REPLAYS, episodeTasks } from '../envs/episode.ts';
 import type { EnvOptions, EnvSpec } from '../envs/spec.ts';
 import type { Actor, Policy } from '../policy/policy.ts';
 import { lanesFor } from '../envs/web/tab-budget.ts';
@@ -34,7 +34,7 @@ export interface EvalResult {
 }
 
 /** How many times a greedy evaluation plays again an episode a failing page ended, before counting it in `envErrors`. */
-export const EVAL_RETRIES = 2;
+export const EVAL_RETRIES = ENV_FAILURE_REPLAYS;
 
 export interface EvaluateOptions {
   spec: EnvSpec;

@@ -79,6 +79,17 @@ describe('seedBuffer', () => {
     expect(await store.count()).toBe(transitions.filter((t) => !failed.includes(t.taskId)).length);
   });
 
+  it('plays again an episode a page ended once, so the buffer is the one seeded without failures', async () => {
+    const steps = async (store: MemoryReplayStore) => (await store.page({ limit: 100_000 })).items.map((t) => [t.taskId, t.state.text, t.action, t.reward, t.done, t.next.text]);
+    const clean = new MemoryReplayStore();
+    await seedBuffer(shop, seedSettings, { store: clean });
+    const store = new MemoryReplayStore();
+    // Every task's first episode hangs at its first step.
+    const result = await seedBuffer(failingOn(shop, () => true, 1, 1), seedSettings, { store });
+    expect(result).toMatchObject({ episodes: 40, envErrors: 0, stopped: false });
+    expect(await steps(store)).toEqual(await steps(clean));
+  });
+
   it('records what was saved when the store fails mid-run, and passes the failure on', async () => {
     const store = new MemoryReplayStore();
     let writes = 0;

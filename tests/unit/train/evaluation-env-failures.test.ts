@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { rollout } from '../../../src/envs/episode.ts';
 import { envSpec } from '../../../src/envs/registry.ts';
 import { onPolicyTransitions } from '../../../src/jobs/evaluate-fidelity.ts';
 import { useBackend } from '../../../src/platform/tf.ts';
@@ -34,6 +35,17 @@ describe('an evaluation on pages that fail', () => {
   it(`counts an episode as ended by the env after ${EVAL_RETRIES} more tries`, async () => {
     const hangs = await evaluatePolicy({ spec: failingOn(shop, () => true, 1), policy, split: 'test', episodes: 12, seed: 1 });
     expect(hangs).toMatchObject({ episodes: 12, envErrors: 12, retried: 12 * EVAL_RETRIES, successRate: 0 });
+  });
+
+  it('plays a scripted agent\'s episode again the same way: a random agent\'s rollout keeps its digest', async () => {
+    const settings = { policy: 'random' as const, split: 'test', episodes: 10, seed: 5 };
+    const clean = await rollout({ spec: shop, ...settings });
+    expect(clean).not.toHaveProperty('retried');
+    const slowOnce = await rollout({ spec: failingOn(shop, () => true, 1, 1), ...settings });
+    expect(slowOnce).toMatchObject({ digest: clean.digest, successRate: clean.successRate, retried: 10 });
+    expect(slowOnce).not.toHaveProperty('envErrors');
+    const hangs = await rollout({ spec: failingOn(shop, () => true, 1), ...settings });
+    expect(hangs).toMatchObject({ envErrors: 10, retried: 10 * EVAL_RETRIES });
   });
 
   it('scores a policy\'s own steps as if no page had failed, not the failed plays', async () => {
