@@ -110,8 +110,14 @@ export async function runEpisode(env: Env, agent: Agent | AsyncAgent, task: Task
  */
 export const ENV_FAILURE_REPLAYS = 2;
 
+/** What ended the episode where the env failed rather than the agent's actions (its last step's `info.error`), else undefined. */
+export function envErrorOf(episode: { steps: readonly { result: StepResult }[] }): string | undefined {
+  const error = episode.steps.at(-1)?.result.info.error;
+  return typeof error === 'string' ? error : undefined;
+}
+
 /** The episode ended by the env's failure rather than the agent's actions. */
-export const endedByEnv = (record: EpisodeRecord): boolean => record.steps.at(-1)?.result.info.error !== undefined;
+export const endedByEnv = (episode: { steps: readonly { result: StepResult }[] }): boolean => envErrorOf(episode) !== undefined;
 
 /**
  * `task`'s episode by the agent `makeAgent` makes, played again with a new one (up to

@@ -10,6 +10,7 @@
  * rollout already plays, so the rollout itself is unchanged).
  */
 import type { Env, Observation, StepResult, Task } from '../core/types.ts';
+import { endedByEnv } from './episode.ts';
 import type { EnvSpec } from './spec.ts';
 
 /** An earlier step of the episode with the state it was taken in (the experience model's `HistoryStep`). */
@@ -37,9 +38,6 @@ export function recordingSpec(spec: EnvSpec): { spec: EnvSpec; episodes: Recorde
   return { spec: { ...spec, createEnv: (options) => new RecordingEnv(spec.createEnv(options), episodes) }, episodes };
 }
 
-/** The episode ended by the env's failure (`info.error`: a page that stopped answering). */
-const endedByEnv = (episode: RecordedEpisode): boolean => episode.steps.at(-1)?.result.info.error !== undefined;
-
 /**
  * The recording of each played episode (a task and its actions), in `played`'s order: lanes finish
  * out of order, and the same task can be played more than once, so each recording is matched once,
@@ -48,12 +46,19 @@ const endedByEnv = (episode: RecordedEpisode): boolean => episode.steps.at(-1)?.
  * kept. An episode without a recording was not played by `recordingSpec`'s envs.
  */
 export function recordingsOf(recorded: readonly RecordedEpisode[], played: readonly { task: Task; steps: readonly { action: string }[] }[]): RecordedEpisode[] {
-  const used = new Set<RecordedEpisode>();
+  // The recordings not yet matched, by task: a search among a task's own plays, not all of them.
+  const byTask = new Map<string, RecordedEpisode[]>();
+  for (const e of recorded) {
+    if (endedByEnv(e)) continue;
+    const plays = byTask.get(e.task.id);
+    if (plays) plays.push(e);
+    else byTask.set(e.task.id, [e]);
+  }
   return played.map(({ task, steps }) => {
-    const found = recorded.find((e) => !used.has(e) && e.task.id === task.id && e.steps.length === steps.length && e.steps.every((s, i) => s.action === steps[i]?.action) && !endedByEnv(e));
-    if (!found) throw new Error(`no recording of the episode of task ${task.id} that was played (${steps.length} steps): was it played by recordingSpec's envs?`);
-    used.add(found);
-    return found;
+    const open = byTask.get(task.id) ?? [];
+    const at = open.findIndex((e) => e.steps.length === steps.length && e.steps.every((s, i) => s.action === steps[i]?.action));
+    if (at < 0) throw new Error(`no recording of the episode of task ${task.id} that was played (${steps.length} steps): was it played by recordingSpec's envs?`);
+    return open.splice(at, 1)[0] as RecordedEpisode;
   });
 }
 

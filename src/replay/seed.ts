@@ -9,7 +9,7 @@ import { UsageError } from '../core/errors.ts';
 import { excerpt } from '../core/text.ts';
 import { Rng } from '../core/rng.ts';
 import type { Task, Transition } from '../core/types.ts';
-import { closeEnvs, createAgent, episodeTasks, runEpisodeThroughFailures, SCRIPTED_POLICIES, scriptedPoliciesOf, type EpisodeRecord, type ScriptedPolicy } from '../envs/episode.ts';
+import { closeEnvs, createAgent, envErrorOf, episodeTasks, runEpisodeThroughFailures, SCRIPTED_POLICIES, scriptedPoliciesOf, type EpisodeRecord, type ScriptedPolicy } from '../envs/episode.ts';
 import type { EnvOptions, EnvSpec } from '../envs/spec.ts';
 import { taskRecord, type ReplayStore } from './store.ts';
 
@@ -147,8 +147,8 @@ export async function* seedEpisodes(options: SeedOptions): AsyncGenerator<Seeded
       const task = tasks[i] as Task;
       // Played again while a failing page ends it (the same agent, from the same fork), so a buffer seeded on a loaded machine is the one seeded on an idle one.
       const { record } = await runEpisodeThroughFailures(env, () => createAgent(spec, agentName, rng.fork(`agent:${i}`)), task);
-      const envError = record.steps.at(-1)?.result.info.error;
-      yield { index: i, agent: agentName, task, won: record.won, transitions: episodeTransitions(record, runId, `${runId}/${i}`, createdAt), ...(typeof envError === 'string' ? { envError } : {}) };
+      const envError = envErrorOf(record);
+      yield { index: i, agent: agentName, task, won: record.won, transitions: episodeTransitions(record, runId, `${runId}/${i}`, createdAt), ...(envError !== undefined ? { envError } : {}) };
     }
   } finally {
     await closeEnvs([env]);

@@ -33,9 +33,6 @@ export interface EvalResult {
   retried?: number;
 }
 
-/** How many times a greedy evaluation plays again an episode a failing page ended, before counting it in `envErrors`. */
-export const EVAL_RETRIES = ENV_FAILURE_REPLAYS;
-
 export interface EvaluateOptions {
   spec: EnvSpec;
   policy: Actor;
@@ -97,7 +94,7 @@ export async function evaluatePolicy(options: EvaluateOptions): Promise<EvalResu
       tasks,
       policy,
       greedy: true,
-      retryEnvErrors: EVAL_RETRIES,
+      retryEnvErrors: ENV_FAILURE_REPLAYS,
       ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
       ...(options.beforeRound ? { beforeRound: options.beforeRound } : {}),
       ...(options.onEpisode ? { onEpisode: options.onEpisode } : {}),

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rollout } from '../../../src/envs/episode.ts';
+import { ENV_FAILURE_REPLAYS, rollout } from '../../../src/envs/episode.ts';
 import { envSpec } from '../../../src/envs/registry.ts';
 import { onPolicyTransitions } from '../../../src/jobs/evaluate-fidelity.ts';
 import { useBackend } from '../../../src/platform/tf.ts';
 import { DEFAULT_FEATURIZER } from '../../../src/policy/featurizer.ts';
 import { DEFAULT_POLICY, Policy } from '../../../src/policy/policy.ts';
-import { EVAL_RETRIES, evaluatePolicy } from '../../../src/train/evaluate.ts';
+import { evaluatePolicy } from '../../../src/train/evaluate.ts';
 import { failingOn } from '../envs/failing-env.ts';
 
 /**
@@ -32,9 +32,9 @@ describe('an evaluation on pages that fail', () => {
     expect(slowOnce).not.toHaveProperty('envErrors');
   });
 
-  it(`counts an episode as ended by the env after ${EVAL_RETRIES} more tries`, async () => {
+  it(`counts an episode as ended by the env after ${ENV_FAILURE_REPLAYS} more tries`, async () => {
     const hangs = await evaluatePolicy({ spec: failingOn(shop, () => true, 1), policy, split: 'test', episodes: 12, seed: 1 });
-    expect(hangs).toMatchObject({ episodes: 12, envErrors: 12, retried: 12 * EVAL_RETRIES, successRate: 0 });
+    expect(hangs).toMatchObject({ episodes: 12, envErrors: 12, retried: 12 * ENV_FAILURE_REPLAYS, successRate: 0 });
   });
 
   it('plays a scripted agent\'s episode again the same way: a random agent\'s rollout keeps its digest', async () => {
@@ -45,7 +45,7 @@ describe('an evaluation on pages that fail', () => {
     expect(slowOnce).toMatchObject({ digest: clean.digest, successRate: clean.successRate, retried: 10 });
     expect(slowOnce).not.toHaveProperty('envErrors');
     const hangs = await rollout({ spec: failingOn(shop, () => true, 1), ...settings });
-    expect(hangs).toMatchObject({ envErrors: 10, retried: 10 * EVAL_RETRIES });
+    expect(hangs).toMatchObject({ envErrors: 10, retried: 10 * ENV_FAILURE_REPLAYS });
   });
 
   it('scores a policy\'s own steps as if no page had failed, not the failed plays', async () => {
