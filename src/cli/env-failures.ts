@@ -15,11 +15,18 @@ export function envErrorText(counted: { envErrors?: number; stalled?: number; re
   return notes.length > 0 ? ` (${notes.join(', ')})` : '';
 }
 
-/** The warning on stderr, where any episode was ended by the environment; `first` names the first such episode's task and error. */
-export function warnEnvErrors(io: CommandIO, counted: { envErrors?: number; episodes: number }, which: string, first?: string | null): void {
+/** What an evaluation's figure does with the episodes the environment ended. */
+const COUNTED_AS_FAILURES = 'they count as failures, so the success figure understates the policy';
+
+/**
+ * The warning on stderr, where any episode was ended by the environment; `first` names the first
+ * such episode's task and error; `consequence` says what the command did with them (an evaluation
+ * counts them as failures; seeding, fidelity and training leave them out).
+ */
+export function warnEnvErrors(io: CommandIO, counted: { envErrors?: number; episodes: number }, which: string, first?: string | null, consequence = COUNTED_AS_FAILURES): void {
   if (!counted.envErrors) return;
   io.progress(
     `warning: the environment failed in ${counted.envErrors} of the ${counted.episodes} ${which} (pages that stopped answering or could not be read${first ? `; first: task ${first}` : ''}); ` +
-      'they count as failures, so the success figure understates the policy',
+      consequence,
   );
 }

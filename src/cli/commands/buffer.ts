@@ -19,6 +19,7 @@ import { checkInputFile, checkOutputPath, flagNamer, numberFlags, parseCommandAr
 import type { CommandIO } from '../io.ts';
 import { endsAsStopped, whenStopAsked } from '../stop-signals.ts';
 import { FileWriteError } from '../../platform/files.ts';
+import { warnEnvErrors } from '../env-failures.ts';
 
 export const BUFFER_USAGE =
   'buffer seed --env <shop|home|web> --episodes N [--mix oracle=0.6,random=0.4 (agents: oracle, random, noisy; shop: shopper; home: hasty)] [--seed S] [--split NAME]\n' +
@@ -104,10 +105,8 @@ async function seedCommand(io: CommandIO, argv: string[]): Promise<void> {
       const held = episodes === 0 ? `${out} holds none of its episodes` : `${out} holds the ${episodes} whole episodes (${transitions} transitions) saved before that`;
       throw new DreamGymError('file-write', `${saves.failure.message}; ${held}, of the ${result.episodes} played`);
     }
-    if (result.firstEnvError) {
-      const { taskId, error } = result.firstEnvError;
-      io.progress(`warning: the environment failed in ${result.envErrors} of the episodes played (pages that stopped answering or could not be read; first: task ${taskId}, ${error}); their transitions are not written, so ${out} holds ${result.episodes} episodes, not ${settings.episodes}`);
-    }
+    const first = result.firstEnvError ? `${result.firstEnvError.taskId}: ${result.firstEnvError.error}` : null;
+    warnEnvErrors(io, { envErrors: result.envErrors, episodes: result.episodes + result.envErrors }, 'episodes played', first, `their transitions are not written, so ${out} holds ${result.episodes} episodes`);
     const summary = { env: spec.name, episodes: result.episodes, transitions: result.transitions, mix, byAgent: result.byAgent, out, wallSeconds: (performance.now() - started) / 1000, ...(result.envErrors > 0 ? { envErrors: result.envErrors } : {}), ...(result.stopped ? { stopped: true } : {}) };
     if (values.json) io.out(JSON.stringify(summary));
     else io.out(`${result.transitions} transitions from ${result.episodes} ${spec.name} episodes written to ${out}${result.stopped ? ` (stopped after ${result.episodes} of ${settings.episodes})` : ''}`);

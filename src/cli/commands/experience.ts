@@ -23,6 +23,7 @@ import { experienceEntry, experienceFields, experienceFlagNames, experienceOptio
 import type { CommandIO } from '../io.ts';
 import { keepResult, throwUnwritten } from '../outputs.ts';
 import { endsAsStopped, whenStopAsked } from '../stop-signals.ts';
+import { warnEnvErrors } from '../env-failures.ts';
 
 export const experienceEvalUsage = (): string =>
   'experience eval --env <shop|home|web> ' + experienceUsage() + '\n' +
@@ -95,7 +96,8 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
     ...(policy ? { policy } : {}),
     onStart: ({ scored, split, episodes, envErrors, firstEnvError, offlineTransitions }) => {
       io.progress(`${spec.name}: ${scored} held-out transitions from ${episodes} ${split} episodes${policy ? ` of ${settings.policy}` : ''}; ${offlineTransitions} offline real transitions to retrieve from (k=${k}); model ${model.name}`);
-      if (envErrors > 0) io.progress(`warning: the environment failed in ${envErrors} more held-out ${envErrors === 1 ? 'episode' : 'episodes'} (pages that stopped answering or could not be read; first: task ${firstEnvError?.taskId}, ${firstEnvError?.error}); left out of the scored steps, whose next state would be the failure`);
+      const first = firstEnvError ? `${firstEnvError.taskId}: ${firstEnvError.error}` : null;
+      warnEnvErrors(io, { envErrors, episodes: episodes + envErrors }, `held-out ${split} episodes played`, first, 'left out of the scored steps, whose next state would be the failure');
     },
     onProgress: (done, total) => {
       if (done % 256 < 32 || done === total) io.progress(`predicted ${done}/${total}`);

@@ -196,12 +196,8 @@ export async function trainCommand(io: CommandIO, argv: string[]): Promise<void>
         (evaluation ? `held-out ${evaluation.split}: success ${(evaluation.successRate * 100).toFixed(1)}%, score ${evaluation.meanScore.toFixed(1)}${envErrorText(evaluation)}` : 'stopped before evaluation'),
     );
   if (evaluation) warnEnvErrors(io, evaluation, 'held-out episodes');
-  if (trainingFailures > 0) {
-    io.progress(
-      `warning: the environment failed in ${trainingFailures} training ${trainingFailures === 1 ? 'episode' : 'episodes'} (pages that stopped answering or could not be read); ` +
-        'they were left out of the updates, their steps still counted against the budget',
-    );
-  }
+  const trainingEpisodes = result.history.reduce((n, m) => n + m.episodes, 0) + trainingFailures;
+  warnEnvErrors(io, { envErrors: trainingFailures, episodes: trainingEpisodes }, 'training episodes', null, 'they were left out of the updates, their steps still counted against the budget');
   throwUnwritten(written.failures);
 }
 
