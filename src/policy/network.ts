@@ -58,6 +58,9 @@ const isSparse = (x: tf.Tensor2D | SparseRows): x is SparseRows => !(x instanceo
 
 const MASKED = -1e9;
 
+/** Which weights an update changes besides the value head (rl/config.ts `trainOnly`); absent, all. */
+export type TrainOnly = 'relations';
+
 interface WeightPlan {
   name: string;
   shape: number[];
@@ -138,6 +141,11 @@ export class PolicyNetwork {
       this.byName.set(plan.name, v);
       return v;
     });
+  }
+
+  /** Whether an update may change each variable (in `variables`' order) under `trainOnly` (rl/config.ts): all, or only the relation path and the value head. */
+  trainable(trainOnly: TrainOnly | undefined): boolean[] {
+    return weightPlan(this.config).map(({ name }) => trainOnly === undefined || name === 'score/relation_kernel' || name.startsWith('value/'));
   }
 
   private w(name: string): tf.Tensor {

@@ -1,4 +1,5 @@
 /** One typed config per algorithm, with the defaults the CLI and the app start from. */
+import type { TrainOnly } from '../policy/network.ts';
 
 export interface CommonConfig {
   /** Adam learning rate at the start of training. */
@@ -19,7 +20,17 @@ export interface CommonConfig {
   targetKl: number | null;
   /** Environments stepped in lockstep while collecting. */
   parallelEnvs: number;
+  /**
+   * Which weights the updates change; absent, all of them. 'relations': only the policy's relation
+   * weights (the linear path from each action's relation features to its logit, featurizer.ts) and
+   * its value head, the words' path left as it started. The relations are what a page of any site
+   * shares with another (the request names this, it was done before); the hashed words are the
+   * site's own. Training on some sites to play others, the words' path is what does not carry.
+   */
+  trainOnly?: TrainOnly;
 }
+
+export const TRAIN_ONLY: readonly TrainOnly[] = ['relations'];
 
 export interface PpoConfig extends CommonConfig {
   algo: 'ppo';

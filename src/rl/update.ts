@@ -92,6 +92,9 @@ export async function optimize(
   let epochs = 0;
   let earlyStopped = false;
   const variables = policy.network.variables;
+  // The weights the config leaves as they are get no gradient (Adam then leaves them alone).
+  const trainable = policy.network.trainable(config.trainOnly);
+  const updated = variables.filter((_, i) => trainable[i]);
   for (let epoch = 0; epoch < config.epochs && samples.length > 0; epoch++) {
     const order = rng.shuffle(samples.map((_, i) => i));
     const pending: tf.Tensor1D[] = [];
@@ -102,9 +105,9 @@ export async function optimize(
         const terms = minibatchLoss(policy, batch, config);
         stats = STAT_NAMES.slice(0, -1).map((name) => tf.keep(terms[name as Exclude<(typeof STAT_NAMES)[number], 'gradNorm'>]));
         return terms.loss;
-      }, variables);
+      }, updated);
       const norm = optimizer.step(
-        variables.map((v) => grads[v.name]),
+        variables.map((v, i) => (trainable[i] ? grads[v.name] : undefined)),
         learningRate,
         config.maxGradNorm,
       );

@@ -7,7 +7,7 @@ import { DreamGymError, UsageError } from '../../core/errors.ts';
 import { FileReadError, FileWriteError, readFileBounded, writeFileWhole } from '../../platform/files.ts';
 import { ENVIRONMENTS } from '../../envs/registry.ts';
 import { exportTrainedPolicy } from '../../jobs/policy-export.ts';
-import { ALGORITHMS, LOSS_AVERAGES, LR_SCHEDULES, defaultConfig, type AlgoConfig, type AlgoName } from '../../rl/config.ts';
+import { ALGORITHMS, LOSS_AVERAGES, LR_SCHEDULES, TRAIN_ONLY, defaultConfig, type AlgoConfig, type AlgoName } from '../../rl/config.ts';
 import { parseBackend, useBackend } from '../../platform/tf.ts';
 import { Trainer, type DreamOptions, type TrainResult } from '../../train/trainer.ts';
 import { buildDream } from '../../jobs/dream.ts';
@@ -53,6 +53,7 @@ export const trainUsage = (): string =>
   '        [--variations any|same-kind (generated tasks keep the task type, default ' + DEFAULT_CURRICULUM.variations + ')] [--reasoning on|off (dream, s2r: the "without reasoning" ablation)]\n' +
   '        [--imagine sample|likeliest (dream, s2r: the model draws its next states or gives its likeliest, default ' + DEFAULT_IMAGINE + ')]\n' +
   '        [--lr RATE] [--lr-schedule constant|linear] [--loss-average step|trajectory (grpo)] [--set epochs=8,minibatchSize=128,… (numeric PPO/GRPO settings)]\n' +
+  '        [--train-only relations (real, dream, s2r: update only the relation weights and the value head, the words\' path left as it started)]\n' +
   '        [--iterations N (stop after N updates; 0 evaluates the untrained policy)] [--train-max-steps N (step limit of training episodes)]\n' +
   '        [--eval-every ITERATIONS (epochs in bc, dpo)] [--eval-episodes N (per evaluation during training; the final one uses\n' +
   '        the whole held-out split unless --final-eval-episodes N)] [--eval-split SPLIT (default the env\'s test split; choose settings on another)]\n' +
@@ -90,6 +91,7 @@ const OPTIONS = {
   set: { type: 'string' },
   'lr-schedule': { type: 'string' },
   'loss-average': { type: 'string' },
+  'train-only': { type: 'string' },
   backend: { type: 'string', default: 'wasm' },
   history: { type: 'string' },
   checkpoint: { type: 'string' },
@@ -414,11 +416,13 @@ async function rlLaunch(io: CommandIO, env: string, mode: RlMode, values: Values
   const schedule = values['lr-schedule'] === undefined ? undefined : requireOption(values['lr-schedule'], 'lr-schedule', LR_SCHEDULES);
   if (values['loss-average'] !== undefined && algo !== 'grpo') throw new UsageError('--loss-average is a GRPO setting; drop it or use --algo grpo');
   const lossAverage = values['loss-average'] === undefined ? undefined : requireOption(values['loss-average'], 'loss-average', LOSS_AVERAGES);
+  const trainOnly = values['train-only'] === undefined ? undefined : requireOption(values['train-only'], 'train-only', TRAIN_ONLY);
   const algoConfig: Partial<AlgoConfig> = {
     ...(values.set !== undefined ? parseConfigOverrides(values.set, algo) : {}),
     ...(settings.learningRate !== undefined ? { learningRate: settings.learningRate } : {}),
     ...(schedule !== undefined ? { learningRateSchedule: schedule } : {}),
     ...(lossAverage !== undefined ? { lossAverage } : {}),
+    ...(trainOnly !== undefined ? { trainOnly } : {}),
   };
   const initialPolicy = await initialPolicyFile(values.init);
   const backend = await useBackend([parseBackend(values.backend)]);
@@ -455,7 +459,7 @@ async function offlineLaunch(io: CommandIO, env: string, mode: OfflineMode, valu
   if (values['real-budget'] !== undefined || values['synthetic-budget'] !== undefined) {
     throw new UsageError(`--mode ${mode} takes no environment transition (it trains on --buffer's episodes for --epochs): drop --real-budget and --synthetic-budget`);
   }
-  for (const flag of ['set', 'lr-schedule', 'loss-average'] as const) {
+  for (const flag of ['set', 'lr-schedule', 'loss-average', 'train-only'] as const) {
     if (values[flag] !== undefined) throw new UsageError(`--${flag} is a PPO/GRPO setting and does not apply with --mode ${mode}; drop it`);
   }
   if (values.iterations !== undefined) throw new UsageError(`--iterations does not apply with --mode ${mode}: its budget is --epochs N (passes over the buffer's episodes); drop it`);
