@@ -25,7 +25,9 @@ export interface CommonConfig {
    * weights (the linear path from each action's relation features to its logit, featurizer.ts) and
    * its value head, the words' path left as it started. The relations are what a page of any site
    * shares with another (the request names this, it was done before); the hashed words are the
-   * site's own. Training on some sites to play others, the words' path is what does not carry.
+   * site's own. For pretraining on some sites to play others; results/pretrain/ measures what it
+   * carries (at PPO's rate, nothing moves; at ten times it, the pretraining families' balance of
+   * relations, which does not carry either).
    */
   trainOnly?: TrainOnly;
 }
