@@ -4,6 +4,7 @@
  * the same way; the counts come from the jobs (`envErrors` of an evaluation or a rollout).
  */
 import type { CommandIO } from './io.ts';
+import type { FirstEnvError } from '../replay/seed.ts';
 
 /** The note after a success figure: ` (2 ended by env failures)`, or nothing. */
 export function envErrorText(counted: { envErrors?: number; stalled?: number; retried?: number }): string {
@@ -19,14 +20,14 @@ export function envErrorText(counted: { envErrors?: number; stalled?: number; re
 const COUNTED_AS_FAILURES = 'they count as failures, so the success figure understates the policy';
 
 /**
- * The warning on stderr, where any episode was ended by the environment; `first` names the first
- * such episode's task and error; `consequence` says what the command did with them (an evaluation
+ * The warning on stderr, where any episode was ended by the environment; `first` is the first such
+ * episode's task and error; `consequence` says what the command did with them (an evaluation
  * counts them as failures; seeding, fidelity and training leave them out).
  */
-export function warnEnvErrors(io: CommandIO, counted: { envErrors?: number; episodes: number }, which: string, first?: string | null, consequence = COUNTED_AS_FAILURES): void {
+export function warnEnvErrors(io: CommandIO, counted: { envErrors?: number; episodes: number }, which: string, first?: FirstEnvError | null, consequence = COUNTED_AS_FAILURES): void {
   if (!counted.envErrors) return;
   io.progress(
-    `warning: the environment failed in ${counted.envErrors} of the ${counted.episodes} ${which} (pages that stopped answering or could not be read${first ? `; first: task ${first}` : ''}); ` +
+    `warning: the environment failed in ${counted.envErrors} of the ${counted.episodes} ${which} (pages that stopped answering or could not be read${first ? `; first: task ${first.taskId}: ${first.error}` : ''}); ` +
       consequence,
   );
 }

@@ -107,7 +107,7 @@ export async function optimize(
         return terms.loss;
       }, updated);
       const norm = optimizer.step(
-        variables.map((v, i) => (trainable[i] ? grads[v.name] : undefined)),
+        variables.map((v) => grads[v.name]),
         learningRate,
         config.maxGradNorm,
       );

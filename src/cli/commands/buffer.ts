@@ -105,8 +105,7 @@ async function seedCommand(io: CommandIO, argv: string[]): Promise<void> {
       const held = episodes === 0 ? `${out} holds none of its episodes` : `${out} holds the ${episodes} whole episodes (${transitions} transitions) saved before that`;
       throw new DreamGymError('file-write', `${saves.failure.message}; ${held}, of the ${result.episodes} played`);
     }
-    const first = result.firstEnvError ? `${result.firstEnvError.taskId}: ${result.firstEnvError.error}` : null;
-    warnEnvErrors(io, { envErrors: result.envErrors, episodes: result.episodes + result.envErrors }, 'episodes played', first, `their transitions are not written, so ${out} holds ${result.episodes} episodes`);
+    warnEnvErrors(io, { envErrors: result.envErrors, episodes: result.episodes + result.envErrors }, 'episodes played', result.firstEnvError, `their transitions are not written, so ${out} holds ${result.episodes} episodes`);
     const summary = { env: spec.name, episodes: result.episodes, transitions: result.transitions, mix, byAgent: result.byAgent, out, wallSeconds: (performance.now() - started) / 1000, ...(result.envErrors > 0 ? { envErrors: result.envErrors } : {}), ...(result.stopped ? { stopped: true } : {}) };
     if (values.json) io.out(JSON.stringify(summary));
     else io.out(`${result.transitions} transitions from ${result.episodes} ${spec.name} episodes written to ${out}${result.stopped ? ` (stopped after ${result.episodes} of ${settings.episodes})` : ''}`);

@@ -96,8 +96,7 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
     ...(policy ? { policy } : {}),
     onStart: ({ scored, split, episodes, envErrors, firstEnvError, offlineTransitions }) => {
       io.progress(`${spec.name}: ${scored} held-out transitions from ${episodes} ${split} episodes${policy ? ` of ${settings.policy}` : ''}; ${offlineTransitions} offline real transitions to retrieve from (k=${k}); model ${model.name}`);
-      const first = firstEnvError ? `${firstEnvError.taskId}: ${firstEnvError.error}` : null;
-      warnEnvErrors(io, { envErrors, episodes: episodes + envErrors }, `held-out ${split} episodes played`, first, 'left out of the scored steps, whose next state would be the failure');
+      warnEnvErrors(io, { envErrors, episodes: episodes + envErrors }, `held-out ${split} episodes played`, firstEnvError, 'left out of the scored steps, whose next state would be the failure');
     },
     onProgress: (done, total) => {
       if (done % 256 < 32 || done === total) io.progress(`predicted ${done}/${total}`);

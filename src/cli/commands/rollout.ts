@@ -18,6 +18,7 @@ import type { CommandIO } from '../io.ts';
 import { envErrorText, warnEnvErrors } from '../env-failures.ts';
 import { PolicyFileError } from '../../policy/dgp.ts';
 import { PRETRAINED, pretrainedOr } from '../../jobs/pretrained.ts';
+import type { FirstEnvError } from '../../replay/seed.ts';
 
 export const ROLLOUT_USAGE =
   'rollout --env <shop|home|web> --policy <oracle|random|noisy|shopper|FILE.dgp|pretrained (the shipped pretrained web policy)> [--split NAME] [--episodes N]\n' +
@@ -75,18 +76,18 @@ function progressEvery(io: CommandIO, label: string, total: number): (done: numb
 }
 
 /**
- * What the finished episodes said, noted as each ends: the first an env failure ended, as `task:
- * error`, for the warning (the jobs count them all); and, where a failing site stops the run
+ * What the finished episodes said, noted as each ends: the first an env failure ended (its task
+ * and error), for the warning (the jobs count them all); and, where a failing site stops the run
  * (SiteFailingError), how the episodes before the streak went: its failures are not all it played.
  */
-function episodeWatch(): { note: (taskId: string, won: boolean, error: unknown) => void; first: () => string | null; annotate: (error: unknown) => unknown } {
-  let first: string | null = null;
+function episodeWatch(): { note: (taskId: string, won: boolean, error: unknown) => void; first: () => FirstEnvError | null; annotate: (error: unknown) => unknown } {
+  let first: FirstEnvError | null = null;
   let played = 0;
   let won = 0;
   return {
     note: (taskId, episodeWon, error) => {
       if (typeof error === 'string') {
-        first ??= `${taskId}: ${error}`;
+        first ??= { taskId, error };
         return;
       }
       played++;
