@@ -18,7 +18,7 @@ import { envSpec } from '../envs/registry.ts';
 import type { EnvSpec } from '../envs/spec.ts';
 import { pageKind } from '../replay/embed.ts';
 import type { ReplayBuffer } from '../replay/retrieval.ts';
-import { seedEpisodes, type FirstEnvError, type SeedMix } from '../replay/seed.ts';
+import { EnvFailureTally, seedEpisodes, type EnvFailures, type SeedMix } from '../replay/seed.ts';
 import { adaptToTask } from './knn.ts';
 import { episodeHistories } from './history.ts';
 import type { ExperienceInput, ExperienceModel, ExperiencePrediction, HistoryStep } from './types.ts';
@@ -226,18 +226,15 @@ export interface HeldoutTransition {
 }
 
 /** Held-out real transitions as played, and the episodes they came from. */
-export interface HeldoutPlay {
+/**
+ * `envErrors`: episodes the environment ended (a page that stopped answering: the last step's
+ * `info.error`), left out: their last step's next state is the failure, not what the action did.
+ * `retried`: plays a failing page ended that were played again.
+ */
+export interface HeldoutPlay extends EnvFailures {
   heldout: HeldoutTransition[];
   /** Episodes whose steps are in `heldout`. */
   episodes: number;
-  /**
-   * Episodes the environment ended (a page that stopped answering: the last step's `info.error`),
-   * left out: their last step's next state is the failure, not what the action did. The first one.
-   */
-  envErrors: number;
-  firstEnvError?: FirstEnvError;
-  /** A policy's greedy episodes a failing page ended and that were played again (evaluatePolicy's `retried`). */
-  retried?: number;
 }
 
 /**
@@ -251,15 +248,10 @@ export async function heldoutTransitions(spec: EnvSpec, count: number, mix: Seed
   const tasks = new Map<string, Task>(spec.tasks(split).map((t) => [t.id, t]));
   const heldout: HeldoutTransition[] = [];
   let episodes = 0;
-  let envErrors = 0;
-  let firstEnvError: FirstEnvError | undefined;
+  const failures = new EnvFailureTally();
   // `count` episodes are always enough (each has at least one transition), unless the env fails in some.
   for await (const episode of seedEpisodes({ spec, episodes: count, mix, seed, split, runId: `heldout-${spec.name}-${seed}`, createdAt: 0 })) {
-    if (episode.envError !== undefined) {
-      envErrors++;
-      firstEnvError ??= { taskId: episode.task.id, error: episode.envError };
-      continue;
-    }
+    if (failures.count(episode)) continue;
     episodes++;
     const histories = episodeHistories(episode.transitions);
     episode.transitions.forEach((transition, i) => {
@@ -267,7 +259,7 @@ export async function heldoutTransitions(spec: EnvSpec, count: number, mix: Seed
     });
     if (heldout.length >= count) break;
   }
-  return { heldout, episodes, envErrors, ...(firstEnvError ? { firstEnvError } : {}) };
+  return { heldout, episodes, ...failures.summary() };
 }
 
 /**

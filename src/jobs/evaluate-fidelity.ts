@@ -18,7 +18,7 @@ import { evaluatePolicy } from '../train/evaluate.ts';
 import { promptTokenStats } from '../experience/tokens.ts';
 import type { ExperienceModel, ExperiencePrediction } from '../experience/types.ts';
 import type { ReplayBuffer } from '../replay/retrieval.ts';
-import { parseMix, type FirstEnvError } from '../replay/seed.ts';
+import { EnvFailureTally, parseMix, type EnvFailures, type FirstEnvError } from '../replay/seed.ts';
 import { offlineRealTransitions, type OfflineDataSource } from './offline-data.ts';
 
 /** What the eval spec checked (eval-spec.ts), defaults filled in. */
@@ -33,7 +33,8 @@ export interface FidelitySettings {
   onlyAction?: string | undefined;
 }
 
-export interface FidelityResult {
+/** `envErrors`: held-out episodes the environment ended (a page that stopped answering), left out of `episodes` and of the scored steps; `retried`: plays a failing page ended that were played again. */
+export interface FidelityResult extends EnvFailures {
   report: FidelityReport;
   /** Real transitions of the env the model retrieved from. */
   offlineTransitions: number;
@@ -41,11 +42,7 @@ export interface FidelityResult {
   split: string;
   /** Held-out episodes played, and their transitions before `onlyAction` kept some. */
   episodes: number;
-  /** Held-out episodes the environment ended (a page that stopped answering), left out of `episodes` and of the scored steps; the first one. */
   envErrors: number;
-  firstEnvError?: FirstEnvError;
-  /** On-policy: episodes a failing page ended that were played again (and then kept). */
-  retried?: number;
   played: number;
   /** Transitions scored. */
   scored: number;
@@ -62,31 +59,24 @@ export interface FidelityResult {
  */
 export async function onPolicyTransitions(spec: EnvSpec, policy: Policy, count: number, seed: number, split = spec.testSplit): Promise<HeldoutPlay> {
   // A seeded sample of the split's tasks, whose first n are the same for every n: play a few
-  // episodes, and twice as many until they hold `count` steps (a policy's episodes run long).
-  let played: Trajectory[] = [];
-  let recorded: RecordedEpisode[];
-  let retried: number;
-  for (let episodes = Math.min(count, 16); ; episodes = Math.min(count, episodes * 2)) {
-    played = [];
-    const recording = recordingSpec(spec);
-    recorded = recording.episodes;
+  // episodes, then as many again until they hold `count` steps (a policy's episodes run long),
+  // each round playing only the sample's tasks not yet played.
+  const played: Trajectory[] = [];
+  const recording = recordingSpec(spec);
+  const failures = new EnvFailureTally();
+  for (let episodes = Math.min(count, 16), skip = 0; ; skip = episodes, episodes = Math.min(count, episodes * 2)) {
     // By the task's place in the sample, not by when its episode ended (lanes finish out of order).
-    retried = (await evaluatePolicy({ spec: recording.spec, policy, split, episodes, seed, onEpisode: (t, index) => (played[index] = t) })).retried ?? 0;
+    const result = await evaluatePolicy({ spec: recording.spec, policy, split, episodes, skip, seed, onEpisode: (t, index) => (played[index] = t) });
+    failures.addRetried(result.retried ?? 0);
     // Every episode has at least one step, so `count` episodes are always enough.
     if (played.reduce((a, t) => a + (t.envError === undefined ? t.steps.length : 0), 0) >= count || episodes === count) break;
   }
-  const recordings = recordingsOf(recorded, played.filter((t) => t.envError === undefined));
+  const recordings = recordingsOf(recording.episodes, played.filter((t) => t.envError === undefined));
   const heldout: HeldoutTransition[] = [];
   let episodes = 0;
-  let envErrors = 0;
-  let firstEnvError: FirstEnvError | undefined;
   for (const trajectory of played) {
     if (heldout.length >= count) break;
-    if (trajectory.envError !== undefined) {
-      envErrors++;
-      firstEnvError ??= { taskId: trajectory.task.id, error: trajectory.envError };
-      continue;
-    }
+    if (failures.count(trajectory)) continue;
     const { task, steps } = recordings[episodes++] as RecordedEpisode;
     for (const { state, action, result, history } of steps) {
       if (heldout.length >= count) break;
@@ -97,7 +87,7 @@ export async function onPolicyTransitions(spec: EnvSpec, policy: Policy, count: 
       heldout.push({ transition, task, history });
     }
   }
-  return { heldout, episodes, envErrors, ...(firstEnvError ? { firstEnvError } : {}), ...(retried > 0 ? { retried } : {}) };
+  return { heldout, episodes, ...failures.summary() };
 }
 
 export async function evaluateFidelity(
@@ -126,5 +116,6 @@ export async function evaluateFidelity(
   options.onStart?.({ scored: heldout.length, split, episodes: played.episodes, envErrors: played.envErrors, firstEnvError: played.firstEnvError, offlineTransitions });
   const { report, inputs, predictions, scores } = await measureFidelity({ model, buffer, k: settings.k, heldout, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
   const steps = heldout.map((h, i) => scoredStep(h, predictions[i] as ExperiencePrediction, scores[i] as TransitionScore));
-  return { report, steps, offlineTransitions, split, episodes: played.episodes, envErrors: played.envErrors, ...(played.firstEnvError ? { firstEnvError: played.firstEnvError } : {}), ...(played.retried ? { retried: played.retried } : {}), played: played.heldout.length, scored: heldout.length, promptTokens: promptTokenStats(inputs) };
+  const { heldout: playedSteps, ...episodesAndFailures } = played;
+  return { report, steps, offlineTransitions, split, ...episodesAndFailures, played: playedSteps.length, scored: heldout.length, promptTokens: promptTokenStats(inputs) };
 }

@@ -12,7 +12,7 @@
 import { breather } from '../core/event-loop.ts';
 import type { Transition } from '../core/types.ts';
 import type { EnvSpec } from '../envs/spec.ts';
-import { parseMix, recordSeededEpisodes, seedEpisodes, type FirstEnvError, type SeededEpisode } from '../replay/seed.ts';
+import { EnvFailureTally, parseMix, recordSeededEpisodes, seedEpisodes, type EnvFailures, type SeededEpisode } from '../replay/seed.ts';
 import type { ReplayStore, RunRecord } from '../replay/store.ts';
 import type { SeedSpec } from './seed-spec.ts';
 
@@ -28,7 +28,7 @@ export interface SeedBufferProgress {
   transitions: number;
 }
 
-export interface SeedBufferResult extends SeedBufferProgress {
+export interface SeedBufferResult extends SeedBufferProgress, EnvFailures {
   /** Stopped by the signal: the counts are what was committed. */
   stopped: boolean;
   /** Per seeding agent: committed episodes, transitions, and the share it won. */
@@ -36,10 +36,10 @@ export interface SeedBufferResult extends SeedBufferProgress {
   /**
    * Episodes the environment ended (a page that stopped answering), not written: their last step's
    * next state is the failure, not what the agent's action did, and a model fitted on it would learn
-   * that actions end episodes unpaid. The first one's task and error, to say where.
+   * that actions end episodes unpaid. The first one's task and error, to say where; and the plays
+   * a failing page ended that were played again (EnvFailures).
    */
   envErrors: number;
-  firstEnvError?: FirstEnvError;
 }
 
 export interface SeedBufferOptions {
@@ -91,14 +91,11 @@ export async function seedBuffer(spec: EnvSpec, settings: SeedSpec, options: See
   // Seeding an env in memory never waits on I/O: a turn of the event loop now and then lets the
   // signal (Ctrl-C in the CLI, Stop in the app's worker) arrive before the last episode.
   const breathe = breather();
-  let envErrors = 0;
-  let firstEnvError: FirstEnvError | undefined;
+  const failures = new EnvFailureTally();
   try {
     let size = 0;
     for await (const episode of seedEpisodes({ spec, episodes: total, mix, seed, runId, createdAt, ...(settings.split !== undefined ? { split: settings.split } : {}), ...(settings.perTask !== undefined ? { perTask: settings.perTask } : {}) })) {
-      if (episode.envError !== undefined) {
-        envErrors++;
-        firstEnvError ??= { taskId: episode.task.id, error: episode.envError };
+      if (failures.count(episode)) {
         await breathe();
         if (signal?.aborted) break;
         continue;
@@ -120,5 +117,6 @@ export async function seedBuffer(spec: EnvSpec, settings: SeedSpec, options: See
   const byAgent = Object.fromEntries(
     Object.entries(tally).map(([agent, t]) => [agent, { episodes: t.episodes, transitions: t.transitions, successRate: t.wins / t.episodes }]),
   );
-  return { ...progress, stopped: progress.episodes + envErrors < total, byAgent, envErrors, ...(firstEnvError ? { firstEnvError } : {}) };
+  const failed = failures.summary();
+  return { ...progress, stopped: progress.episodes + failed.envErrors < total, byAgent, ...failed };
 }

@@ -77,6 +77,42 @@ export interface FirstEnvError {
   error: string;
 }
 
+/** What a run says of the episodes its environment ended: how many, the first, how many were played again. */
+export interface EnvFailures {
+  envErrors: number;
+  firstEnvError?: FirstEnvError;
+  /** Plays a failing page ended that were played again (each episode at most ENV_FAILURE_REPLAYS times), present when any were. */
+  retried?: number;
+}
+
+/**
+ * The tally of a run's episodes as they come: seeding, held-out play and on-policy play each kept
+ * these three counts by hand, and one of them forgot its replays.
+ */
+export class EnvFailureTally {
+  private envErrors = 0;
+  private firstEnvError: FirstEnvError | undefined;
+  private retried = 0;
+
+  /** Counts the episode; true where the environment ended it (its steps are the failure's, not the agent's). */
+  count(episode: { task: { id: string }; envError?: string | undefined; retried?: number | undefined }): boolean {
+    this.retried += episode.retried ?? 0;
+    if (episode.envError === undefined) return false;
+    this.envErrors++;
+    this.firstEnvError ??= { taskId: episode.task.id, error: episode.envError };
+    return true;
+  }
+
+  /** Plays made again outside an episode's own count (an evaluation reports them for the whole run). */
+  addRetried(plays: number): void {
+    this.retried += plays;
+  }
+
+  summary(): EnvFailures {
+    return { envErrors: this.envErrors, ...(this.firstEnvError ? { firstEnvError: this.firstEnvError } : {}), ...(this.retried > 0 ? { retried: this.retried } : {}) };
+  }
+}
+
 export interface SeededEpisode {
   index: number;
   agent: ScriptedPolicy;
@@ -85,6 +121,8 @@ export interface SeededEpisode {
   transitions: Transition[];
   /** What ended the episode where the env failed rather than the agent (a page that stopped answering: the last step's `info.error`). */
   envError?: string;
+  /** Plays of it a failing page ended before this one (present when any did). */
+  retried?: number;
 }
 
 /**
@@ -146,9 +184,9 @@ export async function* seedEpisodes(options: SeedOptions): AsyncGenerator<Seeded
       const agentName = schedule[i] as ScriptedPolicy;
       const task = tasks[i] as Task;
       // Played again while a failing page ends it (the same agent, from the same fork), so a buffer seeded on a loaded machine is the one seeded on an idle one.
-      const { record } = await runEpisodeThroughFailures(env, () => createAgent(spec, agentName, rng.fork(`agent:${i}`)), task);
+      const { record, replayed } = await runEpisodeThroughFailures(env, () => createAgent(spec, agentName, rng.fork(`agent:${i}`)), task);
       const envError = envErrorOf(record);
-      yield { index: i, agent: agentName, task, won: record.won, transitions: episodeTransitions(record, runId, `${runId}/${i}`, createdAt), ...(envError !== undefined ? { envError } : {}) };
+      yield { index: i, agent: agentName, task, won: record.won, transitions: episodeTransitions(record, runId, `${runId}/${i}`, createdAt), ...(envError !== undefined ? { envError } : {}), ...(replayed > 0 ? { retried: replayed } : {}) };
     }
   } finally {
     await closeEnvs([env]);

@@ -39,6 +39,12 @@ export interface EvaluateOptions {
   split: string;
   /** Default: every task of the split once, in order; a number draws a seeded sample. */
   episodes?: number;
+  /**
+   * The first this many of the drawn tasks are not played: a caller that played a sample's first
+   * n asks for more (a seeded sample's first n are the same for every size). `onEpisode` indexes
+   * still count from the sample's first task.
+   */
+  skip?: number;
   /** Task ids left out of the split before any is drawn (the tasks a run's offline data holds: `--eval-unseen`). */
   exclude?: ReadonlySet<string>;
   envOptions?: EnvOptions;
@@ -85,7 +91,8 @@ export async function evaluatePolicy(options: EvaluateOptions): Promise<EvalResu
   const { spec, policy, split } = options;
   const all = heldOutTasks(spec, split, options.exclude);
   if (all.length === 0) throw new UsageError(`no ${split} task is left to evaluate on: the ${options.exclude?.size ?? 0} left out are all of them`);
-  const tasks: readonly Task[] = options.episodes === undefined ? all : episodeTasks(all, options.episodes, options.seed ?? 0);
+  const skip = options.skip ?? 0;
+  const tasks: readonly Task[] = (options.episodes === undefined ? all : episodeTasks(all, options.episodes, options.seed ?? 0)).slice(skip);
   const lanes = lanesFor(spec.name, Math.min(options.parallelEnvs ?? 50, tasks.length), options.onNotice);
   const envs = Array.from({ length: lanes }, () => spec.createEnv(options.envOptions));
   try {
@@ -97,7 +104,7 @@ export async function evaluatePolicy(options: EvaluateOptions): Promise<EvalResu
       retryEnvErrors: ENV_FAILURE_REPLAYS,
       ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
       ...(options.beforeRound ? { beforeRound: options.beforeRound } : {}),
-      ...(options.onEpisode ? { onEpisode: options.onEpisode } : {}),
+      ...(options.onEpisode ? { onEpisode: skip === 0 ? options.onEpisode : (t: Trajectory, index: number) => options.onEpisode?.(t, index + skip) } : {}),
     });
     return summarize(options.exclude ? `${split} (unseen)` : split, trajectories, retried);
   } finally {

@@ -19,7 +19,7 @@ import { checkInputFile, checkOutputPath, flagNamer, numberFlags, parseCommandAr
 import type { CommandIO } from '../io.ts';
 import { endsAsStopped, whenStopAsked } from '../stop-signals.ts';
 import { FileWriteError } from '../../platform/files.ts';
-import { warnEnvErrors } from '../env-failures.ts';
+import { envErrorText, warnEnvErrors } from '../env-failures.ts';
 
 export const BUFFER_USAGE =
   'buffer seed --env <shop|home|web> --episodes N [--mix oracle=0.6,random=0.4 (agents: oracle, random, noisy; shop: shopper; home: hasty)] [--seed S] [--split NAME]\n' +
@@ -106,9 +106,9 @@ async function seedCommand(io: CommandIO, argv: string[]): Promise<void> {
       throw new DreamGymError('file-write', `${saves.failure.message}; ${held}, of the ${result.episodes} played`);
     }
     warnEnvErrors(io, { envErrors: result.envErrors, episodes: result.episodes + result.envErrors }, 'episodes played', result.firstEnvError, `their transitions are not written, so ${out} holds ${result.episodes} episodes`);
-    const summary = { env: spec.name, episodes: result.episodes, transitions: result.transitions, mix, byAgent: result.byAgent, out, wallSeconds: (performance.now() - started) / 1000, ...(result.envErrors > 0 ? { envErrors: result.envErrors } : {}), ...(result.stopped ? { stopped: true } : {}) };
+    const summary = { env: spec.name, episodes: result.episodes, transitions: result.transitions, mix, byAgent: result.byAgent, out, wallSeconds: (performance.now() - started) / 1000, ...(result.envErrors > 0 ? { envErrors: result.envErrors } : {}), ...(result.retried ? { retried: result.retried } : {}), ...(result.stopped ? { stopped: true } : {}) };
     if (values.json) io.out(JSON.stringify(summary));
-    else io.out(`${result.transitions} transitions from ${result.episodes} ${spec.name} episodes written to ${out}${result.stopped ? ` (stopped after ${result.episodes} of ${settings.episodes})` : ''}`);
+    else io.out(`${result.transitions} transitions from ${result.episodes} ${spec.name} episodes written to ${out}${result.stopped ? ` (stopped after ${result.episodes} of ${settings.episodes})` : ''}${envErrorText({ retried: result.retried })}`);
   } finally {
     await store.release();
   }

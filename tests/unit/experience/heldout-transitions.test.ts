@@ -19,5 +19,17 @@ describe('heldoutTransitions', () => {
     const kept = (h: (typeof clean.heldout)[number]) => `${h.task.id} ${h.transition.action} ${h.transition.reward}`;
     expect(failing.heldout.map(kept).slice(0, 20)).toEqual(clean.heldout.filter((h) => !failed.includes(h.task.id)).map(kept).slice(0, 20));
     expect(failing.episodes).toBe(new Set(failing.heldout.map((h) => h.task.id)).size);
+    expect(failing.retried).toBeGreaterThan(0);
+    expect(clean).not.toHaveProperty('retried');
+  });
+
+  it('plays again, and counts, an episode a page ended once: the steps are those played without failures', async () => {
+    const shop = envSpec('shop');
+    const clean = await heldoutTransitions(shop, 40, { oracle: 1 }, 3);
+    // Every task's first play hangs at its first step.
+    const slowOnce = await heldoutTransitions(failingOn(shop, () => true, 1, 1), 40, { oracle: 1 }, 3);
+    const kept = (h: (typeof clean.heldout)[number]) => `${h.task.id} ${h.transition.action} ${h.transition.reward} ${h.transition.next.text}`;
+    expect(slowOnce.heldout.map(kept)).toEqual(clean.heldout.map(kept));
+    expect(slowOnce).toMatchObject({ envErrors: 0, episodes: clean.episodes, retried: clean.episodes });
   });
 });

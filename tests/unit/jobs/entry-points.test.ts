@@ -88,6 +88,9 @@ describe('seedBuffer', () => {
     const result = await seedBuffer(failingOn(shop, () => true, 1, 1), seedSettings, { store });
     expect(result).toMatchObject({ episodes: 40, envErrors: 0, stopped: false });
     expect(await steps(store)).toEqual(await steps(clean));
+    // And says so: a buffer seeded on a loaded machine is the same, but its run was not clean.
+    expect(result.retried).toBe(new Set((await clean.page({ limit: 100_000 })).items.map((t) => t.episodeId)).size);
+    expect(await seedBuffer(shop, seedSettings, { store: new MemoryReplayStore() })).not.toHaveProperty('retried');
   });
 
   it('records what was saved when the store fails mid-run, and passes the failure on', async () => {

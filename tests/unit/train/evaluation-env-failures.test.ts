@@ -59,4 +59,19 @@ describe('an evaluation on pages that fail', () => {
     expect(slowOnce.heldout.map(asPlayed)).toEqual(clean.heldout.map(asPlayed));
     expect(slowOnce.episodes).toBe(clean.episodes);
   });
+
+  it('plays each task of its sample once, however many rounds it takes to reach the steps asked', async () => {
+    const resets = new Map<string, number>();
+    const counting = { ...shop, createEnv: (options?: Parameters<typeof shop.createEnv>[0]) => {
+      const inner = shop.createEnv(options);
+      return { ...inner, name: inner.name, reset: (task: Parameters<typeof inner.reset>[0]) => (resets.set(task.id, (resets.get(task.id) ?? 0) + 1), inner.reset(task)), step: (a: string) => inner.step(a), close: () => inner.close?.() ?? Promise.resolve() };
+    } };
+    // More steps than the first round's 16 episodes hold: later rounds draw more of the sample.
+    const played = await onPolicyTransitions(counting, policy, 600, 4);
+    expect(played.heldout).toHaveLength(600);
+    const plays = [...resets.values()].reduce((a, n) => a + n, 0);
+    expect(plays).toBeGreaterThan(16);
+    // The sample's tasks are drawn without repeats until the split runs out: each was played once.
+    expect(Math.max(...resets.values())).toBe(1);
+  });
 });
