@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- pace [--transitions 5000] [--epochs 6] [--batches 20] [--repeats 5] [--model FILE]`:
+ * `npm run bench -- pace [--transitions 5000] [--epochs 6] [--batches 20] [--repeats 5] [--model FILE] [--profile FILE]`:
  * does the neural experience model keep the policy's pace? A dream step is one prediction per lane,
  * so a dream (and pretraining on one) runs no faster than the slower of the two. In one run, on the
  * wasm backend, on shop:
@@ -14,6 +14,11 @@
  * its prediction reads slower than after a fit). Digests of the fitted weights and of every prediction, as
  * `bench neural` prints them: two versions whose digests agree fit and predict the same model, so a
  * speed change that keeps them changed no fidelity figure.
+ *
+ * `--profile FILE`: after the timed passes, one more prediction pass, of batches drawn with another
+ * seed, runs under V8's sampling profiler, which writes FILE (a .cpuprofile for Chrome's DevTools); where its time
+ * went (each function's share, by name and file) is added as `profile`. The timed figures are not
+ * watched by the profiler.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -29,9 +34,10 @@ import { benchOptions } from './options.ts';
 import { shopRollout } from './policy.ts';
 import { PREDICT_BATCH, predictBatches, seededShopBuffer, timePredictions } from './shop-data.ts';
 import { median } from './stats.ts';
+import { profiled } from './cpu-profile.ts';
 
 export async function paceBench(args: string[]): Promise<unknown> {
-  const options = benchOptions(args, { transitions: 5000, epochs: DEFAULT_FIT.epochs, batches: 20, repeats: 5, model: '' });
+  const options = benchOptions(args, { transitions: 5000, epochs: DEFAULT_FIT.epochs, batches: 20, repeats: 5, model: '', profile: '' });
   const repeats = Math.max(1, Math.floor(options.repeats));
   const backend = await useBackend(['wasm']);
   const { buffer, transitions } = await seededShopBuffer(options.transitions);
@@ -41,6 +47,8 @@ export async function paceBench(args: string[]): Promise<unknown> {
   // question twice, and the model's memos must not make a repeat look faster than a new step.
   const posed = await predictBatches(buffer, batches * (repeats + 1));
   if (posed.length < batches * (repeats + 1)) throw new UsageError(`--batches ${batches} × (--repeats ${repeats} + 1) batches of ${PREDICT_BATCH} need more held-out shop transitions than the bench makes; ask for fewer`);
+  // Profiled, a pass of its own: episodes drawn with another seed, so the timed passes and their digest are an unprofiled run's.
+  const profiledPass = options.profile === '' ? [] : await predictBatches(buffer, batches, 2);
   const pass = (r: number) => posed.slice(r * batches, (r + 1) * batches);
   const rollout = shopRollout();
 
@@ -57,6 +65,7 @@ export async function paceBench(args: string[]): Promise<unknown> {
     rolloutSteps = collected.steps;
     rolloutRates.push(collected.steps / ((performance.now() - started) / 1000));
   }
+  const profile = options.profile === '' ? undefined : (await profiled(options.profile, () => timePredictions(model, profiledPass))).shares;
   // Digested after the timing, as `bench neural` digests its predictions.
   const predictionsSha256 = createHash('sha256');
   for (const inputs of posed) predictionsSha256.update(JSON.stringify(await model.predict(inputs)));
@@ -81,6 +90,7 @@ export async function paceBench(args: string[]): Promise<unknown> {
     ratio: round(predict / steps),
     medianOfRepeatRatios: round(median(predictRates.map((p, i) => p / (rolloutRates[i] as number)))),
     note: 'ratio: prediction transitions/s over rollout steps/s (≥ 1: the model keeps the policy\'s pace); the two alternate, one pass each per repeat, after one untimed pass of each; every prediction pass has its own held-out batches',
+    ...(profile ? { profile: { file: options.profile, note: 'one more prediction pass, of batches drawn with another seed, under the sampling profiler: each function\'s share of its samples, inclusive and self', ...profile } } : {}),
   };
 }
 

@@ -27,9 +27,9 @@ export async function seededShopBuffer(wanted: number): Promise<{ buffer: Replay
   return { buffer, transitions: Math.min(wanted, transitions.length) };
 }
 
-/** `count` batches of 32 held-out test transitions posed as `experience eval` poses them, examples retrieved (untimed). */
-export async function predictBatches(buffer: ReplayBuffer, count: number): Promise<ExperienceInput[][]> {
-  const { heldout } = await heldoutTransitions(envSpec('shop'), PREDICT_BATCH * count, { oracle: 0.5, random: 0.5 }, 1);
+/** `count` batches of 32 held-out test transitions posed as `experience eval` poses them, examples retrieved (untimed); `seed` draws the episodes. */
+export async function predictBatches(buffer: ReplayBuffer, count: number, seed = 1): Promise<ExperienceInput[][]> {
+  const { heldout } = await heldoutTransitions(envSpec('shop'), PREDICT_BATCH * count, { oracle: 0.5, random: 0.5 }, seed);
   const out: ExperienceInput[][] = [];
   for (let b = 0; b < count; b++) {
     const slice = heldout.slice(b * PREDICT_BATCH, (b + 1) * PREDICT_BATCH);
