@@ -225,9 +225,8 @@ export interface HeldoutTransition {
   history?: HistoryStep[];
 }
 
-/** Held-out real transitions as played, and the episodes they came from. */
 /**
- * `envErrors`: episodes the environment ended (a page that stopped answering: the last step's
+ * Held-out real transitions as played, and the episodes they came from. `envErrors`: episodes the environment ended (a page that stopped answering: the last step's
  * `info.error`), left out: their last step's next state is the failure, not what the action did.
  * `retried`: plays a failing page ended that were played again.
  */

@@ -42,7 +42,6 @@ export interface FidelityResult extends EnvFailures {
   split: string;
   /** Held-out episodes played, and their transitions before `onlyAction` kept some. */
   episodes: number;
-  envErrors: number;
   played: number;
   /** Transitions scored. */
   scored: number;

@@ -28,18 +28,17 @@ export interface SeedBufferProgress {
   transitions: number;
 }
 
+/**
+ * `envErrors`: episodes the environment ended (a page that stopped answering), not written: their
+ * last step's next state is the failure, not what the agent's action did, and a model fitted on it
+ * would learn that actions end episodes unpaid; `firstEnvError` says where; `retried`: plays a
+ * failing page ended that were played again.
+ */
 export interface SeedBufferResult extends SeedBufferProgress, EnvFailures {
   /** Stopped by the signal: the counts are what was committed. */
   stopped: boolean;
   /** Per seeding agent: committed episodes, transitions, and the share it won. */
   byAgent: Record<string, { episodes: number; transitions: number; successRate: number }>;
-  /**
-   * Episodes the environment ended (a page that stopped answering), not written: their last step's
-   * next state is the failure, not what the agent's action did, and a model fitted on it would learn
-   * that actions end episodes unpaid. The first one's task and error, to say where; and the plays
-   * a failing page ended that were played again (EnvFailures).
-   */
-  envErrors: number;
 }
 
 export interface SeedBufferOptions {

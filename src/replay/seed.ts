@@ -86,8 +86,8 @@ export interface EnvFailures {
 }
 
 /**
- * The tally of a run's episodes as they come: seeding, held-out play and on-policy play each kept
- * these three counts by hand, and one of them forgot its replays.
+ * The tally of a run's episodes as they come, for every job that plays episodes and reports
+ * EnvFailures (seeding, held-out play, on-policy play): one place that counts the replays too.
  */
 export class EnvFailureTally {
   private envErrors = 0;

@@ -91,7 +91,7 @@ export async function evaluatePolicy(options: EvaluateOptions): Promise<EvalResu
   const { spec, policy, split } = options;
   const all = heldOutTasks(spec, split, options.exclude);
   if (all.length === 0) throw new UsageError(`no ${split} task is left to evaluate on: the ${options.exclude?.size ?? 0} left out are all of them`);
-  const skip = options.skip ?? 0;
+  const { onEpisode, skip = 0 } = options;
   const tasks: readonly Task[] = (options.episodes === undefined ? all : episodeTasks(all, options.episodes, options.seed ?? 0)).slice(skip);
   const lanes = lanesFor(spec.name, Math.min(options.parallelEnvs ?? 50, tasks.length), options.onNotice);
   const envs = Array.from({ length: lanes }, () => spec.createEnv(options.envOptions));
@@ -104,7 +104,7 @@ export async function evaluatePolicy(options: EvaluateOptions): Promise<EvalResu
       retryEnvErrors: ENV_FAILURE_REPLAYS,
       ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
       ...(options.beforeRound ? { beforeRound: options.beforeRound } : {}),
-      ...(options.onEpisode ? { onEpisode: skip === 0 ? options.onEpisode : (t: Trajectory, index: number) => options.onEpisode?.(t, index + skip) } : {}),
+      ...(onEpisode ? { onEpisode: (t: Trajectory, index: number) => onEpisode(t, index + skip) } : {}),
     });
     return summarize(options.exclude ? `${split} (unseen)` : split, trajectories, retried);
   } finally {

@@ -62,10 +62,11 @@ describe('an evaluation on pages that fail', () => {
 
   it('plays each task of its sample once, however many rounds it takes to reach the steps asked', async () => {
     const resets = new Map<string, number>();
-    const counting = { ...shop, createEnv: (options?: Parameters<typeof shop.createEnv>[0]) => {
-      const inner = shop.createEnv(options);
-      return { ...inner, name: inner.name, reset: (task: Parameters<typeof inner.reset>[0]) => (resets.set(task.id, (resets.get(task.id) ?? 0) + 1), inner.reset(task)), step: (a: string) => inner.step(a), close: () => inner.close?.() ?? Promise.resolve() };
-    } };
+    // failingOn asks its predicate at every reset: here it counts them, and no page fails.
+    const counting = failingOn(shop, (taskId) => {
+      resets.set(taskId, (resets.get(taskId) ?? 0) + 1);
+      return false;
+    });
     // More steps than the first round's 16 episodes hold: later rounds draw more of the sample.
     const played = await onPolicyTransitions(counting, policy, 600, 4);
     expect(played.heldout).toHaveLength(600);
