@@ -10,12 +10,16 @@
  * the curriculum, whose outcome is the success, found no task whose outcome varies (issue 59). So
  * a prediction succeeds when it ends the episode with a reward at or above the model's own success
  * reward: the threshold its fit found to separate, on held-out real endings, those that paid 1 from
- * those that did not (`calibrateSuccessReward`); a model without one (knn, an LLM) uses
- * 1 − REWARD_TOLERANCE, the tolerance the fidelity scores a reward within.
+ * those that did not (`calibrateSuccessReward`), or, with too few of them, the initial model's or
+ * the one its data's endings imply (`successRewardOfEndings`); a model without one (knn, an LLM)
+ * uses 1 − REWARD_TOLERANCE, the tolerance the fidelity scores a reward within.
  */
 
 /** Rewards within this of the real one count as right (shop scores are continuous). */
 export const REWARD_TOLERANCE = 0.05;
+
+/** A success reward below this would call an ending the model thinks more likely a failure a success. */
+const LOWEST_SUCCESS_REWARD = 0.5;
 
 /** The end reward a prediction needs to count as a success when its model names none. */
 export const DEFAULT_SUCCESS_REWARD = 1 - REWARD_TOLERANCE;
@@ -30,11 +34,26 @@ export const isRealSuccess = (t: { reward: number; done: boolean }): boolean => 
 export const isPredictedSuccess = (p: { reward: number; done: boolean; won?: boolean }): boolean =>
   p.done && (p.won ?? p.reward >= DEFAULT_SUCCESS_REWARD - 1e-9);
 
+/**
+ * The success reward a model's data imply when its fit cannot calibrate one (too few held-out
+ * endings of either kind): where every real ending paid 0 or the full reward and one at least paid
+ * it (the web's apps, the household), a model's end reward estimates the chance of success, and an
+ * ending is a success when it is the likelier of the two (LOWEST_SUCCESS_REWARD). Where endings pay
+ * fractions (the shop's partial matches), null: an end reward of 0.7 is then a partial match, and
+ * the default's strictness stands. A few demonstrations hold too few endings to calibrate on, and
+ * there the default called most of the suite's real successes that a model ended at 0.7 a failure
+ * (results/priors/loop-aware/, "The success rule").
+ */
+export function successRewardOfEndings(transitions: readonly { reward: number; done: boolean }[]): number | null {
+  const endings = transitions.filter((t) => t.done);
+  if (!endings.some(isRealSuccess)) return null;
+  return endings.every((t) => t.reward === 0 || isRealSuccess(t)) ? LOWEST_SUCCESS_REWARD : null;
+}
+
 /** Held-out endings a calibration needs of each kind (successes and others) before it is trusted. */
 export const MIN_CALIBRATION_ENDINGS = 5;
 
-/** A success reward below this would call an ending the model thinks more likely a failure a success. */
-const LOWEST_SUCCESS_REWARD = 0.5;
+
 
 /**
  * The success reward that best separates, on held-out real endings, the ones that paid the full

@@ -16,7 +16,7 @@ import { tf } from '../../platform/tf.ts';
 import { meanScores, scoreTransition, type ScoreMeans, type TransitionScore } from '../fidelity.ts';
 import { episodeHistories, withoutReasoning } from '../history.ts';
 import type { ExperienceInput, ExperiencePrediction } from '../types.ts';
-import { calibrateSuccessReward, isRealSuccess } from '../success.ts';
+import { calibrateSuccessReward, isRealSuccess, successRewardOfEndings } from '../success.ts';
 import { actionCandidates } from './action-candidates.ts';
 import { transitionCandidates, type LineCandidate } from './transition-candidates.ts';
 import { reasoningLabels, reasoningSummary, REASONING_SUMMARY_SLOTS, type ReasoningCandidate, type ReasoningSource } from './reasoning.ts';
@@ -321,9 +321,12 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
   const transitionEvery = Math.max(1, Math.round(options.transitionEvery ?? DEFAULT_FIT.transitionEvery));
 
   const network = init ? new NeuralNetwork(arch, { weights: await init.network.getWeights() }) : new NeuralNetwork(arch, { seed });
-  // Without held-out episodes the fit calibrates nothing, and the initial model's success reward stands.
+  // The success reward until, or unless, this fit's held-out endings calibrate one: the initial
+  // model's, else the one the real endings imply (success.ts). Too few endings to calibrate on (a
+  // few demonstrations) must not put the default's strictness in their place.
   const inherited = init?.knowledge().successReward;
-  const model = new NeuralExperienceModel(network, { env: options.env, config, training: { ...(options.reasoning === false ? { reasoning: false } : {}), things, ...(inherited !== undefined ? { successReward: inherited } : {}) } });
+  const standing = typeof inherited === 'number' ? inherited : successRewardOfEndings(transitions);
+  const model = new NeuralExperienceModel(network, { env: options.env, config, training: { ...(options.reasoning === false ? { reasoning: false } : {}), things, ...(standing !== null ? { successReward: standing } : {}) } });
   const learningRate = options.learningRate ?? DEFAULT_FIT.learningRate;
   const optimizers = Object.fromEntries(await Promise.all(HEADS.map(async (h) => [h, await HostAdam.create(network.headVariables(h), learningRate)]))) as Record<HeadName, HostAdam>;
   // The held-out inputs are posed every epoch; their candidates are worked out once.
@@ -376,7 +379,8 @@ export async function fitNeuralModel(options: FitOptions): Promise<FitResult> {
         }
         // The success reward, calibrated on this epoch's held-out endings; the success fidelity is
         // then scored with it, as the dream will count successes.
-        const successReward = calibrateSuccessReward(posed.filter((x) => x.real.done && x.prediction.done).map((x) => ({ predictedReward: x.prediction.reward, realSuccess: isRealSuccess(x.real) })));
+        const calibrated = calibrateSuccessReward(posed.filter((x) => x.real.done && x.prediction.done).map((x) => ({ predictedReward: x.prediction.reward, realSuccess: isRealSuccess(x.real) })));
+        const successReward = calibrated ?? standing;
         model.calibrateSuccess(successReward);
         const scores: TransitionScore[] = posed.map(({ prediction, real }) => {
           const { won: _old, ...plain } = prediction;

@@ -166,6 +166,20 @@ describe('NeuralExperienceModel', () => {
     fit.model.dispose();
   }, 120_000);
 
+  it('keeps the success reward it started from where its held-out endings are too few to calibrate one', async () => {
+    // Home pays every ending 0 or 1: a fit from nothing, calibrating nothing, reads the likelier of the two.
+    const buffer = await seededBuffer('home', 6, 1);
+    const scratch = await fitNeuralModel({ buffer, env: 'home', epochs: 1, validationShare: 0 });
+    expect(scratch.model.knowledge()).toMatchObject({ successReward: 0.5 });
+    // A fine-tune whose held-out episodes hold under MIN_CALIBRATION_ENDINGS of each kind keeps its initial model's.
+    scratch.model.calibrateSuccess(0.6);
+    const tuned = await fitNeuralModel({ buffer, env: 'home', epochs: 1, validationShare: 0.5, init: scratch.model });
+    expect(tuned.validationTransitions).toBeGreaterThan(0);
+    expect(tuned.model.knowledge()).toMatchObject({ successReward: 0.6 });
+    tuned.model.dispose();
+    scratch.model.dispose();
+  }, 120_000);
+
   it('refuses a file whose feature layout this build does not compute, and a policy file', async () => {
     const buffer = await seededBuffer('shop', 2, 1);
     const fit = await fitNeuralModel({ buffer, env: 'shop', epochs: 1, validationShare: 0 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calibrateSuccessReward, DEFAULT_SUCCESS_REWARD, isPredictedSuccess, isRealSuccess, MIN_CALIBRATION_ENDINGS } from '../../../src/experience/success.ts';
+import { calibrateSuccessReward, DEFAULT_SUCCESS_REWARD, isPredictedSuccess, isRealSuccess, MIN_CALIBRATION_ENDINGS, successRewardOfEndings } from '../../../src/experience/success.ts';
 
 const endings = (rewards: readonly number[], realSuccess: boolean) => rewards.map((predictedReward) => ({ predictedReward, realSuccess }));
 
@@ -34,6 +34,17 @@ describe('what counts as a success', () => {
   it('never calls an ending the model rates below one half a success, and never asks more than the default', () => {
     expect(calibrateSuccessReward([...endings([0.3, 0.35, 0.4, 0.42, 0.45], true), ...endings([0.01, 0.02, 0.03, 0.04, 0.05], false)])).toBe(0.5);
     expect(calibrateSuccessReward([...endings([0.99, 0.99, 0.995, 0.999, 1], true), ...endings([0.1, 0.2, 0.3, 0.4, 0.5], false)])).toBe(DEFAULT_SUCCESS_REWARD);
+  });
+
+  it('without a calibration, reads the likelier of the two where every real ending paid 0 or 1', () => {
+    const step = (reward: number, done: boolean) => ({ reward, done });
+    // The web's apps: endings pay 0 or 1 (a step on the way may pay anything; only endings count).
+    expect(successRewardOfEndings([step(0.2, false), step(1, true), step(0, true), step(0, true)])).toBe(0.5);
+    // The shop's partial matches: an ending paid 0.7 is a partial match, and the default stands.
+    expect(successRewardOfEndings([step(1, true), step(0.7, true), step(0, true)])).toBeNull();
+    // No ending paid the full reward: nothing says what a success looks like.
+    expect(successRewardOfEndings([step(0, true), step(0, true), step(1, false)])).toBeNull();
+    expect(successRewardOfEndings([])).toBeNull();
   });
 
   it('keeps the default rule with too few endings of either kind', () => {
