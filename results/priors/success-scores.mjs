@@ -19,7 +19,25 @@ if (files.length === 0) {
   console.error('usage: node results/priors/success-scores.mjs STEPS.jsonl [STEPS.jsonl ...]');
   process.exit(2);
 }
-const stepsOf = (file) => readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
+/** A steps file's lines; a file that cannot be read or holds a line that is not JSON ends the script with what and where. */
+function stepsOf(file) {
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    console.error(`success-scores: cannot read ${file} (${error.code ?? error.message})`);
+    process.exit(2);
+  }
+  return text.split('\n').flatMap((line, i) => {
+    if (line.trim() === '') return [];
+    try {
+      return [JSON.parse(line)];
+    } catch {
+      console.error(`success-scores: ${file} line ${i + 1} is not JSON (a file that \`experience eval --steps\` wrote holds one step per line)`);
+      process.exit(2);
+    }
+  });
+}
 
 /** AUC of `score` for the positives against the negatives, ties counted half. */
 function auc(positives, negatives) {
@@ -49,10 +67,10 @@ function precisionRecall(steps, called) {
   return `${calls.length === 0 ? '—' : (hits / calls.length).toFixed(2)}, ${real === 0 ? '—' : (hits / real).toFixed(2)}`;
 }
 
+const read = files.map((file) => ({ file, steps: stepsOf(file) }));
 console.log('| steps file | steps | real successes | as the model called it: precision, recall | default rule: precision, recall | largest predicted reward on a real success | AUC | recall bound at precision ≥ 0.7 |');
 console.log('|---|---|---|---|---|---|---|---|');
-for (const file of files) {
-  const steps = stepsOf(file);
+for (const { file, steps } of read) {
   const won = steps.filter((s) => s.real.success).map((s) => s.predicted.reward);
   const rest = steps.filter((s) => !s.real.success).map((s) => s.predicted.reward);
   const a = auc(won, rest);
