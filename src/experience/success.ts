@@ -40,9 +40,9 @@ export const isPredictedSuccess = (p: { reward: number; done: boolean; won?: boo
  * it (the web's apps, the household), a model's end reward estimates the chance of success, and an
  * ending is a success when it is the likelier of the two (LOWEST_SUCCESS_REWARD). Where endings pay
  * fractions (the shop's partial matches), null: an end reward of 0.7 is then a partial match, and
- * the default's strictness stands. A few demonstrations hold too few endings to calibrate on, and
- * there the default called most of the suite's real successes that a model ended at 0.7 a failure
- * (results/priors/loop-aware/, "The success rule").
+ * the default's strictness stands. A few demonstrations per task hold too few endings to calibrate
+ * on, and there the default called many real successes failures (results/priors/loop-aware/,
+ * "The success rule").
  */
 export function successRewardOfEndings(transitions: readonly { reward: number; done: boolean }[]): number | null {
   const endings = transitions.filter((t) => t.done);
@@ -52,8 +52,6 @@ export function successRewardOfEndings(transitions: readonly { reward: number; d
 
 /** Held-out endings a calibration needs of each kind (successes and others) before it is trusted. */
 export const MIN_CALIBRATION_ENDINGS = 5;
-
-
 
 /**
  * The success reward that best separates, on held-out real endings, the ones that paid the full
