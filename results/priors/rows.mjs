@@ -1,5 +1,6 @@
-// What the priors summaries share (summarize.mjs here and foreign/summarize.mjs): the rows' names,
-// reading a row's JSON line, and the statistics over seeds.
+// What the priors scripts share (summarize.mjs here and foreign/summarize.mjs; success-by-goal.mjs and
+// success-scores.mjs): the rows' names, reading a row's JSON line or a file of JSON lines, and the
+// statistics over seeds.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 export const ROW_NAMES = {
@@ -22,6 +23,28 @@ export const read = (file) => {
     return null;
   }
 };
+/**
+ * The records of a JSON-lines file (the steps `experience eval --steps` writes, a buffer seed file);
+ * a file that cannot be read or a line that is not JSON ends the script with what and where (exit 2).
+ */
+export function jsonLines(file, script) {
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    console.error(`${script}: cannot read ${file} (${error.code ?? error.message})`);
+    process.exit(2);
+  }
+  return text.split('\n').flatMap((line, i) => {
+    if (line.trim() === '') return [];
+    try {
+      return [JSON.parse(line)];
+    } catch {
+      console.error(`${script}: ${file} line ${i + 1} is not JSON (the file holds one JSON record per line)`);
+      process.exit(2);
+    }
+  });
+}
 /** The entries of `dir` whose names match `pattern` (none where `dir` is missing). */
 export const dirs = (dir, pattern) => (existsSync(dir) ? readdirSync(dir).filter((d) => pattern.test(d)) : []);
 export const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -5,7 +5,7 @@
 //   node results/priors/success-by-goal.mjs STEPS.jsonl [DEMOS.jsonl]
 // Prints a markdown table: per goal, the real successes, those the model predicted, the successes
 // it predicted where none happened, and how many demonstrations of that goal the buffer held.
-import { readFileSync } from 'node:fs';
+import { jsonLines } from './rows.mjs';
 
 const [stepsFile, demosFile] = process.argv.slice(2);
 if (!stepsFile) {
@@ -13,7 +13,7 @@ if (!stepsFile) {
   process.exit(2);
 }
 const goalOf = (instruction) => instruction.trim().split(/\s+/)[0] ?? '';
-const lines = (file) => readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
+const lines = (file) => jsonLines(file, 'success-by-goal');
 
 const byGoal = new Map();
 const row = (goal) => {

@@ -1,42 +1,21 @@
 // How an experience model calls success on the scored steps that `experience eval --steps` wrote,
 // and whether its predicted reward tells the real successes from the other steps at all, one line
 // per file:
-//   node results/priors/success-scores.mjs STEPS.jsonl [STEPS.jsonl ...]
+//   node --import tsx results/priors/success-scores.mjs STEPS.jsonl [STEPS.jsonl ...]
 // Per file: the steps and real successes; success precision and recall as the model called it
-// (its own success reward) and as the default rule calls it (an ending at 0.95 or more, success.ts);
+// (its own success reward) and as the default rule calls it (success.ts, for a model that names none);
 // the largest reward it predicted for a real success; the AUC of the predicted reward for success
 // against the other steps (ties count half: 0.5 is no signal); and the most recall any threshold on
 // the predicted reward reaches at a precision of at least 0.7. That threshold is chosen on the very
 // steps it scores, so it bounds what any success reward could recover and is never a figure to
 // report as the model's recall.
-import { readFileSync } from 'node:fs';
-
-/** The default rule's success reward (success.ts DEFAULT_SUCCESS_REWARD), for a file of steps made before or after a calibration. */
-const DEFAULT_SUCCESS_REWARD = 0.95;
+import { isPredictedSuccess } from '../../src/experience/success.ts';
+import { jsonLines } from './rows.mjs';
 
 const files = process.argv.slice(2);
 if (files.length === 0) {
-  console.error('usage: node results/priors/success-scores.mjs STEPS.jsonl [STEPS.jsonl ...]');
+  console.error('usage: node --import tsx results/priors/success-scores.mjs STEPS.jsonl [STEPS.jsonl ...]');
   process.exit(2);
-}
-/** A steps file's lines; a file that cannot be read or holds a line that is not JSON ends the script with what and where. */
-function stepsOf(file) {
-  let text;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    console.error(`success-scores: cannot read ${file} (${error.code ?? error.message})`);
-    process.exit(2);
-  }
-  return text.split('\n').flatMap((line, i) => {
-    if (line.trim() === '') return [];
-    try {
-      return [JSON.parse(line)];
-    } catch {
-      console.error(`success-scores: ${file} line ${i + 1} is not JSON (a file that \`experience eval --steps\` wrote holds one step per line)`);
-      process.exit(2);
-    }
-  });
 }
 
 /** AUC of `score` for the positives against the negatives, ties counted half. */
@@ -67,7 +46,7 @@ function precisionRecall(steps, called) {
   return `${calls.length === 0 ? '—' : (hits / calls.length).toFixed(2)}, ${real === 0 ? '—' : (hits / real).toFixed(2)}`;
 }
 
-const read = files.map((file) => ({ file, steps: stepsOf(file) }));
+const read = files.map((file) => ({ file, steps: jsonLines(file, 'success-scores') }));
 console.log('| steps file | steps | real successes | as the model called it: precision, recall | default rule: precision, recall | largest predicted reward on a real success | AUC | recall bound at precision ≥ 0.7 |');
 console.log('|---|---|---|---|---|---|---|---|');
 for (const { file, steps } of read) {
@@ -75,6 +54,6 @@ for (const { file, steps } of read) {
   const rest = steps.filter((s) => !s.real.success).map((s) => s.predicted.reward);
   const a = auc(won, rest);
   const asCalled = precisionRecall(steps, (s) => s.predicted.success);
-  const byDefault = precisionRecall(steps, (s) => s.predicted.done && s.predicted.reward >= DEFAULT_SUCCESS_REWARD - 1e-9);
+  const byDefault = precisionRecall(steps, (s) => isPredictedSuccess({ reward: s.predicted.reward, done: s.predicted.done }));
   console.log(`| ${file} | ${steps.length} | ${won.length} | ${asCalled} | ${byDefault} | ${won.length === 0 ? '—' : Math.max(...won).toFixed(2)} | ${a === null ? '—' : a.toFixed(2)} | ${boundRecall(steps, 0.7).toFixed(2)} |`);
 }
