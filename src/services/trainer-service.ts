@@ -14,6 +14,7 @@ import { DreamGymError, errorMessage, UsageError } from '../core/errors.ts';
 import { ModelFileError } from '../experience/neural/model-file.ts';
 import { ROOM_CLIENT_HEADER } from '../experience/llm/chat.ts';
 import { buildDream, disposeModel } from '../jobs/dream.ts';
+import type { PredictionWorkers } from '../experience/neural/prediction-pool.ts';
 import { checkFormSettings, experienceModel } from '../jobs/experience-models/registry.ts';
 import type { ExperienceChoice } from '../jobs/experience-models/create.ts';
 import type { CurriculumRow, CurriculumSummary } from '../curriculum/curriculum.ts';
@@ -134,6 +135,11 @@ export interface TrainerServiceOptions {
   openCheckpointStore?: () => Promise<CheckpointStore<TrainRequest>>;
   /** The backends `auto` measures (default: the platform's). */
   probeCandidates?: readonly BackendName[];
+  /**
+   * Where a dream's neural model may also predict (workers/trainer.worker.ts starts nested Web
+   * Workers); absent, it predicts on this worker's thread alone.
+   */
+  predictionWorkers?: PredictionWorkers;
 }
 
 export type TrainerEvent =
@@ -456,6 +462,7 @@ export class TrainerService {
       context: {
         runtime: 'worker',
         readFile: () => this.savedModelBytes(request.env),
+        ...(this.options.predictionWorkers ? { predictionWorkers: this.options.predictionWorkers } : {}),
         ...(choice.participant !== undefined ? { headers: { [ROOM_CLIENT_HEADER]: choice.participant } } : {}),
       },
       store,

@@ -16,6 +16,7 @@
  * next state agrees best with the prediction.
  */
 import { matchKey } from '../../core/actions.ts';
+import { Rng } from '../../core/rng.ts';
 import { emptyStats, failurePrediction, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats, type PredictOptions } from '../types.ts';
 import { actionCandidates } from './action-candidates.ts';
 import { successSupported, TASK_RELATIVE_DENSE } from './analogous-steps.ts';
@@ -197,6 +198,30 @@ export type CandidateCache = WeakMap<ExperienceInput, TransitionCandidates>;
 
 export interface NeuralPredictOptions extends PredictOptions {
   candidates?: CandidateCache;
+  /**
+   * Imagine, each input from its own stream seeded here (`imaginationSeeds`), in place of `random`:
+   * how a prediction pool (prediction-pool.ts) hands each worker its inputs' draws.
+   */
+  seeds?: readonly number[];
+}
+
+/**
+ * The seed of each input's imagination, drawn from `random` in the batch's order. Each input draws
+ * from a stream of its own, never from one shared by the batch, so that a batch split across
+ * workers imagines exactly what it imagines whole, whatever the number of workers.
+ */
+export function imaginationSeeds(random: () => number, count: number): number[] {
+  return Array.from({ length: count }, () => Math.floor(random() * 2 ** 32));
+}
+
+function imaginationStreams(count: number, options: NeuralPredictOptions): (() => number)[] | undefined {
+  const seeds = options.seeds ?? (options.random ? imaginationSeeds(options.random, count) : undefined);
+  if (!seeds) return undefined;
+  if (seeds.length !== count) throw new RangeError(`${seeds.length} imagination seeds for a batch of ${count}`);
+  return seeds.map((seed) => {
+    const rng = new Rng(seed);
+    return () => rng.next();
+  });
 }
 
 export class NeuralExperienceModel implements ExperienceModel {
@@ -238,6 +263,7 @@ export class NeuralExperienceModel implements ExperienceModel {
     const arch = this.network.architecture;
     // A model fitted without reasoning never learned to read any: its examples' annotations are set aside.
     const reasons = this.meta.training['reasoning'] !== false;
+    const imagination = imaginationStreams(batch.length, options);
     const prepared: TransitionCandidates[] = batch.map((input) => {
       let p = options.candidates?.get(input);
       if (!p) {
@@ -275,7 +301,7 @@ export class NeuralExperienceModel implements ExperienceModel {
     const transitionLogits = await this.network.logits('transition', transitionRows, range(transitionRows.count));
     const nextLines = prepared.map((p, i) => {
       const [start, end] = lineSpans[i] as [number, number];
-      return assembleLines(p.lines, lineLogits.subarray(start, end), p.headerKeys, this.meta.config.keepThreshold, options.random);
+      return assembleLines(p.lines, lineLogits.subarray(start, end), p.headerKeys, this.meta.config.keepThreshold, imagination?.[i]);
     });
 
     const actionRows = new Rows(arch.heads.action, HASH_SLOTS.action);
@@ -312,7 +338,7 @@ export class NeuralExperienceModel implements ExperienceModel {
       // Imagining, no success without an example that vouches for it: pessimism where the model has
       // no evidence, as model-based offline RL penalises what its model does not know. The episode
       // goes on unpaid.
-      if (options.random && done && reward >= 0.5 && !successSupported(input, p.actionContext.views)) {
+      if (imagination && done && reward >= 0.5 && !successSupported(input, p.actionContext.views)) {
         this.counters.unsupportedSuccesses++;
         reward = 0;
         done = false;

@@ -5,6 +5,7 @@
  * app's model picker, the workers' choices) is derived from the entries, so adding a model is one
  * file and one registry line.
  */
+import type { PredictionWorkers } from '../../experience/neural/prediction-pool.ts';
 import type * as v from 'valibot';
 import type { ExperienceModel } from '../../experience/types.ts';
 
@@ -57,6 +58,11 @@ export interface BuildContext {
   headers?: Readonly<Record<string, string>> | undefined;
   /** A prompt's length in tokens, where the model reports it. */
   countTokens?: ((text: string) => number) | undefined;
+  /**
+   * Threads a neural model may predict on beside the caller's (experience/neural/prediction-pool.ts):
+   * the platform's way to start one, and how many by default; absent, it predicts on the caller's alone.
+   */
+  predictionWorkers?: PredictionWorkers | undefined;
 }
 
 /** An experience model's entry in the registry. */

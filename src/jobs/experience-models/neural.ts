@@ -6,7 +6,13 @@
 import * as v from 'valibot';
 import { UsageError } from '../../core/errors.ts';
 import { importNeuralModelFor, inspectNeuralModel } from '../../experience/neural/model-io.ts';
+import { PredictionPool } from '../../experience/neural/prediction-pool.ts';
+import { integerIn } from '../bounds-spec.ts';
+import { MAX_DEFAULT_WORKERS } from '../prediction-worker-count.ts';
 import type { ExperienceModelEntry } from './entry.ts';
+
+/** More threads than this would hold more copies of the model than a dream's batch has shards worth splitting. */
+const MAX_PREDICTION_WORKERS = 7;
 
 export const neuralExperience: ExperienceModelEntry = {
   kind: 'neural',
@@ -25,6 +31,14 @@ export const neuralExperience: ExperienceModelEntry = {
       // `pretrained` is read by the Node caller's file reader (jobs/model-file.ts → jobs/pretrained.ts).
       requiredHint: '(fit one with: experience fit --env E --buffer FILE.jsonl --out FILE.dgx; or pretrained: the shipped pretrained web model)',
     },
+    workers: {
+      flag: 'prediction-workers',
+      label: 'Prediction workers',
+      help: `threads that predict a batch's shards beside the caller's own (0–${MAX_PREDICTION_WORKERS}); default: the cores there are, less one, at most ${MAX_DEFAULT_WORKERS}`,
+      value: 'N',
+      input: 'number',
+      schema: v.optional(integerIn(0, MAX_PREDICTION_WORKERS)),
+    },
   },
   async build(settings, context) {
     const path = settings.model as string | undefined;
@@ -34,6 +48,9 @@ export const neuralExperience: ExperienceModelEntry = {
     const header = inspectNeuralModel(bytes);
     const env = context.env ?? header.env;
     if (header.env !== env) throw new UsageError(`${path !== undefined ? `--model ${path}` : 'the neural model'} simulates ${header.env}, not ${env}; fit one on ${env} transitions`);
-    return importNeuralModelFor(bytes, env).model;
+    const model = importNeuralModelFor(bytes, env).model;
+    const workers = context.predictionWorkers;
+    const count = (settings.workers as number | undefined) ?? workers?.count ?? 0;
+    return workers && count > 0 ? new PredictionPool(model, bytes, { ...workers, count }) : model;
   },
 };

@@ -1,0 +1,233 @@
+/**
+ * `PredictionPool`: the neural experience model spread over the machine's cores. A dream asks the
+ * model for one prediction per lane each step, and most of a prediction is plain JavaScript (its
+ * candidates and their features, per input) that one thread runs one input at a time: on shop, at
+ * batch 32, one thread predicts at about half the pace the policy rolls out (`npm run bench --
+ * pace`). The inputs of a batch are independent, so the pool splits each batch into contiguous
+ * shards: this thread predicts the first, and each worker one of the others, with its own copy of
+ * the same model loaded from the same file.
+ *
+ * What it returns is what the model alone returns, input for input: every shard is predicted by
+ * the same weights on the same backend, and a sampling dream's draws are seeded per input
+ * (`imaginationSeeds`), so how a batch is split changes nothing. A worker that fails or stops is
+ * dropped (the `onWorkerLost` callback says why) and its shard predicted here, so a run loses
+ * nothing but speed.
+ */
+import { errorMessage } from '../../core/errors.ts';
+import { tf, type BackendName } from '../../platform/tf.ts';
+import { emptyStats, type ExperienceInput, type ExperienceModel, type ExperiencePrediction, type ExperienceStats } from '../types.ts';
+import { imaginationSeeds, type NeuralExperienceModel, type NeuralPredictOptions } from './model.ts';
+import type { FromWorker, PredictionPort, ToWorker } from './prediction-server.ts';
+import { WireEncoder, WireNumbers } from './prediction-wire.ts';
+
+/** A started worker, as the platform that spawned it lends it (platform/prediction-worker.node.ts, workers/). */
+export interface PredictionWorker {
+  port: PredictionPort;
+  /** Called once when the worker stops on its own (an uncaught error, an exit): why. */
+  onStop(handle: (reason: string) => void): void;
+  terminate(): void;
+  /** Whether it owes an answer: a Node worker thread keeps the process alive only while it does, so a command ends without closing its pool. */
+  busy?(owes: boolean): void;
+}
+
+export interface PredictionWorkers {
+  /** How many workers to start besides this thread; 0 predicts here alone. */
+  count: number;
+  spawn: () => PredictionWorker;
+  /** A worker was lost (it could not start, failed a shard or stopped): why, in words for a person. */
+  onWorkerLost?: (reason: string) => void;
+}
+
+/**
+ * Below this many inputs per shard a batch is predicted here whole: a worker's round trip (the
+ * inputs copied out, the predictions back) costs more than a few inputs' prediction.
+ */
+export const MIN_SHARD = 4;
+
+interface Pending {
+  resolve: (predictions: ExperiencePrediction[]) => void;
+  reject: (error: Error) => void;
+}
+
+class PooledWorker {
+  readonly encoder: WireEncoder;
+  private readonly pending = new Map<number, Pending>();
+  private nextCall = 0;
+  private loaded: Pending | null = null;
+  stats: ExperienceStats = emptyStats();
+  stopped: string | null = null;
+  /** Settles once it has loaded the model or been left out. */
+  loading: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly worker: PredictionWorker,
+    numbers: WireNumbers,
+  ) {
+    this.encoder = new WireEncoder(numbers);
+    worker.port.onMessage((message) => this.receive(message as FromWorker));
+    worker.onStop((reason) => this.stop(`it stopped (${reason})`));
+  }
+
+  load(bytes: Uint8Array, env: string, backend: BackendName): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.loaded = { resolve: () => resolve(), reject };
+      this.worker.busy?.(true);
+      this.post({ type: 'load', bytes, env, backend });
+    }).finally(() => this.worker.busy?.(false));
+  }
+
+  predict(inputs: readonly ExperienceInput[], seeds: readonly number[] | undefined): Promise<ExperiencePrediction[]> {
+    const call = this.nextCall++;
+    return new Promise<ExperiencePrediction[]>((resolve, reject) => {
+      this.pending.set(call, { resolve, reject });
+      this.worker.busy?.(true);
+      this.post({ type: 'predict', call, inputs: this.encoder.encode(inputs), ...(seeds ? { seeds: [...seeds] } : {}) });
+    });
+  }
+
+  /** End it, failing whatever it still owes with `reason`. */
+  stop(reason: string): void {
+    if (this.stopped !== null) return;
+    this.stopped = reason;
+    this.worker.terminate();
+    const error = new Error(reason);
+    this.loaded?.reject(error);
+    this.loaded = null;
+    for (const p of this.pending.values()) p.reject(error);
+    this.pending.clear();
+  }
+
+  private post(message: ToWorker): void {
+    if (this.stopped !== null) throw new Error(this.stopped);
+    this.worker.port.post(message);
+  }
+
+  private receive(message: FromWorker): void {
+    if (message.type === 'loaded') {
+      this.loaded?.resolve([]);
+      this.loaded = null;
+    } else if (message.type === 'predicted') {
+      this.stats = message.stats;
+      this.settle(message.call)?.resolve(message.predictions as ExperiencePrediction[]);
+    } else if (message.call === null) {
+      this.stop(`it could not load the model: ${message.message}`);
+    } else {
+      this.stop(`it failed a shard: ${message.message}`);
+    }
+  }
+
+  private settle(call: number): Pending | undefined {
+    const p = this.pending.get(call);
+    this.pending.delete(call);
+    if (this.pending.size === 0) this.worker.busy?.(false);
+    return p;
+  }
+}
+
+export class PredictionPool implements ExperienceModel {
+  readonly name: string;
+  /** Workers loading the model: they join the pool once loaded. */
+  private starting: PooledWorker[] | null = null;
+  private workers: PooledWorker[] = [];
+  /** The stats of workers already lost, kept so that no prediction goes uncounted. */
+  private lostStats: ExperienceStats[] = [];
+  private readonly onWorkerLost: (reason: string) => void;
+
+  /**
+   * `local` with `workers.count` workers beside it, each loading `bytes` (the file `local` was read
+   * from). They start with the first batch large enough to split, and join once they have loaded
+   * the model; until then this thread predicts alone, so nothing waits on a worker's start and a
+   * caller that never predicts a large batch starts none.
+   */
+  constructor(
+    private readonly local: NeuralExperienceModel,
+    private readonly bytes: Uint8Array,
+    private readonly spawner: PredictionWorkers,
+  ) {
+    this.name = local.name;
+    this.onWorkerLost = spawner.onWorkerLost ?? (() => {});
+  }
+
+  /** Workers predicting beside this thread now. */
+  get workerCount(): number {
+    return this.workers.length;
+  }
+
+  /** Resolves once every worker started has loaded the model or been left out (tests, benches: a pool at full strength). */
+  async ready(): Promise<void> {
+    this.start();
+    await Promise.all((this.starting ?? []).map((w) => w.loading));
+  }
+
+  async predict(batch: readonly ExperienceInput[], options: NeuralPredictOptions = {}): Promise<ExperiencePrediction[]> {
+    if (batch.length >= 2 * MIN_SHARD) this.start();
+    const parts = Math.min(this.workers.length + 1, Math.floor(batch.length / MIN_SHARD));
+    if (parts <= 1) return this.local.predict(batch, options);
+    options.signal?.throwIfAborted();
+    const seeds = options.seeds ?? (options.random ? imaginationSeeds(options.random, batch.length) : undefined);
+    const size = Math.ceil(batch.length / parts);
+    const shard = <T>(items: readonly T[], i: number) => items.slice(i * size, (i + 1) * size);
+    const remote = this.workers.slice(0, parts - 1).map((worker, w) => {
+      const inputs = shard(batch, w + 1);
+      const shardSeeds = seeds && shard(seeds, w + 1);
+      return worker.predict(inputs, shardSeeds).catch((error: unknown) => this.predictHere(worker, error, inputs, shardSeeds));
+    });
+    // Only the shards' inputs and draws differ from a call of the model alone: `candidates` and `signal` go with this thread's.
+    const here = this.local.predict(shard(batch, 0), { ...options, ...(seeds ? { seeds: shard(seeds, 0) } : {}) });
+    const predicted = [await here, ...(await Promise.all(remote))].flat();
+    options.signal?.throwIfAborted();
+    return predicted;
+  }
+
+  private start(): void {
+    if (this.starting !== null) return;
+    this.starting = [];
+    const numbers = new WireNumbers();
+    const backend = tf.getBackend() as BackendName;
+    for (let i = 0; i < this.spawner.count; i++) {
+      let worker: PooledWorker;
+      try {
+        worker = new PooledWorker(this.spawner.spawn(), numbers);
+      } catch (error) {
+        this.onWorkerLost(`a prediction worker could not be started (${errorMessage(error)}); ${this.starting.length} worker(s) predict beside this thread`);
+        break;
+      }
+      this.starting.push(worker);
+      worker.loading = worker.load(this.bytes, this.local.meta.env, backend).then(
+        () => {
+          if (worker.stopped === null) this.workers.push(worker);
+        },
+        (error: unknown) => {
+          worker.stop(errorMessage(error));
+          this.onWorkerLost(`a prediction worker was left out: ${errorMessage(error)}`);
+        },
+      );
+    }
+  }
+
+  /** A worker failed its shard: drop it and predict the shard here, with the same draws. */
+  private predictHere(worker: PooledWorker, error: unknown, inputs: readonly ExperienceInput[], seeds: readonly number[] | undefined): Promise<ExperiencePrediction[]> {
+    if (this.workers.includes(worker)) {
+      worker.stop(errorMessage(error));
+      this.workers = this.workers.filter((w) => w !== worker);
+      this.lostStats.push(worker.stats);
+      this.onWorkerLost(`a prediction worker was lost (${errorMessage(error)}); its shard is predicted on this thread, and ${this.workers.length} worker(s) go on`);
+    }
+    return this.local.predict(inputs, seeds ? { seeds } : {});
+  }
+
+  stats(): ExperienceStats {
+    const total = this.local.stats();
+    for (const s of [...this.workers.map((w) => w.stats), ...this.lostStats]) {
+      for (const key of Object.keys(total) as (keyof ExperienceStats)[]) total[key] += s[key];
+    }
+    return total;
+  }
+
+  /** End the workers and free the model. */
+  dispose(): void {
+    for (const w of this.starting ?? []) w.stop('the pool was closed');
+    this.workers = [];
+    this.local.dispose();
+  }
+}
