@@ -12,8 +12,8 @@ import { defaultPredictionWorkers } from './prediction-worker-count.ts';
 /**
  * A worker's young generation, as large as the CLI's and the benches' own (`node
  * --max-semi-space-size=64`: V8's young generation is three semi-spaces). A prediction allocates
- * many short-lived objects; at a worker's default (16 MB semi-spaces) its scavenges made it predict
- * at 0.6–0.8× the speed of the parent thread, measured on shop at batch 32.
+ * many short-lived objects, and at a worker's default (16 MB semi-spaces) the scavenges kept a worker
+ * well below its parent thread's pace (docs/benchmarks.md, the model at the policy's pace).
  */
 const YOUNG_GENERATION_MB = 3 * 64;
 

@@ -37,7 +37,13 @@ export const SERVED_KINDS = ['knn', 'neural'] as const;
 export type ServedKind = (typeof SERVED_KINDS)[number];
 
 /** `serve --experience knn` or `--experience neural --model FILE.dgx`. */
-export const serveSpec = (kind: ServedKind) => v.strictObject({ ...settingsEntries(experienceModel(kind, 'node')), ...serveEntries });
+export const serveSpec = (kind: ServedKind) => v.strictObject({ ...servedSettings(kind), ...serveEntries });
+
+/** The model's settings but its prediction workers: serve answers one request at a time, with no batch to split. */
+function servedSettings(kind: ServedKind): ReturnType<typeof settingsEntries> {
+  const { workers: _workers, ...settings } = settingsEntries(experienceModel(kind, 'node'));
+  return settings;
+}
 
 function isHttpUrl(text: string): boolean {
   try {

@@ -85,7 +85,8 @@ export async function serveCommand(io: CommandIO, argv: string[], stop?: Promise
   const models: { model: ExperienceModel; env?: string }[] = [];
   if (kind === 'neural') {
     await useBackend([parseBackend(values.backend as string)]);
-    const neural = await createExperienceModel({ kind, settings: { model: spec.model, k: spec.k } }, nodeBuildContext());
+    // One request at a time: no batch to split over prediction workers.
+    const neural = await createExperienceModel({ kind, settings: { model: spec.model, k: spec.k } }, { ...nodeBuildContext(), predictionWorkers: undefined });
     models.push({ model: neural, ...(neural instanceof NeuralExperienceModel ? { env: neural.meta.env } : {}) });
   }
   models.push({ model: new KnnExperienceModel() });

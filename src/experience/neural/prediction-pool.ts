@@ -44,6 +44,15 @@ export interface PredictionWorkers {
  */
 export const MIN_SHARD = 4;
 
+/**
+ * Workers start once this thread has predicted this many inputs alone. A worker takes a core's time
+ * to start (under Node it compiles the model's TypeScript again) and reaches its pace only after a
+ * few thousand predictions have filled its memos, so a short run (an Experience view
+ * step, a test's dream, a smoke run) would spend more on it than it saves; a dream of tens of
+ * thousands of steps spends under a tenth of them waiting.
+ */
+export const START_AFTER = 2048;
+
 interface Pending {
   resolve: (predictions: ExperiencePrediction[]) => void;
   reject: (error: Error) => void;
@@ -132,12 +141,14 @@ export class PredictionPool implements ExperienceModel {
   /** The stats of workers already lost, kept so that no prediction goes uncounted. */
   private lostStats: ExperienceStats[] = [];
   private readonly onWorkerLost: (reason: string) => void;
+  /** Inputs predicted before the workers started. */
+  private predictedAlone = 0;
 
   /**
    * `local` with `workers.count` workers beside it, each loading `bytes` (the file `local` was read
-   * from). They start with the first batch large enough to split, and join once they have loaded
-   * the model; until then this thread predicts alone, so nothing waits on a worker's start and a
-   * caller that never predicts a large batch starts none.
+   * from). They start once this thread has predicted START_AFTER inputs (or on `ready()`), and join
+   * once they have loaded the model; until then this thread predicts alone, so nothing waits on a
+   * worker's start and a short run starts none.
    */
   constructor(
     private readonly local: NeuralExperienceModel,
@@ -153,14 +164,14 @@ export class PredictionPool implements ExperienceModel {
     return this.workers.length;
   }
 
-  /** Resolves once every worker started has loaded the model or been left out (tests, benches: a pool at full strength). */
+  /** Start the workers now, without waiting for START_AFTER inputs, and resolve once each has loaded the model or been left out (tests, benches: a pool at full strength). */
   async ready(): Promise<void> {
     this.start();
     await Promise.all((this.starting ?? []).map((w) => w.loading));
   }
 
   async predict(batch: readonly ExperienceInput[], options: NeuralPredictOptions = {}): Promise<ExperiencePrediction[]> {
-    if (batch.length >= 2 * MIN_SHARD) this.start();
+    if (this.starting === null && (this.predictedAlone += batch.length) >= START_AFTER) this.start();
     const parts = Math.min(this.workers.length + 1, Math.floor(batch.length / MIN_SHARD));
     if (parts <= 1) return this.local.predict(batch, options);
     options.signal?.throwIfAborted();

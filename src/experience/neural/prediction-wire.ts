@@ -5,8 +5,8 @@
  * Two reasons. A batch's inputs are about 18 kB each, most of it the examples and the history's
  * states, which recur from step to step (the buffer's transitions, the episode's earlier states).
  * And the model's memos key examples and states by object (memo.ts): a copy sent again is a new
- * object, so every memo would miss. Measured on shop, a batch of copies predicted at 0.6× the
- * speed of the same batch of the objects already seen.
+ * object, so every memo would miss, and a batch of copies predicts well below the pace of the same
+ * batch of objects already seen.
  *
  * Both ends keep what was sent in the same bounded first-in-first-out table, fed in the same
  * order (the encoder as it writes a message, the decoder as it reads it), so they forget the same

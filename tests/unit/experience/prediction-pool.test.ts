@@ -5,7 +5,7 @@ import { Rng } from '../../../src/core/rng.ts';
 import { fitNeuralModel } from '../../../src/experience/neural/fit.ts';
 import type { NeuralExperienceModel } from '../../../src/experience/neural/model.ts';
 import { exportNeuralModel, importNeuralModel } from '../../../src/experience/neural/model-io.ts';
-import { MIN_SHARD, PredictionPool, type PredictionWorker } from '../../../src/experience/neural/prediction-pool.ts';
+import { MIN_SHARD, PredictionPool, START_AFTER, type PredictionWorker } from '../../../src/experience/neural/prediction-pool.ts';
 import { servePredictions } from '../../../src/experience/neural/prediction-server.ts';
 import { WireDecoder, WireEncoder, WireNumbers } from '../../../src/experience/neural/prediction-wire.ts';
 import type { ExperienceInput } from '../../../src/experience/types.ts';
@@ -128,13 +128,26 @@ describe('a prediction pool', () => {
     expect(threads.stats().predictions).toBe(3 * batch.length);
   }, 120_000);
 
-  it('predicts a batch too small to split on this thread, and starts no worker for it', async () => {
+  it('starts its workers only after this thread has predicted START_AFTER inputs, and predicts a batch too small to split here', async () => {
     let spawned = 0;
-    const small = pool({ count: 2, spawn: () => (spawned++, inProcessWorker()) });
-    const few = batch.slice(0, 2 * MIN_SHARD - 1);
-    expect(await small.predict(few)).toEqual(await model.predict(few));
+    let shards = 0;
+    const late = pool({ count: 1, spawn: () => (spawned++, inProcessWorker({ onPredict: () => (shards++, false) })) });
+    let predicted = 0;
+    while (predicted + batch.length < START_AFTER) {
+      await late.predict(batch);
+      predicted += batch.length;
+    }
     expect(spawned).toBe(0);
-  }, 60_000);
+    await late.predict(batch);
+    expect(spawned).toBe(1);
+    await late.ready();
+    expect(late.workerCount).toBe(1);
+    expect(await late.predict(batch)).toEqual(await model.predict(batch));
+    expect(shards).toBe(1);
+    const few = batch.slice(0, 2 * MIN_SHARD - 1);
+    expect(await late.predict(few)).toEqual(await model.predict(few));
+    expect(shards).toBe(1);
+  }, 120_000);
 
   it('drops a worker that stops mid-shard, predicts its shard here with the same draws, and says so', async () => {
     const lost: string[] = [];
