@@ -20,7 +20,7 @@ import { imaginationSeeds, type NeuralExperienceModel, type NeuralPredictOptions
 import type { FromWorker, PredictionPort, ToWorker } from './prediction-server.ts';
 import { WireEncoder, WireNumbers } from './prediction-wire.ts';
 
-/** A started worker, as the platform that spawned it lends it (platform/prediction-worker.node.ts, workers/). */
+/** A started worker, as the platform that spawned it lends it (jobs/node-prediction-workers.ts, workers/prediction-spawn.ts). */
 export interface PredictionWorker {
   port: PredictionPort;
   /** Called once when the worker stops on its own (an uncaught error, an exit): why. */
@@ -40,7 +40,9 @@ export interface PredictionWorkers {
 
 /**
  * Below this many inputs per shard a batch is predicted here whole: a worker's round trip (the
- * inputs copied out, the predictions back) costs more than a few inputs' prediction.
+ * inputs copied out, the predictions back) costs more than a few inputs' prediction. The shards are
+ * equal: a split by each thread's measured pace was tried, and on this project's machine it was not
+ * faster.
  */
 export const MIN_SHARD = 4;
 
@@ -62,7 +64,7 @@ class PooledWorker {
   readonly encoder: WireEncoder;
   private readonly pending = new Map<number, Pending>();
   private nextCall = 0;
-  private loaded: Pending | null = null;
+  private loaded: { resolve: () => void; reject: (error: Error) => void } | null = null;
   stats: ExperienceStats = emptyStats();
   stopped: string | null = null;
   /** Settles once it has loaded the model or been left out. */
@@ -79,7 +81,7 @@ class PooledWorker {
 
   load(bytes: Uint8Array, env: string, backend: BackendName): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.loaded = { resolve: () => resolve(), reject };
+      this.loaded = { resolve, reject };
       this.worker.busy?.(true);
       this.post({ type: 'load', bytes, env, backend });
     }).finally(() => this.worker.busy?.(false));
@@ -113,7 +115,7 @@ class PooledWorker {
 
   private receive(message: FromWorker): void {
     if (message.type === 'loaded') {
-      this.loaded?.resolve([]);
+      this.loaded?.resolve();
       this.loaded = null;
     } else if (message.type === 'predicted') {
       this.stats = message.stats;

@@ -40,8 +40,9 @@ export function servePredictions(port: PredictionPort): void {
     const call = message.type === 'predict' ? message.call : null;
     try {
       if (message.type === 'load') {
-        // The pool's backend first, so that a shard is computed as it would be computed whole.
-        const backend = await useBackend([message.backend, 'wasm', 'cpu']);
+        // The pool's backend and no other: another computes in other float rounding, and a shard
+        // must be predicted as it would be predicted whole. Where it cannot start, the worker is left out.
+        const backend = await useBackend([message.backend]);
         model?.dispose();
         model = importNeuralModelFor(message.bytes, message.env).model;
         port.post({ type: 'loaded', backend } satisfies FromWorker);
