@@ -8,7 +8,9 @@ import { DGX_MAX_BYTES } from '../experience/neural/model-file.ts';
 import { FileReadError, fileProblem, readFileBounded } from '../platform/files.ts';
 import { countTokens } from '../experience/tokens.ts';
 import type { BuildContext, ExperienceModelEntry } from './experience-models/entry.ts';
+import { availableParallelism } from 'node:os';
 import { nodePredictionWorkers } from './node-prediction-workers.ts';
+import { defaultPredictionWorkers } from './prediction-worker-count.ts';
 import { pretrainedOr } from './pretrained.ts';
 
 async function readModelFile(given: string | undefined, setting: string): Promise<Uint8Array> {
@@ -25,24 +27,33 @@ async function readModelFile(given: string | undefined, setting: string): Promis
   }
 }
 
+/** What a Node caller says of a neural model's prediction workers (node-prediction-workers.ts). */
+export interface NodeWorkerPlan {
+  /** How many predictions the run will ask for, where it knows (a dream's synthetic budget): a short run starts none (prediction-worker-count.ts). */
+  predictions?: number;
+  /** Why a worker was dropped (its shards are then predicted on the caller's thread). */
+  onWorkerLost?: (reason: string) => void;
+}
+
 /**
  * The build context of a model run under Node: files read from disk, prompts counted in llama-3
- * tokens, a neural model's batches predicted on worker threads too (node-prediction-workers.ts);
- * `onWorkerLost` hears why a worker was dropped (its shards are then predicted on this thread).
+ * tokens, a neural model's batches predicted on worker threads too, as many as
+ * `defaultPredictionWorkers` gives for this machine's cores and the run's length.
  */
-export function nodeBuildContext(env?: string, onWorkerLost?: (reason: string) => void): BuildContext {
-  return { runtime: 'node', env, readFile: readModelFile, countTokens, predictionWorkers: nodePredictionWorkers(undefined, onWorkerLost) };
+export function nodeBuildContext(env?: string, workers: NodeWorkerPlan = {}): BuildContext {
+  const count = defaultPredictionWorkers(availableParallelism(), workers.predictions);
+  return { runtime: 'node', env, readFile: readModelFile, countTokens, predictionWorkers: nodePredictionWorkers(count, workers.onWorkerLost) };
 }
 
 /**
  * The same, with every file the model's settings name read now: a missing or unreadable model file
  * is refused before any other work (a buffer loaded, an index built).
  */
-export async function nodeBuildContextFor(entry: ExperienceModelEntry, settings: Readonly<Record<string, unknown>>, env?: string, onWorkerLost?: (reason: string) => void): Promise<BuildContext> {
+export async function nodeBuildContextFor(entry: ExperienceModelEntry, settings: Readonly<Record<string, unknown>>, env?: string, workers: NodeWorkerPlan = {}): Promise<BuildContext> {
   const files = new Map<string, Uint8Array>();
   for (const [field, setting] of Object.entries(entry.settings)) {
     const path = settings[field];
     if (setting.input === 'file' && typeof path === 'string') files.set(path, await readModelFile(path, setting.flag));
   }
-  return { ...nodeBuildContext(env, onWorkerLost), readFile: async (path, setting) => (path !== undefined ? files.get(path) : undefined) ?? readModelFile(path, setting) };
+  return { ...nodeBuildContext(env, workers), readFile: async (path, setting) => (path !== undefined ? files.get(path) : undefined) ?? readModelFile(path, setting) };
 }

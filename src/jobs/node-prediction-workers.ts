@@ -1,7 +1,6 @@
 /**
  * Prediction workers under Node (the CLI, the benches, the experiments): worker threads, each
- * running prediction-worker.node.ts, as many by default as prediction-worker-count.ts says for the
- * cores this process may use.
+ * running prediction-worker.node.ts.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -32,7 +31,7 @@ function spawnNodeWorker(): PredictionWorker {
   };
 }
 
-/** `count` Node worker threads (default: defaultPredictionWorkers()); `onWorkerLost` hears why one was dropped. */
+/** `count` Node worker threads (default: as many as this machine's cores give, `defaultPredictionWorkers`); `onWorkerLost` hears why one was dropped. */
 export function nodePredictionWorkers(count = defaultPredictionWorkers(availableParallelism()), onWorkerLost?: (reason: string) => void): PredictionWorkers {
   return { count, spawn: spawnNodeWorker, ...(onWorkerLost ? { onWorkerLost } : {}) };
 }

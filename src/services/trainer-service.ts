@@ -15,6 +15,7 @@ import { ModelFileError } from '../experience/neural/model-file.ts';
 import { ROOM_CLIENT_HEADER } from '../experience/llm/chat.ts';
 import { buildDream, disposeModel } from '../jobs/dream.ts';
 import type { PredictionWorkers } from '../experience/neural/prediction-pool.ts';
+import { defaultPredictionWorkers } from '../jobs/prediction-worker-count.ts';
 import { checkFormSettings, experienceModel } from '../jobs/experience-models/registry.ts';
 import type { ExperienceChoice } from '../jobs/experience-models/create.ts';
 import type { CurriculumRow, CurriculumSummary } from '../curriculum/curriculum.ts';
@@ -136,10 +137,11 @@ export interface TrainerServiceOptions {
   /** The backends `auto` measures (default: the platform's). */
   probeCandidates?: readonly BackendName[];
   /**
-   * Where a dream's neural model may also predict (workers/trainer.worker.ts starts nested Web
-   * Workers); absent, it predicts on this worker's thread alone.
+   * Where a dream's neural model may also predict: how a nested Web Worker is started
+   * (workers/trainer.worker.ts) and the cores there are; a dream starts as many as
+   * `defaultPredictionWorkers` gives for them and its budget. Absent, it predicts on this thread alone.
    */
-  predictionWorkers?: PredictionWorkers;
+  predictionWorkers?: { cores: number; spawn: PredictionWorkers['spawn'] };
 }
 
 export type TrainerEvent =
@@ -462,7 +464,7 @@ export class TrainerService {
       context: {
         runtime: 'worker',
         readFile: () => this.savedModelBytes(request.env),
-        ...(this.options.predictionWorkers ? { predictionWorkers: this.options.predictionWorkers } : {}),
+        ...(this.options.predictionWorkers ? { predictionWorkers: { count: defaultPredictionWorkers(this.options.predictionWorkers.cores, run.syntheticBudget), spawn: this.options.predictionWorkers.spawn } } : {}),
         ...(choice.participant !== undefined ? { headers: { [ROOM_CLIENT_HEADER]: choice.participant } } : {}),
       },
       store,

@@ -85,7 +85,7 @@ export async function experienceCommand(io: CommandIO, argv: string[]): Promise<
   // The mix's own words, before the model loads.
   parseMix(settings.mix);
   const backend = await useBackend([parseBackend(values.backend ?? DEFAULT_BACKEND)]);
-  const model = await createExperienceModel({ kind: experience, settings: experienceSettings(entry, settings) }, nodeBuildContext(spec.name, (reason) => io.progress(`warning: ${reason}`)));
+  const model = await createExperienceModel({ kind: experience, settings: experienceSettings(entry, settings) }, nodeBuildContext(spec.name, { predictions: settings.heldout, onWorkerLost: (reason) => io.progress(`warning: ${reason}`) }));
   const buffer = await openBufferFile(values.buffer);
   const policy = settings.policy === undefined ? undefined : await loadPolicyFile(settings.policy, spec.name);
   const only = settings.onlyAction;

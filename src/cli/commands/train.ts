@@ -520,7 +520,7 @@ type DreamSettings = Readonly<Record<string, unknown>> & { syntheticBudget?: num
 async function dreamOptions(experience: ExperienceModelEntry, settings: DreamSettings, files: { env: string; buffer: string | undefined }, io: CommandIO): Promise<DreamOptions> {
   const { env, buffer: bufferFile } = files;
   const chosen = experienceSettings(experience, settings);
-  const context = await nodeBuildContextFor(experience, chosen, undefined, (reason) => io.progress(`warning: ${reason}`));
+  const context = await nodeBuildContextFor(experience, chosen, undefined, { predictions: settings.syntheticBudget as number, onWorkerLost: (reason) => io.progress(`warning: ${reason}`) });
   const buffer = await openBufferFile(bufferFile);
   const dream = await buildDream({
     env,

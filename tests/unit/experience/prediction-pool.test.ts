@@ -10,7 +10,7 @@ import { servePredictions } from '../../../src/experience/neural/prediction-serv
 import { WireDecoder, WireEncoder, WireNumbers } from '../../../src/experience/neural/prediction-wire.ts';
 import type { ExperienceInput } from '../../../src/experience/types.ts';
 import { nodePredictionWorkers } from '../../../src/jobs/node-prediction-workers.ts';
-import { defaultPredictionWorkers } from '../../../src/jobs/prediction-worker-count.ts';
+import { defaultPredictionWorkers, WORKERS_PAY_FROM } from '../../../src/jobs/prediction-worker-count.ts';
 import { useBackend } from '../../../src/platform/tf.ts';
 import { seededBuffer } from './fixtures.ts';
 
@@ -182,7 +182,9 @@ describe('a prediction pool', () => {
     expect(await cut.predict(batch)).toEqual(await model.predict(batch));
   }, 60_000);
 
-  it('starts one worker per core to spare, at most 3', () => {
-    expect([1, 2, 4, 8, 64].map(defaultPredictionWorkers)).toEqual([0, 1, 3, 3, 3]);
+  it('starts one worker per core to spare, at most 3, and none for a run too short to repay them', () => {
+    expect([1, 2, 4, 8, 64].map((cores) => defaultPredictionWorkers(cores))).toEqual([0, 1, 3, 3, 3]);
+    expect(defaultPredictionWorkers(8, WORKERS_PAY_FROM - 1)).toBe(0);
+    expect(defaultPredictionWorkers(8, WORKERS_PAY_FROM)).toBe(3);
   });
 });
