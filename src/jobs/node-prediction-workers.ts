@@ -7,7 +7,6 @@ import { Worker } from 'node:worker_threads';
 import type { PredictionWorker, PredictionWorkers } from '../experience/neural/prediction-pool.ts';
 import { defaultPredictionWorkers } from './prediction-worker-count.ts';
 
-
 /**
  * A worker's young generation, as large as the CLI's and the benches' own (`node
  * --max-semi-space-size=64`: V8's young generation is three semi-spaces). A prediction allocates

@@ -8,7 +8,7 @@ import { UsageError } from '../../core/errors.ts';
 import { importNeuralModelFor, inspectNeuralModel } from '../../experience/neural/model-io.ts';
 import { PredictionPool } from '../../experience/neural/prediction-pool.ts';
 import { integerIn } from '../bounds-spec.ts';
-import { MAX_DEFAULT_WORKERS } from '../prediction-worker-count.ts';
+import { MAX_DEFAULT_WORKERS, WORKERS_PAY_FROM } from '../prediction-worker-count.ts';
 import type { ExperienceModelEntry } from './entry.ts';
 
 /** More threads than this would hold more copies of the model than a dream's batch has shards worth splitting. */
@@ -34,7 +34,7 @@ export const neuralExperience: ExperienceModelEntry = {
     workers: {
       flag: 'prediction-workers',
       label: 'Prediction workers',
-      help: `threads that predict a batch's shards beside the caller's own (0–${MAX_PREDICTION_WORKERS}); default: the cores there are, less one, at most ${MAX_DEFAULT_WORKERS}`,
+      help: `threads that predict a batch's shards beside the caller's own (0–${MAX_PREDICTION_WORKERS}); default: the cores there are, less one, at most ${MAX_DEFAULT_WORKERS}, and none for a run of under ${WORKERS_PAY_FROM.toLocaleString('en')} predictions`,
       value: 'N',
       input: 'number',
       schema: v.optional(integerIn(0, MAX_PREDICTION_WORKERS)),
