@@ -58,7 +58,7 @@ export async function paceBench(args: string[]): Promise<unknown> {
   const { model, fitSeconds, weightsSha256 } = await shopModel(options.model, buffer, options.transitions, options.epochs);
   const bytes = await exportNeuralModel(model, { backend, training: {}, evaluation: null, createdAt: new Date(0).toISOString() });
   const workersLost: string[] = [];
-  const pool = new PredictionPool(importNeuralModelFor(bytes, 'shop').model, bytes, nodePredictionWorkers(workers, (reason) => workersLost.push(reason)));
+  const pool = new PredictionPool(importNeuralModelFor(bytes, 'shop').model, bytes, nodePredictionWorkers({ count: workers, onWorkerLost: (reason) => workersLost.push(reason) }));
   await pool.ready();
   const batches = Math.max(1, Math.floor(options.batches));
   // Each pass predicts batches of its own, never posed before: a dream never asks the same

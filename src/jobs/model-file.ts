@@ -8,9 +8,7 @@ import { DGX_MAX_BYTES } from '../experience/neural/model-file.ts';
 import { FileReadError, fileProblem, readFileBounded } from '../platform/files.ts';
 import { countTokens } from '../experience/tokens.ts';
 import type { BuildContext, ExperienceModelEntry } from './experience-models/entry.ts';
-import { availableParallelism } from 'node:os';
-import { nodePredictionWorkers } from './node-prediction-workers.ts';
-import { defaultPredictionWorkers } from './prediction-worker-count.ts';
+import { nodePredictionWorkers, type NodeWorkerPlan } from './node-prediction-workers.ts';
 import { pretrainedOr } from './pretrained.ts';
 
 async function readModelFile(given: string | undefined, setting: string): Promise<Uint8Array> {
@@ -27,22 +25,13 @@ async function readModelFile(given: string | undefined, setting: string): Promis
   }
 }
 
-/** What a Node caller says of a neural model's prediction workers (node-prediction-workers.ts). */
-export interface NodeWorkerPlan {
-  /** How many predictions the run will ask for, where it knows (a dream's synthetic budget): a short run starts none (prediction-worker-count.ts). */
-  predictions?: number;
-  /** Why a worker was dropped (its shards are then predicted on the caller's thread). */
-  onWorkerLost?: (reason: string) => void;
-}
-
 /**
  * The build context of a model run under Node: files read from disk, prompts counted in llama-3
- * tokens, a neural model's batches predicted on worker threads too, as many as
- * `defaultPredictionWorkers` gives for this machine's cores and the run's length.
+ * tokens, a neural model's batches predicted on worker threads too, as `workers` plans them
+ * (node-prediction-workers.ts).
  */
 export function nodeBuildContext(env?: string, workers: NodeWorkerPlan = {}): BuildContext {
-  const count = defaultPredictionWorkers(availableParallelism(), workers.predictions);
-  return { runtime: 'node', env, readFile: readModelFile, countTokens, predictionWorkers: nodePredictionWorkers(count, workers.onWorkerLost) };
+  return { runtime: 'node', env, readFile: readModelFile, countTokens, predictionWorkers: nodePredictionWorkers(workers) };
 }
 
 /**

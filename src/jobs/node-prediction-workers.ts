@@ -30,7 +30,18 @@ function spawnNodeWorker(): PredictionWorker {
   };
 }
 
-/** `count` Node worker threads (default: as many as this machine's cores give, `defaultPredictionWorkers`); `onWorkerLost` hears why one was dropped. */
-export function nodePredictionWorkers(count = defaultPredictionWorkers(availableParallelism()), onWorkerLost?: (reason: string) => void): PredictionWorkers {
-  return { count, spawn: spawnNodeWorker, ...(onWorkerLost ? { onWorkerLost } : {}) };
+/** What a Node caller says of its prediction workers. */
+export interface NodeWorkerPlan {
+  /** How many; absent, `defaultPredictionWorkers` for this machine's cores and `predictions`. */
+  count?: number;
+  /** How many predictions the run will ask for, where it knows (a dream's synthetic budget): a short run starts none. */
+  predictions?: number;
+  /** Why a worker was dropped (its shards are then predicted on the caller's thread). */
+  onWorkerLost?: (reason: string) => void;
+}
+
+/** Node worker threads for a prediction pool, as many as `plan` says. */
+export function nodePredictionWorkers(plan: NodeWorkerPlan = {}): PredictionWorkers {
+  const count = plan.count ?? defaultPredictionWorkers(availableParallelism(), plan.predictions);
+  return { count, spawn: spawnNodeWorker, ...(plan.onWorkerLost ? { onWorkerLost: plan.onWorkerLost } : {}) };
 }

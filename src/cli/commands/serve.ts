@@ -86,7 +86,7 @@ export async function serveCommand(io: CommandIO, argv: string[], stop?: Promise
   if (kind === 'neural') {
     await useBackend([parseBackend(values.backend as string)]);
     // One request at a time: no batch to split over prediction workers.
-    const neural = await createExperienceModel({ kind, settings: { model: spec.model, k: spec.k } }, { ...nodeBuildContext(), predictionWorkers: undefined });
+    const neural = await createExperienceModel({ kind, settings: { model: spec.model, k: spec.k } }, nodeBuildContext(undefined, { count: 0 }));
     models.push({ model: neural, ...(neural instanceof NeuralExperienceModel ? { env: neural.meta.env } : {}) });
   }
   models.push({ model: new KnnExperienceModel() });

@@ -67,8 +67,6 @@ class PooledWorker {
   private loaded: { resolve: () => void; reject: (error: Error) => void } | null = null;
   stats: ExperienceStats = emptyStats();
   stopped: string | null = null;
-  /** Settles once it has loaded the model or been left out. */
-  loading: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly worker: PredictionWorker,
@@ -92,7 +90,7 @@ class PooledWorker {
     return new Promise<ExperiencePrediction[]>((resolve, reject) => {
       this.pending.set(call, { resolve, reject });
       this.worker.busy?.(true);
-      this.post({ type: 'predict', call, inputs: this.encoder.encode(inputs), ...(seeds ? { seeds: [...seeds] } : {}) });
+      this.post({ type: 'predict', call, inputs: this.encoder.encode(inputs), ...(seeds ? { seeds } : {}) });
     });
   }
 
@@ -137,8 +135,8 @@ class PooledWorker {
 
 export class PredictionPool implements ExperienceModel {
   readonly name: string;
-  /** Workers loading the model: they join the pool once loaded. */
-  private starting: PooledWorker[] | null = null;
+  /** Every worker started (null: none yet), and each one's load, which settles once it has joined the pool or been left out. */
+  private starting: { worker: PooledWorker; loaded: Promise<void> }[] | null = null;
   private workers: PooledWorker[] = [];
   /** The stats of workers already lost, kept so that no prediction goes uncounted. */
   private lostStats: ExperienceStats[] = [];
@@ -169,7 +167,7 @@ export class PredictionPool implements ExperienceModel {
   /** Start the workers now, without waiting for START_AFTER inputs, and resolve once each has loaded the model or been left out (tests, benches: a pool at full strength). */
   async ready(): Promise<void> {
     this.start();
-    await Promise.all((this.starting ?? []).map((w) => w.loading));
+    await Promise.all((this.starting ?? []).map((s) => s.loaded));
   }
 
   async predict(batch: readonly ExperienceInput[], options: NeuralPredictOptions = {}): Promise<ExperiencePrediction[]> {
@@ -205,8 +203,7 @@ export class PredictionPool implements ExperienceModel {
         this.onWorkerLost(`a prediction worker could not be started (${errorMessage(error)}); ${this.starting.length} worker(s) predict beside this thread`);
         break;
       }
-      this.starting.push(worker);
-      worker.loading = worker.load(this.bytes, this.local.meta.env, backend).then(
+      const loaded = worker.load(this.bytes, this.local.meta.env, backend).then(
         () => {
           if (worker.stopped === null) this.workers.push(worker);
         },
@@ -215,6 +212,7 @@ export class PredictionPool implements ExperienceModel {
           this.onWorkerLost(`a prediction worker was left out: ${errorMessage(error)}`);
         },
       );
+      this.starting.push({ worker, loaded });
     }
   }
 
@@ -239,7 +237,7 @@ export class PredictionPool implements ExperienceModel {
 
   /** End the workers and free the model. */
   dispose(): void {
-    for (const w of this.starting ?? []) w.stop('the pool was closed');
+    for (const { worker } of this.starting ?? []) worker.stop('the pool was closed');
     this.workers = [];
     this.local.dispose();
   }

@@ -1,7 +1,7 @@
 /**
  * A prediction worker's side of a prediction pool (prediction-pool.ts): it loads the pool's model
  * from its file's bytes and predicts the shards it is sent. The same code serves a Node worker
- * thread (platform/prediction-worker.node.ts) and a browser Web Worker (workers/prediction.worker.ts);
+ * thread (jobs/prediction-worker.node.ts) and a browser Web Worker (workers/prediction.worker.ts);
  * each lends it a `PredictionPort`.
  */
 import { errorMessage } from '../../core/errors.ts';
@@ -19,10 +19,10 @@ export interface PredictionPort {
 
 export type ToWorker =
   | { type: 'load'; bytes: Uint8Array; env: string; backend: BackendName }
-  | { type: 'predict'; call: number; inputs: WireInput[]; seeds?: number[] };
+  | { type: 'predict'; call: number; inputs: WireInput[]; seeds?: readonly number[] };
 
 export type FromWorker =
-  | { type: 'loaded'; backend: string }
+  | { type: 'loaded' }
   | { type: 'predicted'; call: number; predictions: unknown[]; stats: ExperienceStats }
   | { type: 'failed'; call: number | null; message: string };
 
@@ -42,10 +42,10 @@ export function servePredictions(port: PredictionPort): void {
       if (message.type === 'load') {
         // The pool's backend and no other: another computes in other float rounding, and a shard
         // must be predicted as it would be predicted whole. Where it cannot start, the worker is left out.
-        const backend = await useBackend([message.backend]);
+        await useBackend([message.backend]);
         model?.dispose();
         model = importNeuralModelFor(message.bytes, message.env).model;
-        port.post({ type: 'loaded', backend } satisfies FromWorker);
+        port.post({ type: 'loaded' } satisfies FromWorker);
         return;
       }
       if (!model) throw new Error('asked to predict before a model was loaded');

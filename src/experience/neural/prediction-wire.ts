@@ -2,15 +2,14 @@
  * How a prediction pool (prediction-pool.ts) sends inputs to a worker: each task, state and
  * retrieved example goes to a worker once, and after that by number.
  *
- * Two reasons. A batch's inputs are about 18 kB each, most of it the examples and the history's
- * states, which recur from step to step (the buffer's transitions, the episode's earlier states).
- * And the model's memos key examples and states by object (memo.ts): a copy sent again is a new
+ * Two reasons. Most of an input is its examples and its history's states, which recur from step to
+ * step (the buffer's transitions, the episode's earlier states). And the model's memos key examples and states by object (memo.ts): a copy sent again is a new
  * object, so every memo would miss, and a batch of copies predicts well below the pace of the same
  * batch of objects already seen.
  *
  * Both ends keep what was sent in the same bounded first-in-first-out table, fed in the same
- * order (the encoder as it writes a message, the decoder as it reads it), so they forget the same
- * entries at the same time and a number always names an object the worker still holds.
+ * order (both walk an input with `swapObjects`), so they forget the same entries at the same time
+ * and a number always names an object the worker still holds.
  */
 import type { Observation, Task, Transition } from '../../core/types.ts';
 import type { ExperienceInput } from '../types.ts';
@@ -19,13 +18,31 @@ import { BoundedMap } from '../../core/bounded-map.ts';
 /** An object the worker already holds (its number), or one it is sent now with the number it will go by. */
 export type WireRef<T> = number | { id: number; value: T };
 
-export interface WireInput {
-  task: WireRef<Task>;
-  history: { state: WireRef<Observation>; action: string }[];
-  state: WireRef<Observation>;
+/** An input's shape, whatever stands for its task, its states and its examples. */
+interface InputOf<T, O, X> {
+  task: T;
+  history: { state: O; action: string }[];
+  state: O;
   action: string;
-  examples: WireRef<Transition>[];
+  examples: X[];
   episodeId?: string;
+}
+
+export type WireInput = InputOf<WireRef<Task>, WireRef<Observation>, WireRef<Transition>>;
+
+/**
+ * `input` with its task, each state and each example put through `swap`, always in this order:
+ * the one walk both ends take, so that their tables are fed in the same order by construction.
+ */
+function swapObjects<T, O, X, T2, O2, X2>(input: InputOf<T, O, X>, swap: { task: (t: T) => T2; state: (o: O) => O2; example: (x: X) => X2 }): InputOf<T2, O2, X2> {
+  return {
+    task: swap.task(input.task),
+    history: input.history.map((h) => ({ state: swap.state(h.state), action: h.action })),
+    state: swap.state(input.state),
+    action: input.action,
+    examples: input.examples.map((x) => swap.example(x)),
+    ...(input.episodeId !== undefined ? { episodeId: input.episodeId } : {}),
+  };
 }
 
 /**
@@ -61,21 +78,13 @@ export class WireEncoder {
   }
 
   encode(inputs: readonly ExperienceInput[]): WireInput[] {
-    return inputs.map((input) => ({
-      task: this.ref(input.task),
-      history: input.history.map((h) => ({ state: this.ref(h.state), action: h.action })),
-      state: this.ref(input.state),
-      action: input.action,
-      examples: input.examples.map((t) => this.ref(t)),
-      ...(input.episodeId !== undefined ? { episodeId: input.episodeId } : {}),
-    }));
-  }
-
-  private ref<T extends object>(value: T): WireRef<T> {
-    const id = this.numbers.of(value);
-    if (this.sent.has(id)) return id;
-    this.sent.set(id, true);
-    return { id, value };
+    const ref = <V extends object>(value: V): WireRef<V> => {
+      const id = this.numbers.of(value);
+      if (this.sent.has(id)) return id;
+      this.sent.set(id, true);
+      return { id, value };
+    };
+    return inputs.map((input) => swapObjects(input, { task: ref, state: ref, example: ref }));
   }
 }
 
@@ -88,24 +97,16 @@ export class WireDecoder {
   }
 
   decode(inputs: readonly WireInput[]): ExperienceInput[] {
-    return inputs.map((input) => ({
-      task: this.deref(input.task),
-      history: input.history.map((h) => ({ state: this.deref(h.state), action: h.action })),
-      state: this.deref(input.state),
-      action: input.action,
-      examples: input.examples.map((t) => this.deref(t)),
-      ...(input.episodeId !== undefined ? { episodeId: input.episodeId } : {}),
-    }));
-  }
-
-  private deref<T>(ref: WireRef<T>): T {
-    if (typeof ref !== 'number') {
-      this.held.set(ref.id, ref.value);
-      return ref.value;
-    }
-    const value = this.held.get(ref);
-    // Only a pool that lost track of what it sent (a bug, not bad input) gets here.
-    if (value === undefined) throw new Error(`prediction worker: object ${ref} was never sent, or was forgotten before it was named`);
-    return value as T;
+    const deref = <V>(ref: WireRef<V>): V => {
+      if (typeof ref !== 'number') {
+        this.held.set(ref.id, ref.value);
+        return ref.value;
+      }
+      const value = this.held.get(ref);
+      // Only a pool that lost track of what it sent (a bug, not bad input) gets here.
+      if (value === undefined) throw new Error(`prediction worker: object ${ref} was never sent, or was forgotten before it was named`);
+      return value as V;
+    };
+    return inputs.map((input) => swapObjects(input, { task: deref<Task>, state: deref<Observation>, example: deref<Transition> }));
   }
 }

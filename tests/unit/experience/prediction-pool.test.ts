@@ -5,7 +5,7 @@ import { Rng } from '../../../src/core/rng.ts';
 import { fitNeuralModel } from '../../../src/experience/neural/fit.ts';
 import type { NeuralExperienceModel } from '../../../src/experience/neural/model.ts';
 import { exportNeuralModel, importNeuralModel } from '../../../src/experience/neural/model-io.ts';
-import { MIN_SHARD, PredictionPool, START_AFTER, type PredictionWorker } from '../../../src/experience/neural/prediction-pool.ts';
+import { MIN_SHARD, PredictionPool, START_AFTER, type PredictionWorker, type PredictionWorkers } from '../../../src/experience/neural/prediction-pool.ts';
 import { servePredictions } from '../../../src/experience/neural/prediction-server.ts';
 import { WireDecoder, WireEncoder, WireNumbers } from '../../../src/experience/neural/prediction-wire.ts';
 import type { ExperienceInput } from '../../../src/experience/types.ts';
@@ -92,8 +92,8 @@ describe('a prediction pool', () => {
   let bytes: Uint8Array;
   let batch: ExperienceInput[];
   const pools: PredictionPool[] = [];
-  const pool = (workers: Parameters<typeof nodePredictionWorkers>[0] | { count: number; spawn: () => PredictionWorker; onWorkerLost?: (reason: string) => void }) => {
-    const made = new PredictionPool(importNeuralModel(bytes).model, bytes, typeof workers === 'number' || workers === undefined ? nodePredictionWorkers(workers) : workers);
+  const pool = (workers: number | PredictionWorkers) => {
+    const made = new PredictionPool(importNeuralModel(bytes).model, bytes, typeof workers === 'number' ? nodePredictionWorkers({ count: workers }) : workers);
     pools.push(made);
     return made;
   };
