@@ -151,7 +151,9 @@ export type TrainerEvent =
   | { kind: 'error'; message: string }
   /** The run saved itself (after iteration `iteration`), or could not (it trains on, unsaved). */
   | { kind: 'checkpoint'; iteration: number; savedAt: string }
-  | { kind: 'checkpoint-failed'; message: string };
+  | { kind: 'checkpoint-failed'; message: string }
+  /** A dream's prediction worker could not start, failed, stopped or hung: the run predicts on without it, only slower. */
+  | { kind: 'prediction-worker-lost'; message: string };
 
 /** `starting`: a run is being set up (a dream run indexes the buffer first); Stop already applies. */
 export type TrainerState = 'idle' | 'starting' | 'running' | 'paused' | 'done' | 'stopped' | 'error';
@@ -361,7 +363,7 @@ export class TrainerService {
       if (mode !== 'real' && mode !== 'dream') throw new UsageError(`unknown mode "${String(mode)}"; the app trains in: real, dream`);
       const run = mode === 'dream' ? checkAppTrainRun('dream', request) : checkAppTrainRun('real', request);
       checkpointEverySeconds = run.checkpointEverySeconds;
-      dream = 'syntheticBudget' in run ? await this.dreamOptions(request, run) : null;
+      dream = 'syntheticBudget' in run ? await this.dreamOptions(request, run, (message) => onEvent({ kind: 'prediction-worker-lost', message })) : null;
       // Statistics alone never stop a run; a dream run records them in the store it retrieves from.
       const statsStore = request.recordStats ? (dream?.buffer?.store ?? (await this.openReplayStore().catch(() => null))) : null;
       const initialPolicy = request.init ? await fetchPretrained(request.init.url, 'policy') : undefined;
@@ -447,7 +449,7 @@ export class TrainerService {
    * writes them to its buffer file; retrieval reads only the real ones. Each missing part is named
    * with where to get it.
    */
-  private async dreamOptions(request: TrainRequest, run: { syntheticBudget: number; k: number }): Promise<DreamOptions> {
+  private async dreamOptions(request: TrainRequest, run: { syntheticBudget: number; k: number }, onWorkerLost: (reason: string) => void): Promise<DreamOptions> {
     const choice = request.experience ?? { kind: 'neural' };
     const entry = experienceModel(choice.kind, 'worker');
     const settings = checkFormSettings(entry, choice.settings, run.k);
@@ -464,7 +466,9 @@ export class TrainerService {
       context: {
         runtime: 'worker',
         readFile: () => this.savedModelBytes(request.env),
-        ...(this.options.predictionWorkers ? { predictionWorkers: { count: defaultPredictionWorkers(this.options.predictionWorkers.cores, run.syntheticBudget), spawn: this.options.predictionWorkers.spawn } } : {}),
+        ...(this.options.predictionWorkers
+          ? { predictionWorkers: { count: defaultPredictionWorkers(this.options.predictionWorkers.cores, run.syntheticBudget), spawn: this.options.predictionWorkers.spawn, onWorkerLost } }
+          : {}),
         ...(choice.participant !== undefined ? { headers: { [ROOM_CLIENT_HEADER]: choice.participant } } : {}),
       },
       store,

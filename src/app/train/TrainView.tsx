@@ -13,7 +13,7 @@ import {
   formAlgo, formBackend, formBudget, formCurriculum, formEnv, formEvalEpisodes, formEvalEvery, formFinalEvalEpisodes, formLambda, formMode, formProblem, formSeed, formTasks,
   formSyntheticBudget, history, isActive, latest, lossData, pauseTraining, result, resumeTraining, runRequest, runState, secondsLeft, setFormMode,
   stabilityData, startTraining, stopTraining, successData, type RunState,
-  discardSavedRun, experienceLabel, formCheckpointSeconds, lastSave, loadSavedRun, resumeSavedRun, savedRun, saveProblem,
+  discardSavedRun, experienceLabel, formCheckpointSeconds, lastSave, loadSavedRun, resumeSavedRun, savedRun, saveProblem, workerProblem,
 } from './train-store.ts';
 import { kExamples } from '../experience/experience-store.ts';
 import type { AppTrainMode, TrainRequest } from '../../services/trainer-service.ts';
@@ -278,6 +278,11 @@ function Progress() {
         <p class="muted small" data-testid="last-save">Saved to this browser after iteration {lastSave.value.iteration}.</p>
       )}
       {saveProblem.value && isActive.value && <p class="warning small">{saveProblem.value}</p>}
+      {workerProblem.value && isActive.value && (
+        <p class="warning small" data-testid="worker-problem">
+          {workerProblem.value}
+        </p>
+      )}
       {m && <LatestMetrics />}
     </section>
   );

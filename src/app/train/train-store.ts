@@ -87,6 +87,8 @@ export const savedRun = signal<SavedRunInfo | null>(null);
 /** The run's last save (iteration and ISO time), or why it could not be saved. */
 export const lastSave = signal<{ iteration: number; savedAt: string } | null>(null);
 export const saveProblem = signal<string | null>(null);
+/** The latest prediction worker a dream lost (it predicts on without it, only slower). */
+export const workerProblem = signal<string | null>(null);
 
 export const latest = computed(() => history.value.at(-1) ?? null);
 export const realTransitions = computed(() => result.value?.realTransitions ?? latest.value?.realTransitions ?? 0);
@@ -177,6 +179,8 @@ function onEvent(event: TrainerEvent): void {
     saveProblem.value = null;
   } else if (event.kind === 'checkpoint-failed') {
     saveProblem.value = event.message;
+  } else if (event.kind === 'prediction-worker-lost') {
+    workerProblem.value = `${event.message[0]?.toUpperCase() ?? ''}${event.message.slice(1)}: the dream goes on, only slower.`;
   }
 }
 
@@ -283,6 +287,7 @@ async function runTraining(
   backendWhy.value = why;
   lastSave.value = null;
   saveProblem.value = null;
+  workerProblem.value = null;
   try {
     const client = trainerClient();
     backend.value = await init(client);

@@ -11,7 +11,8 @@
  * the same weights on the same backend, and a sampling dream's draws are seeded per input
  * (`imaginationSeeds`), so how a batch is split changes nothing. A worker that fails or stops is
  * dropped (the `onWorkerLost` callback says why) and its shard predicted here, so a run loses
- * nothing but speed.
+ * nothing but speed. So is one that hangs: a worker that has not loaded the model in `loadMs`, or
+ * has not answered a shard long after this thread predicted its own (`SHARD_PATIENCE`), is ended.
  */
 import { errorMessage } from '../../core/errors.ts';
 import { tf, type BackendName } from '../../platform/tf.ts';
@@ -34,9 +35,31 @@ export interface PredictionWorkers {
   /** How many workers to start besides this thread; 0 predicts here alone. */
   count: number;
   spawn: () => PredictionWorker;
-  /** A worker was lost (it could not start, failed a shard or stopped): why, in words for a person. */
+  /** A worker was lost (it could not start, failed a shard, stopped or hung): why, in words for a person. */
   onWorkerLost?: (reason: string) => void;
+  /** How long a worker may take before it counts as hung; the defaults are `HANG_LIMITS`. */
+  hangLimits?: HangLimits;
 }
+
+export interface HangLimits {
+  /** To load the model: under Node a worker compiles the model's TypeScript first, in a browser it fetches its chunk. */
+  loadMs: number;
+  /** The least time a worker is given for a shard after this thread has predicted its own. */
+  shardMs: number;
+}
+
+/**
+ * Generous on purpose: a worker that is merely slow (its memos cold, a garbage collection, a busy
+ * machine) costs only speed, while one ended by mistake costs its core for the rest of the run.
+ */
+export const HANG_LIMITS: HangLimits = { loadMs: 120_000, shardMs: 10_000 };
+
+/**
+ * A worker's shard is equal to this thread's, so its answer is due about when this thread's own is
+ * done: it counts as hung once it is SHARD_PATIENCE times this thread's time late (and at least
+ * `shardMs`).
+ */
+export const SHARD_PATIENCE = 20;
 
 /**
  * Below this many inputs per shard a batch is predicted here whole: a worker's round trip (the
@@ -77,12 +100,17 @@ class PooledWorker {
     worker.onStop((reason) => this.stop(`it stopped (${reason})`));
   }
 
-  load(bytes: Uint8Array, env: string, backend: BackendName): Promise<void> {
+  load(bytes: Uint8Array, env: string, backend: BackendName, limitMs: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
     return new Promise<void>((resolve, reject) => {
       this.loaded = { resolve, reject };
       this.worker.busy?.(true);
       this.post({ type: 'load', bytes, env, backend });
-    }).finally(() => this.worker.busy?.(false));
+      timer = setTimeout(() => this.stop(`it did not load the model within ${seconds(limitMs)}`), limitMs);
+    }).finally(() => {
+      clearTimeout(timer);
+      this.worker.busy?.(false);
+    });
   }
 
   predict(inputs: readonly ExperienceInput[], seeds: readonly number[] | undefined): Promise<ExperiencePrediction[]> {
@@ -141,6 +169,7 @@ export class PredictionPool implements ExperienceModel {
   /** The stats of workers already lost, kept so that no prediction goes uncounted. */
   private lostStats: ExperienceStats[] = [];
   private readonly onWorkerLost: (reason: string) => void;
+  private readonly hangLimits: HangLimits;
   /** Inputs predicted before the workers started. */
   private predictedAlone = 0;
 
@@ -157,6 +186,7 @@ export class PredictionPool implements ExperienceModel {
   ) {
     this.name = local.name;
     this.onWorkerLost = spawner.onWorkerLost ?? (() => {});
+    this.hangLimits = spawner.hangLimits ?? HANG_LIMITS;
   }
 
   /** Workers predicting beside this thread now. */
@@ -178,16 +208,33 @@ export class PredictionPool implements ExperienceModel {
     const seeds = options.seeds ?? (options.random ? imaginationSeeds(options.random, batch.length) : undefined);
     const size = Math.ceil(batch.length / parts);
     const shard = <T>(items: readonly T[], i: number) => items.slice(i * size, (i + 1) * size);
-    const remote = this.workers.slice(0, parts - 1).map((worker, w) => {
+    const shardWorkers = this.workers.slice(0, parts - 1);
+    const remote = shardWorkers.map((worker, w) => {
       const inputs = shard(batch, w + 1);
       const shardSeeds = seeds && shard(seeds, w + 1);
       return worker.predict(inputs, shardSeeds).catch((error: unknown) => this.predictHere(worker, error, inputs, shardSeeds));
     });
-    // Only the shards' inputs and draws differ from a call of the model alone: `candidates` and `signal` go with this thread's.
-    const here = this.local.predict(shard(batch, 0), { ...options, ...(seeds ? { seeds: shard(seeds, 0) } : {}) });
-    const predicted = [await here, ...(await Promise.all(remote))].flat();
-    options.signal?.throwIfAborted();
-    return predicted;
+    const owing = new Set(remote.map((_, w) => w));
+    remote.forEach((answer, w) => {
+      const answered = () => owing.delete(w);
+      answer.then(answered, answered);
+    });
+    const timers: ReturnType<typeof setTimeout>[] = [];
+    try {
+      // Only the shards' inputs and draws differ from a call of the model alone: `candidates` and `signal` go with this thread's.
+      const started = performance.now();
+      const here = await this.local.predict(shard(batch, 0), { ...options, ...(seeds ? { seeds: shard(seeds, 0) } : {}) });
+      const patience = Math.max(this.hangLimits.shardMs, SHARD_PATIENCE * (performance.now() - started));
+      for (const w of owing) {
+        const worker = shardWorkers[w] as PooledWorker;
+        timers.push(setTimeout(() => owing.has(w) && worker.stop(`it did not answer a shard within ${seconds(patience)} of this thread predicting its own`), patience));
+      }
+      const predicted = [here, ...(await Promise.all(remote))].flat();
+      options.signal?.throwIfAborted();
+      return predicted;
+    } finally {
+      for (const timer of timers) clearTimeout(timer);
+    }
   }
 
   private start(): void {
@@ -203,7 +250,7 @@ export class PredictionPool implements ExperienceModel {
         this.onWorkerLost(`a prediction worker could not be started (${errorMessage(error)}); ${this.starting.length} worker(s) predict beside this thread`);
         break;
       }
-      const loaded = worker.load(this.bytes, this.local.meta.env, backend).then(
+      const loaded = worker.load(this.bytes, this.local.meta.env, backend, this.hangLimits.loadMs).then(
         () => {
           if (worker.stopped === null) this.workers.push(worker);
         },
@@ -241,4 +288,8 @@ export class PredictionPool implements ExperienceModel {
     this.workers = [];
     this.local.dispose();
   }
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
 }

@@ -17,7 +17,7 @@ import { seededBuffer } from './fixtures.ts';
 const info = { backend: 'wasm', training: {}, evaluation: null, createdAt: '2026-12-07T00:00:00.000Z' };
 
 /** A worker on this thread: the real server over a MessageChannel, as a worker thread serves it. */
-function inProcessWorker(hooks: { onPredict?: (stop: (reason: string) => void) => boolean } = {}): PredictionWorker & { terminated: boolean } {
+function inProcessWorker(hooks: { onPredict?: (stop: (reason: string) => void) => boolean; onLoad?: () => boolean } = {}): PredictionWorker & { terminated: boolean } {
   const { port1, port2 } = new MessageChannel();
   servePredictions({ post: (m) => port2.postMessage(m), onMessage: (handle) => port2.on('message', handle) });
   let stopped: ((reason: string) => void) | null = null;
@@ -25,8 +25,11 @@ function inProcessWorker(hooks: { onPredict?: (stop: (reason: string) => void) =
     terminated: false,
     port: {
       post: (m: unknown) => {
-        // A hook may stop the worker instead of letting the message through (a crash mid-shard).
-        if ((m as { type: string }).type === 'predict' && hooks.onPredict?.((reason) => stopped?.(reason))) return;
+        // A hook may stop the worker instead of letting the message through (a crash mid-shard), or
+        // swallow it (a worker that hangs).
+        const type = (m as { type: string }).type;
+        if (type === 'predict' && hooks.onPredict?.((reason) => stopped?.(reason))) return;
+        if (type === 'load' && hooks.onLoad?.()) return;
         port1.postMessage(m);
       },
       onMessage: (handle: (m: unknown) => void) => port1.on('message', handle),
@@ -164,6 +167,32 @@ describe('a prediction pool', () => {
     expect(crashing.terminated).toBe(true);
     expect(lost).toEqual([expect.stringMatching(/a prediction worker was lost \(it stopped \(killed by the test\)\); its shard is predicted on this thread, and 0 worker\(s\) go on/)]);
     expect(await flaky.predict(batch)).toEqual(await model.predict(batch));
+  }, 60_000);
+
+  it('ends a worker that hangs on a shard or on loading the model, predicts its shard here, and says so', async () => {
+    const lost: string[] = [];
+    let hang = false;
+    const hanging = inProcessWorker({ onPredict: () => hang });
+    const hangLimits = { loadMs: 300, shardMs: 200 };
+    const stuck = pool({ count: 1, spawn: () => hanging, onWorkerLost: (reason) => lost.push(reason), hangLimits });
+    await stuck.ready();
+    expect(stuck.workerCount).toBe(1);
+    hang = true;
+    const alone = new Rng(4);
+    const pooled = new Rng(4);
+    expect(await stuck.predict(batch, { random: () => pooled.next() })).toEqual(await model.predict(batch, { random: () => alone.next() }));
+    expect(stuck.workerCount).toBe(0);
+    expect(hanging.terminated).toBe(true);
+    expect(lost).toEqual([expect.stringMatching(/^a prediction worker was lost \(it did not answer a shard within [\d.]+ s of this thread predicting its own\); its shard is predicted on this thread/)]);
+
+    // One that never says it has loaded the model is left out once loadMs has passed; nothing waits on it but ready().
+    const silent = inProcessWorker({ onLoad: () => true });
+    const unloaded = pool({ count: 1, spawn: () => silent, onWorkerLost: (reason) => lost.push(reason), hangLimits });
+    await unloaded.ready();
+    expect(unloaded.workerCount).toBe(0);
+    expect(silent.terminated).toBe(true);
+    expect(lost[1]).toBe('a prediction worker was left out: it did not load the model within 0.3 s');
+    expect(await unloaded.predict(batch)).toEqual(await model.predict(batch));
   }, 60_000);
 
   it('leaves out a worker that cannot start or cannot load the model, and predicts without it', async () => {

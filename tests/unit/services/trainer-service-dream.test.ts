@@ -7,6 +7,8 @@ import { ExperienceService } from '../../../src/services/experience-service.ts';
 import { MemoryNeuralModelStore } from '../../../src/services/neural-model-store.ts';
 import { useBackend } from '../../../src/platform/tf.ts';
 import { TrainerService, type TrainerEvent, type TrainRequest } from '../../../src/services/trainer-service.ts';
+import { START_AFTER } from '../../../src/experience/neural/prediction-pool.ts';
+import { WORKERS_PAY_FROM } from '../../../src/jobs/prediction-worker-count.ts';
 import { seededTransitions } from '../experience/fixtures.ts';
 
 /**
@@ -106,6 +108,27 @@ describe('dream-mode training in the app’s trainer service', () => {
     expect(result.syntheticTransitions).toBe(0);
     expect(trainer.status().state).toBe('stopped');
   }, 60_000);
+
+  it('tells the view when a long dream loses a prediction worker, and dreams on without it', async () => {
+    // A dream long enough to start one (WORKERS_PAY_FROM); the spawner fails as a browser without
+    // nested workers would. The run is stopped once the view has been told.
+    const trainer = new TrainerService({
+      openReplayStore: async () => replay,
+      openModelStore: async () => models,
+      predictionWorkers: { cores: 2, spawn: () => { throw new Error('Worker is not defined'); } },
+    });
+    await trainer.init(['wasm']);
+    const events: TrainerEvent[] = [];
+    const result = await trainer.train({ ...request, syntheticBudget: WORKERS_PAY_FROM }, (event) => {
+      events.push(event);
+      if (event.kind === 'prediction-worker-lost') trainer.stop();
+    });
+    expect(events.filter((e) => e.kind === 'prediction-worker-lost')).toEqual([
+      { kind: 'prediction-worker-lost', message: 'a prediction worker could not be started (Worker is not defined); 0 worker(s) predict beside this thread' },
+    ]);
+    expect(result.stopped).toBe(true);
+    expect(result.syntheticTransitions).toBeGreaterThanOrEqual(START_AFTER);
+  }, 120_000);
 
   it('caps the synthetic write-back at the Buffer view’s limit', async () => {
     const small = new MemoryReplayStore();
