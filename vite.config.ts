@@ -27,6 +27,8 @@ export default defineConfig({
     // Installable and offline after the first visit: the service worker precaches the app, its
     // workers, tfjs's wasm files and the bundled web pages. WebLLM's engine (12 MB, used only by the
     // webllm experience model) is cached the first time it loads; its weights stay in WebLLM's own cache.
+    // So is the prediction worker (1.4 MB, started only by a dream long enough to repay it on a machine
+    // of two cores or more): offline before its first load, such a dream predicts on its own thread.
     VitePWA({
       registerType: 'autoUpdate',
       injectRegister: null,
@@ -41,13 +43,14 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,wasm,json,webmanifest}'],
-        globIgnores: ['**/webllm-*.js', '**/llm.worker-*.js'],
+        globIgnores: ['**/webllm-*.js', '**/llm.worker-*.js', '**/prediction.worker-*.js'],
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
         navigateFallbackDenylist: [/\/web\//],
         // A bundled multi-page task reads its query (`browse-pages-item.html?item=3`): match the precached page without it.
         ignoreURLParametersMatching: [/.*/],
         runtimeCaching: [
           { urlPattern: /\/assets\/(webllm|llm\.worker)-[^/]+\.js$/, handler: 'CacheFirst', options: { cacheName: 'dreamgym-webllm-engine' } },
+          { urlPattern: /\/assets\/prediction\.worker-[^/]+\.js$/, handler: 'CacheFirst', options: { cacheName: 'dreamgym-prediction-worker' } },
           // The pretrained web weights (2 MB) are fetched when a web run or fit first starts from them, not precached;
           // from the network while there is one (a new build may ship new weights), else the copy kept.
           { urlPattern: /\/pretrained\/web\/[^/]+\.(dgp|dgx)$/, handler: 'NetworkFirst', options: { cacheName: 'dreamgym-pretrained' } },
