@@ -178,10 +178,15 @@ function onEvent(event: TrainerEvent): void {
     lastSave.value = { iteration: event.iteration, savedAt: event.savedAt };
     saveProblem.value = null;
   } else if (event.kind === 'checkpoint-failed') {
-    saveProblem.value = event.message;
+    saveProblem.value = sentence(event.message);
   } else if (event.kind === 'prediction-worker-lost') {
-    workerProblem.value = `${event.message[0]?.toUpperCase() ?? ''}${event.message.slice(1)}: the dream goes on, only slower.`;
+    workerProblem.value = `The dream goes on, only slower: ${event.message}.`;
   }
+}
+
+/** A message the trainer words as a clause, shown as a sentence. */
+function sentence(message: string): string {
+  return `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? '' : '.'}`;
 }
 
 /**
