@@ -3,6 +3,7 @@
 // against the request three ways, and the oracle's click counts as found when it scores highest
 // (shared first place counts 1/ties, the chance a tie broken at random picks it):
 //   words      the share of the element's words the request holds (what a policy reads today);
+//   stems      the same with each word's plural ending taken off (orders → order), a stemmer's part;
 //   meaning    for each of the element's words, its closest request word by cosine of their GloVe
 //              vectors (1 for the same word, 0 for a word not in the table), averaged;
 //   both       words first, meaning breaking its ties.
@@ -38,14 +39,19 @@ function cosine(a, b) {
 }
 
 const CLICK = /^click\[(?:#\d+ )?(.*)\]$/s;
+/** A word without its plural ending: `orders` → `order`, `boxes` → `box`, `glass` stays. */
+const stem = (w) => (w.length > 3 && w.endsWith('es') && /(s|x|z|ch|sh)es$/.test(w) ? w.slice(0, -2) : w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
+
 function scores(request, element) {
   const mine = wordsOf(element);
-  if (mine.length === 0) return { words: 0, meaning: 0 };
+  if (mine.length === 0) return { words: 0, stems: 0, meaning: 0 };
   const asked = new Set(wordsOf(request));
   const wordsScore = mine.filter((w) => asked.has(w)).length / mine.length;
+  const askedStems = new Set([...asked].map(stem));
+  const stemsScore = mine.filter((w) => askedStems.has(stem(w))).length / mine.length;
   let meaning = 0;
   for (const w of mine) meaning += Math.max(0, ...[...asked].map((a) => cosine(w, a)));
-  return { words: wordsScore, meaning: meaning / mine.length };
+  return { words: wordsScore, stems: stemsScore, meaning: meaning / mine.length };
 }
 
 /** The chance the oracle's candidate comes first under `key` (ties broken at random). */
@@ -57,6 +63,7 @@ function found(candidates, oracle, key) {
 
 const rankers = {
   words: (c) => c.words,
+  stems: (c) => c.stems,
   meaning: (c) => c.meaning,
   both: (c) => c.words * 1e6 + c.meaning,
 };
@@ -66,7 +73,7 @@ for (const arg of process.argv.slice(2)) {
   const [name, file] = arg.includes('=') ? arg.split('=') : [arg, arg];
   const tally = { all: { steps: 0 }, unnamed: { steps: 0 } };
   for (const group of Object.values(tally)) for (const r of Object.keys(rankers)) group[r] = 0;
-  const amongUnnamed = { steps: 0, meaning: 0, chance: 0 };
+  const amongUnnamed = { steps: 0, meaning: 0, stems: 0, chance: 0 };
   const picks = [];
   const examples = [];
   for (const line of readFileSync(file, 'utf8').split('\n')) {
@@ -87,6 +94,7 @@ for (const arg of process.argv.slice(2)) {
       amongUnnamed.steps++;
       const share = found(unnamed, oracle, rankers.meaning);
       amongUnnamed.meaning += share;
+      amongUnnamed.stems += found(unnamed, oracle, rankers.stems);
       amongUnnamed.chance += 1 / unnamed.length;
       const pick = unnamed.reduce((a, b) => (b.meaning > a.meaning ? b : a));
       picks.push({ request: t.instruction, oracle: t.action, meaningPick: pick.action, found: Number(share.toFixed(3)) });
@@ -104,15 +112,15 @@ for (const arg of process.argv.slice(2)) {
     unnamedSteps: tally.unnamed.steps,
     all: share(tally.all),
     unnamed: share(tally.unnamed),
-    amongUnnamed: { steps: amongUnnamed.steps, meaning: rate(amongUnnamed.meaning), chance: rate(amongUnnamed.chance), picks },
+    amongUnnamed: { steps: amongUnnamed.steps, meaning: rate(amongUnnamed.meaning), stems: rate(amongUnnamed.stems), chance: rate(amongUnnamed.chance), picks },
     examples,
   };
 }
 
 console.log(JSON.stringify(report, null, 1));
-console.error('| buffer | oracle clicks | found by words, meaning, both | unnamed clicks | found by words, meaning, both | among the unnamed clicks alone: steps, meaning, chance |');
+console.error('| buffer | oracle clicks | found by words, stems, meaning, both | unnamed clicks | found by words, stems, meaning, both | among the unnamed clicks alone: steps, meaning, stems, chance |');
 console.error('|---|---|---|---|---|---|');
 for (const [name, r] of Object.entries(report)) {
   const u = r.amongUnnamed;
-  console.error(`| ${name} | ${r.steps} | ${r.all.words}, ${r.all.meaning}, ${r.all.both} | ${r.unnamedSteps} | ${r.unnamed.words}, ${r.unnamed.meaning}, ${r.unnamed.both} | ${u.steps}, ${u.meaning}, ${u.chance} |`);
+  console.error(`| ${name} | ${r.steps} | ${r.all.words}, ${r.all.stems}, ${r.all.meaning}, ${r.all.both} | ${r.unnamedSteps} | ${r.unnamed.words}, ${r.unnamed.stems}, ${r.unnamed.meaning}, ${r.unnamed.both} | ${u.steps}, ${u.meaning}, ${u.stems}, ${u.chance} |`);
 }
