@@ -102,14 +102,18 @@ let stopRequested = false;
 let startedAt = 0;
 let dreamPolicy: Uint8Array | null = null;
 
-/** Writes go one after another, so the record never goes back to an older state. */
+/**
+ * Writes go one after another, so the record never goes back to an older state. `starting`: a phase
+ * written as running before it shows as running.
+ */
 let writing: Promise<void> = Promise.resolve();
-function persist(): Promise<void> {
+function persist(starting?: GuidePhaseId): Promise<void> {
+  const stateOf = (id: GuidePhaseId): PhaseState => (id === starting ? 'running' : phases.value[id].state);
   const record: GuideRecord = {
     state: guideState.value,
     length: guideLength.value,
     startedAt,
-    phases: Object.fromEntries(GUIDE_PHASES.map((p) => [p.id, { state: phases.value[p.id].state, seconds: phases.value[p.id].seconds }])) as GuideRecord['phases'],
+    phases: Object.fromEntries(GUIDE_PHASES.map((p) => [p.id, { state: stateOf(p.id), seconds: p.id === starting ? null : phases.value[p.id].seconds }])) as GuideRecord['phases'],
     result: guideResult.value,
     dreamPolicy: guideResult.value.comparison ? null : dreamPolicy,
   };
@@ -126,9 +130,12 @@ const int = (n: number) => n.toLocaleString('en-US');
  */
 async function phase<T>(id: GuidePhaseId, work: (report: (fraction: number, detail: string) => void) => Promise<T>, keep: (value: T) => Partial<GuideResult>): Promise<T> {
   if (stopRequested) throw new Stopped();
+  // Kept before it shows: a reload as soon as the phase shows as running finds it running, and offers
+  // it back as interrupted, not as waiting.
+  await persist(id);
+  if (stopRequested) throw new Stopped();
   const began = Date.now();
   update(id, { state: 'running', fraction: null, detail: '', startedAt: began, seconds: null });
-  void persist();
   const seconds = () => (Date.now() - began) / 1000;
   try {
     const value = await work((fraction, detail) => update(id, { fraction: Math.min(1, Math.max(0, fraction)), detail }));
