@@ -2,7 +2,7 @@
 # The meaning probe (probe.mjs): oracle episodes of the pretraining families, the held-out families
 # and the suite's app-like tasks, and the foreign-style corpus's scripted people (train split, seed 1),
 # then every oracle click scored by words and by meaning. Resumable: a buffer already seeded is kept.
-#   bash results/meaning/run.sh          # about 10 minutes on a 2-core machine, the download aside
+#   bash results/meaning/run.sh          # about 3 minutes on a 2-core machine, once vectors.sh has fetched the vectors
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash results/meaning/vectors.sh

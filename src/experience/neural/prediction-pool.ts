@@ -209,15 +209,15 @@ export class PredictionPool implements ExperienceModel {
     const size = Math.ceil(batch.length / parts);
     const shard = <T>(items: readonly T[], i: number) => items.slice(i * size, (i + 1) * size);
     const shardWorkers = this.workers.slice(0, parts - 1);
+    // Whether each worker still owes its shard's answer (a failed one owes nothing: its shard goes to predictHere).
+    const owes = shardWorkers.map(() => true);
     const remote = shardWorkers.map((worker, w) => {
       const inputs = shard(batch, w + 1);
       const shardSeeds = seeds && shard(seeds, w + 1);
-      return worker.predict(inputs, shardSeeds).catch((error: unknown) => this.predictHere(worker, error, inputs, shardSeeds));
-    });
-    const owing = new Set(remote.map((_, w) => w));
-    remote.forEach((answer, w) => {
-      const answered = () => owing.delete(w);
-      answer.then(answered, answered);
+      return worker
+        .predict(inputs, shardSeeds)
+        .finally(() => (owes[w] = false))
+        .catch((error: unknown) => this.predictHere(worker, error, inputs, shardSeeds));
     });
     const timers: ReturnType<typeof setTimeout>[] = [];
     try {
@@ -225,10 +225,9 @@ export class PredictionPool implements ExperienceModel {
       const started = performance.now();
       const here = await this.local.predict(shard(batch, 0), { ...options, ...(seeds ? { seeds: shard(seeds, 0) } : {}) });
       const patience = Math.max(this.hangLimits.shardMs, SHARD_PATIENCE * (performance.now() - started));
-      for (const w of owing) {
-        const worker = shardWorkers[w] as PooledWorker;
-        timers.push(setTimeout(() => owing.has(w) && worker.stop(`it did not answer a shard within ${seconds(patience)} of this thread predicting its own`), patience));
-      }
+      shardWorkers.forEach((worker, w) => {
+        if (owes[w]) timers.push(setTimeout(() => owes[w] && worker.stop(`it did not answer a shard within ${seconds(patience)} of this thread predicting its own`), patience));
+      });
       const predicted = [here, ...(await Promise.all(remote))].flat();
       options.signal?.throwIfAborted();
       return predicted;
