@@ -108,12 +108,13 @@ let dreamPolicy: Uint8Array | null = null;
  */
 let writing: Promise<void> = Promise.resolve();
 function persist(starting?: GuidePhaseId): Promise<void> {
-  const stateOf = (id: GuidePhaseId): PhaseState => (id === starting ? 'running' : phases.value[id].state);
+  const recordOf = (id: GuidePhaseId): GuideRecord['phases'][GuidePhaseId] =>
+    id === starting ? { state: 'running', seconds: null } : { state: phases.value[id].state, seconds: phases.value[id].seconds };
   const record: GuideRecord = {
     state: guideState.value,
     length: guideLength.value,
     startedAt,
-    phases: Object.fromEntries(GUIDE_PHASES.map((p) => [p.id, { state: stateOf(p.id), seconds: p.id === starting ? null : phases.value[p.id].seconds }])) as GuideRecord['phases'],
+    phases: Object.fromEntries(GUIDE_PHASES.map((p) => [p.id, recordOf(p.id)])) as GuideRecord['phases'],
     result: guideResult.value,
     dreamPolicy: guideResult.value.comparison ? null : dreamPolicy,
   };
