@@ -43,6 +43,9 @@ site_tasks() { case $1 in heldout) echo 2 ;; suite) echo 12 ;; esac; }
 # are won rarely (the cloned policy wins one in seven), so 300 steps held three successes; 1,000 hold more.
 site_fidelity_steps() { case $1 in heldout) echo 1000 ;; suite) echo 300 ;; esac; }
 
+# Whether a row of ROWS reads the model fitted from $1 (scratch or pretrained).
+reads_model() { local row; for row in $ROWS; do case $row in dream-"$1"|s2r-"$1"|fidelity-"$1") return 0 ;; esac; done; return 1; }
+
 # One (site, count, seed) cell: its buffer and models, then every row not yet written.
 cell() {
   local site=$1 n=$2 seed=$3
@@ -65,6 +68,9 @@ cell() {
   fi
   for from in scratch pretrained; do
     [ -s "$dir/model-$from.dgx" ] && continue
+    # Only a model some row reads (the dreams, s2r and fidelity): the scratch rows can run before
+    # the pretrained weights they do not read are made.
+    reads_model "$from" || continue
     local init=(); [ "$from" = pretrained ] && init=(--init pretrained)
     cli experience fit "${web[@]}" --buffer "$dir/buffer.jsonl" "${init[@]}" --epochs 3 --seed "$seed" --out "$dir/model-$from.part.dgx" --json 2> "$out/fit-$from.err" | tail -n 1 > "$out/fit-$from.json"
     mv "$dir/model-$from.part.dgx" "$dir/model-$from.dgx"

@@ -8,6 +8,7 @@ import type { Transition } from '../core/types.ts';
 import { readLines, tooLongProblem } from './lines.ts';
 import { validateTransition } from './schema.ts';
 import { isMetaLine, parseStoreMeta, type StoreMeta } from './store-meta.ts';
+import { withoutVector, type StoredTransition } from './store.ts';
 
 export interface LineProblem {
   line: number;
@@ -118,7 +119,6 @@ export async function importJsonl(
 }
 
 /** One transition as one line (the vector stays behind: it is recomputed on import). */
-export function transitionLine(t: Transition & { vector?: unknown }): string {
-  const { vector: _vector, ...rest } = t;
-  return `${JSON.stringify(rest)}\n`;
+export function transitionLine(t: Transition & Pick<StoredTransition, 'vector' | 'vectorVersion'>): string {
+  return `${JSON.stringify(withoutVector(t))}\n`;
 }

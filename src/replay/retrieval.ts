@@ -5,7 +5,7 @@
  */
 import { BoundedMap } from '../core/bounded-map.ts';
 import type { Observation, Transition } from '../core/types.ts';
-import { EMBEDDING_DIM, embedStateAction } from './embed.ts';
+import { EMBEDDING_DIM, EMBEDDING_VERSION, embedStateAction } from './embed.ts';
 import type { NewTransition, ReplayStore, StoredTransition, TransitionFilter } from './store.ts';
 import { VectorIndex, type SearchFilter } from './vector-index.ts';
 
@@ -26,9 +26,13 @@ function indexTransition(index: VectorIndex, id: number, t: Transition, vector: 
   index.add(id, vector, { env: t.env, source: t.source, ...(t.episodeId !== undefined ? { episode: t.episodeId } : {}) });
 }
 
-/** A transition's vector: the stored one, else computed (and then stored with it, so a reload need not redo it). */
+/**
+ * A transition's vector: the stored one if this embedding made it, else computed (and stored with a
+ * new transition, so a reload need not redo it; one stored by an older embedding is computed again
+ * at every open, since a store's transitions are never rewritten).
+ */
 function vectorOf(t: NewTransition): Float32Array {
-  if (t.vector instanceof Float32Array && t.vector.length === EMBEDDING_DIM) return t.vector;
+  if (t.vector instanceof Float32Array && t.vector.length === EMBEDDING_DIM && t.vectorVersion === EMBEDDING_VERSION) return t.vector;
   return embedStateAction(t.instruction, t.state, t.action);
 }
 
@@ -54,7 +58,7 @@ export class ReplayBuffer {
 
   /** Store a batch (with its vectors) and index it; returns the new ids. */
   async add(transitions: readonly NewTransition[]): Promise<number[]> {
-    const embedded = transitions.map((t) => ({ ...t, vector: vectorOf(t) }));
+    const embedded = transitions.map((t) => ({ ...t, vector: vectorOf(t), vectorVersion: EMBEDDING_VERSION }));
     const ids = await this.store.add(embedded);
     embedded.forEach((t, i) => indexTransition(this.index, ids[i] as number, t, t.vector));
     return ids;

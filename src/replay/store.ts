@@ -14,10 +14,18 @@ export interface StoredTransition extends Transition {
   id: number;
   /** L2-normalised embedding of (state, action); see embed.ts. Absent until embedded. */
   vector?: Float32Array;
+  /** The embedding's version (embed.ts EMBEDDING_VERSION) that made `vector`: a vector of another version is computed again. */
+  vectorVersion?: number;
 }
 
 /** What `add` takes: a transition, optionally with its embedding. */
-export type NewTransition = Transition & { vector?: Float32Array };
+export type NewTransition = Transition & Pick<StoredTransition, 'vector' | 'vectorVersion'>;
+
+/** A transition without its embedding, which only retrieval reads (512 bytes a page or a file never needs). */
+export function withoutVector<T extends Pick<StoredTransition, 'vector' | 'vectorVersion'>>(t: T): Omit<T, 'vector' | 'vectorVersion'> {
+  const { vector: _vector, vectorVersion: _version, ...rest } = t;
+  return rest;
+}
 
 /** Narrow a listing or a count; every field is optional and they combine with AND. */
 export interface TransitionFilter {

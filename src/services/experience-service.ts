@@ -42,7 +42,7 @@ import { MAX_K, MIN_K } from '../jobs/experience-models/retrieval-k.ts';
 import type { BackendName } from '../platform/tf.ts';
 import { IdbReplayStore } from '../replay/idb-store.ts';
 import { DEFAULT_K } from '../replay/retrieval.ts';
-import type { ReplayStore, StoredTransition } from '../replay/store.ts';
+import { withoutVector, type ReplayStore, type StoredTransition } from '../replay/store.ts';
 import { publicTask, taskAt } from './env-session.ts';
 import type {
   ExperienceViewChoice, ExperienceInfo, ExperienceModelSummary, BufferCounts, ExampleSummary, ExperienceStart, ExperienceStep, FidelityMeter, NeuralFitEvent, NeuralFitRequest,
@@ -79,12 +79,6 @@ function summarise(t: StoredTransition): ExampleSummary {
     reward: t.reward,
     done: t.done,
   };
-}
-
-/** The transition without its vector: 512 floats the page never reads. */
-function withoutVector(t: StoredTransition): StoredTransition {
-  const { vector: _vector, ...rest } = t;
-  return rest;
 }
 
 /** Means of the scores so far; zeros (with `steps: 0`) before the first. */

@@ -30,10 +30,11 @@ import {
   type StoreLimits,
   type StoredTransition,
   type TransitionFilter,
+  withoutVector,
 } from '../replay/store.ts';
 
 /** A transition as the page gets it: the vector stays in the worker (512 bytes nobody reads there). */
-export type BufferTransition = Omit<StoredTransition, 'vector'>;
+export type BufferTransition = Omit<StoredTransition, 'vector' | 'vectorVersion'>;
 
 export interface EnvCounts {
   env: string;
@@ -406,11 +407,6 @@ export class ReplayService {
 }
 
 class ImportStopped extends Error {}
-
-function withoutVector(t: StoredTransition): BufferTransition {
-  const { vector: _vector, ...rest } = t;
-  return rest;
-}
 
 function clampLimit(limit: number): number {
   return Number.isInteger(limit) ? Math.min(MAX_PAGE, Math.max(1, limit)) : 20;

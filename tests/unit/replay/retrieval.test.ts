@@ -2,12 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../src/core/rng.ts';
 import { parseState } from '../../../src/core/state.ts';
 import { envSpec } from '../../../src/envs/registry.ts';
-import { actionKind, EMBEDDING_DIM, embedStateAction, embedTask, pageKind } from '../../../src/replay/embed.ts';
+import { actionKind, EMBEDDING_DIM, EMBEDDING_VERSION, embedStateAction, embedTask, pageKind } from '../../../src/replay/embed.ts';
 import { measureGrounding } from '../../../src/replay/grounding.ts';
+import { transitionLine } from '../../../src/replay/jsonl.ts';
 import { MemoryReplayStore } from '../../../src/replay/memory-store.ts';
+import type { StoredTransition } from '../../../src/replay/store.ts';
 import { ReplayBuffer } from '../../../src/replay/retrieval.ts';
 import { agentSchedule, parseMix, seedEpisodes } from '../../../src/replay/seed.ts';
 import { BLOCK_ROWS, VectorIndex } from '../../../src/replay/vector-index.ts';
+import { transition } from './helpers.ts';
 
 function randomUnit(rng: Rng, dim: number): Float32Array {
   const v = Float32Array.from({ length: dim }, () => rng.next() - 0.5);
@@ -91,6 +94,71 @@ describe('offline seeding', () => {
     const again = [];
     for await (const e of seedEpisodes({ spec, episodes: 6, mix: { oracle: 0.5, random: 0.5 }, seed: 4, createdAt: 0 })) again.push(e);
     expect(again).toEqual(episodes);
+  });
+});
+
+/** An inbox's reply form, its elements numbered from `n` on (as far as the page had counted), with what its message box holds. */
+function replyForm(instruction: string, n: number, message: string) {
+  return {
+    text: `title: Inbox\nurl: /index.html\ninstruction: ${instruction}\n[1] heading: Reply\n[2] textbox: #${n} To | value: ${message === '' ? 'empty' : 'kofi@example.org'}\n[3] textbox: #${n + 1} Message | value: ${message === '' ? 'empty' : message}\n[4] button: #${n + 2} Send\n[5] button: #${n + 3} Discard`,
+    actions: [`type[#${n} To | ...]`, `type[#${n + 1} Message | ...]`, `click[#${n + 2} Send]`, `click[#${n + 3} Discard]`],
+  };
+}
+
+describe('embeddings of web pages', () => {
+  it('do not read the numbers a page gives its elements, which count up over its life', () => {
+    const reply = 'Reply to the e-mail from Kofi Weber about "Homework" with "Fine, thanks".';
+    expect(embedStateAction(reply, replyForm(reply, 26, 'Fine, thanks'), 'click[#28 Send]')).toEqual(embedStateAction(reply, replyForm(reply, 20, 'Fine, thanks'), 'click[#22 Send]'));
+  });
+
+  it("find a reply's Send the demonstrated reply's, numbered otherwise, before another task's Send of the same number", async () => {
+    const demonstrated = 'Reply to the e-mail from Wei Okafor about "Ember notes" with "Dune sounds good".';
+    const star = 'Star the e-mail from Omar Usman about "Mango photos".';
+    const ours = 'Reply to the e-mail from Goran Weber about "Quartz meeting" with "Coral sounds good".';
+    const buffer = await ReplayBuffer.open(new MemoryReplayStore());
+    await buffer.add([
+      transition(1, { env: 'web', instruction: demonstrated, state: replyForm(demonstrated, 26, 'Dune sounds good'), action: 'click[#28 Send]', reward: 1, done: true }),
+      transition(2, { env: 'web', instruction: star, state: replyForm(star, 20, ''), action: 'click[#22 Send]', reward: 0, done: true }),
+    ]);
+    const [found] = await buffer.nearest([{ instruction: ours, state: replyForm(ours, 20, 'Coral sounds good'), action: 'click[#22 Send]' }], 1);
+    expect(found?.[0]?.instruction).toBe(demonstrated);
+  });
+});
+
+describe('stored vectors', () => {
+  // A vector that points nowhere near any transition's own.
+  const stray = (): Float32Array => Object.assign(new Float32Array(EMBEDDING_DIM), { 0: 1 });
+
+  it('are used as stored when this embedding made them, and computed again when another did', async () => {
+    const probe = transition(1);
+    const neighbour = transition(2);
+    const nearestTo = async (version: number | undefined): Promise<string | undefined> => {
+      const store = new MemoryReplayStore();
+      await store.add([
+        { ...probe, vector: stray(), ...(version !== undefined ? { vectorVersion: version } : {}) },
+        { ...neighbour, vector: embedStateAction(neighbour.instruction, neighbour.state, neighbour.action), vectorVersion: EMBEDDING_VERSION },
+      ]);
+      const [found] = await (await ReplayBuffer.open(store)).nearest([probe], 1);
+      return found?.[0]?.instruction;
+    };
+    // Trusted: the probe's own transition sits at the stray vector, so its neighbour is nearer.
+    expect(await nearestTo(EMBEDDING_VERSION)).toBe(neighbour.instruction);
+    // An older embedding's vector (no version, or another) is computed again: the probe finds itself.
+    expect(await nearestTo(undefined)).toBe(probe.instruction);
+    expect(await nearestTo(EMBEDDING_VERSION - 1)).toBe(probe.instruction);
+  });
+
+  it('go with what a buffer adds, and stay out of what leaves it', async () => {
+    const store = new MemoryReplayStore();
+    const buffer = await ReplayBuffer.open(store);
+    const [id] = await buffer.add([transition(3)]);
+    const stored = await store.get(id as number);
+    expect(stored?.vectorVersion).toBe(EMBEDDING_VERSION);
+    expect(stored?.vector).toBeInstanceOf(Float32Array);
+    const line = JSON.parse(transitionLine(stored as StoredTransition)) as Record<string, unknown>;
+    expect(line).not.toHaveProperty('vector');
+    expect(line).not.toHaveProperty('vectorVersion');
+    expect(line.instruction).toBe(transition(3).instruction);
   });
 });
 
