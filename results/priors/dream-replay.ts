@@ -12,6 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { envSpec } from '../../src/envs/registry.ts';
+import { withoutActionId } from '../../src/envs/web/actions.ts';
 import { importNeuralModel } from '../../src/experience/neural/model-io.ts';
 import { SyntheticWorld } from '../../src/experience/synthetic-env.ts';
 import { useSite } from '../../src/jobs/site.ts';
@@ -41,7 +42,7 @@ const world = new SyntheticWorld({ env: 'web', model, buffer, k: 3, runId: 'drea
 const dream = world.createEnv();
 
 /** An action as the demonstration's is compared with it: no element numbers, no typed value. */
-const form = (action: string): string => action.replace(/#\d+ /g, '').replace(/ \|[^\]]*\]/, ']').toLowerCase();
+const form = (action: string): string => withoutActionId(action).replace(/ \|[^\]]*\]/, ']').toLowerCase();
 const opening = (action: string): string => form(action).split(/[[ ]/).slice(0, 2).join(' ');
 console.log(`${kind}: the demonstration ${demo.map((t) => t.action).join(' / ')}${drop >= 0 ? ` (its step ${drop} left out)` : ''}`);
 for (const task of spec.tasks('train').filter((t) => t.id.startsWith(`${kind}:`)).slice(Number(first), Number(first) + Number(count))) {

@@ -12,7 +12,7 @@
 import { parseWebAction } from '../core/actions.ts';
 import { elementFields, elementTarget, parseState, type AbstractState, type StateElement } from '../core/state.ts';
 import type { Observation } from '../core/types.ts';
-import { parsePageAction, type PageAction } from '../envs/web/actions.ts';
+import { parsePageAction, withoutElementId, type PageAction } from '../envs/web/actions.ts';
 import { elementKey, onElement, pageActionKey, pageRelations, readInstruction, readPage } from './page-relations.ts';
 import type { SparseRows } from '../platform/dense.ts';
 import { contentWords, dollarAmount, featureIndex, tokens, wordsAndBigrams } from './text.ts';
@@ -209,7 +209,7 @@ function describePageAction(action: PageAction, byTarget: ReadonlyMap<string, St
   // The web snapshot writes a field's text as `value: …`, or `empty` (envs/web/snapshot.ts).
   const shown = rest.find((f) => f === 'empty' || f.startsWith('value: '));
   const current = shown === undefined ? null : shown === 'empty' ? '' : shown.slice('value: '.length);
-  const text = [(head as string).replace(/^#\d+\s*/, ''), ...rest, action.value ?? ''].join(' ').trim();
+  const text = [withoutElementId(head as string), ...rest, action.value ?? ''].join(' ').trim();
   return { text, kind: element?.kind ?? action.verb, primary: action.name, current };
 }
 

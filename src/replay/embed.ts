@@ -6,26 +6,20 @@
  *
  * The weights say what "similar" means for grounding a prediction: the same kind of page and the
  * same kind of action first (what happens next depends mostly on those), then the action's words,
- * then the rest of the state and the instruction.
+ * then the rest of the state and the instruction. Not a web page's element ids (`#22`): they count
+ * up over a page's life, and embedded they made a reply's Send (`click[#22 Send]`) nearest to the
+ * other tasks' Sends numbered 22, never to a demonstrated reply numbered 28.
  */
 import { parseWebAction } from '../core/actions.ts';
 import { hashString } from '../core/rng.ts';
 import { elementTarget, parseState, type AbstractState } from '../core/state.ts';
 import { tokens, wordsAndBigrams } from '../core/text.ts';
 import type { Observation, Task } from '../core/types.ts';
+import { withoutActionId, withoutElementId } from '../envs/web/actions.ts';
 
 export const EMBEDDING_DIM = 128;
 /** Bump when embedStateAction embeds differently: vectors stored by another version are computed again (retrieval.ts). */
 export const EMBEDDING_VERSION = 2;
-
-/**
- * The numbers a web page gives its elements (`#22`). They count up over a page's life, so they say
- * how much the page had drawn before, not what the step is: embedded, they made a reply's Send
- * (`click[#22 Send]`) nearest to the other Sends numbered 22, whatever their task, and a
- * demonstrated reply numbered 28 was never retrieved for it.
- */
-const ELEMENT_NUMBER = /#\d{1,9}\b/g;
-const withoutElementNumbers = (text: string): string => text.replace(ELEMENT_NUMBER, ' ');
 
 /** Group weights (relative; the whole vector is normalised at the end). */
 export const GROUP_WEIGHTS = {
@@ -103,10 +97,10 @@ export function embedStateAction(instruction: string, state: Observation, action
   const v = new HashedVector(dim);
   v.group('page', [pageKind(parsed)], GROUP_WEIGHTS.page);
   v.group('actionKind', [actionKind(action, parsed)], GROUP_WEIGHTS.actionKind);
-  v.group('action', wordsAndBigrams(tokens(withoutElementNumbers(action))), GROUP_WEIGHTS.action);
+  v.group('action', wordsAndBigrams(tokens(withoutActionId(action))), GROUP_WEIGHTS.action);
   const header = parsed.header.filter(([k]) => k !== 'page' && k !== 'instruction' && k !== 'task' && k !== 'feedback');
   v.group('header', header.flatMap(([k, value]) => tokens(value).map((w) => `${k}:${w}`)), GROUP_WEIGHTS.header);
-  v.group('elements', parsed.elements.slice(0, 40).flatMap((e) => [`kind:${e.kind}`, ...tokens(withoutElementNumbers(e.text))]), GROUP_WEIGHTS.elements);
+  v.group('elements', parsed.elements.slice(0, 40).flatMap((e) => [`kind:${e.kind}`, ...tokens(withoutElementId(e.text))]), GROUP_WEIGHTS.elements);
   v.group('instruction', tokens(instruction), GROUP_WEIGHTS.instruction);
   return v.normalized();
 }

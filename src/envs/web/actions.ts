@@ -56,6 +56,23 @@ export function parsePageAction(action: string): PageAction | null {
   return { verb, id, name, value: verb === 'type' ? value : value.trim() };
 }
 
+/**
+ * The id that opens an element's text as the snapshot writes it (`#22 Send | …`, envs/web/snapshot.ts)
+ * taken off. A page numbers its elements as it draws them, so an id says how much the page had drawn,
+ * not what the element is: readers that compare steps across pages (the policy's action text,
+ * retrieval's embedding) read the rest.
+ */
+export function withoutElementId(text: string): string {
+  return text.replace(/^#\d{1,9}(?=\s|$)\s*/, '');
+}
+
+/** A page action without its element's id (`click[#22 Send]` → `click[Send]`); any other text as it is. */
+export function withoutActionId(action: string): string {
+  const open = action.indexOf('[');
+  if (open <= 0 || !action.endsWith(']') || !PAGE_VERBS.includes(action.slice(0, open).trim().toLowerCase() as PageVerb)) return action;
+  return `${action.slice(0, open + 1)}${withoutElementId(action.slice(open + 1, -1))}]`;
+}
+
 /** The action string for an element (`name` is the element's accessible name, as its line shows it). */
 export function pageAction(verb: PageVerb, id: number, name: string, value?: string): string {
   const label = name === '' ? `#${id}` : `#${id} ${name}`;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expandActions } from '../../../src/core/queries.ts';
-import { admitPageAction, pageAction, parsePageAction } from '../../../src/envs/web/actions.ts';
+import { parseState } from '../../../src/core/state.ts';
+import { admitPageAction, pageAction, parsePageAction, withoutActionId, withoutElementId } from '../../../src/envs/web/actions.ts';
 import { proposeTexts } from '../../../src/envs/web/queries.ts';
 import { chooseSiteTasks, parseSiteDefinition, siteTasks } from '../../../src/envs/web/site.ts';
 import { admissiblePageActions, shownElements, snapshotText, type PageSnapshot } from '../../../src/envs/web/snapshot.ts';
@@ -48,6 +49,19 @@ describe('web actions', () => {
     expect(admitPageAction('uncheck[#4 Remember me]', actions)).toBeNull();
     expect(admitPageAction(42, actions)).toBeNull();
     expect(pageAction('type', 3, 'Username', 'bob')).toBe('type[#3 Username | bob]');
+  });
+
+  it('reads an element and an action without the id the page numbered it by, and nothing else', () => {
+    const lines = parseState(snapshotText(SNAPSHOT, { instruction: 'log in', canGoBack: false })).elements.map((e) => withoutElementId(e.text));
+    expect(lines).toContain('Username | value: alice | focused');
+    expect(lines).toContain('Sign in');
+    expect(withoutElementId('#12')).toBe('');
+    expect(withoutElementId('Order #12 | shipped')).toBe('Order #12 | shipped');
+    expect(withoutElementId('#12x Save')).toBe('#12x Save');
+    expect(withoutActionId('click[#22 Send]')).toBe('click[Send]');
+    expect(withoutActionId('type[#21 Message | Room #4 at noon]')).toBe('type[Message | Room #4 at noon]');
+    expect(withoutActionId('click[#0]')).toBe('click[]');
+    for (const other of ['go back', 'wait', 'search[#5 shoes]', 'take mug 1 from cabinet 2']) expect(withoutActionId(other)).toBe(other);
   });
 
   it('renders the state with ids first and reads it back', () => {
